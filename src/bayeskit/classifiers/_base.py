@@ -1,0 +1,349 @@
+"""The one implementation of the scikit-learn classifier API that every Bayes classifier shares.
+
+A model is a structure plus statistics plus an estimator. A subclass supplies four things:
+
+* ``_check_params()``: argument checks, run at the start of ``fit`` and ``partial_fit`` (so values
+  set later by ``set_params`` in a grid search are checked too);
+* ``_count(enc, y, w, n_classes)``: mergeable statistics of one chunk of encoded data (they support ``a + b``
+  and carry ``class_count``);
+* ``_estimate()``: the fitted tables, computed from ``self.stats_`` only;
+* ``_log_likelihood(enc)``: ``log P(x | c)`` of shape ``(n_samples, n_classes)``.
+
+Everything else is written here, once: input checks, the schema, class labels, sample weights,
+``fit`` as "count and estimate", ``partial_fit`` as "count, add, re-estimate", the class prior,
+the posterior in log space, and decisions through :mod:`bayeskit.decision`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from scipy.special import logsumexp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+
+from bayeskit.data.schema import Encoded, Schema, as_frame
+from bayeskit.decision import bayes_decision, cost_matrix
+from bayeskit.estimate import lidstone
+from bayeskit.exceptions import ZeroEvidenceWarning
+
+__all__ = ["BayesClassifier"]
+
+
+def _check_number(name: str, value: Any, *, low: float | None = None, integer: bool = False) -> None:
+    ok_type = (int, np.integer) if integer else (int, float, np.integer, np.floating)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, ok_type):
+        kind = "an integer" if integer else "a number"
+        msg = f"{name} must be {kind}, got {value!r} ({type(value).__name__})"
+        raise TypeError(msg)
+    if not np.isfinite(value):
+        msg = f"{name} must be finite, got {value!r}"
+        raise ValueError(msg)
+    if low is not None and value < low:
+        msg = f"{name} must be >= {low}, got {value!r}"
+        raise ValueError(msg)
+
+
+def _check_choice(name: str, value: Any, options: tuple) -> None:
+    if value not in options:
+        msg = f"{name} must be one of {', '.join(map(repr, options))}, got {value!r}"
+        raise ValueError(msg)
+
+
+def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
+    if sample_weight is None:
+        return None
+    w = np.asarray(sample_weight)
+    if w.ndim == 0:
+        w = np.full(n_samples, float(w))
+    if w.ndim != 1 or w.shape[0] != n_samples:
+        msg = f"sample_weight must have shape ({n_samples},) to match X, got {w.shape}"
+        raise ValueError(msg)
+    if w.dtype.kind not in "fiub":
+        msg = f"sample_weight must be numeric, got dtype {w.dtype}"
+        raise ValueError(msg)
+    w = w.astype(np.float64)
+    if not np.all(np.isfinite(w)):
+        msg = f"sample_weight must be finite; position {int(np.flatnonzero(~np.isfinite(w))[0])} is not"
+        raise ValueError(msg)
+    if np.any(w < 0):
+        msg = f"sample_weight must be >= 0; position {int(np.flatnonzero(w < 0)[0])} is negative"
+        raise ValueError(msg)
+    return w
+
+
+def _check_targets(y: Any, n_samples: int) -> np.ndarray:
+    if y is None:
+        msg = (
+            "this classifier requires y to be passed, but the target y is None: a classifier "
+            "needs the class of every training sample"
+        )
+        raise ValueError(msg)
+    y_arr = np.asarray(y)
+    if y_arr.ndim == 2 and y_arr.shape[1] == 1:
+        y_arr = column_or_1d(y_arr, warn=True)
+    if y_arr.ndim != 1:
+        msg = f"y must be 1-D (n_samples,), got shape {y_arr.shape}"
+        raise ValueError(msg)
+    if y_arr.shape[0] != n_samples:
+        msg = f"X has {n_samples} samples but y has {y_arr.shape[0]}"
+        raise ValueError(msg)
+    if y_arr.dtype == object or y_arr.dtype.kind == "f":
+        missing = np.array([v is None or (isinstance(v, float) and np.isnan(v)) for v in y_arr])
+        if missing.any():
+            msg = f"y has a missing class label at position {int(np.flatnonzero(missing)[0])}"
+            raise ValueError(msg)
+    check_classification_targets(y_arr)
+    return y_arr
+
+
+class BayesClassifier(ClassifierMixin, BaseEstimator):
+    """Base class of bayeskit's classifiers (see the module docstring for what a model supplies).
+
+    Shared parameters, handled here: ``priors`` (class probabilities to use instead of the
+    estimated ones, in ``classes_`` order), ``prior_alpha`` (Lidstone pseudo-count for the
+    estimated class prior; 0 gives relative frequencies, 1 Zhou's eq. 7.19), and for models that
+    read tabular data ``categorical_features``, ``categories`` and ``handle_unknown`` (see
+    :class:`bayeskit.data.Schema`).
+    """
+
+    # ------------------------------------------------------------------ hooks
+    def _check_params(self) -> None:
+        pass
+
+    def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int):
+        raise NotImplementedError
+
+    def _estimate(self) -> None:
+        raise NotImplementedError
+
+    def _log_likelihood(self, enc: Encoded) -> np.ndarray:
+        raise NotImplementedError
+
+    def _grow(self, X: Any, stats):
+        """Grow the schema's vocabularies with categories first seen in ``X`` (``partial_fit``)
+        and re-lay the statistics held out to match."""
+        self.schema_, remap = self.schema_.extend(X)
+        return stats.regrow(remap, self.schema_.n_states) if remap else stats
+
+    # ------------------------------------------------------------------ data
+    def _infer_schema(self, X: Any) -> Schema:
+        return Schema.infer(
+            X,
+            categorical_features=getattr(self, "categorical_features", None),
+            categories=getattr(self, "categories", None),
+        )
+
+    def _encode(self, X: Any) -> Encoded:
+        return self.schema_.encode(X, handle_unknown=getattr(self, "handle_unknown", "missing"))
+
+    def _prepare_X(self, X: Any, *, reset: bool) -> Any:
+        """Feature-name and feature-count bookkeeping (scikit-learn's rules), then the frame."""
+        if isinstance(X, list) and X and isinstance(X[0], dict):
+            X = as_frame(X)
+        if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
+            msg = (
+                f"{type(self).__name__} needs dense input, got a sparse matrix; use "
+                "MultinomialNaiveBayes or BernoulliNaiveBayes for sparse counts"
+            )
+            raise TypeError(msg)
+        if not hasattr(X, "shape"):
+            X = np.asarray(X)
+            if X.dtype.kind in "US":
+                X = X.astype(object)
+        shape = getattr(X, "shape", ())
+        if len(shape) != 2:
+            msg = (
+                f"X must be 2-D (n_samples, n_features), got shape {shape}. Reshape your data "
+                "with X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for one sample"
+            )
+            raise ValueError(msg)
+        if shape[0] == 0:
+            msg = f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is required."
+            raise ValueError(msg)
+        if shape[1] == 0:
+            msg = f"0 feature(s) (shape={shape}) while a minimum of 1 is required."
+            raise ValueError(msg)
+        validate_data(self, X, reset=reset, skip_check_array=True)
+        return X
+
+    # ------------------------------------------------------------------ learning
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> BayesClassifier:
+        """Count the statistics of ``(X, y)`` and estimate the model's tables from them.
+
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights; an integer weight counts a row that many times.
+        """
+        self._check_params()
+        for attr in ("classes_", "schema_", "stats_"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        X = self._prepare_X(X, reset=True)
+        y = _check_targets(y, X.shape[0])
+        classes = np.unique(y)
+        if len(classes) < 2:
+            msg = (
+                f"y has only 1 class ({classes[0]!r}); a classifier needs samples of at "
+                "least 2 classes"
+            )
+            raise ValueError(msg)
+        return self._learn(X, y, classes, sample_weight)
+
+    def partial_fit(
+        self, X: Any, y: Any, classes: Any = None, sample_weight: Any = None
+    ) -> BayesClassifier:
+        """Add a chunk of data: count it, add the counts to those held, re-estimate.
+
+        Fitting chunk by chunk gives the same model as one :meth:`fit` on all the data.
+        ``classes`` (every class label) must be given on the first call.
+        """
+        self._check_params()
+        first = not hasattr(self, "classes_")
+        X = self._prepare_X(X, reset=first)
+        y = _check_targets(y, X.shape[0])
+        if first:
+            if classes is None:
+                msg = "classes must be passed on the first call to partial_fit"
+                raise ValueError(msg)
+            classes = np.unique(np.asarray(classes))
+            if len(classes) < 2:
+                msg = f"classes must hold at least 2 labels, got {list(classes)}"
+                raise ValueError(msg)
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            msg = (
+                f"classes {list(np.unique(classes))} differ from those of the first call "
+                f"{list(self.classes_)}"
+            )
+            raise ValueError(msg)
+        else:
+            classes = self.classes_
+        return self._learn(X, y, classes, sample_weight)
+
+    def _learn(self, X: Any, y: np.ndarray, classes: np.ndarray, sample_weight: Any):
+        unknown = ~np.isin(y, classes)
+        if unknown.any():
+            msg = f"y has labels {sorted(set(y[unknown].tolist()))} not in classes {list(classes)}"
+            raise ValueError(msg)
+        w = _check_sample_weight(sample_weight, X.shape[0])
+        if not hasattr(self, "stats_"):
+            self.schema_ = self._infer_schema(X)
+            stats = None
+        else:
+            stats = self._grow(X, self.stats_)
+        enc = self._encode(X)
+        y_idx = np.searchsorted(classes, y)
+        chunk = self._count(enc, y_idx, w, len(classes))
+        self.classes_ = classes
+        self.stats_ = chunk if stats is None else stats + chunk
+        if self.stats_.class_count.sum() <= 0:
+            msg = "sample_weight sums to zero: there is nothing to learn from"
+            raise ValueError(msg)
+        self.class_count_ = self.stats_.class_count
+        self.log_prior_ = self._log_prior(self.class_count_)
+        self._estimate()
+        return self
+
+    def _log_prior(self, class_count: np.ndarray) -> np.ndarray:
+        priors = getattr(self, "priors", None)
+        if priors is None:
+            return lidstone(class_count, getattr(self, "prior_alpha", 0.0))
+        p = np.asarray(priors, dtype=np.float64)
+        n = len(class_count)
+        if p.shape != (n,) or np.any(~np.isfinite(p)) or np.any(p < 0):
+            msg = f"priors must be {n} non-negative numbers (one per class), got {priors!r}"
+            raise ValueError(msg)
+        if not np.isclose(p.sum(), 1.0, rtol=0, atol=1e-9):
+            msg = f"priors must sum to 1, got {p.sum()!r}"
+            raise ValueError(msg)
+        with np.errstate(divide="ignore"):
+            return np.log(p)
+
+    # ------------------------------------------------------------------ prediction
+    def _encode_for_predict(self, X: Any) -> Encoded:
+        check_is_fitted(self, "stats_")
+        X = self._prepare_X(X, reset=False)
+        return self._encode(X)
+
+    def predict_joint_log_proba(self, X: Any) -> np.ndarray:
+        """``log P(c) + log P(x | c)`` for every class, shape ``(n_samples, n_classes)``."""
+        enc = self._encode_for_predict(X)
+        return self._log_likelihood(enc) + self.log_prior_
+
+    def predict_log_proba(self, X: Any) -> np.ndarray:
+        """Log posterior ``log P(c | x)``, normalised in log space (Bayes' theorem, Zhou eq. 7.8).
+
+        A sample that every class finds impossible (all joint probabilities zero, as with
+        unsmoothed estimates and an unseen combination) gets a uniform posterior and a
+        :class:`~bayeskit.exceptions.ZeroEvidenceWarning`, never NaN.
+        """
+        return _normalise(self.predict_joint_log_proba(X))
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Posterior ``P(c | x)``, shape ``(n_samples, n_classes)``; rows sum to 1."""
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X: Any, *, cost: Any = None) -> np.ndarray:
+        """The Bayes decision: the class of least conditional risk (Zhou eq. 7.3).
+
+        With ``cost=None`` (0/1 loss) this is the most probable class (eq. 7.6). ``cost[i, j]`` is
+        the cost of predicting class ``i`` when the truth is ``j`` (see
+        :func:`bayeskit.decision.cost_matrix` for the accepted forms). Ties go to the first class.
+        """
+        if cost is None:
+            jll = self.predict_joint_log_proba(X)
+            return self.classes_[np.argmax(jll, axis=1)]
+        lam = cost_matrix(cost, self.classes_)
+        return self.classes_[bayes_decision(self.predict_proba(X), lam)]
+
+    def decide(
+        self,
+        X: Any,
+        *,
+        cost: Any = None,
+        reject_threshold: float | None = None,
+        reject_label: Any = None,
+    ) -> np.ndarray:
+        """Minimum-risk decisions with an optional reject option.
+
+        Abstains (returns ``reject_label``) where the least conditional risk exceeds
+        ``reject_threshold``; with 0/1 loss, where the largest posterior is below
+        ``1 - reject_threshold`` (Chow's rule).
+        """
+        lam = cost_matrix(cost, self.classes_)
+        idx = bayes_decision(self.predict_proba(X), lam, reject_threshold=reject_threshold)
+        if not (idx < 0).any():
+            return self.classes_[idx]
+        out = np.empty(len(idx), dtype=object)
+        out[idx >= 0] = self.classes_[idx[idx >= 0]]
+        out[idx < 0] = reject_label
+        return out
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+
+def _normalise(jll: np.ndarray) -> np.ndarray:
+    dead = ~np.isfinite(jll).any(axis=1) & ~np.isposinf(jll).any(axis=1)
+    if dead.any():
+        warnings.warn(
+            f"{int(dead.sum())} sample(s) have probability zero under every class; their "
+            "posterior is reported as uniform (smoothing, alpha > 0, avoids this)",
+            ZeroEvidenceWarning,
+            stacklevel=3,
+        )
+        jll = jll.copy()
+        jll[dead] = 0.0
+    inf = np.isposinf(jll).any(axis=1)
+    if inf.any():  # a point-mass density matched exactly: that class (or those classes) win
+        jll = jll.copy()
+        jll[inf] = np.where(np.isposinf(jll[inf]), 0.0, -np.inf)
+    return jll - logsumexp(jll, axis=1, keepdims=True)

@@ -1,0 +1,519 @@
+"""The schema of a data set: which columns are categorical (with their vocabularies) or numeric.
+
+`Schema` is the only object in bayeskit that knows about pandas, strings and dtypes. It is learned
+at fit and turns any accepted input (a pandas DataFrame, a 2-D numpy array, a list of dicts) into an
+:class:`Encoded` pair of arrays that the layers below work on:
+
+* ``codes``: integer codes of the categorical columns, shape ``(n_samples, n_categorical)``, the
+  smallest signed integer dtype that holds the largest vocabulary; ``-1`` marks a missing value.
+* ``values``: the numeric columns as ``float64``, shape ``(n_samples, n_numeric)``; ``NaN`` marks a
+  missing value.
+
+Kinds are inferred by a documented rule, which a user can override column by column:
+
+* ``categorical_features=None`` (the dtype rule): pandas ``category``, ``object``, ``string`` and
+  ``bool`` columns are categorical; every numeric dtype is numeric. In a numpy ``object`` array a
+  column whose values are all real numbers is numeric, anything else categorical.
+* ``categorical_features="infer"``: the dtype rule, and also integer columns (or float columns
+  holding only whole numbers) with at most ``max_auto_categories`` distinct values (default 32) are
+  categorical. The command line uses this rule, since CSV files carry no dtypes.
+* ``categorical_features="all"`` or a list of names / positions / a boolean mask: exactly those.
+
+Vocabularies: a pandas ``category`` column keeps its dtype's categories in their order (so a
+declared domain with unused values is honoured); any other categorical column gets its sorted
+distinct values. ``categories={"color": [0, 1, 2, 3]}`` declares a domain explicitly.
+
+At predict time a category not seen in fit is treated as missing (``handle_unknown="missing"``,
+the default), optionally with an :class:`~bayeskit.exceptions.UnknownCategoryWarning`
+(``"warn"``), or refused (``"error"``). Infinite numeric values are refused; NaN is missing.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from numbers import Real
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bayeskit.exceptions import SchemaError, UnknownCategoryWarning
+
+__all__ = ["Column", "Encoded", "Schema", "as_frame"]
+
+CATEGORICAL = "categorical"
+NUMERIC = "numeric"
+_HANDLE_UNKNOWN = ("missing", "warn", "error")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a schema.
+
+    Attributes
+    ----------
+    name : str
+        The column's name (``"x0"``, ``"x1"``, ... for arrays without names).
+    kind : {"categorical", "numeric"}
+    categories : tuple or None
+        The vocabulary of a categorical column, in code order.
+    """
+
+    name: str
+    kind: str
+    categories: tuple | None = None
+
+    @property
+    def n_states(self) -> int:
+        return 0 if self.categories is None else len(self.categories)
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Data encoded by a schema: categorical codes (-1 = missing) and numeric values (NaN = missing)."""
+
+    codes: np.ndarray
+    values: np.ndarray
+
+    @property
+    def n_samples(self) -> int:
+        return self.codes.shape[0]
+
+    def take(self, rows) -> Encoded:
+        return Encoded(self.codes[rows], self.values[rows])
+
+
+def as_frame(X: Any, names: Sequence[str] | None = None) -> pd.DataFrame:
+    """Turn accepted input into a DataFrame without copying numeric data where possible.
+
+    Accepts a DataFrame (returned as is), a 2-D array-like, or a list of dicts (one per row).
+    Arrays get the column names ``x0, x1, ...`` unless ``names`` is given.
+
+    Examples
+    --------
+    >>> as_frame([{"a": 1, "b": "u"}, {"a": 2, "b": "v"}]).columns.tolist()
+    ['a', 'b']
+    >>> as_frame(np.zeros((2, 3))).columns.tolist()
+    ['x0', 'x1', 'x2']
+    """
+    if isinstance(X, pd.DataFrame):
+        return X
+    if isinstance(X, pd.Series):
+        msg = "X must be 2-D (n_samples, n_features), got a pandas Series; use X.to_frame()"
+        raise SchemaError(msg)
+    if isinstance(X, Sequence) and len(X) > 0 and all(isinstance(r, Mapping) for r in X):
+        return pd.DataFrame.from_records(list(X))
+    if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
+        msg = (
+            "X is a sparse matrix; this model needs dense input. The multinomial and Bernoulli "
+            "naive Bayes models accept sparse counts"
+        )
+        raise TypeError(msg)
+    arr = np.asarray(X) if not isinstance(X, np.ndarray) else X
+    if arr.ndim != 2:
+        msg = f"X must be 2-D (n_samples, n_features), got an array of shape {arr.shape}"
+        raise SchemaError(msg)
+    if np.iscomplexobj(arr):
+        msg = "X holds complex numbers, which are neither categories nor real values"
+        raise SchemaError(msg)
+    cols = list(names) if names is not None else [f"x{i}" for i in range(arr.shape[1])]
+    if arr.dtype.kind in "fiub":
+        return pd.DataFrame(arr, columns=cols, copy=False)
+    return pd.DataFrame({c: arr[:, i] for i, c in enumerate(cols)})
+
+
+def _is_real_number(v: Any) -> bool:
+    return isinstance(v, Real) and not isinstance(v, (bool, np.bool_))
+
+
+def _dtype_kind(s: pd.Series) -> str:
+    """The kind the dtype rule gives a column."""
+    dt = s.dtype
+    if isinstance(dt, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dt):
+        return CATEGORICAL
+    if pd.api.types.is_complex_dtype(dt):
+        msg = f"column {s.name!r} holds complex numbers, which are neither categories nor real values"
+        raise SchemaError(msg)
+    if pd.api.types.is_numeric_dtype(dt):
+        return NUMERIC
+    if dt == object:
+        non_missing = s[s.notna()]
+        if len(non_missing) and all(_is_real_number(v) for v in non_missing):
+            return NUMERIC
+    return CATEGORICAL
+
+
+def _looks_integer_coded(s: pd.Series, max_categories: int) -> bool:
+    if not pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return False
+    v = s.to_numpy(dtype=float, na_value=np.nan)
+    v = v[~np.isnan(v)]
+    if v.size == 0 or not np.all(np.isfinite(v)) or not np.all(v == np.round(v)):
+        return False
+    return np.unique(v).size <= max_categories
+
+
+def _sorted_vocabulary(s: pd.Series) -> tuple:
+    try:
+        uniq = pd.unique(s.dropna())
+    except TypeError as exc:
+        bad = next(v for v in s if not _hashable(v))
+        msg = (
+            f"column {s.name!r} value {bad!r}: argument must be a string or a number "
+            f"(a hashable category), got {type(bad).__name__}"
+        )
+        raise TypeError(msg) from exc
+    try:
+        uniq = sorted(uniq)
+    except TypeError:  # mixed types (e.g. 1 and "a"): order by text, then by type name
+        uniq = sorted(uniq, key=lambda v: (type(v).__name__, str(v)))
+    return tuple(_plain(v) for v in uniq)
+
+
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
+def _plain(v: Any) -> Any:
+    """numpy scalars to Python scalars, so vocabularies serialise to JSON and compare simply."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _code_dtype(max_states: int) -> np.dtype:
+    for dt in (np.int8, np.int16, np.int32):
+        if max_states <= np.iinfo(dt).max:
+            return np.dtype(dt)
+    return np.dtype(np.int64)
+
+
+@dataclass(frozen=True)
+class Schema:
+    """Columns, their kinds and vocabularies, learned at fit.
+
+    Parameters
+    ----------
+    columns : tuple of Column
+    input_names : bool
+        Whether the training data carried column names (a DataFrame or a list of dicts).
+
+    Examples
+    --------
+    >>> X = pd.DataFrame({"color": ["red", "blue", "red"], "size": [1.5, 2.0, 0.5]})
+    >>> schema = Schema.infer(X)
+    >>> [(c.name, c.kind, c.categories) for c in schema.columns]
+    [('color', 'categorical', ('blue', 'red')), ('size', 'numeric', None)]
+    >>> enc = schema.encode(X)
+    >>> enc.codes.ravel().tolist(), enc.values.ravel().tolist()
+    ([1, 0, 1], [1.5, 2.0, 0.5])
+    """
+
+    columns: tuple[Column, ...]
+    input_names: bool = True
+    _index: dict = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {c.name: i for i, c in enumerate(self.columns)})
+
+    # ------------------------------------------------------------------ views
+    @property
+    def names(self) -> list[str]:
+        return [c.name for c in self.columns]
+
+    @property
+    def categorical(self) -> list[Column]:
+        return [c for c in self.columns if c.kind == CATEGORICAL]
+
+    @property
+    def numeric(self) -> list[Column]:
+        return [c for c in self.columns if c.kind == NUMERIC]
+
+    @property
+    def n_states(self) -> np.ndarray:
+        """Vocabulary sizes of the categorical columns, in code order."""
+        return np.array([c.n_states for c in self.categorical], dtype=np.int64)
+
+    def column(self, name: str) -> Column:
+        try:
+            return self.columns[self._index[name]]
+        except KeyError:
+            msg = f"unknown column {name!r}; known: {', '.join(map(repr, self.names))}"
+            raise SchemaError(msg) from None
+
+    # ------------------------------------------------------------------ learning
+    @classmethod
+    def infer(
+        cls,
+        X: Any,
+        *,
+        categorical_features: Any = None,
+        categories: Mapping[str, Sequence] | None = None,
+        max_auto_categories: int = 32,
+    ) -> Schema:
+        """Learn kinds and vocabularies from training data (see the module docstring for the rules)."""
+        frame = as_frame(X)
+        if frame.shape[0] == 0:
+            msg = f"X has 0 samples (shape {frame.shape}); at least one is required"
+            raise SchemaError(msg)
+        if frame.shape[1] == 0:
+            msg = f"X has 0 features (shape {frame.shape}); at least one is required"
+            raise SchemaError(msg)
+        names = [str(c) for c in frame.columns]
+        if len(set(names)) != len(names):
+            dup = sorted({n for n in names if names.count(n) > 1})
+            msg = f"X has duplicate column names: {dup}"
+            raise SchemaError(msg)
+        forced = _forced_categorical(categorical_features, names)
+        declared = dict(categories or {})
+        unknown = sorted(set(map(str, declared)) - set(names))
+        if unknown:
+            msg = f"categories given for unknown columns {unknown}; known: {names}"
+            raise SchemaError(msg)
+        columns = []
+        for name, (_, s) in zip(names, frame.items(), strict=True):
+            s = s.rename(name)
+            if forced is None:
+                kind = _dtype_kind(s)
+            elif forced == "infer":
+                kind = _dtype_kind(s)
+                if kind == NUMERIC and _looks_integer_coded(s, max_auto_categories):
+                    kind = CATEGORICAL
+            else:
+                kind = CATEGORICAL if name in forced else NUMERIC
+                if kind == NUMERIC:
+                    _dtype_kind(s)  # refuse complex data early
+            if name in declared:
+                kind = CATEGORICAL
+            if kind == NUMERIC and not (
+                pd.api.types.is_numeric_dtype(s.dtype) or s.dtype == object
+            ):
+                msg = (
+                    f"column {name!r} was declared numeric but has dtype {s.dtype}; "
+                    "convert it or declare it categorical"
+                )
+                raise SchemaError(msg)
+            if kind == CATEGORICAL:
+                if name in declared:
+                    vocab = tuple(_plain(v) for v in declared[name])
+                    if len(set(vocab)) != len(vocab):
+                        msg = f"categories for column {name!r} repeat a value: {list(vocab)}"
+                        raise SchemaError(msg)
+                    seen = set(_sorted_vocabulary(s))
+                    extra = [v for v in seen if v not in set(vocab)]
+                    if extra:
+                        msg = (
+                            f"column {name!r} has values {sorted(map(str, extra))} outside "
+                            f"its declared categories {list(vocab)}"
+                        )
+                        raise SchemaError(msg)
+                elif isinstance(s.dtype, pd.CategoricalDtype):
+                    vocab = tuple(_plain(v) for v in s.dtype.categories)
+                else:
+                    vocab = _sorted_vocabulary(s)
+                columns.append(Column(name, CATEGORICAL, vocab))
+            else:
+                columns.append(Column(name, NUMERIC))
+        input_names = isinstance(X, pd.DataFrame) or (
+            isinstance(X, Sequence) and len(X) > 0 and isinstance(X[0], Mapping)
+        )
+        return cls(tuple(columns), input_names=input_names)
+
+    def extend(self, X: Any) -> tuple[Schema, dict[int, np.ndarray]]:
+        """Grow the vocabularies with categories first seen in ``X`` (for ``partial_fit``).
+
+        Returns the new schema and, for each categorical position whose vocabulary grew, the new
+        code of every old code (so count tables can be re-laid out). Sorted vocabularies stay
+        sorted, so chunk-by-chunk learning ends with the same vocabulary as one fit.
+        """
+        frame = self._select(X)
+        new_columns = list(self.columns)
+        remap: dict[int, np.ndarray] = {}
+        for pos, col in enumerate(self.categorical):
+            s = frame[col.name]
+            seen = _sorted_vocabulary(s)
+            known = set(col.categories)
+            fresh = [v for v in seen if v not in known]
+            if not fresh:
+                continue
+            old = list(col.categories)
+            if isinstance(s.dtype, pd.CategoricalDtype):
+                vocab = tuple(old + fresh)
+            else:
+                try:
+                    vocab = tuple(sorted(old + fresh))
+                except TypeError:
+                    vocab = tuple(sorted(old + fresh, key=lambda v: (type(v).__name__, str(v))))
+            index = {v: i for i, v in enumerate(vocab)}
+            remap[pos] = np.array([index[v] for v in old], dtype=np.int64)
+            new_columns[self._index[col.name]] = replace(col, categories=vocab)
+        return Schema(tuple(new_columns), input_names=self.input_names), remap
+
+    # ------------------------------------------------------------------ encoding
+    def _select(self, X: Any) -> pd.DataFrame:
+        frame = as_frame(X, names=None if _has_names(X) else self.names)
+        if frame.shape[1] != len(self.columns):
+            msg = (
+                f"X has {frame.shape[1]} features, but the model was fitted with "
+                f"{len(self.columns)} ({', '.join(self.names)})"
+            )
+            raise SchemaError(msg)
+        if _has_names(X):
+            got = [str(c) for c in frame.columns]
+            if got != self.names:
+                missing = [n for n in self.names if n not in got]
+                extra = [n for n in got if n not in self.names]
+                if missing or extra:
+                    msg = (
+                        f"X's columns differ from those seen in fit: missing {missing}, "
+                        f"unexpected {extra}"
+                    )
+                    raise SchemaError(msg)
+                frame = frame[self.names]  # same names, other order: select by name
+            frame.columns = self.names
+        return frame
+
+    def encode(self, X: Any, *, handle_unknown: str = "missing") -> Encoded:
+        """Encode data into categorical codes and numeric values (see :class:`Encoded`).
+
+        Raises
+        ------
+        SchemaError
+            Columns differ from fit, a numeric column holds text or infinity, or (with
+            ``handle_unknown="error"``) a category was not seen in fit.
+        """
+        if handle_unknown not in _HANDLE_UNKNOWN:
+            msg = f"handle_unknown must be one of {_HANDLE_UNKNOWN}, got {handle_unknown!r}"
+            raise ValueError(msg)
+        frame = self._select(X)
+        n = frame.shape[0]
+        cats, nums = self.categorical, self.numeric
+        dtype = _code_dtype(max((c.n_states for c in cats), default=1))
+        codes = np.empty((n, len(cats)), dtype=dtype)
+        for j, col in enumerate(cats):
+            codes[:, j] = _encode_categorical(frame[col.name], col, handle_unknown)
+        values = np.empty((n, len(nums)), dtype=np.float64)
+        for j, col in enumerate(nums):
+            values[:, j] = _encode_numeric(frame[col.name], col.name)
+        return Encoded(codes, values)
+
+    # ------------------------------------------------------------------ persistence
+    def to_dict(self) -> dict:
+        return {
+            "input_names": self.input_names,
+            "columns": [
+                {"name": c.name, "kind": c.kind, "categories": _json_list(c.categories)}
+                for c in self.columns
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> Schema:
+        cols = []
+        for c in d["columns"]:
+            if c["kind"] not in (CATEGORICAL, NUMERIC):
+                msg = f"column {c['name']!r} has unknown kind {c['kind']!r}"
+                raise SchemaError(msg)
+            cats = None if c["categories"] is None else tuple(c["categories"])
+            cols.append(Column(str(c["name"]), c["kind"], cats))
+        return cls(tuple(cols), input_names=bool(d["input_names"]))
+
+
+def _json_list(cats: tuple | None) -> list | None:
+    if cats is None:
+        return None
+    for v in cats:
+        if not isinstance(v, (str, int, float, bool)):
+            msg = f"category {v!r} of type {type(v).__name__} cannot be saved"
+            raise SchemaError(msg)
+    return list(cats)
+
+
+def _has_names(X: Any) -> bool:
+    return isinstance(X, pd.DataFrame) or (
+        isinstance(X, Sequence) and len(X) > 0 and isinstance(X[0], Mapping)
+    )
+
+
+def _forced_categorical(spec: Any, names: list[str]) -> Any:
+    if spec is None:
+        return None
+    if isinstance(spec, str):
+        if spec == "infer":
+            return "infer"
+        if spec == "all":
+            return set(names)
+        if spec in names:
+            return {spec}
+        msg = (
+            "categorical_features must be None, 'infer', 'all', or a list of column names, "
+            f"positions or a boolean mask; got {spec!r}"
+        )
+        raise SchemaError(msg)
+    items = list(spec)
+    if len(items) == len(names) and all(isinstance(v, (bool, np.bool_)) for v in items):
+        return {n for n, b in zip(names, items, strict=True) if b}
+    out = set()
+    for v in items:
+        if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+            if not -len(names) <= v < len(names):
+                msg = f"categorical_features position {v} is out of range for {len(names)} columns"
+                raise SchemaError(msg)
+            out.add(names[v])
+        elif str(v) in names:
+            out.add(str(v))
+        else:
+            msg = f"categorical_features names unknown column {v!r}; known: {names}"
+            raise SchemaError(msg)
+    return out
+
+
+def _encode_categorical(s: pd.Series, col: Column, handle_unknown: str) -> np.ndarray:
+    dt = s.dtype
+    if isinstance(dt, pd.CategoricalDtype) and tuple(dt.categories) == col.categories:
+        return s.cat.codes.to_numpy()  # fast path: already coded in our vocabulary
+    try:
+        codes = pd.Categorical(s, categories=list(col.categories)).codes
+    except TypeError as exc:
+        msg = f"column {col.name!r}: {exc}"
+        raise TypeError(msg) from exc
+    unknown = (codes < 0) & s.notna().to_numpy()
+    if unknown.any():
+        bad = sorted({str(v) for v in s[unknown]})[:5]
+        if handle_unknown == "error":
+            known = ", ".join(map(repr, col.categories[:10]))
+            msg = (
+                f"column {col.name!r} has categories {bad} not seen in fit (known: {known}); "
+                "pass handle_unknown='missing' to treat them as missing"
+            )
+            raise SchemaError(msg)
+        if handle_unknown == "warn":
+            msg = f"column {col.name!r} has categories {bad} not seen in fit; treated as missing"
+            warnings.warn(msg, UnknownCategoryWarning, stacklevel=4)
+    return codes
+
+
+def _encode_numeric(s: pd.Series, name: str) -> np.ndarray:
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return s.to_numpy(dtype=np.float64)
+    if pd.api.types.is_numeric_dtype(s.dtype):
+        v = s.to_numpy(dtype=np.float64, na_value=np.nan)
+    else:
+        try:
+            v = pd.to_numeric(s, errors="raise").to_numpy(dtype=np.float64, na_value=np.nan)
+        except (ValueError, TypeError) as exc:
+            bad = next((x for x in s if not _is_real_number(x) and not pd.isna(x)), None)
+            msg = f"column {name!r} is numeric but holds {bad!r} ({type(bad).__name__})"
+            raise SchemaError(msg) from exc
+    if np.isinf(v).any():
+        row = int(np.flatnonzero(np.isinf(v))[0])
+        msg = (
+            f"column {name!r} holds an infinite value (row {row}); infinity is not a valid "
+            "measurement (NaN is read as missing)"
+        )
+        raise SchemaError(msg)
+    return v

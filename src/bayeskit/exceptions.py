@@ -1,0 +1,40 @@
+"""Exceptions and warnings raised by bayeskit.
+
+Every exception subclasses the builtin one a caller would catch anyway (``ValueError``), so
+``except ValueError`` keeps working; the subclass says which layer refused the input.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CostMatrixError",
+    "ModelFileError",
+    "SchemaError",
+    "SingularCovarianceWarning",
+    "UnknownCategoryWarning",
+    "ZeroEvidenceWarning",
+]
+
+
+class SchemaError(ValueError):
+    """The data does not fit the schema: wrong columns, dtypes, values or shapes."""
+
+
+class CostMatrixError(ValueError):
+    """A cost (loss) matrix has the wrong shape, labels or values."""
+
+
+class ModelFileError(ValueError):
+    """A saved model file is truncated, corrupted, tampered with or of an unknown version."""
+
+
+class UnknownCategoryWarning(UserWarning):
+    """A category not seen in fit was met at predict time and treated as missing."""
+
+
+class ZeroEvidenceWarning(UserWarning):
+    """Every class has probability zero for a sample; its posterior is reported as uniform."""
+
+
+class SingularCovarianceWarning(UserWarning):
+    """A covariance matrix was singular and a ridge was added to make it invertible."""
