@@ -1,7 +1,23 @@
-"""Bayes classifiers: each is a structure over shared statistics, estimators and decisions."""
+"""Bayes classifiers: each is a structure over shared statistics, estimators and decisions.
+
+``MODELS`` maps the command-line name of every classifier to its class; the CLI, ``compare`` and
+the model file format (``bayeskit.io``) all read it, so a new model is listed in one place.
+"""
 
 from bayeskit.classifiers._base import BayesClassifier
 from bayeskit.classifiers.event_models import BernoulliNaiveBayes, MultinomialNaiveBayes
 from bayeskit.classifiers.naive_bayes import NaiveBayes
 
-__all__ = ["BayesClassifier", "BernoulliNaiveBayes", "MultinomialNaiveBayes", "NaiveBayes"]
+MODELS: dict[str, type[BayesClassifier]] = {
+    "naive-bayes": NaiveBayes,
+    "multinomial-nb": MultinomialNaiveBayes,
+    "bernoulli-nb": BernoulliNaiveBayes,
+}
+
+__all__ = [
+    "MODELS",
+    "BayesClassifier",
+    "BernoulliNaiveBayes",
+    "MultinomialNaiveBayes",
+    "NaiveBayes",
+]
