@@ -477,3 +477,8 @@ def test_empirical_risk_does_not_modify_inputs():
     np.testing.assert_array_equal(y_true, [1, 0, 0])
     np.testing.assert_array_equal(y_pred, [0, -1, 0])
     np.testing.assert_array_equal(w, [2.0, 2.0, 1.0])
+
+
+def test_empirical_risk_of_no_samples_is_an_error():
+    with pytest.raises(ValueError, match="y_true must hold at least one sample, got 0"):
+        empirical_risk([], [], MEDICAL_COST)
