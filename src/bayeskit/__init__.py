@@ -8,3 +8,7 @@ from bayeskit.classifiers import NaiveBayes
 __version__ = "0.1.0"
 
 __all__ = ["NaiveBayes", "__version__"]
+
+from bayeskit.io import load, save  # noqa: E402  (io reads __version__, defined above)
+
+__all__ += ["load", "save"]

@@ -1,0 +1,648 @@
+"""Save and load fitted models: a documented, versioned, safe file format (never pickle).
+
+A fitted bayeskit classifier is fully determined by its constructor parameters, its schema, its
+class labels and its sufficient statistics (``stats_``): every table it predicts with is
+re-estimated from the statistics by the model itself. So that is all a model file holds, and
+loading a file is "construct the model from its parameters, hand it the statistics, estimate".
+
+Format (``format_version`` 1)
+-----------------------------
+A model file is a zip archive holding exactly two members:
+
+``bayeskit.json``
+    UTF-8 JSON metadata, an object with the keys
+
+    * ``format``: the string ``"bayeskit-model"``;
+    * ``format_version``: the integer ``1``;
+    * ``bayeskit_version``: the version that wrote the file (information only);
+    * ``model``: the model's name in :data:`bayeskit.classifiers.MODELS` (e.g. ``"naive-bayes"``);
+    * ``params``: the constructor parameters (``get_params(deep=False)``) as plain JSON: numpy
+      arrays become lists and numpy scalars numbers; tuples come back as lists;
+    * ``fitted``: ``classes`` (``{"dtype": numpy dtype string, "values": [...]}``),
+      ``n_features_in``, ``feature_names_in`` (a list of strings or null), ``schema``
+      (:meth:`bayeskit.data.Schema.to_dict`, or null for models without a schema) and ``stats``,
+      a tree describing the statistics (below);
+    * ``arrays``: ``{"member": "arrays.npz", "sha256": hex digest of that member's bytes}``;
+    * ``metadata_sha256``: the sha256 of this JSON object *without* the ``metadata_sha256`` key,
+      serialised canonically (``sort_keys=True``, ``separators=(",", ":")``,
+      ``ensure_ascii=True``). As the body records the digest of ``arrays.npz``, the two digests
+      together cover every byte that matters.
+
+``arrays.npz``
+    The numeric arrays of the statistics, written with :func:`numpy.savez` and read with
+    ``allow_pickle=False``; keys ``a0``, ``a1``, ... are referenced from the stats tree.
+
+The stats tree has one node type per kind of value, each a JSON object with one tag:
+
+* ``{"array": key}``: an array (numeric, boolean or fixed-width string dtype; never ``object``);
+* ``{"scalar": key}``: a numpy scalar, stored as a 0-d array;
+* ``{"value": v}``: ``None``, a bool, an int, a finite float or a string;
+  ``{"float": "nan" | "inf" | "-inf"}``: a non-finite Python float;
+* ``{"tuple": [node, ...]}``, ``{"list": [node, ...]}``: sequences, kept as the type they were;
+* ``{"dict": [[key, node], ...]}``: a dict with string or integer keys;
+* ``{"dataclass": name, "fields": {field: node, ...}}``: a statistics dataclass, ``name`` being
+  its class name in an allow-list gathered from :mod:`bayeskit.stats` and the modules of the
+  registered models (e.g. ``NaiveStats`` holding a ``CategoricalCounts`` and a
+  ``GaussianMoments``).
+
+Safety
+------
+Loading never executes code from the file: no pickle anywhere (object arrays are refused on save
+and on load), the model class is looked up by name in ``MODELS`` and statistics classes in the
+allow-list (anything else is refused), and parameters go through the model's own constructor and
+argument checks. The digests detect truncation, corruption and edits made without recomputing
+them; they are not a signature, so a file from an untrusted source is still only as trustworthy
+as its numbers, but it cannot make bayeskit run anything. Every problem with a file raises
+:class:`~bayeskit.exceptions.ModelFileError` (a ``ValueError``) naming the file and what is
+wrong; a file that does not exist raises ``FileNotFoundError``.
+
+Versioning: a reader accepts every ``format_version`` up to its own and refuses a newer one with
+an error saying it was written by a newer bayeskit. Additions that old readers can ignore keep
+the version; anything else raises it.
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> import bayeskit
+>>> from bayeskit.data import datasets
+>>> X, y = datasets.load("watermelon3")
+>>> model = bayeskit.NaiveBayes().fit(X, y)
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "melon.bayeskit"
+>>> _ = bayeskit.save(model, path)
+>>> again = bayeskit.load(path)
+>>> bool((again.predict_proba(X) == model.predict_proba(X)).all())
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import json
+import math
+import os
+import secrets
+import sys
+import zipfile
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+import bayeskit
+from bayeskit import stats as _stats_pkg
+from bayeskit.classifiers import MODELS
+from bayeskit.data.schema import Encoded, Schema
+from bayeskit.exceptions import ModelFileError
+
+__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "load", "save"]
+
+#: The ``format`` field of every model file.
+FORMAT_NAME = "bayeskit-model"
+#: The newest format version this bayeskit writes and reads.
+FORMAT_VERSION = 1
+
+_META = "bayeskit.json"
+_ARRAYS = "arrays.npz"
+_MEMBERS = {_META, _ARRAYS}
+_ARRAY_KINDS = "biufcUS"  # bool, integers, floats, complex, fixed-width strings: no objects
+_MAX_DEPTH = 64
+_MAX_META_BYTES = 1 << 30
+
+
+# --------------------------------------------------------------------------------------------
+# the allow-list of statistics classes
+# --------------------------------------------------------------------------------------------
+
+
+def _stats_types() -> dict[str, Any]:
+    """Class name -> dataclass type, for every statistics class a model file may name.
+
+    Gathered from the modules of :mod:`bayeskit.stats`'s public names and of every registered
+    model (and its base classes), plus :class:`~bayeskit.data.Encoded`. A name two different
+    classes share maps to ``None`` (ambiguous: such a class cannot be saved or loaded).
+    """
+    modules = {getattr(_stats_pkg, n).__module__ for n in _stats_pkg.__all__}
+    for cls in MODELS.values():
+        modules.update(k.__module__ for k in cls.__mro__ if k.__module__.startswith("bayeskit."))
+    found: dict[str, Any] = {"Encoded": Encoded}
+    for name in sorted(modules):
+        module = sys.modules.get(name)
+        for obj in vars(module).values() if module is not None else ():
+            if not (isinstance(obj, type) and dataclasses.is_dataclass(obj)):
+                continue
+            if obj.__module__ != name or not all(f.init for f in dataclasses.fields(obj)):
+                continue
+            key = obj.__qualname__
+            found[key] = obj if found.get(key, obj) is obj else None
+    return found
+
+
+def _model_name(model: Any) -> str:
+    for name, cls in MODELS.items():
+        if type(model) is cls:
+            return name
+    msg = (
+        f"cannot save a {type(model).__name__}: only the models registered in "
+        f"bayeskit.classifiers.MODELS can be saved ({', '.join(MODELS)})"
+    )
+    raise TypeError(msg)
+
+
+# --------------------------------------------------------------------------------------------
+# writing
+# --------------------------------------------------------------------------------------------
+
+
+def _json_param(value: Any, where: str) -> Any:
+    """A parameter value as plain JSON, or TypeError naming ``where``."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, (bool, str, int)):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        msg = f"{where} = {value!r} cannot be saved: model files hold finite numbers only"
+        raise TypeError(msg)
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [_json_param(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        bad = [k for k in value if not isinstance(k, str)]
+        if bad:
+            msg = f"{where} has key {bad[0]!r}: model files hold dicts with string keys only"
+            raise TypeError(msg)
+        return {k: _json_param(v, f"{where}[{k!r}]") for k, v in value.items()}
+    msg = (
+        f"{where} = {value!r} ({type(value).__name__}) cannot be saved: a model file holds "
+        "parameters expressible in JSON (None, booleans, numbers, strings, lists, dicts with "
+        "string keys, numpy arrays and scalars)"
+    )
+    raise TypeError(msg)
+
+
+class _TreeWriter:
+    """Turns a statistics object into a JSON tree plus a dict of arrays."""
+
+    def __init__(self) -> None:
+        self.arrays: dict[str, np.ndarray] = {}
+        self.types = _stats_types()
+
+    def _store(self, arr: np.ndarray, where: str) -> str:
+        if arr.dtype.kind not in _ARRAY_KINDS:
+            msg = (
+                f"{where} is an array of dtype {arr.dtype}, which cannot be saved: model files "
+                "hold numeric, boolean and string arrays only (never objects, never pickle)"
+            )
+            raise TypeError(msg)
+        key = f"a{len(self.arrays)}"
+        self.arrays[key] = arr
+        return key
+
+    def node(self, obj: Any, where: str, depth: int = 0) -> dict:
+        if depth > _MAX_DEPTH:
+            msg = f"{where} is nested more than {_MAX_DEPTH} levels deep"
+            raise TypeError(msg)
+        if isinstance(obj, np.ndarray):
+            return {"array": self._store(obj, where)}
+        if isinstance(obj, np.generic):
+            return {"scalar": self._store(np.asarray(obj), where)}
+        if obj is None or isinstance(obj, (bool, int, str)):
+            return {"value": obj}
+        if isinstance(obj, float):
+            return {"value": obj} if math.isfinite(obj) else {"float": repr(obj)}
+        if isinstance(obj, (tuple, list)):
+            tag = "tuple" if isinstance(obj, tuple) else "list"
+            return {tag: [self.node(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(obj)]}
+        if isinstance(obj, dict):
+            items = []
+            for k, v in obj.items():
+                if isinstance(k, bool) or not isinstance(k, (str, int)):
+                    msg = f"{where} has key {k!r}: only string and integer keys can be saved"
+                    raise TypeError(msg)
+                items.append([k, self.node(v, f"{where}[{k!r}]", depth + 1)])
+            return {"dict": items}
+        name = type(obj).__qualname__
+        if dataclasses.is_dataclass(obj) and self.types.get(name) is type(obj):
+            fields = {
+                f.name: self.node(getattr(obj, f.name), f"{where}.{f.name}", depth + 1)
+                for f in dataclasses.fields(obj)
+            }
+            return {"dataclass": name, "fields": fields}
+        msg = (
+            f"{where} is a {type(obj).__module__}.{name}, which is not a statistics class "
+            "model files know; statistics must be dataclasses from bayeskit.stats or a "
+            "registered model's module, made of arrays, tuples, lists, dicts and numbers"
+        )
+        raise TypeError(msg)
+
+
+def _canonical(doc: dict) -> bytes:
+    return json.dumps(
+        doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
+    ).encode("ascii")
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def save(model: Any, path: str | os.PathLike) -> Path:
+    """Save a fitted model to ``path`` (see the module docstring for the format).
+
+    The file is written to a temporary name next to ``path`` and moved into place, so a failed
+    save never leaves a half-written file behind.
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted model whose class is registered in :data:`bayeskit.classifiers.MODELS`.
+    path : str or path-like
+        Where to write; an existing file is replaced. ``.bayeskit`` is a good suffix.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If the model is not fitted.
+    TypeError
+        If the model is not a registered class, or a parameter, class label or statistic cannot
+        be expressed in the format (the message names it).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from bayeskit import NaiveBayes, save
+    >>> model = NaiveBayes().fit([["a"], ["b"], ["a"]], [0, 1, 0])
+    >>> save(model, pathlib.Path(tempfile.mkdtemp()) / "m.bayeskit").name
+    'm.bayeskit'
+    """
+    name = _model_name(model)
+    check_is_fitted(model, "stats_")
+    cls_name = type(model).__name__
+    params = {
+        k: _json_param(v, f"parameter {k!r} of {cls_name}")
+        for k, v in model.get_params(deep=False).items()
+    }
+    classes = np.asarray(model.classes_)
+    if classes.dtype.kind not in "biufUO":
+        msg = f"class labels of dtype {classes.dtype} cannot be saved"
+        raise TypeError(msg)
+    class_values = [_json_param(v, f"class label {v!r}") for v in classes.tolist()]
+    if any(isinstance(v, (list, dict)) for v in class_values):
+        msg = "class labels must be strings, numbers or booleans to be saved"
+        raise TypeError(msg)
+    schema = getattr(model, "schema_", None)
+    names = getattr(model, "feature_names_in_", None)
+    writer = _TreeWriter()
+    tree = writer.node(model.stats_, "stats_")
+    buffer = io.BytesIO()
+    np.savez(buffer, **writer.arrays)
+    array_bytes = buffer.getvalue()
+    doc = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "bayeskit_version": bayeskit.__version__,
+        "model": name,
+        "params": params,
+        "fitted": {
+            "classes": {"dtype": classes.dtype.str, "values": class_values},
+            "n_features_in": int(model.n_features_in_),
+            "feature_names_in": None if names is None else [str(n) for n in names],
+            "schema": None if schema is None else schema.to_dict(),
+            "stats": tree,
+        },
+        "arrays": {"member": _ARRAYS, "sha256": _sha256(array_bytes)},
+    }
+    try:
+        doc["metadata_sha256"] = _sha256(_canonical(doc))
+    except ValueError as exc:  # allow_nan=False: a non-finite float slipped through
+        msg = f"the model holds a value JSON cannot express: {exc}"
+        raise TypeError(msg) from exc
+    meta = json.dumps(doc, indent=1, sort_keys=True, allow_nan=False).encode("utf-8")
+
+    path = Path(path)
+    if not path.parent.is_dir():
+        msg = f"cannot save to {path}: directory {path.parent} does not exist"
+        raise FileNotFoundError(msg)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    try:
+        with (
+            open(tmp, "xb") as handle,
+            zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as archive,
+        ):
+            archive.writestr(_META, meta)
+            archive.writestr(_ARRAYS, array_bytes)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+# --------------------------------------------------------------------------------------------
+# reading
+# --------------------------------------------------------------------------------------------
+
+
+class _TreeReader:
+    """Rebuilds a statistics object from its JSON tree and the arrays, refusing the unknown."""
+
+    def __init__(self, arrays: dict[str, np.ndarray], fail) -> None:
+        self.arrays = arrays
+        self.used: set[str] = set()
+        self.types = _stats_types()
+        self.fail = fail
+
+    def _array(self, key: Any, where: str) -> np.ndarray:
+        if not isinstance(key, str) or key not in self.arrays:
+            self.fail(f"{where} refers to array {key!r}, which {_ARRAYS} does not hold")
+        self.used.add(key)
+        return self.arrays[key]
+
+    def node(self, node: Any, where: str, depth: int = 0) -> Any:
+        if depth > _MAX_DEPTH:
+            self.fail(f"{where} is nested more than {_MAX_DEPTH} levels deep")
+        if not isinstance(node, dict) or not node:
+            self.fail(f"{where} is not a stats-tree node: {str(node)[:80]}")
+        tag = "dataclass" if "dataclass" in node else next(iter(node))
+        allowed = {"dataclass": {"dataclass", "fields"}}.get(tag, {tag})
+        if set(node) != allowed:
+            self.fail(f"{where} has unexpected keys {sorted(node)}")
+        body = node[tag]
+        if tag == "array":
+            return self._array(body, where)
+        if tag == "scalar":
+            arr = self._array(body, where)
+            if arr.ndim != 0:
+                self.fail(f"{where} should be a scalar but has shape {arr.shape}")
+            return arr[()]
+        if tag == "value":
+            if body is not None and not isinstance(body, (bool, int, float, str)):
+                self.fail(f"{where} holds {type(body).__name__}, not a plain value")
+            return body
+        if tag == "float":
+            if body not in ("nan", "inf", "-inf"):
+                self.fail(f"{where} holds float {body!r}; expected 'nan', 'inf' or '-inf'")
+            return float(body)
+        if tag in ("tuple", "list"):
+            if not isinstance(body, list):
+                self.fail(f"{where} should hold a list of nodes")
+            items = [self.node(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(body)]
+            return tuple(items) if tag == "tuple" else items
+        if tag == "dict":
+            if not isinstance(body, list):
+                self.fail(f"{where} should hold a list of [key, node] pairs")
+            out = {}
+            for item in body:
+                ok = isinstance(item, list) and len(item) == 2
+                if not ok or isinstance(item[0], bool) or not isinstance(item[0], (str, int)):
+                    self.fail(f"{where} holds {str(item)[:80]}, not a [key, node] pair")
+                out[item[0]] = self.node(item[1], f"{where}[{item[0]!r}]", depth + 1)
+            return out
+        if tag == "dataclass":
+            return self._dataclass(body, node["fields"], where, depth)
+        self.fail(f"{where} has unknown node type {tag!r}")
+        return None  # pragma: no cover - fail raises
+
+    def _dataclass(self, name: Any, fields: Any, where: str, depth: int) -> Any:
+        cls = self.types.get(name) if isinstance(name, str) else None
+        if cls is None:
+            self.fail(
+                f"{where} names statistics class {name!r}, which is not one this bayeskit "
+                f"knows (known: {', '.join(sorted(k for k, v in self.types.items() if v))})"
+            )
+        expected = {f.name for f in dataclasses.fields(cls)}
+        if not isinstance(fields, dict) or set(fields) != expected:
+            got = sorted(fields) if isinstance(fields, dict) else fields
+            self.fail(f"{where} ({name}) has fields {got}; expected {sorted(expected)}")
+        values = {k: self.node(v, f"{where}.{k}", depth + 1) for k, v in fields.items()}
+        return cls(**values)
+
+
+def _read_archive(path: Path) -> tuple[bytes, bytes]:
+    def fail(what: str, exc: BaseException | None = None):
+        msg = f"{path}: {what}"
+        raise ModelFileError(msg) from exc
+
+    if not path.exists():
+        msg = f"no model file at {path}"
+        raise FileNotFoundError(msg)
+    try:
+        archive = zipfile.ZipFile(path)
+    except zipfile.BadZipFile as exc:
+        fail("not a bayeskit model file, or truncated (it is not a readable zip archive)", exc)
+    except OSError as exc:
+        fail(f"cannot be read ({exc})", exc)
+    with archive:
+        listed = archive.namelist()
+        if sorted(listed) != sorted(_MEMBERS):
+            fail(
+                f"not a bayeskit model file: the archive holds {sorted(listed)}, expected "
+                f"exactly {sorted(_MEMBERS)}"
+            )
+        info = archive.getinfo(_META)
+        if info.file_size > _MAX_META_BYTES:
+            fail(f"{_META} claims {info.file_size} bytes, more than a model file can hold")
+        try:
+            meta = archive.read(_META)
+            arrays = archive.read(_ARRAYS)
+        except (
+            zipfile.BadZipFile,
+            zlib.error,
+            EOFError,
+            OSError,
+            ValueError,
+            NotImplementedError,
+        ) as exc:
+            fail(f"corrupted or truncated ({exc})", exc)
+    return meta, arrays
+
+
+def load(path: str | os.PathLike) -> Any:
+    """Load a model saved by :func:`save`, checking the file before trusting any of it.
+
+    The checks, in order: the file is a zip archive with exactly the two expected members and
+    intact CRCs; the metadata is JSON of format ``"bayeskit-model"`` with a version this
+    bayeskit reads; both digests match; the model name is in ``MODELS``, the parameters are the
+    model's own and pass its argument checks; the arrays load without pickle; the statistics
+    name only known classes and fit the class labels. Then the model is built with its
+    parameters, handed the statistics, and its tables are estimated from them.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    estimator
+        The fitted model, ready to predict and to continue with ``partial_fit``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no file at ``path``.
+    bayeskit.exceptions.ModelFileError
+        If the file is not a model file, is truncated, corrupted or tampered with, or was written
+        by a newer bayeskit (the message names the file and the problem).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from bayeskit import NaiveBayes, save, load
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "m.bayeskit"
+    >>> _ = save(NaiveBayes(alpha=0.5).fit([["a"], ["b"], ["a"]], ["x", "y", "x"]), path)
+    >>> load(path).predict([["b"]])
+    array(['y'], dtype='<U1')
+    """
+    path = Path(path)
+
+    def fail(what: str, exc: BaseException | None = None):
+        msg = f"{path}: {what}"
+        raise ModelFileError(msg) from exc
+
+    meta_bytes, array_bytes = _read_archive(path)
+    try:
+        doc = json.loads(meta_bytes.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        fail(f"{_META} is not valid JSON ({exc})", exc)
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
+        got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
+        fail(f"not a bayeskit model file (format {got!r}, expected {FORMAT_NAME!r})")
+    version = doc.get("format_version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        fail(f"format_version must be a positive integer, got {version!r}")
+    if version > FORMAT_VERSION:
+        fail(
+            f"written by a newer bayeskit ({doc.get('bayeskit_version', 'unknown version')}, "
+            f"format_version {version}); this bayeskit {bayeskit.__version__} reads format "
+            f"versions up to {FORMAT_VERSION}. Upgrade bayeskit to load it"
+        )
+    recorded = doc.pop("metadata_sha256", None)
+    try:
+        body_digest = _sha256(_canonical(doc))
+    except ValueError as exc:
+        fail(f"{_META} holds a value outside strict JSON ({exc})", exc)
+    if recorded != body_digest:
+        fail(
+            f"{_META} does not match its checksum (metadata_sha256): the file was edited or "
+            "corrupted"
+        )
+    arrays_entry = doc.get("arrays")
+    if not isinstance(arrays_entry, dict) or arrays_entry.get("sha256") != _sha256(array_bytes):
+        fail(f"{_ARRAYS} does not match its checksum: the file was edited or corrupted")
+
+    # -- the model class and its parameters
+    name = doc.get("model")
+    if not isinstance(name, str) or name not in MODELS:
+        fail(f"unknown model {name!r}; this bayeskit knows {', '.join(MODELS)}")
+    cls = MODELS[name]
+    params = doc.get("params")
+    if not isinstance(params, dict):
+        fail("params must be a JSON object")
+    known = cls().get_params(deep=False)
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        fail(f"parameters {unknown} are not parameters of {cls.__name__} (known: {sorted(known)})")
+    try:
+        model = cls(**params)
+        model._check_params()
+    except (TypeError, ValueError) as exc:
+        fail(f"invalid parameters for {cls.__name__}: {exc}", exc)
+
+    # -- the arrays, without pickle
+    if not array_bytes.startswith(b"PK"):
+        fail(f"{_ARRAYS} is not an npz archive")
+    try:
+        with np.load(io.BytesIO(array_bytes), allow_pickle=False) as npz:
+            arrays = {k: npz[k] for k in npz.files}
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError) as exc:
+        fail(f"{_ARRAYS} cannot be read without pickle ({exc})", exc)
+    for key, arr in arrays.items():
+        if arr.dtype.kind not in _ARRAY_KINDS:
+            fail(f"{_ARRAYS} array {key!r} has dtype {arr.dtype}, which model files never hold")
+
+    # -- the fitted state
+    fitted = doc.get("fitted")
+    if not isinstance(fitted, dict):
+        fail("'fitted' must be a JSON object")
+    classes = _read_classes(fitted.get("classes"), fail)
+    reader = _TreeReader(arrays, fail)
+    try:
+        stats = reader.node(fitted.get("stats"), "stats")
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, ModelFileError):
+            raise
+        fail(f"the statistics cannot be rebuilt ({exc})", exc)
+    unused = sorted(set(arrays) - reader.used)
+    if unused:
+        fail(f"{_ARRAYS} holds arrays {unused} that the metadata does not refer to")
+    class_count = getattr(stats, "class_count", None)
+    if not isinstance(class_count, np.ndarray) or class_count.shape != (len(classes),):
+        shape = getattr(class_count, "shape", None)
+        fail(f"the statistics' class_count has shape {shape}, expected ({len(classes)},)")
+    if class_count.dtype.kind not in "iuf" or not np.all(np.isfinite(class_count)):
+        fail("the statistics' class_count must hold finite numbers")
+    try:
+        schema = None if fitted.get("schema") is None else Schema.from_dict(fitted["schema"])
+    except (KeyError, TypeError, ValueError) as exc:
+        fail(f"the schema cannot be read ({exc!r})", exc)
+    n_features = fitted.get("n_features_in")
+    if isinstance(n_features, bool) or not isinstance(n_features, int) or n_features < 1:
+        fail(f"n_features_in must be a positive integer, got {n_features!r}")
+    names = fitted.get("feature_names_in")
+    if names is not None and (
+        not isinstance(names, list)
+        or len(names) != n_features
+        or not all(isinstance(n, str) for n in names)
+    ):
+        fail(f"feature_names_in must be null or {n_features} strings")
+
+    model.classes_ = classes
+    model.schema_ = schema
+    model.n_features_in_ = n_features
+    if names is not None:
+        model.feature_names_in_ = np.array(names, dtype=object)
+    model.stats_ = stats
+    try:
+        # the same steps as the end of BayesClassifier._learn: prior, then the model's tables
+        model.class_count_ = stats.class_count
+        model.log_prior_ = model._log_prior(model.class_count_)
+        model._estimate()
+    except (TypeError, ValueError, IndexError, AttributeError) as exc:
+        fail(f"the statistics do not fit a {cls.__name__} ({exc})", exc)
+    return model
+
+
+def _read_classes(entry: Any, fail) -> np.ndarray:
+    if not isinstance(entry, dict) or set(entry) != {"dtype", "values"}:
+        fail("classes must be an object with 'dtype' and 'values'")
+    values = entry["values"]
+    if not isinstance(values, list) or len(values) < 2:
+        fail("classes must list at least 2 labels")
+    if not all(v is not None and isinstance(v, (bool, int, float, str)) for v in values):
+        fail("class labels must be strings, numbers or booleans")
+    try:
+        dtype = np.dtype(entry["dtype"])
+    except TypeError as exc:
+        fail(f"classes have an unreadable dtype {entry['dtype']!r}", exc)
+    if dtype.kind not in "biufUO":
+        fail(f"classes have dtype {dtype}, which model files never hold")
+    try:
+        classes = np.array(values, dtype=dtype)
+    except (TypeError, ValueError, OverflowError) as exc:
+        fail(f"class labels do not fit dtype {dtype} ({exc})", exc)
+    if classes.ndim != 1 or classes.tolist() != values:
+        fail(f"class labels {values[:10]} do not fit dtype {dtype}")
+    if len(set(values)) != len(values):
+        fail(f"class labels repeat: {values[:10]}")
+    return classes
