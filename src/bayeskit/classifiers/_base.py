@@ -91,7 +91,11 @@ def _check_targets(y: Any, n_samples: int) -> np.ndarray:
     if y_arr.shape[0] != n_samples:
         msg = f"X has {n_samples} samples but y has {y_arr.shape[0]}"
         raise ValueError(msg)
-    if y_arr.dtype == object or y_arr.dtype.kind == "f":
+    if y_arr.dtype.kind == "f" and not np.isfinite(y_arr).all():
+        pos = int(np.flatnonzero(~np.isfinite(y_arr))[0])
+        msg = f"Input y contains NaN or infinity (position {pos}); every sample needs a class label"
+        raise ValueError(msg)
+    if y_arr.dtype == object:
         missing = np.array([v is None or (isinstance(v, float) and np.isnan(v)) for v in y_arr])
         if missing.any():
             msg = f"y has a missing class label at position {int(np.flatnonzero(missing)[0])}"

@@ -175,20 +175,26 @@ class NaiveBayes(BayesClassifier):
     def feature_log_likelihood(self, X: Any) -> np.ndarray:
         """``log P(x_j | c)`` of every feature, shape ``(n_samples, n_features, n_classes)``,
         features in the schema's column order; 0 where ``x_j`` is missing."""
-        enc = self._encode_for_predict(X)
+        return self._feature_terms(self._encode_for_predict(X))[0]
+
+    def _feature_terms(self, enc: Encoded) -> tuple[np.ndarray, np.ndarray]:
+        """Per-feature log-likelihoods and the mask of observed (non-missing) entries."""
         n, n_classes = enc.n_samples, len(self.classes_)
         out = np.zeros((n, len(self.schema_.columns), n_classes))
+        observed = np.ones((n, len(self.schema_.columns)), dtype=bool)
         cat_pos = [i for i, c in enumerate(self.schema_.columns) if c.kind == CATEGORICAL]
         num_pos = [i for i, c in enumerate(self.schema_.columns) if c.kind != CATEGORICAL]
         for j, pos in enumerate(cat_pos):
             code = enc.codes[:, j].astype(np.intp)
             table = self.log_cpt_[j][:, 0, :]
             out[:, pos, :] = np.where(code[:, None] >= 0, table[:, code].T, 0.0)
+            observed[:, pos] = code >= 0
         for j, pos in enumerate(num_pos):
             x = enc.values[:, j : j + 1]
             dens = gaussian_log_density(x, self.theta_[:, j], self.var_[:, j] + self.var_floor_)
             out[:, pos, :] = np.where(np.isnan(x), 0.0, dens)
-        return out
+            observed[:, pos] = ~np.isnan(x[:, 0])
+        return out, observed
 
     def explain(self, X: Any) -> np.ndarray:
         """Per-feature evidence for each class: ``log P(x_j | c) - log P(x_j)``.
@@ -208,11 +214,11 @@ class NaiveBayes(BayesClassifier):
         array([[[ 0.405, -0.693],
                 [ 0.   ,  0.   ]]])
         """
-        fll = self.feature_log_likelihood(X)
+        fll, observed = self._feature_terms(self._encode_for_predict(X))
         with np.errstate(invalid="ignore"):
             marginal = logsumexp(fll + self.log_prior_, axis=2, keepdims=True)
             out = fll - marginal
-        return np.where(np.isfinite(out) | (fll == -np.inf), out, 0.0)
+        return np.where(observed[:, :, None], out, 0.0)
 
 
 def _stack_tables(log_cpts: list[np.ndarray], n_classes: int) -> tuple[np.ndarray, np.ndarray]:

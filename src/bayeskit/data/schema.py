@@ -355,7 +355,7 @@ class Schema:
 
     # ------------------------------------------------------------------ encoding
     def _select(self, X: Any) -> pd.DataFrame:
-        frame = as_frame(X, names=None if _has_names(X) else self.names)
+        frame = as_frame(X)
         if frame.shape[1] != len(self.columns):
             msg = (
                 f"X has {frame.shape[1]} features, but the model was fitted with "
@@ -364,6 +364,7 @@ class Schema:
             raise SchemaError(msg)
         if _has_names(X):
             got = [str(c) for c in frame.columns]
+            frame = frame.set_axis(got, axis=1)
             if got != self.names:
                 missing = [n for n in self.names if n not in got]
                 extra = [n for n in got if n not in self.names]
@@ -374,7 +375,8 @@ class Schema:
                     )
                     raise SchemaError(msg)
                 frame = frame[self.names]  # same names, other order: select by name
-            frame.columns = self.names
+        else:
+            frame = frame.set_axis(self.names, axis=1)
         return frame
 
     def encode(self, X: Any, *, handle_unknown: str = "missing") -> Encoded:
@@ -477,7 +479,7 @@ def _encode_categorical(s: pd.Series, col: Column, handle_unknown: str) -> np.nd
     if isinstance(dt, pd.CategoricalDtype) and tuple(dt.categories) == col.categories:
         return s.cat.codes.to_numpy()  # fast path: already coded in our vocabulary
     try:
-        codes = pd.Categorical(s, categories=list(col.categories)).codes
+        codes = pd.Index(list(col.categories), dtype=object).get_indexer(s.astype(object))
     except TypeError as exc:
         msg = f"column {col.name!r}: {exc}"
         raise TypeError(msg) from exc

@@ -73,4 +73,8 @@ def gaussian_log_density(x: np.ndarray, mean: np.ndarray, var: np.ndarray) -> np
     with np.errstate(divide="ignore", invalid="ignore"):
         dev2 = (x - mean) ** 2
         quad = np.where(dev2 == 0, 0.0, dev2 / var)
-        return -0.5 * (LOG_2PI + np.log(var) + quad)
+        out = -0.5 * (LOG_2PI + np.log(var) + quad)
+    point_mass = np.broadcast_to(np.asarray(var) == 0, np.shape(out))
+    if point_mass.any():
+        out = np.where(point_mass, np.where(dev2 == 0, np.inf, -np.inf), out)
+    return out[()] if isinstance(out, np.ndarray) else out
