@@ -1,0 +1,208 @@
+"""bayeskit.evaluate: stratified cross-validation, metrics and model comparison."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.linear_model import Perceptron
+from sklearn.metrics import log_loss
+from sklearn.model_selection import StratifiedKFold
+from sklearn.naive_bayes import GaussianNB
+
+from bayeskit.classifiers import MultinomialNaiveBayes, NaiveBayes
+from bayeskit.data import datasets
+from bayeskit.evaluate import brier_score, compare, cross_validate
+
+RARE_CLASS = "ignore:The least populated class:UserWarning"
+
+
+@pytest.fixture(scope="module")
+def iris():
+    return datasets.load("iris")
+
+
+def test_result_has_per_fold_and_mean_scores(iris):
+    X, y = iris
+    result = cross_validate(NaiveBayes(), X, y, n_splits=5)
+    for key in ("accuracy", "log_loss", "brier", "fit_time", "predict_time", "n_test"):
+        assert result[key].shape == (5,)
+    for key in ("accuracy", "log_loss", "brier"):
+        assert result["mean"][key] == pytest.approx(result[key].mean())
+        assert result["std"][key] == pytest.approx(result[key].std())
+    assert result["n_test"].sum() == len(y)
+    assert list(result["classes"]) == ["setosa", "versicolor", "virginica"]
+
+
+def test_fold_scores_match_a_manual_computation(iris):
+    X, y = iris
+    y = np.asarray(y)
+    result = cross_validate(NaiveBayes(), X, y, n_splits=4, random_state=3)
+    folds = StratifiedKFold(n_splits=4, shuffle=True, random_state=3).split(X, y)
+    train, test = next(iter(folds))
+    model = NaiveBayes().fit(X.iloc[train], y[train])
+    proba = model.predict_proba(X.iloc[test])
+    assert result["accuracy"][0] == pytest.approx(np.mean(model.predict(X.iloc[test]) == y[test]))
+    assert result["log_loss"][0] == pytest.approx(log_loss(y[test], proba, labels=model.classes_))
+    assert result["brier"][0] == pytest.approx(brier_score(y[test], proba, model.classes_))
+
+
+def test_confusion_matrix_is_summed_and_labelled(iris):
+    X, y = iris
+    cm = cross_validate(NaiveBayes(), X, y, n_splits=5)["confusion_matrix"]
+    assert cm.index.name == "true"
+    assert cm.columns.name == "predicted"
+    assert list(cm.index) == list(cm.columns) == ["setosa", "versicolor", "virginica"]
+    assert cm.sum(axis=1).tolist() == [50, 50, 50]  # rows are the true classes
+
+
+def test_brier_score_values():
+    assert brier_score([0, 1], [[1.0, 0.0], [0.0, 1.0]], [0, 1]) == 0.0
+    assert brier_score([0], [[0.0, 1.0]], [0, 1]) == 2.0
+    assert brier_score(["a", "b", "c"], [[0.5, 0.25, 0.25]] * 3, ["a", "b", "c"]) == pytest.approx(
+        np.mean([0.375, 0.875, 0.875])
+    )
+
+
+@pytest.mark.filterwarnings(RARE_CLASS)
+def test_class_missing_from_a_training_fold_gets_probability_zero():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.choice(["u", "v"], 31), "b": rng.normal(size=31)})
+    y = np.array(["common"] * 20 + ["other"] * 10 + ["rare"])
+    result = cross_validate(NaiveBayes(), X, y, n_splits=5)
+    assert list(result["classes"]) == ["common", "other", "rare"]
+    assert np.isfinite(result["log_loss"]).all()
+    cm = result["confusion_matrix"]
+    assert cm.loc["rare"].sum() == 1
+    assert cm["rare"].sum() == 0  # never predicted: it was never in training with itself tested
+
+
+@pytest.mark.filterwarnings(RARE_CLASS)
+def test_training_fold_with_a_single_class_does_not_crash():
+    X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0]])
+    y = np.array([0, 0, 0, 0, 1])
+    result = cross_validate(NaiveBayes(), X, y, n_splits=4)
+    assert result["confusion_matrix"].to_numpy().sum() == 5
+    assert np.isfinite(result["brier"]).all()
+
+
+def test_progress_is_called_after_each_fold(iris):
+    X, y = iris
+    calls = []
+    cross_validate(NaiveBayes(), X, y, n_splits=3, progress=lambda *a: calls.append(a))
+    assert calls == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_model_is_cloned_not_fitted(iris):
+    X, y = iris
+    model = NaiveBayes()
+    cross_validate(model, X, y, n_splits=3)
+    assert not hasattr(model, "classes_")
+
+
+def test_same_seed_same_result_other_seed_other_folds(iris):
+    X, y = iris
+    a = cross_validate(NaiveBayes(), X, y, n_splits=5, random_state=1)
+    b = cross_validate(NaiveBayes(), X, y, n_splits=5, random_state=1)
+    c = cross_validate(NaiveBayes(), X, y, n_splits=5, random_state=2)
+    np.testing.assert_array_equal(a["log_loss"], b["log_loss"])
+    assert not np.array_equal(a["log_loss"], c["log_loss"])
+
+
+def test_numpy_and_list_inputs(iris):
+    X, y = iris
+    arr = cross_validate(NaiveBayes(), X.to_numpy(), np.asarray(y), n_splits=3)
+    rows = cross_validate(NaiveBayes(), X.to_numpy().tolist(), list(y), n_splits=3)
+    np.testing.assert_allclose(arr["log_loss"], rows["log_loss"])
+
+
+def test_scikit_learn_estimators_work(iris):
+    X, y = iris
+    ours = cross_validate(NaiveBayes(), X, y, n_splits=5)
+    theirs = cross_validate(GaussianNB(), X, y, n_splits=5)
+    np.testing.assert_allclose(ours["accuracy"], theirs["accuracy"])
+
+
+def test_model_without_predict_proba_has_nan_probabilistic_scores(iris):
+    X, y = iris
+    result = cross_validate(Perceptron(random_state=0), X, y, n_splits=3)
+    assert np.isnan(result["log_loss"]).all()
+    assert np.isnan(result["brier"]).all()
+    assert np.isfinite(result["accuracy"]).all()
+
+
+@pytest.mark.parametrize("bad", [1, 0, 151, 2.5, True])
+def test_invalid_n_splits(iris, bad):
+    X, y = iris
+    with pytest.raises(ValueError, match="n_splits"):
+        cross_validate(NaiveBayes(), X, y, n_splits=bad)
+
+
+def test_length_mismatch(iris):
+    X, y = iris
+    with pytest.raises(ValueError, match="X has 150 samples but y has 149"):
+        cross_validate(NaiveBayes(), X, y[:-1], n_splits=3)
+
+
+# -------------------------------------------------------------------------- compare
+def test_compare_one_row_per_model_in_order(iris):
+    X, y = iris
+    table = compare({"nb": NaiveBayes(), "gnb": GaussianNB()}, X, y, n_splits=3)
+    assert list(table.index) == ["nb", "gnb"]
+    assert table.index.name == "model"
+    assert list(table.columns) == [
+        "accuracy",
+        "accuracy_std",
+        "log_loss",
+        "brier",
+        "seconds",
+        "note",
+    ]
+    assert (table["seconds"] > 0).all()
+    assert (table["note"] == "").all()
+    single = cross_validate(NaiveBayes(), X, y, n_splits=3)
+    assert table.loc["nb", "accuracy"] == pytest.approx(single["mean"]["accuracy"])
+    assert table.loc["nb", "accuracy_std"] == pytest.approx(single["std"]["accuracy"])
+
+
+def test_compare_progress_counts_over_all_models(iris):
+    X, y = iris
+    calls = []
+    compare(
+        {"a": NaiveBayes(), "b": NaiveBayes(alpha=2.0)},
+        X,
+        y,
+        n_splits=2,
+        progress=lambda *args: calls.append(args),
+    )
+    assert calls == [(1, 4, "a"), (2, 4, "a"), (3, 4, "b"), (4, 4, "b")]
+
+
+def test_compare_notes_a_model_that_cannot_take_the_data(iris):
+    X, y = iris
+    X = X - X.mean()  # negative values: not counts
+    calls = []
+    table = compare(
+        {"nb": NaiveBayes(), "mnb": MultinomialNaiveBayes()},
+        X,
+        y,
+        n_splits=3,
+        errors="note",
+        progress=lambda *a: calls.append(a),
+    )
+    assert table.loc["mnb", "note"].startswith("n/a: Negative values")
+    assert np.isnan(table.loc["mnb", "accuracy"])
+    assert np.isfinite(table.loc["nb", "accuracy"])
+    assert calls[-1] == (6, 6, "mnb")
+
+
+def test_compare_raises_by_default(iris):
+    X, y = iris
+    with pytest.raises(ValueError, match="Negative values"):
+        compare({"mnb": MultinomialNaiveBayes()}, X - X.mean(), y, n_splits=3)
+
+
+def test_compare_rejects_unknown_errors_mode(iris):
+    X, y = iris
+    with pytest.raises(ValueError, match="errors must be 'raise' or 'note'"):
+        compare({"nb": NaiveBayes()}, X, y, errors="ignore")
