@@ -366,3 +366,28 @@ def test_bundled_car_accuracy():
     X, y = datasets.load("car")
     scores = cross_val_score(NaiveBayes(), X, y, cv=5)
     assert scores.mean() > 0.7
+
+
+# ---------------------------------------------------------------- automatic discretization
+def test_discretized_naive_bayes_bins_numeric_features():
+    X, y = datasets.load("iris")
+    model = NaiveBayes(discretize="mdl").fit(X, y)
+    assert all(c.kind == "categorical" and c.cuts is not None for c in model.schema_.columns)
+    assert model.score(X, y) > 0.9
+    assert cross_val_score(NaiveBayes(discretize="equal-frequency", n_bins=4), X, y, cv=5).mean() > 0.85
+
+
+def test_partial_fit_keeps_the_bins_of_the_first_chunk():
+    X, y = datasets.load("iris")
+    perm = np.random.default_rng(0).permutation(len(y))
+    X, y = X.iloc[perm], y.to_numpy()[perm]
+    model = NaiveBayes(discretize="equal-width").partial_fit(X.iloc[:75], y[:75], classes=np.unique(y))
+    cuts = [c.cuts for c in model.schema_.columns]
+    model.partial_fit(X.iloc[75:], y[75:])
+    assert [c.cuts for c in model.schema_.columns] == cuts
+    assert model.class_count_.sum() == 150
+
+
+def test_bad_discretize_argument():
+    with pytest.raises(ValueError, match="discretize must be one of"):
+        NaiveBayes(discretize="kmeans").fit(pd.DataFrame({"x": [1.0, 2.0]}), [0, 1])

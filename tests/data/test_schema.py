@@ -176,3 +176,29 @@ def test_as_frame_rejects_sparse():
 def test_code_dtype_is_compact():
     enc = Schema.infer(_frame()).encode(_frame())
     assert enc.codes.dtype == np.int8
+
+
+# ---------------------------------------------------------------- discretization in the schema
+def test_discretize_stores_cuts_and_bins_out_of_range_values():
+    X = pd.DataFrame({"x": [1.0, 2.0, 3.0, 10.0, 11.0, 12.0], "c": list("abcabc")})
+    y = np.array([0, 0, 0, 1, 1, 1])
+    schema = Schema.infer(X).discretize(X, y, 2)
+    col = schema.column("x")
+    assert col.kind == "categorical" and col.cuts == (6.5,)
+    assert schema.column("c").cuts is None
+    codes = schema.encode(pd.DataFrame({"x": [-100.0, 6.5, 6.51, 1e9, np.nan], "c": list("aaaaa")})).codes
+    assert codes[:, 0].tolist() == [0, 0, 1, 1, -1]
+
+
+def test_discretize_equal_width_zaki_table_18_1():
+    # Zaki & Meira Table 18.1: sepal length in 4 equal-width bins over [4.3, 7.9]
+    X = pd.DataFrame({"sl": [4.3, 5.0, 5.2, 5.3, 6.1, 6.5, 7.0, 7.9]})
+    schema = Schema.infer(X).discretize(X, method="equal-width", n_bins=4)
+    np.testing.assert_allclose(schema.column("sl").cuts, [5.2, 6.1, 7.0])
+    assert schema.encode(X).codes.ravel().tolist() == [0, 0, 0, 1, 1, 2, 2, 3]
+
+
+def test_discretized_schema_round_trips():
+    X = pd.DataFrame({"x": [1.0, 2.0, 3.0, 10.0, 11.0, 12.0]})
+    schema = Schema.infer(X).discretize(X, np.array([0, 0, 0, 1, 1, 1]), 2)
+    assert Schema.from_dict(schema.to_dict()) == schema

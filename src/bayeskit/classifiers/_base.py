@@ -47,6 +47,9 @@ def _check_number(name: str, value: Any, *, low: float | None = None, integer: b
         raise ValueError(msg)
 
 
+DISCRETIZE_METHODS = ("mdl", "equal-width", "equal-frequency")
+
+
 def _check_choice(name: str, value: Any, options: tuple) -> None:
     if value not in options:
         msg = f"{name} must be one of {', '.join(map(repr, options))}, got {value!r}"
@@ -111,7 +114,9 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     estimated ones, in ``classes_`` order), ``prior_alpha`` (Lidstone pseudo-count for the
     estimated class prior; 0 gives relative frequencies, 1 Zhou's eq. 7.19), and for models that
     read tabular data ``categorical_features``, ``categories`` and ``handle_unknown`` (see
-    :class:`bayeskit.data.Schema`).
+    :class:`bayeskit.data.Schema`), and ``discretize`` / ``n_bins`` where numeric columns are to be
+    binned (cut points are learned by the first ``fit`` or ``partial_fit`` call and then kept, so
+    later chunks are binned the same way).
     """
 
     # ------------------------------------------------------------------ hooks
@@ -134,11 +139,17 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         return stats.regrow(remap, self.schema_.n_states) if remap else stats
 
     # ------------------------------------------------------------------ data
-    def _infer_schema(self, X: Any) -> Schema:
-        return Schema.infer(
+    def _infer_schema(self, X: Any, y: np.ndarray, n_classes: int, w: np.ndarray | None) -> Schema:
+        schema = Schema.infer(
             X,
             categorical_features=getattr(self, "categorical_features", None),
             categories=getattr(self, "categories", None),
+        )
+        method = getattr(self, "discretize", None)
+        if method is None:
+            return schema
+        return schema.discretize(
+            X, y, n_classes, method=method, n_bins=getattr(self, "n_bins", 5), sample_weight=w
         )
 
     def _encode(self, X: Any) -> Encoded:
@@ -236,13 +247,13 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             msg = f"y has labels {sorted(set(y[unknown].tolist()))} not in classes {list(classes)}"
             raise ValueError(msg)
         w = _check_sample_weight(sample_weight, X.shape[0])
+        y_idx = np.searchsorted(classes, y)
         if not hasattr(self, "stats_"):
-            self.schema_ = self._infer_schema(X)
+            self.schema_ = self._infer_schema(X, y_idx, len(classes), w)
             stats = None
         else:
             stats = self._grow(X, self.stats_)
         enc = self._encode(X)
-        y_idx = np.searchsorted(classes, y)
         chunk = self._count(enc, y_idx, w, len(classes))
         self.classes_ = classes
         self.stats_ = chunk if stats is None else stats + chunk

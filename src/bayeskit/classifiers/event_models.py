@@ -44,7 +44,7 @@ class _EventModel(BayesClassifier):
                 raise ValueError(msg)
         return X
 
-    def _infer_schema(self, X: Any) -> None:
+    def _infer_schema(self, X: Any, y: np.ndarray, n_classes: int, w: np.ndarray | None) -> None:
         return None
 
     def _grow(self, X: Any, stats):

@@ -23,6 +23,12 @@ Vocabularies: a pandas ``category`` column keeps its dtype's categories in their
 declared domain with unused values is honoured); any other categorical column gets its sorted
 distinct values. ``categories={"color": [0, 1, 2, 3]}`` declares a domain explicitly.
 
+Discretization: :meth:`Schema.discretize` turns numeric columns into categorical ones whose
+categories are bins, with cut points learned on the training data only (supervised MDL by default,
+or equal width / equal frequency) and stored in the schema. Values outside the training range fall
+in the end bins; a missing value stays missing. Models that need categorical data do this
+automatically through their ``discretize`` parameter.
+
 At predict time a category not seen in fit is treated as missing (``handle_unknown="missing"``,
 the default), optionally with an :class:`~bayeskit.exceptions.UnknownCategoryWarning`
 (``"warn"``), or refused (``"error"``). Infinite numeric values are refused; NaN is missing.
@@ -39,6 +45,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bayeskit.data.discretize import Discretizer, apply_cuts
 from bayeskit.exceptions import SchemaError, UnknownCategoryWarning
 
 __all__ = ["Column", "Encoded", "Schema", "as_frame"]
@@ -59,11 +66,16 @@ class Column:
     kind : {"categorical", "numeric"}
     categories : tuple or None
         The vocabulary of a categorical column, in code order.
+    cuts : tuple of float or None
+        For a numeric column binned into a categorical one: the sorted inner cut points of its
+        right-closed bins (see :mod:`bayeskit.data.discretize`); ``categories`` then holds the
+        bins' labels, such as ``"(5.2, 6.1]"``.
     """
 
     name: str
     kind: str
     categories: tuple | None = None
+    cuts: tuple[float, ...] | None = None
 
     @property
     def n_states(self) -> int:
@@ -334,6 +346,8 @@ class Schema:
         new_columns = list(self.columns)
         remap: dict[int, np.ndarray] = {}
         for pos, col in enumerate(self.categorical):
+            if col.cuts is not None:  # bins are fixed by the data the cut points were learned on
+                continue
             s = frame[col.name]
             seen = _sorted_vocabulary(s)
             known = set(col.categories)
@@ -397,18 +411,64 @@ class Schema:
         dtype = _code_dtype(max((c.n_states for c in cats), default=1))
         codes = np.empty((n, len(cats)), dtype=dtype)
         for j, col in enumerate(cats):
-            codes[:, j] = _encode_categorical(frame[col.name], col, handle_unknown)
+            if col.cuts is not None:
+                values_j = _encode_numeric(frame[col.name], col.name)
+                codes[:, j] = apply_cuts(values_j, np.asarray(col.cuts, dtype=np.float64))
+            else:
+                codes[:, j] = _encode_categorical(frame[col.name], col, handle_unknown)
         values = np.empty((n, len(nums)), dtype=np.float64)
         for j, col in enumerate(nums):
             values[:, j] = _encode_numeric(frame[col.name], col.name)
         return Encoded(codes, values)
+
+    # ------------------------------------------------------------------ discretization
+    def discretize(
+        self,
+        X: Any,
+        y: np.ndarray | None = None,
+        n_classes: int | None = None,
+        *,
+        method: str = "mdl",
+        n_bins: int = 5,
+        sample_weight: np.ndarray | None = None,
+    ) -> Schema:
+        """A schema whose numeric columns are binned into categorical ones.
+
+        Cut points are learned from ``X`` (and the class codes ``y`` for ``method="mdl"``,
+        Fayyad and Irani 1993); see :class:`bayeskit.data.discretize.Discretizer`.
+
+        Examples
+        --------
+        >>> X = pd.DataFrame({"x": [1.0, 2.0, 3.0, 10.0, 11.0, 12.0]})
+        >>> s = Schema.infer(X).discretize(X, np.array([0, 0, 0, 1, 1, 1]), 2)
+        >>> s.column("x").cuts, s.column("x").categories
+        ((6.5,), ('(-inf, 6.5]', '(6.5, inf)'))
+        >>> s.encode(pd.DataFrame({"x": [0.0, 7.0, np.nan]})).codes.ravel().tolist()
+        [0, 1, -1]
+        """
+        numeric = self.numeric
+        if not numeric:
+            return self
+        frame = self._select(X)
+        values = np.column_stack([_encode_numeric(frame[c.name], c.name) for c in numeric])
+        disc = Discretizer(method, n_bins).fit(values, y, n_classes, sample_weight)
+        binned = {
+            c.name: Column(c.name, CATEGORICAL, tuple(disc.bin_labels(j)), tuple(disc.cuts_[j].tolist()))
+            for j, c in enumerate(numeric)
+        }
+        return Schema(tuple(binned.get(c.name, c) for c in self.columns), self.input_names)
 
     # ------------------------------------------------------------------ persistence
     def to_dict(self) -> dict:
         return {
             "input_names": self.input_names,
             "columns": [
-                {"name": c.name, "kind": c.kind, "categories": _json_list(c.categories)}
+                {
+                    "name": c.name,
+                    "kind": c.kind,
+                    "categories": _json_list(c.categories),
+                    "cuts": None if c.cuts is None else list(c.cuts),
+                }
                 for c in self.columns
             ],
         }
@@ -421,7 +481,9 @@ class Schema:
                 msg = f"column {c['name']!r} has unknown kind {c['kind']!r}"
                 raise SchemaError(msg)
             cats = None if c["categories"] is None else tuple(c["categories"])
-            cols.append(Column(str(c["name"]), c["kind"], cats))
+            cuts = c.get("cuts")
+            cuts = None if cuts is None else tuple(float(v) for v in cuts)
+            cols.append(Column(str(c["name"]), c["kind"], cats, cuts))
         return cls(tuple(cols), input_names=bool(d["input_names"]))
 
 
