@@ -12,3 +12,7 @@ __all__ = ["NaiveBayes", "__version__"]
 from bayeskit.io import load, save  # noqa: E402  (io reads __version__, defined above)
 
 __all__ += ["load", "save"]
+
+from bayeskit.classifiers import KNNBayes  # noqa: E402
+
+__all__ += ["KNNBayes"]

@@ -21,3 +21,8 @@ __all__ = [
     "MultinomialNaiveBayes",
     "NaiveBayes",
 ]
+
+from bayeskit.classifiers.knn import KNNBayes  # noqa: E402
+
+MODELS["knn-bayes"] = KNNBayes
+__all__ += ["KNNBayes"]

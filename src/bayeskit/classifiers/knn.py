@@ -1,0 +1,588 @@
+"""K nearest neighbours as a non-parametric Bayes classifier (Zaki & Meira, Sect. 18.3).
+
+Let ``r`` be the distance from a test point ``x`` to its K-th nearest training point, ``B(x, r)``
+the ball of radius ``r`` around it, of volume ``V``, and ``K_i`` the number of the K neighbours of
+class ``c_i``. The class-conditional density is estimated as the fraction of the class inside the
+ball over its volume,
+
+    f(x | c_i) = K_i / (n_i V),
+
+and with the prior ``P(c_i) = n_i / n`` Bayes' theorem gives the posterior
+``P(c_i | x) = K_i / K`` (``V``, ``n_i`` and ``n`` cancel): the majority vote of the neighbours.
+
+The model is a lazy learner: its "statistics" are the training rows themselves (:class:`KNNStats`,
+mergeable by concatenation), so ``fit``, ``partial_fit`` and saving a model work as for every
+other bayeskit classifier; estimating means building a neighbour index (scikit-learn's
+:class:`~sklearn.neighbors.NearestNeighbors`: a k-d tree, ball tree or brute force) over them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+from scipy.special import gammaln
+from sklearn.neighbors import NearestNeighbors
+
+from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number, _normalise
+from bayeskit.data.schema import Encoded
+
+__all__ = ["KNNBayes", "KNNStats"]
+
+#: The exponent ``p`` of each metric's Minkowski distance (``None``: the parameter ``p``).
+METRICS: dict[str, float | None] = {
+    "euclidean": 2.0,
+    "manhattan": 1.0,
+    "chebyshev": np.inf,
+    "minkowski": None,
+}
+_ALGORITHMS = ("auto", "ball_tree", "kd_tree", "brute")
+
+
+@dataclass(frozen=True)
+class KNNStats:
+    """The statistics of a lazy learner: the training rows, kept as encoded arrays.
+
+    Two pieces of data added (``a + b``) are their rows concatenated, ``a``'s first, so fitting
+    chunk by chunk stores exactly what one fit on the whole data stores.
+
+    Attributes
+    ----------
+    codes : ndarray of shape (n_rows, n_categorical)
+        Categorical codes, ``-1`` = missing.
+    values : ndarray of shape (n_rows, n_numeric)
+        Numeric values, ``NaN`` = missing.
+    y : ndarray of shape (n_rows,)
+        Class index of each row (into ``classes_``).
+    weight : ndarray of shape (n_rows,)
+        Sample weight of each row, all positive (rows of weight zero are not kept).
+    class_count : ndarray of shape (n_classes,)
+        Weighted number of rows of each class.
+    """
+
+    codes: np.ndarray
+    values: np.ndarray
+    y: np.ndarray
+    weight: np.ndarray
+    class_count: np.ndarray
+
+    def __add__(self, other: KNNStats) -> KNNStats:
+        if (self.codes.shape[1], self.values.shape[1]) != (
+            other.codes.shape[1],
+            other.values.shape[1],
+        ):
+            msg = (
+                f"cannot add the rows of data with {self.codes.shape[1]} categorical and "
+                f"{self.values.shape[1]} numeric features to rows with "
+                f"{other.codes.shape[1]} and {other.values.shape[1]}"
+            )
+            raise ValueError(msg)
+        return KNNStats(
+            np.concatenate([self.codes, other.codes]),
+            np.concatenate([self.values, other.values]),
+            np.concatenate([self.y, other.y]),
+            np.concatenate([self.weight, other.weight]),
+            self.class_count + other.class_count,
+        )
+
+    def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> KNNStats:
+        """Re-code categorical column ``j`` by ``remap[j]`` (old code -> new code) after its
+        vocabulary grew; ``n_states`` is unused (a row needs no table to be re-laid out)."""
+        codes = self.codes.astype(np.int64)
+        for j, new_code in remap.items():
+            col = codes[:, j]
+            codes[:, j] = np.where(col >= 0, np.asarray(new_code)[np.maximum(col, 0)], -1)
+        return KNNStats(codes, self.values, self.y, self.weight, self.class_count)
+
+
+class _Ball(NamedTuple):
+    """The neighbourhood of each query row."""
+
+    votes: np.ndarray  # (n, n_classes) class votes: K_i, or inverse-distance sums
+    counts: np.ndarray  # (n, n_classes) K_i, votes rescaled to sum to K
+    radius: np.ndarray  # (n,) distance to the K-th neighbour
+    n_dims: np.ndarray  # (n,) numeric dimensions the distance was measured over
+    log_scale: np.ndarray  # (n,) sum of log scale_ over those dimensions
+
+
+def _log_ball_volume(radius: np.ndarray, n_dims: np.ndarray, p: float) -> np.ndarray:
+    """``log V`` of the ``L_p`` ball of radius ``r`` in ``d`` dimensions.
+
+    ``V = (2 Gamma(1 + 1/p))^d r^d / Gamma(1 + d/p)``; for ``p = 2`` this is Zaki's eq. (6.4),
+    ``pi^(d/2) r^d / Gamma(d/2 + 1)``; for ``p = 1`` it is ``2^d r^d / d!`` and for ``p = inf``
+    (Chebyshev) ``(2r)^d``. ``r = 0`` gives ``-inf`` (a ball of no volume); ``d = 0`` gives 0.
+    """
+    d = n_dims.astype(np.float64)
+    inv_p = 0.0 if np.isinf(p) else 1.0 / p
+    with np.errstate(divide="ignore"):
+        log_r = np.log(radius)
+    radial = np.where(d > 0, d * np.where(d > 0, log_r, 0.0), 0.0)
+    return d * (np.log(2.0) + gammaln(1.0 + inv_p)) - gammaln(1.0 + d * inv_p) + radial
+
+
+class KNNBayes(BayesClassifier):
+    """K nearest neighbours classifier, read as a Bayes classifier (Zaki & Meira, Sect. 18.3).
+
+    ``P(c_i | x) = K_i / K``, where ``K_i`` of the ``K`` training rows nearest to ``x`` are of
+    class ``c_i``; the class densities ``f(x | c_i) = K_i / (n_i V)`` are available from
+    :meth:`density`, ``V`` being the volume of the ball reaching the K-th neighbour. With the
+    default (empirical) class prior, predictions equal those of scikit-learn's
+    :class:`~sklearn.neighbors.KNeighborsClassifier` with the same ``n_neighbors``, ``weights``,
+    ``metric``, ``p`` and ``algorithm`` on numeric data.
+
+    Distance. Over numeric features the Minkowski distance ``(sum_j |x_j - z_j|^p)^(1/p)``
+    (``p`` = 2 euclidean, 1 manhattan, inf chebyshev). Over categorical features the overlap
+    (Hamming) distance: each feature whose values differ adds ``categorical_weight`` to the sum
+    of p-th powers, so on mixed data
+
+        d(x, z) = (sum_num |x_j - z_j|^p + categorical_weight * #{categorical j: x_j != z_j})^(1/p)
+
+    and for chebyshev ``max(max_num |x_j - z_j|, categorical_weight * [any categorical differs])``.
+    On all-categorical data every metric ranks neighbours by their number of mismatches, and
+    ``metric="manhattan"`` reports that number (times ``categorical_weight``) as the distance.
+    (Internally a categorical feature is a one-hot block scaled so that two different values are
+    exactly ``categorical_weight`` apart in the p-th power sum; a tree index then serves mixed
+    data too.) Numeric features are used as given (``scale=None``) or standardised by the
+    (weighted) mean and standard deviation of the training rows (``scale="standard"``; a
+    constant feature keeps scale 1).
+
+    Missing values. A missing value in a query row drops that feature from the distance: it is
+    measured over the row's observed features (an index over those dimensions is built for each
+    pattern of missing values met), and the density is the marginal density over the observed
+    numeric dimensions. In the training rows a missing numeric value is replaced by the
+    feature's training mean when the index is built, and a missing category counts as half a
+    mismatch against any observed value (its one-hot block is all zeros). A query row with no
+    observed feature is equally near every training row: it gets the class frequencies.
+    Posteriors are never NaN.
+
+    Ties. Class ties in :meth:`predict` go to the first class in ``classes_`` (as scikit-learn
+    does). Training rows at exactly the K-th distance: ``ties="index"`` takes the K rows the
+    neighbour index returns, choosing among tied rows in its own order (scikit-learn's behaviour,
+    so predictions agree with it, but they may depend on row order and on ``algorithm``);
+    ``ties="share"`` puts every row at the K-th distance in the ball, sharing the votes left
+    among them in proportion to their weights, which makes the result independent of the order
+    of the training rows.
+
+    Sample weights. A row of weight ``w`` counts as ``w`` rows: the ball is the smallest one
+    holding a total weight of ``K`` (the row that crosses ``K`` counts partly), ``K_i`` and
+    ``n_i`` are weighted counts, so an integer weight equals repeating the row. If the training
+    data hold a total weight below ``K``, every row is a neighbour.
+
+    Parameters
+    ----------
+    n_neighbors : int, default=5
+        ``K``, the number of neighbours.
+    weights : {"uniform", "distance"}, default="uniform"
+        ``"uniform"``: each neighbour has one vote, ``P(c_i | x) = K_i / K``. ``"distance"``: a
+        neighbour's vote is the inverse of its distance, ``P(c_i | x)`` the share of class
+        ``c_i`` in the votes (where some neighbours are at distance 0, only they vote, equally);
+        :meth:`neighbor_counts` and :meth:`density` then use ``K_i = K * share_i``.
+    metric : {"euclidean", "manhattan", "chebyshev", "minkowski"}, default="euclidean"
+    p : float, default=2
+        Exponent of the Minkowski distance, used with ``metric="minkowski"``; ``p >= 1``.
+    scale : {None, "standard"}, default=None
+        Numeric features as given, or standardised (see above).
+    categorical_weight : float, default=1.0
+        What a categorical mismatch adds to the sum of p-th powers of the distance (0 ignores
+        categorical features).
+    ties : {"index", "share"}, default="index"
+        How training rows at exactly the K-th distance are treated (see above).
+    algorithm : {"auto", "ball_tree", "kd_tree", "brute"}, default="auto"
+        The neighbour index, as in scikit-learn's ``NearestNeighbors``. With ``ties="share"``,
+        ``"auto"`` means a tree (k-d tree up to 15 dimensions, else ball tree), which computes
+        distances exactly so that equal distances are recognised; scikit-learn's brute-force
+        euclidean distances go through a dot-product expansion whose rounding can part them.
+    priors : array-like of shape (n_classes,), optional
+        Class probabilities to use instead of ``n_i / n``; the posterior is then proportional to
+        ``P(c_i) K_i / n_i`` (the volume still cancels).
+    prior_alpha : float, default=0.0
+        Pseudo-count for the estimated class prior; 0 gives ``n_i / n`` and ``P(c_i | x) = K_i/K``.
+    categorical_features, categories :
+        Which columns are categorical, and declared vocabularies; see :class:`bayeskit.data.Schema`.
+    handle_unknown : {"missing", "warn", "error"}, default="missing"
+        A category not seen in fit is treated as missing (optionally with a warning) or refused.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    schema_ : Schema
+    stats_ : KNNStats
+        The training rows (rows of zero weight left out), in the order they were given.
+    class_count_ : ndarray of shape (n_classes,)
+        ``n_i``, the weighted number of training rows of each class.
+    log_prior_ : ndarray of shape (n_classes,)
+    mean_ : ndarray of shape (n_numeric,)
+        Weighted mean of each numeric feature over the training rows (used to fill their missing
+        values, and to centre them with ``scale="standard"``).
+    scale_ : ndarray of shape (n_numeric,)
+        What each numeric feature is divided by before distances are measured (ones with
+        ``scale=None``).
+    index_ : sklearn.neighbors.NearestNeighbors or None
+        The neighbour index over the (embedded) training rows; None if they have no dimension
+        to measure (only categorical features, and ``categorical_weight=0``).
+    n_features_in_, feature_names_in_ :
+        As in scikit-learn.
+
+    Notes
+    -----
+    :meth:`predict_joint_log_proba` returns ``log(K_i / (n V))``, the log of the estimated joint
+    density ``f(x | c_i) P(c_i)``. The volume is left out (the returned value is
+    ``log(K_i / n)``) where it is undefined or zero: on data with categorical features, and for a
+    query whose K-th neighbour is at distance 0. It is common to all classes, so posteriors and
+    decisions are unaffected. Posteriors are computed as the vote shares ``K_i / K`` directly
+    when the prior is the empirical one, so exactly tied classes stay exactly tied.
+
+    Every ``fit`` and ``partial_fit`` rebuilds the index over all rows held.
+
+    References
+    ----------
+    Zaki, M. J. and Meira, W. (2020). *Data Mining and Machine Learning*, 2nd ed., Sect. 18.3
+    (and Sect. 15.2.3, eq. 6.4 for the ball volume). Fix, E. and Hodges, J. L. (1951).
+
+    Examples
+    --------
+    >>> X = [[0.0, 0.0], [0.1, 0.0], [0.0, 0.2], [1.0, 1.0], [1.1, 1.0], [0.9, 1.2]]
+    >>> y = ["a", "a", "a", "b", "b", "b"]
+    >>> model = KNNBayes(n_neighbors=3).fit(X, y)
+    >>> model.predict([[0.2, 0.1], [0.9, 0.8]])
+    array(['a', 'b'], dtype='<U1')
+    >>> x = [[0.45, 0.62]]
+    >>> model.neighbor_counts(x)
+    array([[2., 1.]])
+    >>> model.predict_proba(x).round(3)
+    array([[0.667, 0.333]])
+    >>> model.radius(x).round(3)
+    array([0.712])
+    >>> model.density(x).round(3)  # K_i / (n_i pi r^2)
+    array([[0.419, 0.209]])
+    """
+
+    def __init__(
+        self,
+        *,
+        n_neighbors: int = 5,
+        weights: str = "uniform",
+        metric: str = "euclidean",
+        p: float = 2,
+        scale: str | None = None,
+        categorical_weight: float = 1.0,
+        ties: str = "index",
+        algorithm: str = "auto",
+        priors: Any = None,
+        prior_alpha: float = 0.0,
+        categorical_features: Any = None,
+        categories: Any = None,
+        handle_unknown: str = "missing",
+    ):
+        self.n_neighbors = n_neighbors
+        self.weights = weights
+        self.metric = metric
+        self.p = p
+        self.scale = scale
+        self.categorical_weight = categorical_weight
+        self.ties = ties
+        self.algorithm = algorithm
+        self.priors = priors
+        self.prior_alpha = prior_alpha
+        self.categorical_features = categorical_features
+        self.categories = categories
+        self.handle_unknown = handle_unknown
+
+    def _check_params(self) -> None:
+        _check_number("n_neighbors", self.n_neighbors, low=1, integer=True)
+        _check_choice("weights", self.weights, ("uniform", "distance"))
+        _check_choice("metric", self.metric, tuple(METRICS))
+        _check_number("p", self.p, low=1)
+        _check_choice("scale", self.scale, (None, "standard"))
+        _check_number("categorical_weight", self.categorical_weight, low=0)
+        _check_choice("ties", self.ties, ("index", "share"))
+        _check_choice("algorithm", self.algorithm, _ALGORITHMS)
+        _check_number("prior_alpha", self.prior_alpha, low=0)
+        _check_choice("handle_unknown", self.handle_unknown, ("missing", "warn", "error"))
+
+    # ------------------------------------------------------------------ learning
+    def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int) -> KNNStats:
+        w = np.ones(enc.n_samples) if w is None else w
+        keep = w > 0
+        return KNNStats(
+            enc.codes[keep],
+            enc.values[keep],
+            y[keep].astype(np.int64),
+            w[keep].astype(np.float64),
+            np.bincount(y, weights=w, minlength=n_classes).astype(np.float64),
+        )
+
+    def _estimate(self) -> None:
+        st = self.stats_
+        self._p_exp = METRICS[self.metric] or float(self.p)
+        self.mean_, scale = _weighted_moments(st.values, st.weight)
+        self.scale_ = scale if self.scale == "standard" else np.ones_like(self.mean_)
+        sizes = self.schema_.n_states
+        self._onehot_offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        self._onehot_size = int(sizes.sum()) if self.categorical_weight > 0 else 0
+        n_num = st.values.shape[1]
+        self._columns = [np.array([j]) for j in range(n_num)]  # embedding columns per feature
+        if self._onehot_size:
+            self._columns += [
+                n_num + o + np.arange(k) for o, k in zip(self._onehot_offsets, sizes, strict=True)
+            ]
+        filled = np.where(np.isnan(st.values), self.mean_, st.values)
+        self._embedding = self._embed(st.codes, filled)
+        self._target = float(min(self.n_neighbors, st.weight.sum()))
+        self.index_ = self._index(self._embedding)
+
+    def _embed(self, codes: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """Rows as points: numeric values (scaled), then one scaled one-hot block per categorical
+        feature (all zeros for a missing value)."""
+        n = codes.shape[0]
+        numeric = values if self.scale is None else (values - self.mean_) / self.scale_
+        if not self._onehot_size:
+            return np.ascontiguousarray(numeric, dtype=np.float64)
+        p = self._p_exp
+        level = (
+            self.categorical_weight if np.isinf(p) else (self.categorical_weight / 2.0) ** (1.0 / p)
+        )
+        onehot = np.zeros((n, self._onehot_size))
+        rows = np.arange(n)
+        for j in range(codes.shape[1]):
+            ok = codes[:, j] >= 0
+            onehot[rows[ok], self._onehot_offsets[j] + codes[ok, j]] = level
+        return np.ascontiguousarray(np.hstack([numeric, onehot]))
+
+    def _index(self, points: np.ndarray) -> NearestNeighbors | None:
+        if points.shape[1] == 0:
+            return None
+        algorithm = self.algorithm
+        if algorithm == "auto" and self.ties == "share":
+            algorithm = "kd_tree" if points.shape[1] <= 15 else "ball_tree"
+        return NearestNeighbors(
+            n_neighbors=self.n_neighbors, algorithm=algorithm, metric=self.metric, p=self.p
+        ).fit(points)
+
+    # ------------------------------------------------------------------ neighbourhoods
+    def _searches(self, enc: Encoded):
+        """For each pattern of missing values among the query rows: the rows, their points over
+        the observed features, an index over the same dimensions, the number of observed numeric
+        features and the sum of their log scales."""
+        points = self._embed(enc.codes, enc.values)
+        miss_num = np.isnan(enc.values)
+        miss = np.hstack([miss_num, enc.codes < 0]) if self._onehot_size else miss_num
+        n_num = miss_num.shape[1]
+        log_scale = np.log(self.scale_)
+        if not miss.any():
+            yield np.arange(enc.n_samples), points, self.index_, n_num, log_scale.sum()
+            return
+        patterns, inverse = np.unique(miss, axis=0, return_inverse=True)
+        inverse = inverse.ravel()
+        for k, pattern in enumerate(patterns):
+            rows = np.flatnonzero(inverse == k)
+            observed = ~pattern[:n_num]
+            if not pattern.any():
+                cols, index = np.arange(points.shape[1]), self.index_
+            else:
+                cols = np.concatenate(
+                    [np.zeros(0, np.int64)] + [self._columns[j] for j in np.flatnonzero(~pattern)]
+                )
+                index = self._index(self._embedding[:, cols])
+            yield (
+                rows,
+                points[np.ix_(rows, cols)],
+                index,
+                int(observed.sum()),
+                log_scale[observed].sum(),
+            )
+
+    def _ball(self, enc: Encoded) -> _Ball:
+        n, n_classes = enc.n_samples, len(self.classes_)
+        votes = np.zeros((n, n_classes))
+        radius = np.zeros(n)
+        n_dims = np.zeros(n, dtype=np.int64)
+        log_scale = np.zeros(n)
+        for rows, points, index, dims, ls in self._searches(enc):
+            votes[rows], radius[rows] = self._search(index, points)
+            n_dims[rows], log_scale[rows] = dims, ls
+        if self.weights == "uniform":
+            counts = votes
+        else:
+            counts = self._target * votes / votes.sum(axis=1, keepdims=True)
+        return _Ball(votes, counts, radius, n_dims, log_scale)
+
+    def _search(self, index: NearestNeighbors | None, points: np.ndarray):
+        """Class votes and ball radius of each query point, querying more neighbours for the
+        rows whose first ones do not reach weight K (or, with ties="share", all tied rows)."""
+        st, n_classes = self.stats_, len(self.classes_)
+        m, n_rows = points.shape[0], st.y.shape[0]
+        if index is None:  # no dimension to measure: every training row is at distance 0
+            share = self._target / st.weight.sum()
+            return np.tile(st.class_count * share, (m, 1)), np.zeros(m)
+        votes, radius = np.zeros((m, n_classes)), np.zeros(m)
+        todo = np.arange(m)
+        k = min(self.n_neighbors, n_rows)
+        while todo.size:
+            dist, ind = index.kneighbors(points[todo], n_neighbors=k)
+            done, v, r = self._vote(dist, ind, full=k == n_rows)
+            votes[todo[done]], radius[todo[done]] = v[done], r[done]
+            todo, k = todo[~done], min(2 * k, n_rows)
+        return votes, radius
+
+    def _vote(self, dist: np.ndarray, ind: np.ndarray, *, full: bool):
+        """Votes from sorted neighbour lists ``(m, k)``; ``done`` marks rows they suffice for."""
+        st = self.stats_
+        w = st.weight[ind]
+        target = self._target
+        cum = np.cumsum(w, axis=1)
+        reached = cum >= target * (1.0 - 1e-12)
+        if full:
+            reached[:, -1] = True
+        done = reached.any(axis=1)
+        rows = np.arange(dist.shape[0])
+        r = dist[rows, np.argmax(reached, axis=1)]
+        if self.ties == "index":
+            share = np.minimum(np.maximum(target - (cum - w), 0.0), w)
+        else:
+            if not full:
+                done &= dist[:, -1] > r
+            inside, tied = dist < r[:, None], dist == r[:, None]
+            left = target - (w * inside).sum(axis=1)
+            share = w * inside + w * tied * (left / (w * tied).sum(axis=1))[:, None]
+        if self.weights == "distance":
+            at_zero = (dist == 0) & (share > 0)
+            inverse = np.divide(1.0, dist, out=np.zeros_like(dist), where=dist > 0)
+            share = np.where(at_zero.any(axis=1)[:, None], share * at_zero, share * inverse)
+        n_classes = len(self.classes_)
+        flat = (rows[:, None] * n_classes + st.y[ind]).ravel()
+        v = np.bincount(flat, weights=share.ravel(), minlength=dist.shape[0] * n_classes)
+        return done, v.reshape(-1, n_classes), r
+
+    def _log_density(self, ball: _Ball) -> np.ndarray:
+        """``log(K_i / (n_i V))``, the volume left out where undefined (see Notes)."""
+        n_i = self.class_count_
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.log(ball.counts) - np.log(n_i)
+        out[:, n_i == 0] = -np.inf
+        if not self.schema_.categorical:
+            log_v = _log_ball_volume(ball.radius, ball.n_dims, self._p_exp) + ball.log_scale
+            out -= np.where(np.isfinite(log_v), log_v, 0.0)[:, None]
+        return out
+
+    def _log_likelihood(self, enc: Encoded) -> np.ndarray:
+        return self._log_density(self._ball(enc))
+
+    def _empirical_prior(self) -> bool:
+        return self.priors is None and self.prior_alpha == 0
+
+    # ------------------------------------------------------------------ prediction
+    def predict_log_proba(self, X: Any) -> np.ndarray:
+        """Log posterior ``log P(c | x)``: ``log(K_i / K)`` with the empirical prior."""
+        ball = self._ball(self._encode_for_predict(X))
+        if self._empirical_prior():
+            with np.errstate(divide="ignore"):
+                return np.log(ball.votes / ball.votes.sum(axis=1, keepdims=True))
+        return _normalise(self._log_density(ball) + self.log_prior_)
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Posterior ``P(c | x)``: the share ``K_i / K`` of each class among the neighbours
+        (with ``weights="distance"``, its share of the inverse-distance votes)."""
+        ball = self._ball(self._encode_for_predict(X))
+        if self._empirical_prior():
+            return ball.votes / ball.votes.sum(axis=1, keepdims=True)
+        return np.exp(_normalise(self._log_density(ball) + self.log_prior_))
+
+    def predict(self, X: Any, *, cost: Any = None) -> np.ndarray:
+        """The most probable class (the first in ``classes_`` on a tie), or with ``cost`` the
+        class of least conditional risk (see :meth:`BayesClassifier.predict`)."""
+        if cost is not None:
+            return super().predict(X, cost=cost)
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def neighbor_counts(self, X: Any) -> np.ndarray:
+        """``K_i``, the (weighted) number of each class's rows among the K nearest neighbours,
+        shape ``(n_samples, n_classes)``; with ``weights="distance"``, ``K`` times the class's
+        share of the votes."""
+        return self._ball(self._encode_for_predict(X)).counts
+
+    def radius(self, X: Any) -> np.ndarray:
+        """``r``, the distance from each sample to its K-th nearest neighbour (the radius of the
+        ball holding a weight of K), shape ``(n_samples,)``, in the units of the data."""
+        return self._ball(self._encode_for_predict(X)).radius
+
+    def density(self, X: Any) -> np.ndarray:
+        """The class-conditional densities ``f(x | c_i) = K_i / (n_i V)``, shape
+        ``(n_samples, n_classes)`` (Zaki & Meira, Sect. 18.3).
+
+        ``V`` is the volume of the ball of radius ``r`` (:meth:`radius`) in the metric used:
+        ``pi^(d/2) r^d / Gamma(d/2 + 1)`` for euclidean (Zaki eq. 6.4), ``2^d r^d / d!`` for
+        manhattan, ``(2r)^d`` for chebyshev, ``(2 Gamma(1 + 1/p))^d r^d / Gamma(1 + d/p)`` for
+        minkowski, with ``d`` the number of observed numeric features; with
+        ``scale="standard"`` it is expressed in the original units (times the product of
+        ``scale_``). Where ``r = 0`` the density of a class with ``K_i > 0`` is infinite.
+
+        Raises
+        ------
+        ValueError
+            If the model has categorical features: a ball in a space with a Hamming part has no
+            volume of this kind.
+        """
+        enc = self._encode_for_predict(X)
+        if self.schema_.categorical:
+            names = ", ".join(repr(c.name) for c in self.schema_.categorical)
+            msg = (
+                f"density needs a volume, defined for numeric features only; this model has "
+                f"categorical features ({names}). Use neighbor_counts or predict_proba, or fit "
+                "on the numeric columns"
+            )
+            raise ValueError(msg)
+        ball = self._ball(enc)
+        log_v = _log_ball_volume(ball.radius, ball.n_dims, self._p_exp) + ball.log_scale
+        n_i = self.class_count_
+        with np.errstate(divide="ignore", invalid="ignore"):
+            dens = ball.counts / (n_i * np.exp(log_v)[:, None])
+        return np.where(ball.counts > 0, dens, 0.0)
+
+    def kneighbors(
+        self, X: Any, n_neighbors: int | None = None, *, return_distance: bool = True
+    ) -> Any:
+        """The nearest training rows of each sample, as scikit-learn's ``kneighbors``.
+
+        Returns ``(distances, indices)`` (or only ``indices``), each of shape
+        ``(n_samples, n_neighbors)``, nearest first; indices are rows of ``stats_``
+        (``stats_.values[indices]`` are the neighbours' numeric values). Rows are not weighted
+        here: with sample weights the ball of :meth:`radius` may hold fewer or more rows.
+        """
+        enc = self._encode_for_predict(X)
+        k = self.n_neighbors if n_neighbors is None else n_neighbors
+        _check_number("n_neighbors", k, low=1, integer=True)
+        n_rows = self.stats_.y.shape[0]
+        if k > n_rows:
+            msg = f"n_neighbors={k} exceeds the {n_rows} training rows held"
+            raise ValueError(msg)
+        dist = np.zeros((enc.n_samples, k))
+        ind = np.zeros((enc.n_samples, k), dtype=np.intp)
+        for rows, points, index, _, _ in self._searches(enc):
+            if index is None:
+                ind[rows] = np.arange(k)
+            else:
+                dist[rows], ind[rows] = index.kneighbors(points, n_neighbors=k)
+        return (dist, ind) if return_distance else ind
+
+
+def _weighted_moments(values: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted mean and standard deviation of each column, ignoring NaN; a column with no
+    observed value gets mean 0, and a constant (or unobserved) column standard deviation 1."""
+    ok = ~np.isnan(values)
+    w = weight[:, None] * ok
+    total = w.sum(axis=0)
+    filled = np.where(ok, values, 0.0)
+    mean = np.divide(
+        (w * filled).sum(axis=0), total, out=np.zeros(values.shape[1]), where=total > 0
+    )
+    var = np.divide(
+        (w * (filled - mean) ** 2).sum(axis=0),
+        total,
+        out=np.zeros(values.shape[1]),
+        where=total > 0,
+    )
+    std = np.sqrt(var)
+    return mean, np.where(std > 0, std, 1.0)
