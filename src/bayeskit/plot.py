@@ -1,0 +1,383 @@
+"""Figures of fitted classifiers: class densities and decision regions (matplotlib).
+
+The figures of Zaki & Meira ch. 18 (Figs. 18.1 and 18.2): over two numeric features, each class's
+normal density drawn as level curves, the 1% level (1% of the class's peak density) among them,
+the class means in black and a test point as a square; and the regions of the feature plane that
+a model assigns to each class.
+
+matplotlib is an optional extra (``pip install bayeskit[plot]``); it is imported when a function
+here is called, so ``import bayeskit.plot`` works without it.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.utils.validation import check_is_fitted
+
+from bayeskit.data.schema import as_frame
+
+__all__ = ["decision_regions", "density_contours"]
+
+_MARKERS = ("o", "^", "s", "D", "v", "P", "X", "*", "<", ">")
+#: Level curves drawn by default, as fractions of each class's peak density.
+DEFAULT_LEVELS = (0.01, 0.1, 0.5, 0.9)
+
+
+def _pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        msg = (
+            "bayeskit.plot needs matplotlib, which is not installed; install it with "
+            "`pip install bayeskit[plot]` (or `pip install matplotlib`)"
+        )
+        raise ImportError(msg) from exc
+    return plt
+
+
+def _axes(ax: Any):
+    plt = _pyplot()
+    if ax is None:
+        _, ax = plt.subplots()
+    return ax
+
+
+def _colours(n: int) -> list:
+    cmap = _pyplot().get_cmap("tab10")
+    return [cmap(i % 10) for i in range(n)]
+
+
+def _numeric_features(model: Any, features: Sequence | None) -> list[str]:
+    """The names of the two numeric features to plot (default: the first two)."""
+    schema = model.schema_
+    numeric = [c.name for c in schema.numeric]
+    if features is None:
+        if len(numeric) < 2:
+            msg = (
+                f"these plots need two numeric features; the model has {len(numeric)} "
+                f"({', '.join(map(repr, numeric)) or 'none'})"
+            )
+            raise ValueError(msg)
+        return numeric[:2]
+    if isinstance(features, str) or len(features) != 2:
+        msg = f"features must be a pair of column names or positions, got {features!r}"
+        raise ValueError(msg)
+    names = []
+    for f in features:
+        if isinstance(f, (int, np.integer)) and not isinstance(f, bool):
+            if not -len(schema.names) <= f < len(schema.names):
+                msg = f"feature position {f} is out of range for {len(schema.names)} columns"
+                raise ValueError(msg)
+            name = schema.names[f]
+        else:
+            name = schema.column(str(f)).name  # SchemaError naming the known columns
+        if name not in numeric:
+            msg = (
+                f"feature {name!r} is categorical; these plots need numeric features "
+                f"(numeric: {', '.join(map(repr, numeric)) or 'none'})"
+            )
+            raise ValueError(msg)
+        names.append(name)
+    if names[0] == names[1]:
+        msg = f"features must be two different columns, got {names[0]!r} twice"
+        raise ValueError(msg)
+    return names
+
+
+def _frame(model: Any, X: Any) -> pd.DataFrame:
+    """``X`` as a DataFrame with the model's column names."""
+    named = isinstance(X, pd.DataFrame) or (
+        isinstance(X, list) and len(X) > 0 and isinstance(X[0], dict)
+    )
+    frame = as_frame(X, names=None if named else model.schema_.names)
+    missing = [n for n in model.schema_.names if n not in frame.columns]
+    if missing:
+        msg = f"X lacks the columns {missing} the model was fitted with"
+        raise ValueError(msg)
+    return frame[model.schema_.names]
+
+
+def _class_gaussians(model: Any, names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Per-class means ``(n_classes, 2)`` and covariances ``(n_classes, 2, 2)`` of the two
+    features: the marginal of each class's normal density over them."""
+    numeric = [c.name for c in model.schema_.numeric]
+    pos = [numeric.index(n) for n in names]
+    if hasattr(model, "means_") and hasattr(model, "covariance_"):  # FullBayes
+        return model.means_[:, pos], model.covariance_[:, pos][:, :, pos]
+    if hasattr(model, "theta_") and hasattr(model, "var_"):  # NaiveBayes
+        var = model.var_[:, pos] + getattr(model, "var_floor_", 0.0)
+        cov = np.zeros((var.shape[0], 2, 2))
+        cov[:, 0, 0], cov[:, 1, 1] = var[:, 0], var[:, 1]
+        return model.theta_[:, pos], cov
+    msg = (
+        f"density_contours draws class-conditional normal densities, which a "
+        f"{type(model).__name__} does not have; it takes a fitted NaiveBayes (theta_, var_) or "
+        "FullBayes (means_, covariance_)"
+    )
+    raise TypeError(msg)
+
+
+def _scatter_classes(ax: Any, model: Any, points: np.ndarray, y: Any, colours: list) -> None:
+    labels = np.asarray(y)
+    if labels.shape != (points.shape[0],):
+        msg = f"y must have shape ({points.shape[0]},) to match X, got {labels.shape}"
+        raise ValueError(msg)
+    index = {c: i for i, c in enumerate(model.classes_.tolist())}
+    unknown = sorted({str(v) for v in labels.tolist() if v not in index})
+    if unknown:
+        msg = f"y has labels {unknown} that are not classes of the model {list(model.classes_)}"
+        raise ValueError(msg)
+    idx = np.array([index[v] for v in labels.tolist()], dtype=np.int64)
+    for i, c in enumerate(model.classes_):
+        sel = idx == i
+        ax.scatter(
+            points[sel, 0],
+            points[sel, 1],
+            marker=_MARKERS[i % len(_MARKERS)],
+            facecolors="none",
+            edgecolors=[colours[i]],
+            s=22,
+            linewidths=0.8,
+            label=str(c),
+        )
+
+
+def density_contours(
+    model: Any,
+    features: Sequence | None = None,
+    *,
+    X: Any = None,
+    y: Any = None,
+    point: Sequence[float] | None = None,
+    levels: Sequence[float] = DEFAULT_LEVELS,
+    grid: int = 200,
+    ax: Any = None,
+) -> Any:
+    """Level curves of each class's normal density over two numeric features (Zaki Figs. 18.1-2).
+
+    For each class ``c`` the density of the two features, ``N(mu_c, Sigma_c)`` restricted to them
+    (the marginal of the class's fitted normal: the full 2 x 2 covariance block for
+    :class:`~bayeskit.classifiers.FullBayes`, the diagonal one for
+    :class:`~bayeskit.NaiveBayes`), is drawn at the given fractions of its peak; the curve at 1%
+    of the peak, the one of the seed's figures, is always drawn, thicker. Since
+    ``f(x) / f(mu) = exp(-d^2 / 2)`` with ``d`` the Mahalanobis distance, the 1% curve is the
+    ellipse ``d^2 = 2 ln 100``. Class means are marked in black.
+
+    Parameters
+    ----------
+    model : fitted NaiveBayes or FullBayes
+    features : pair of column names or positions, optional
+        The two numeric features (default: the first two numeric columns).
+    X, y : optional
+        Data (as the model takes it) and labels, scattered by class.
+    point : pair of float, optional
+        A test point (its two feature values), marked as a square labelled ``x``.
+    levels : sequence of float in (0, 1), default=(0.01, 0.1, 0.5, 0.9)
+        Fractions of each class's peak density at which curves are drawn (0.01 is added).
+    grid : int, default=200
+        Grid points per axis.
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new figure).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Holding one contour set per class.
+
+    Raises
+    ------
+    TypeError
+        If the model has no normal class densities.
+    ValueError
+        If a feature is categorical or unknown, or a level is outside (0, 1).
+    ImportError
+        If matplotlib is not installed.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from bayeskit import NaiveBayes
+    >>> from bayeskit.data import datasets
+    >>> X, y = datasets.load("iris")
+    >>> model = NaiveBayes().fit(X, y)
+    >>> ax = density_contours(model, ("sepal_length", "sepal_width"), point=(6.75, 4.25))
+    >>> len(ax.collections) >= 3
+    True
+    """
+    check_is_fitted(model, "classes_")
+    names = _numeric_features(model, features)
+    means, covs = _class_gaussians(model, names)
+    fractions = np.array(sorted({float(v) for v in levels} | {0.01}))
+    if not ((fractions > 0) & (fractions < 1)).all():
+        msg = f"levels must be fractions of the peak density in (0, 1), got {list(levels)}"
+        raise ValueError(msg)
+    ax = _axes(ax)
+    colours = _colours(len(model.classes_))
+
+    sd = np.sqrt(np.maximum(np.diagonal(covs, axis1=1, axis2=2), 0.0))
+    reach = np.sqrt(-2.0 * np.log(fractions[0]))  # the outermost curve, in standard deviations
+    low, high = (means - 1.15 * reach * sd).min(axis=0), (means + 1.15 * reach * sd).max(axis=0)
+    points = None
+    if X is not None:
+        points = _frame(model, X)[names].to_numpy(dtype=np.float64)
+        low = np.fmin(low, np.nanmin(points, axis=0))
+        high = np.fmax(high, np.nanmax(points, axis=0))
+    if point is not None:
+        p = np.asarray(point, dtype=np.float64)
+        if p.shape != (2,):
+            msg = f"point must be the two feature values, got {point!r}"
+            raise ValueError(msg)
+        low, high = np.minimum(low, p), np.maximum(high, p)
+    pad = 0.02 * np.where(high > low, high - low, 1.0)
+    gx = np.linspace(low[0] - pad[0], high[0] + pad[0], grid)
+    gy = np.linspace(low[1] - pad[1], high[1] + pad[1], grid)
+    xx, yy = np.meshgrid(gx, gy)
+    cells = np.stack([xx.ravel(), yy.ravel()], axis=1)
+
+    if points is not None and y is not None:
+        _scatter_classes(ax, model, points, y, colours)
+    widths = [2.0 if np.isclose(f, 0.01) else 0.8 for f in fractions]
+    for i, c in enumerate(model.classes_):
+        cov = covs[i]
+        if not (np.all(np.isfinite(cov)) and np.linalg.det(cov) > 0):
+            warnings.warn(
+                f"class {c!r} has a singular 2 x 2 covariance over {names}; no contours drawn",
+                UserWarning,
+                stacklevel=2,
+            )
+            continue
+        diff = cells - means[i]
+        d2 = np.einsum("ij,jk,ik->i", diff, np.linalg.inv(cov), diff)
+        ax.contour(
+            xx,
+            yy,
+            np.exp(-0.5 * d2).reshape(xx.shape),
+            levels=fractions,
+            colors=[colours[i]],
+            linewidths=widths,
+        )
+    for i, _ in enumerate(model.classes_):
+        ax.scatter(*means[i], marker=_MARKERS[i % len(_MARKERS)], c="black", s=60, zorder=3)
+    if point is not None:
+        ax.scatter(*p, marker="s", facecolors="white", edgecolors="black", s=70, zorder=4)
+        ax.annotate("x", p, xytext=(6, 6), textcoords="offset points", fontweight="bold")
+    _legend(ax, model, colours)
+    ax.set_xlabel(names[0])
+    ax.set_ylabel(names[1])
+    return ax
+
+
+def _legend(ax: Any, model: Any, colours: list) -> None:
+    from matplotlib.lines import Line2D
+
+    handles = [
+        Line2D([], [], color=colours[i], marker=_MARKERS[i % len(_MARKERS)], label=str(c))
+        for i, c in enumerate(model.classes_)
+    ]
+    ax.legend(handles=handles, title="class", fontsize="small")
+
+
+def decision_regions(
+    model: Any,
+    X: Any,
+    y: Any,
+    features: Sequence | None = None,
+    *,
+    grid: int = 200,
+    alpha: float = 0.25,
+    ax: Any = None,
+) -> Any:
+    """The class a model predicts over a grid of two numeric features, with the data on top.
+
+    Every other feature is held at one value: its median (numeric) or its most frequent value
+    (categorical) in ``X``. The grid spans the data's range of the two features, padded by 5%.
+
+    Parameters
+    ----------
+    model : any fitted bayeskit classifier with a schema
+    X : DataFrame or array-like
+        Data as the model takes it; its points are scattered by class and set the grid's range.
+    y : array-like of shape (n_samples,)
+        Labels of ``X`` (classes of the model).
+    features : pair of column names or positions, optional
+        The two numeric features (default: the first two numeric columns).
+    grid : int, default=200
+        Grid points per axis.
+    alpha : float, default=0.25
+        Opacity of the regions.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Holding one filled contour set (the regions) and one scatter collection per class.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from bayeskit import KNNBayes
+    >>> from bayeskit.data import datasets
+    >>> X, y = datasets.load("iris")
+    >>> model = KNNBayes().fit(X, y)
+    >>> ax = decision_regions(model, X, y, features=("petal_length", "petal_width"))
+    >>> ax.get_xlabel()
+    'petal_length'
+    """
+    check_is_fitted(model, "classes_")
+    if getattr(model, "schema_", None) is None:
+        msg = (
+            "decision_regions needs a model fitted on tabular data; "
+            f"{type(model).__name__} has no schema"
+        )
+        raise TypeError(msg)
+    names = _numeric_features(model, features)
+    frame = _frame(model, X)
+    points = frame[names].to_numpy(dtype=np.float64)
+    low, high = np.nanmin(points, axis=0), np.nanmax(points, axis=0)
+    pad = 0.05 * np.where(high > low, high - low, 1.0)
+    gx = np.linspace(low[0] - pad[0], high[0] + pad[0], grid)
+    gy = np.linspace(low[1] - pad[1], high[1] + pad[1], grid)
+    xx, yy = np.meshgrid(gx, gy)
+
+    cells = {}
+    for col in frame.columns:
+        if col == names[0]:
+            cells[col] = xx.ravel()
+        elif col == names[1]:
+            cells[col] = yy.ravel()
+        else:
+            cells[col] = pd.Series(
+                [_typical(frame[col], model, col)] * xx.size, dtype=frame[col].dtype
+            )
+    grid_frame = pd.DataFrame(cells)
+    grid_X = grid_frame if hasattr(model, "feature_names_in_") else grid_frame.to_numpy()
+    predicted = np.asarray(model.predict(grid_X))
+    index = {c: i for i, c in enumerate(model.classes_.tolist())}
+    z = np.array([index[v] for v in predicted.tolist()], dtype=np.float64).reshape(xx.shape)
+
+    ax = _axes(ax)
+    colours = _colours(len(model.classes_))
+    ax.contourf(
+        xx, yy, z, levels=np.arange(len(model.classes_) + 1) - 0.5, colors=colours, alpha=alpha
+    )
+    _scatter_classes(ax, model, points, y, colours)
+    ax.legend(title="class", fontsize="small")
+    ax.set_xlabel(names[0])
+    ax.set_ylabel(names[1])
+    return ax
+
+
+def _typical(s: pd.Series, model: Any, name: str) -> Any:
+    """The value a feature is held at: median if numeric, most frequent value if categorical."""
+    if model.schema_.column(name).kind == "numeric":
+        v = pd.to_numeric(s, errors="coerce").median()
+        return 0.0 if pd.isna(v) else float(v)
+    mode = s.dropna().mode()
+    return mode.iloc[0] if len(mode) else None
