@@ -102,6 +102,14 @@ def test_stats_keep_tuples_and_nested_dataclasses(saved):
     np.testing.assert_array_equal(loaded.feature_names_in_, model.feature_names_in_)
 
 
+def test_discretized_schema_keeps_its_cut_points(tmp_path):
+    X, y = datasets.load("iris")
+    model = NaiveBayes(discretize="equal-frequency").fit(X, y)
+    loaded = bayeskit.load(bayeskit.save(model, tmp_path / "binned.bayeskit"))
+    assert loaded.schema_ == model.schema_
+    np.testing.assert_allclose(loaded.predict_proba(X), model.predict_proba(X), rtol=0, atol=1e-15)
+
+
 @pytest.mark.parametrize("labels", [[0, 1], ["no", "yes"], [True, False], [1.0, 2.0]])
 def test_class_label_types_round_trip(labels, tmp_path):
     X = np.array([["a"], ["b"], ["a"], ["b"]], dtype=object)
