@@ -113,7 +113,7 @@ class NaiveBayes(BayesClassifier):
     >>> X = pd.DataFrame({"outlook": ["sun", "rain", "sun", "rain"], "temp": [30.0, 12, 28, 15]})
     >>> model = NaiveBayes().fit(X, ["play", "stay", "play", "stay"])
     >>> model.predict(pd.DataFrame({"outlook": ["sun"], "temp": [25.0]}))
-    array(['play'], dtype=object)
+    array(['play'], dtype='<U4')
     """
 
     def __init__(

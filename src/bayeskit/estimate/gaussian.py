@@ -66,7 +66,9 @@ def gaussian_log_density(x: np.ndarray, mean: np.ndarray, var: np.ndarray) -> np
 
     Examples
     --------
-    >>> float(np.exp(gaussian_log_density(0.697, 0.574, 0.129**2)).round(3))
+    Zhou ch. 7.3, watermelon 3.0: p(density = 0.697 | ripe) with mean 0.57375, std 0.12921
+
+    >>> float(np.exp(gaussian_log_density(0.697, 0.57375, 0.12921**2)).round(3))
     1.959
     """
     x = np.asarray(x, dtype=np.float64)
