@@ -614,10 +614,7 @@ def load(path: str | os.PathLike) -> Any:
         model.feature_names_in_ = np.array(names, dtype=object)
     model.stats_ = stats
     try:
-        # the same steps as the end of BayesClassifier._learn: prior, then the model's tables
-        model.class_count_ = stats.class_count
-        model.log_prior_ = model._log_prior(model.class_count_)
-        model._estimate()
+        model._reestimate()
     except (TypeError, ValueError, IndexError, AttributeError) as exc:
         fail(f"the statistics do not fit a {cls.__name__} ({exc})", exc)
     return model

@@ -260,6 +260,11 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         if self.stats_.class_count.sum() <= 0:
             msg = "sample_weight sums to zero: there is nothing to learn from"
             raise ValueError(msg)
+        return self._reestimate()
+
+    def _reestimate(self) -> BayesClassifier:
+        """Every fitted table from ``stats_`` (and the parameters): the class prior, then the
+        model's own tables. Loading a saved model calls this too."""
         self.class_count_ = self.stats_.class_count
         self.log_prior_ = self._log_prior(self.class_count_)
         self._estimate()

@@ -9,9 +9,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from bayeskit._compiled import parallel_kernel
 
-@nb.njit(cache=True, nogil=True, parallel=True)
-def add_table_entries(jll, codes, table, offsets):  # pragma: no cover - compiled
+
+def _add_table_entries(jll, codes, table, offsets):  # pragma: no cover - compiled
     """jll[i, c] += table[offsets[f] + codes[i, f], c] for every feature f; code -1 adds nothing.
 
     ``table`` is (total_states, n_classes), one block of rows per feature, so the entries one
@@ -28,8 +29,7 @@ def add_table_entries(jll, codes, table, offsets):  # pragma: no cover - compile
                     jll[i, c] += table[r, c]
 
 
-@nb.njit(cache=True, nogil=True, parallel=True)
-def add_gaussian_log_density(jll, values, mean, log_norm, half_precision):  # pragma: no cover
+def _add_gaussian_log_density(jll, values, mean, log_norm, half_precision):  # pragma: no cover
     """jll[i, c] += log N(values[i, f] | mean[c, f], var[c, f]) for every feature f; NaN adds nothing.
 
     ``log_norm = -log(2 pi var) / 2`` and ``half_precision = 1 / (2 var)``, both (n_classes, d),
@@ -64,3 +64,7 @@ def add_gaussian_log_density(jll, values, mean, log_norm, half_precision):  # pr
                 jll[i, c] = np.inf if np.isfinite(jll[i, c]) or jll[i, c] > 0 else jll[i, c]
             else:
                 jll[i, c] += acc
+
+
+add_table_entries = parallel_kernel(_add_table_entries)
+add_gaussian_log_density = parallel_kernel(_add_gaussian_log_density)

@@ -11,11 +11,12 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from bayeskit._compiled import parallel_kernel
+
 _ROWS_PER_TASK = 1 << 14
 
 
-@nb.njit(cache=True, nogil=True, parallel=True)
-def count_codes(codes, y, weights, offsets, n_classes, total):  # pragma: no cover - compiled
+def _count_codes(codes, y, weights, offsets, n_classes, total):  # pragma: no cover - compiled
     """counts[c, offsets[f] + codes[i, f]] += weights[i] for every row i with y[i] = c.
 
     ``codes`` is (n_samples, n_features) of any integer type, -1 = missing (skipped);
@@ -39,8 +40,7 @@ def count_codes(codes, y, weights, offsets, n_classes, total):  # pragma: no cov
     return partial.sum(axis=0)
 
 
-@nb.njit(cache=True, nogil=True, parallel=True)
-def moment_sums(values, y, weights, n_classes):  # pragma: no cover - compiled
+def _moment_sums(values, y, weights, n_classes):  # pragma: no cover - compiled
     """Weighted count, mean and M2 = sum w (x - mean)^2 per (class, feature), NaN skipped.
 
     Two passes over the rows (mean first, then squared deviations from it), as accurate as
@@ -82,3 +82,7 @@ def moment_sums(values, y, weights, n_classes):  # pragma: no cover - compiled
                     dev = x - mean[c, f]
                     sq[t, c, f] += w * dev * dev
     return count, mean, sq.sum(axis=0)
+
+
+count_codes = parallel_kernel(_count_codes)
+moment_sums = parallel_kernel(_moment_sums)
