@@ -25,3 +25,33 @@ __all__ = [
     "mle",
     "variance_floor",
 ]
+
+from bayeskit.estimate.shrinkage import (  # noqa: E402
+    PIVOT_RTOL,
+    RIDGE_FACTOR,
+    ledoit_wolf_intensity,
+    log_determinant,
+    mahalanobis_squared,
+    mvn_log_density,
+    regularised_cholesky,
+    ridge_start,
+    ridge_to_diagonal,
+    scatter_covariance,
+    shrink_to_identity,
+    shrunk_covariance,
+)
+
+__all__ += [
+    "PIVOT_RTOL",
+    "RIDGE_FACTOR",
+    "ledoit_wolf_intensity",
+    "log_determinant",
+    "mahalanobis_squared",
+    "mvn_log_density",
+    "regularised_cholesky",
+    "ridge_start",
+    "ridge_to_diagonal",
+    "scatter_covariance",
+    "shrink_to_identity",
+    "shrunk_covariance",
+]

@@ -18,3 +18,12 @@ __all__ = [
     "gaussian_moments",
     "scatter_moments",
 ]
+
+from bayeskit.stats.joint import (  # noqa: E402
+    JointCounts,
+    ShrinkageMoments,
+    joint_counts,
+    shrinkage_moments,
+)
+
+__all__ += ["JointCounts", "ShrinkageMoments", "joint_counts", "shrinkage_moments"]

@@ -1,0 +1,347 @@
+"""Sufficient statistics of full (joint) Bayes.
+
+:class:`JointCounts`
+    Class-specific counts of whole combinations of categorical codes, the statistics of the joint
+    PMF of Zaki & Meira Eqs. (18.5)-(18.6). The dense table has ``prod_j K_j`` cells per class
+    (30 binary attributes: a billion), so only the combinations seen in the data are kept: a
+    sorted ``(m, d)`` array of distinct code rows and an ``(m, n_classes)`` array of their
+    weighted counts, with ``m <= n_samples``. Every unseen cell has count zero; the estimator adds
+    the pseudo-count mass for them without listing them. A row with a missing code (-1) keeps its
+    -1 in its combination: it still says something about the attributes it observes (see
+    :meth:`JointCounts.project`).
+
+:class:`ShrinkageMoments`
+    The per-class scatter matrix (:class:`~bayeskit.stats.ScatterMoments`) plus two moments of
+    the squared row norm ``r = ||x - mean||^2``: ``norm3 = sum w r (x - mean)`` and
+    ``norm4 = sum w r^2``. Ledoit-Wolf shrinkage needs ``norm4`` (the variance of the entries of
+    ``x x^T`` is not a function of the scatter matrix); ``norm3`` is only needed to merge.
+
+Both merge with ``a + b`` into the statistics of the concatenated data, as every statistic in
+:mod:`bayeskit.stats` does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from bayeskit.stats.counts import class_counts
+from bayeskit.stats.moments import ScatterMoments, scatter_moments
+
+__all__ = ["JointCounts", "ShrinkageMoments", "joint_counts", "shrinkage_moments"]
+
+
+# --------------------------------------------------------------------------- row grouping
+def _code_dtype(n_states: np.ndarray) -> np.dtype:
+    """The smallest signed integer type that holds every code and -1."""
+    top = int(n_states.max()) if n_states.size else 1
+    for dt in (np.int8, np.int16, np.int32):
+        if top <= np.iinfo(dt).max:
+            return np.dtype(dt)
+    return np.dtype(np.int64)
+
+
+def _row_keys(rows: np.ndarray, n_states: np.ndarray) -> np.ndarray | None:
+    """One int64 per row, ordered as the rows are lexicographically (codes -1..K-1 read as digits
+    0..K in a mixed radix, first column most significant); None if the keys would overflow."""
+    radix = n_states.astype(np.float64) + 1.0
+    if np.prod(radix) >= 2.0**62:
+        return None
+    keys = np.zeros(rows.shape[0], dtype=np.int64)
+    for j in range(rows.shape[1]):
+        keys *= int(radix[j])
+        keys += rows[:, j].astype(np.int64) + 1
+    return keys
+
+
+def _group_rows(rows: np.ndarray, n_states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows in lexicographic order, and the index of each input row among them."""
+    if rows.shape[0] == 0:
+        return rows, np.zeros(0, dtype=np.intp)
+    keys = _row_keys(rows, n_states)
+    if keys is None:  # too many cells for one int64 key: let numpy compare whole rows
+        uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return uniq, inverse.reshape(-1)
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    return rows[first], inverse.reshape(-1)
+
+
+def _sum_by_group(inverse: np.ndarray, n_groups: int, weights: np.ndarray) -> np.ndarray:
+    """``out[g]`` = the sum of ``weights[i]`` over the rows ``i`` of group ``g``, shape
+    ``(n_groups, k)`` for weights of shape ``(n, k)``."""
+    k = weights.shape[1]
+    flat = inverse[:, None] * k + np.arange(k)
+    out = np.bincount(flat.ravel(), weights=weights.ravel(), minlength=n_groups * k)
+    return out.reshape(n_groups, k)
+
+
+# --------------------------------------------------------------------------- joint counts
+@dataclass(frozen=True)
+class JointCounts:
+    """Sparse class-specific counts of combinations of categorical codes.
+
+    Attributes
+    ----------
+    class_count : ndarray of shape (n_classes,)
+        Weighted number of samples per class (all rows, complete or not).
+    n_states : ndarray of shape (n_features,)
+        Vocabulary size of each attribute.
+    combos : ndarray of shape (m, n_features), signed integer
+        The distinct rows of codes seen, in lexicographic order; -1 marks a missing code.
+    counts : ndarray of shape (m, n_classes)
+        ``counts[r, c]`` is the weighted number of class-``c`` samples with codes ``combos[r]``.
+
+    Examples
+    --------
+    >>> jc = joint_counts(np.array([[0, 1], [0, 1], [1, 0]]), np.array([0, 1, 1]), 2, [2, 2])
+    >>> jc.combos.tolist(), jc.counts.tolist()
+    ([[0, 1], [1, 0]], [[1.0, 1.0], [0.0, 1.0]])
+    """
+
+    class_count: np.ndarray
+    n_states: np.ndarray
+    combos: np.ndarray
+    counts: np.ndarray
+
+    @property
+    def n_classes(self) -> int:
+        return self.class_count.shape[0]
+
+    def __add__(self, other: JointCounts) -> JointCounts:
+        if not np.array_equal(self.n_states, other.n_states):
+            msg = (
+                f"cannot add joint counts over domains of sizes {self.n_states.tolist()} and "
+                f"{other.n_states.tolist()}; regrow them to the same vocabularies first"
+            )
+            raise ValueError(msg)
+        dtype = _code_dtype(self.n_states)
+        rows = np.concatenate([self.combos, other.combos]).astype(dtype, copy=False)
+        combos, inverse = _group_rows(rows, self.n_states)
+        counts = _sum_by_group(inverse, len(combos), np.concatenate([self.counts, other.counts]))
+        return JointCounts(self.class_count + other.class_count, self.n_states, combos, counts)
+
+    def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> JointCounts:
+        """Re-code for grown vocabularies: old code ``k`` of attribute ``f`` becomes
+        ``remap[f][k]``; the domain sizes become ``n_states``."""
+        n_states = np.asarray(n_states, dtype=np.int64)
+        rows = self.combos.astype(_code_dtype(n_states))
+        for f, where in remap.items():
+            col = rows[:, f]
+            seen = col >= 0
+            col[seen] = np.asarray(where)[col[seen]]
+        combos, inverse = _group_rows(rows, n_states)
+        counts = _sum_by_group(inverse, len(combos), self.counts)
+        return JointCounts(self.class_count, n_states, combos, counts)
+
+    def project(self, columns) -> JointCounts:
+        """The counts of the sub-combinations on ``columns``, over the rows that observe every one
+        of them (rows missing any of them are left out).
+
+        Summing the counts of a joint table over the attributes not in ``columns`` is
+        marginalisation; for data with missing codes this is "available-case" counting: each
+        marginal is counted from the rows that observe it.
+
+        Examples
+        --------
+        >>> jc = joint_counts(np.array([[0, 1], [0, 0], [1, -1]]), np.array([0, 0, 1]), 2, [2, 2])
+        >>> p = jc.project([0])
+        >>> p.combos.tolist(), p.counts.tolist()
+        ([[0], [1]], [[2.0, 0.0], [0.0, 1.0]])
+        """
+        columns = np.asarray(columns, dtype=np.intp)
+        sub = self.combos[:, columns]
+        keep = (sub >= 0).all(axis=1)
+        n_states = self.n_states[columns]
+        combos, inverse = _group_rows(sub[keep], n_states)
+        counts = _sum_by_group(inverse, len(combos), self.counts[keep])
+        return JointCounts(self.class_count, n_states, combos, counts)
+
+    def find(self, rows: np.ndarray) -> np.ndarray:
+        """Index into ``combos`` of each row of ``rows`` (codes over the same attributes), -1 where
+        the combination was never seen.
+
+        Examples
+        --------
+        >>> jc = joint_counts(np.array([[0, 1], [1, 0]]), np.array([0, 1]), 2, [2, 2])
+        >>> jc.find(np.array([[1, 0], [1, 1]])).tolist()
+        [1, -1]
+        """
+        rows = np.asarray(rows)
+        out = np.full(rows.shape[0], -1, dtype=np.intp)
+        m = self.combos.shape[0]
+        if m == 0 or rows.shape[0] == 0:
+            return out
+        inside = ((rows >= -1) & (rows < self.n_states)).all(axis=1)
+        keys = _row_keys(np.concatenate([self.combos, rows[inside]]), self.n_states)
+        if keys is not None:  # combos are sorted, so their keys are: binary search
+            known, asked = keys[:m], keys[m:]
+            pos = np.minimum(np.searchsorted(known, asked), m - 1)
+            hit = known[pos] == asked
+            out[np.flatnonzero(inside)[hit]] = pos[hit]
+            return out
+        union = np.concatenate([self.combos, rows[inside].astype(self.combos.dtype)])
+        _, inverse = np.unique(union, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        where = np.full(inverse.max() + 1, -1, dtype=np.intp)
+        where[inverse[:m]] = np.arange(m)
+        out[inside] = where[inverse[m:]]
+        return out
+
+    def dense(self, max_cells: int = 10_000_000) -> np.ndarray:
+        """The full table of the complete rows, shape ``(n_classes, *n_states)``.
+
+        Only for small domains: refuses more than ``max_cells`` cells.
+
+        Examples
+        --------
+        >>> jc = joint_counts(np.array([[0, 1], [1, 0]]), np.array([0, 1]), 2, [2, 2])
+        >>> jc.dense()[1].tolist()
+        [[0.0, 0.0], [1.0, 0.0]]
+        """
+        cells = float(np.prod(self.n_states.astype(np.float64))) * self.n_classes
+        if cells > max_cells:
+            msg = (
+                f"a dense joint table over domains {self.n_states.tolist()} has {cells:.3g} "
+                f"cells, more than max_cells={max_cells}; use combos and counts instead"
+            )
+            raise ValueError(msg)
+        out = np.zeros((self.n_classes, *self.n_states.tolist()))
+        complete = (self.combos >= 0).all(axis=1)
+        index = tuple(self.combos[complete].T.astype(np.intp))
+        for c in range(self.n_classes):
+            out[c][index] = self.counts[complete, c]
+        return out
+
+
+def joint_counts(
+    codes: np.ndarray,
+    y: np.ndarray,
+    n_classes: int,
+    n_states,
+    weights: np.ndarray | None = None,
+) -> JointCounts:
+    """Count each distinct row of codes per class (Zaki & Meira Table 18.2, stored sparsely).
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features), integer, -1 = missing
+    y : ndarray of shape (n_samples,), class indices in ``[0, n_classes)``
+    n_classes : int
+    n_states : array-like of shape (n_features,), vocabulary sizes
+    weights : ndarray of shape (n_samples,), optional
+
+    Examples
+    --------
+    >>> jc = joint_counts(np.array([[1, 0], [0, 2], [1, 0]]), np.array([1, 0, 1]), 2, [2, 3])
+    >>> jc.class_count, jc.combos.tolist(), jc.counts.tolist()
+    (array([1., 2.]), [[0, 2], [1, 0]], [[1.0, 0.0], [0.0, 2.0]])
+    """
+    n_states = np.asarray(n_states, dtype=np.int64)
+    y = np.asarray(y, dtype=np.intp)
+    w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=np.float64)
+    rows = np.asarray(codes).astype(_code_dtype(n_states), copy=False)
+    combos, inverse = _group_rows(rows, n_states)
+    k = len(combos)
+    flat = inverse * n_classes + y
+    counts = np.bincount(flat, weights=w, minlength=k * n_classes).reshape(k, n_classes)
+    return JointCounts(class_counts(y, n_classes, w), n_states, combos, counts)
+
+
+# --------------------------------------------------------------------------- shrinkage moments
+@dataclass(frozen=True)
+class ShrinkageMoments:
+    """Scatter moments plus the row-norm moments Ledoit-Wolf shrinkage needs, per class.
+
+    Attributes
+    ----------
+    scatter : ScatterMoments
+        Count ``(n_classes,)``, mean ``(n_classes, d)``, scatter ``(n_classes, d, d)``.
+    norm3 : ndarray of shape (n_classes, d)
+        ``sum w ||x - mean||^2 (x - mean)``.
+    norm4 : ndarray of shape (n_classes,)
+        ``sum w ||x - mean||^4``.
+
+    Like the scatter matrix, both are taken over the complete rows (no NaN) only.
+
+    Merging shifts each side's moments to the merged mean ``m + e``: with ``S`` the scatter,
+    ``n`` the count and ``E = ||e||^2``,
+
+        norm3' = norm3 - tr(S) e - 2 S e - n E e
+        norm4' = norm4 - 4 e . norm3 + 4 e^T S e + 2 E tr(S) + n E^2
+
+    (expand ``||u - e||^4`` and ``||u - e||^2 (u - e)`` with ``sum w u = 0``), then adds.
+
+    Examples
+    --------
+    >>> x, y = np.array([[0.0, 1.0], [2.0, 3.0], [4.0, -1.0]]), np.array([0, 0, 0])
+    >>> whole = shrinkage_moments(x, y, 1)
+    >>> parts = shrinkage_moments(x[:1], y[:1], 1) + shrinkage_moments(x[1:], y[1:], 1)
+    >>> bool(np.allclose(whole.norm4, parts.norm4) and np.allclose(whole.norm3, parts.norm3))
+    True
+    """
+
+    scatter: ScatterMoments
+    norm3: np.ndarray
+    norm4: np.ndarray
+
+    @property
+    def count(self) -> np.ndarray:
+        return self.scatter.count
+
+    @property
+    def mean(self) -> np.ndarray:
+        return self.scatter.mean
+
+    def _shifted(self, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        s, n = self.scatter.scatter, self.scatter.count
+        tr = np.trace(s, axis1=1, axis2=2)
+        se = np.einsum("cij,cj->ci", s, e)
+        big_e = np.einsum("ci,ci->c", e, e)
+        norm3 = self.norm3 - tr[:, None] * e - 2.0 * se - (n * big_e)[:, None] * e
+        norm4 = (
+            self.norm4
+            - 4.0 * np.einsum("ci,ci->c", e, self.norm3)
+            + 4.0 * np.einsum("ci,ci->c", e, se)
+            + 2.0 * big_e * tr
+            + n * big_e**2
+        )
+        return norm3, norm4
+
+    def __add__(self, other: ShrinkageMoments) -> ShrinkageMoments:
+        scatter = self.scatter + other.scatter
+        a3, a4 = self._shifted(scatter.mean - self.mean)
+        b3, b4 = other._shifted(scatter.mean - other.mean)
+        return ShrinkageMoments(scatter, a3 + b3, a4 + b4)
+
+
+def shrinkage_moments(
+    values: np.ndarray, y: np.ndarray, n_classes: int, weights: np.ndarray | None = None
+) -> ShrinkageMoments:
+    """Per-class scatter moments and row-norm moments over the rows with no missing value.
+
+    Examples
+    --------
+    >>> sm = shrinkage_moments(np.array([[0.0, 0.0], [2.0, 2.0]]), np.array([0, 0]), 1)
+    >>> sm.scatter.scatter[0].tolist(), sm.norm4.tolist()
+    ([[2.0, 2.0], [2.0, 2.0]], [8.0])
+    """
+    scatter = scatter_moments(values, y, n_classes, weights)
+    d = values.shape[1]
+    norm3 = np.zeros((n_classes, d))
+    norm4 = np.zeros(n_classes)
+    if d == 0:
+        return ShrinkageMoments(scatter, norm3, norm4)
+    y = np.asarray(y)
+    complete = ~np.isnan(values).any(axis=1)
+    w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=np.float64)
+    for c in range(n_classes):
+        if scatter.count[c] <= 0:
+            continue
+        rows = complete & (y == c)
+        dev = values[rows] - scatter.mean[c]
+        r = np.einsum("ij,ij->i", dev, dev)
+        wr = w[rows] * r
+        norm3[c] = wr @ dev
+        norm4[c] = wr @ r
+    return ShrinkageMoments(scatter, norm3, norm4)
