@@ -13,6 +13,10 @@ from bayeskit.io import load, save  # noqa: E402  (io reads __version__, defined
 
 __all__ += ["load", "save"]
 
+from bayeskit.classifiers import FullBayes  # noqa: E402
+
+__all__ += ["FullBayes"]
+
 from bayeskit.classifiers import KNNBayes  # noqa: E402
 
 __all__ += ["KNNBayes"]

@@ -22,6 +22,11 @@ __all__ = [
     "NaiveBayes",
 ]
 
+from bayeskit.classifiers.full_bayes import FullBayes  # noqa: E402
+
+MODELS["full-bayes"] = FullBayes
+__all__ += ["FullBayes"]
+
 from bayeskit.classifiers.knn import KNNBayes  # noqa: E402
 
 MODELS["knn-bayes"] = KNNBayes

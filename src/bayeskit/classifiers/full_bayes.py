@@ -1,0 +1,325 @@
+"""Full Bayes: one joint model of all the features per class (Zaki & Meira 18.1).
+
+No independence is assumed between features of the same kind. Numeric features get one
+multivariate normal per class (Eq. 18.3, estimated as in Algorithm 18.1); categorical features
+get the class-specific joint PMF with pseudo-counts (Eq. 18.6), kept sparse. Mixed data multiply
+the two parts.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.linalg import cholesky
+
+from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number
+from bayeskit.data.schema import Encoded
+from bayeskit.estimate import (
+    mvn_log_density,
+    regularised_cholesky,
+    ridge_start,
+    shrunk_covariance,
+)
+from bayeskit.exceptions import SingularCovarianceWarning
+from bayeskit.stats import JointCounts, ShrinkageMoments, joint_counts, shrinkage_moments
+
+__all__ = ["FullBayes", "FullStats"]
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@dataclass(frozen=True)
+class FullStats:
+    """The sufficient statistics of full Bayes: sparse joint counts of the categorical codes and
+    the scatter (plus Ledoit-Wolf) moments of the numeric values."""
+
+    joint: JointCounts
+    moments: ShrinkageMoments
+
+    @property
+    def class_count(self) -> np.ndarray:
+        return self.joint.class_count
+
+    def __add__(self, other: FullStats) -> FullStats:
+        return FullStats(self.joint + other.joint, self.moments + other.moments)
+
+    def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> FullStats:
+        return FullStats(self.joint.regrow(remap, n_states), self.moments)
+
+
+def _log_joint_pmf(
+    table: JointCounts, alpha: float, log_cells_missing: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Log-probabilities of the seen combinations of ``table`` and of any unseen one, per class.
+
+    Zaki & Meira Eq. (18.6) with pseudo-count ``alpha`` per cell of the full joint, summed over the
+    ``K_M = exp(log_cells_missing)`` cells of the attributes left out of ``table``:
+
+        P(x_O | c) = (n_c(x_O) + alpha K_M) / (n_c^O + alpha K_O K_M)
+
+    where ``n_c^O`` counts the class-``c`` rows observing all of ``O`` and ``K_O`` is the number of
+    cells of ``table``. Both sums are taken in log space (``logaddexp``), so products of domain
+    sizes never overflow. With ``alpha = 0`` and no data for a class the result is uniform.
+    """
+    log_cells_obs = float(np.sum(np.log(np.maximum(table.n_states, 1))))
+    n = table.counts.sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_pseudo = np.log(alpha) + log_cells_missing
+        log_den = np.logaddexp(np.log(n), log_pseudo + log_cells_obs)
+        log_seen = np.logaddexp(np.log(table.counts), log_pseudo) - log_den
+        log_unseen = log_pseudo - log_den
+    empty = np.isneginf(log_den)
+    if empty.any():
+        log_seen[:, empty] = -log_cells_obs
+        log_unseen = np.where(empty, -log_cells_obs, log_unseen)
+    return log_seen, log_unseen
+
+
+def _outside_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning raised by the caller at the first frame outside
+    bayeskit (the user's ``fit``, ``partial_fit`` or ``load``), however deep the call."""
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _patterns(observed: np.ndarray):
+    """Group rows by their pattern of observed entries: yields ``(pattern, rows)``."""
+    if observed.all():
+        yield np.ones(observed.shape[1], dtype=bool), slice(None)
+        return
+    pats, inverse = np.unique(observed, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.cumsum(np.bincount(inverse, minlength=len(pats)))[:-1]
+    yield from zip(pats, np.split(order, bounds), strict=True)
+
+
+class FullBayes(BayesClassifier):
+    """Full Bayes classifier: a joint model of all features per class (Zaki & Meira 18.1).
+
+    ``P(c | x)`` is proportional to ``P(c) P(x | c)`` (Eqs. 18.1-18.2, 18.4), where ``P(x | c)``
+    models the features jointly:
+
+    * numeric features: a multivariate normal ``N(mu_c, Sigma_c)`` (Eq. 18.3), with the class
+      mean and covariance ``S_c / (n_c - ddof)`` of Algorithm 18.1, optionally shrunk (see
+      ``shrinkage``); log densities come from cached Cholesky factors;
+    * categorical features: the joint PMF with a pseudo-count per cell (Eq. 18.6),
+      ``P(x | c) = (n_c(x) + alpha) / (n_c + alpha prod_j K_j)``, stored sparsely: only the
+      combinations seen in training, plus one pseudo-count probability shared by every unseen one;
+    * mixed data: the product ``P(x_cat | c) f(x_num | c)``, which *assumes* the categorical block
+      and the numeric block independent given the class (the chapter defines full Bayes for one
+      kind at a time).
+
+    Missing values. Numeric: a row with any NaN is left out of the scatter statistics (its class
+    still counts for the prior); at prediction the density of a row is the normal of its observed
+    sub-vector, ``N(mu_O, Sigma_OO)`` (rows are grouped by missing pattern). Categorical: at
+    prediction a missing code is summed out of the smoothed joint PMF,
+    ``P(x_O | c) = (n_c(x_O) + alpha K_M) / (n_c^O + alpha prod_j K_j)`` with ``K_M`` the number of
+    cells of the missing attributes; training rows with missing codes are kept, and each
+    marginal ``n_c(x_O)``, ``n_c^O`` is counted from the rows that observe all of ``O``. On complete
+    training data this is exactly the marginal of Eq. (18.6).
+
+    On numeric data the model is scikit-learn's ``QuadraticDiscriminantAnalysis`` (``reg_param=0``)
+    with ``ddof`` set to match its covariance: 0 for scikit-learn 1.9, whose QDA divides by n;
+    1 for older releases, which divided by n - 1.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        Pseudo-count per cell of the joint PMF (Eq. 18.6 uses 1; 0 gives the empirical joint PMF of
+        Example 18.2, where an unseen combination has probability 0).
+    ddof : int, default=0
+        Covariance ``S / (n - ddof)``: 0 is the MLE of Algorithm 18.1, 1 the unbiased estimate.
+    shrinkage : None, float in [0, 1] or "ledoit-wolf", default=None
+        None: the plain covariance. A float ``lam``: ``(1 - lam) Sigma + lam diag(Sigma)`` (1 is
+        the diagonal, naive Bayes covariance). ``"ledoit-wolf"``: Ledoit-Wolf shrinkage toward
+        ``tr(Sigma) / d * I`` with the intensity estimated per class from the statistics
+        (:func:`bayeskit.estimate.ledoit_wolf_intensity`; the stats keep ``sum ||x - mean||^4`` for
+        it). Whatever the setting, a covariance that is still singular (fewer complete rows than
+        features, duplicated or constant columns) gets a ridge ``tau I``: ``tau`` starts at
+        ``1e-9`` times the largest pooled feature variance and grows tenfold until the Cholesky
+        factorisation succeeds (:func:`bayeskit.estimate.regularised_cholesky`); a
+        :class:`~bayeskit.exceptions.SingularCovarianceWarning` says so, and ``ridge_`` records it.
+    priors : array-like of shape (n_classes,), optional
+        Class probabilities to use instead of estimating them.
+    prior_alpha : float, default=0.0
+        Pseudo-count for the estimated class prior (0: relative frequencies ``n_i / n``).
+    categorical_features, categories :
+        Which columns are categorical, and declared vocabularies (their sizes are the ``K_j`` of
+        Eq. 18.6); see :class:`bayeskit.data.Schema`.
+    handle_unknown : {"missing", "warn", "error"}, default="missing"
+        A category not seen in fit is treated as missing (optionally with a warning) or refused.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    schema_ : Schema
+    stats_ : FullStats
+        Sparse joint counts and scatter moments, kept so ``partial_fit`` is count + add + estimate.
+    class_count_, log_prior_ : ndarray of shape (n_classes,)
+    means_ : ndarray of shape (n_classes, n_numeric)
+    covariance_ : ndarray of shape (n_classes, n_numeric, n_numeric)
+        The covariance used: shrunk if asked, plus ``ridge_`` on the diagonal. Zero for a class
+        with no complete numeric row (its density is then 0 wherever a numeric value is observed).
+    shrinkage_ : ndarray of shape (n_classes,)
+        The shrinkage intensity applied to each class (0 with ``shrinkage=None``).
+    ridge_ : ndarray of shape (n_classes,)
+        The ridge added to each class's covariance (0 where it was positive definite).
+    joint_combos_ : ndarray of shape (m, n_categorical)
+        The complete combinations of categorical codes seen in training.
+    log_joint_ : ndarray of shape (m, n_classes)
+        ``log P(x = joint_combos_[r] | c)``.
+    log_joint_unseen_ : ndarray of shape (n_classes,)
+        ``log P(x | c)`` of every combination not in ``joint_combos_``.
+    n_features_in_, feature_names_in_ :
+        As in scikit-learn.
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 2.0], [2.0, 3.5], [3.0, 4.0], [6.0, 1.0], [7.0, 2.5], [8.0, 2.0]])
+    >>> model = FullBayes().fit(X, ["a", "a", "a", "b", "b", "b"])
+    >>> model.covariance_[0].round(3)
+    array([[0.667, 0.667],
+           [0.667, 0.722]])
+    >>> model.predict([[2.5, 3.0], [6.5, 2.0]])
+    array(['a', 'b'], dtype='<U1')
+
+    Categorical data use the joint PMF with pseudo-counts (Eq. 18.6): here 2 x 2 = 4 cells, so
+    ``P(x | c) = (n_c(x) + 1) / (n_c + 4)``.
+
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"u": ["p", "p", "q", "q"], "v": ["s", "t", "t", "t"]})
+    >>> model = FullBayes().fit(X, [0, 0, 1, 1])
+    >>> np.exp(model.predict_joint_log_proba(X.iloc[:1]) - model.log_prior_).round(3)
+    array([[0.333, 0.167]])
+    """
+
+    def __init__(
+        self,
+        *,
+        alpha: float = 1.0,
+        ddof: int = 0,
+        shrinkage: float | str | None = None,
+        priors: Any = None,
+        prior_alpha: float = 0.0,
+        categorical_features: Any = None,
+        categories: Any = None,
+        handle_unknown: str = "missing",
+    ):
+        self.alpha = alpha
+        self.ddof = ddof
+        self.shrinkage = shrinkage
+        self.priors = priors
+        self.prior_alpha = prior_alpha
+        self.categorical_features = categorical_features
+        self.categories = categories
+        self.handle_unknown = handle_unknown
+
+    def _check_params(self) -> None:
+        _check_number("alpha", self.alpha, low=0)
+        _check_number("ddof", self.ddof, low=0, integer=True)
+        if isinstance(self.shrinkage, str):
+            _check_choice("shrinkage", self.shrinkage, ("ledoit-wolf",))
+        elif self.shrinkage is not None:
+            _check_number("shrinkage", self.shrinkage, low=0)
+            if self.shrinkage > 1:
+                msg = (
+                    f"shrinkage must be None, a number in [0, 1] or 'ledoit-wolf', "
+                    f"got {self.shrinkage!r}"
+                )
+                raise ValueError(msg)
+        _check_number("prior_alpha", self.prior_alpha, low=0)
+        _check_choice("handle_unknown", self.handle_unknown, ("missing", "warn", "error"))
+
+    # ------------------------------------------------------------------ learning
+    def _count(
+        self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int
+    ) -> FullStats:
+        return FullStats(
+            joint_counts(enc.codes, y, n_classes, self.schema_.n_states, w),
+            shrinkage_moments(enc.values, y, n_classes, w),
+        )
+
+    def _estimate(self) -> None:
+        joint, moments = self.stats_.joint, self.stats_.moments
+        cov, self.shrinkage_ = shrunk_covariance(moments, self.ddof, self.shrinkage)
+        n_classes, d = cov.shape[0], cov.shape[1]
+        self.means_ = moments.mean.copy()
+        self._has_numeric = moments.count > 0
+        chol = np.zeros_like(cov)
+        ridge = np.zeros(n_classes)
+        if d:
+            start = ridge_start(moments.scatter)
+            for c in np.flatnonzero(self._has_numeric):
+                chol[c], ridge[c] = regularised_cholesky(cov[c], start)
+                cov[c] += ridge[c] * np.eye(d)
+        if np.any(ridge > 0):
+            which = ", ".join(
+                f"{self.classes_[c]!r} ({ridge[c]:.3g})" for c in np.flatnonzero(ridge > 0)
+            )
+            msg = (
+                f"the covariance of class {which} is singular (fewer complete rows than numeric "
+                "features, or collinear or constant features); the ridge in brackets was added to "
+                "its diagonal (see ridge_). Pass shrinkage='ledoit-wolf' or a number in (0, 1] "
+                "to regularise it yourself"
+            )
+            warnings.warn(msg, SingularCovarianceWarning, stacklevel=_outside_stacklevel())
+        self.covariance_, self.ridge_, self._chol = cov, ridge, chol
+
+        d_cat = joint.combos.shape[1]
+        self._log_n_states = np.log(np.maximum(joint.n_states, 1).astype(np.float64))
+        self._full_table = joint.project(np.arange(d_cat))
+        self.joint_combos_ = self._full_table.combos
+        self.log_joint_, self.log_joint_unseen_ = _log_joint_pmf(self._full_table, self.alpha, 0.0)
+
+    # ------------------------------------------------------------------ prediction
+    def _log_likelihood(self, enc: Encoded) -> np.ndarray:
+        jll = np.zeros((enc.n_samples, len(self.classes_)))
+        if enc.codes.shape[1]:
+            jll += self._categorical_log_likelihood(enc.codes)
+        if enc.values.shape[1]:
+            jll += self._numeric_log_likelihood(enc.values)
+        return jll
+
+    def _categorical_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
+        out = np.zeros((codes.shape[0], len(self.classes_)))
+        for pat, rows in _patterns(codes >= 0):
+            if not pat.any():
+                continue  # nothing observed: P(x_O | c) = 1
+            cols = np.flatnonzero(pat)
+            if pat.all():
+                table, seen, unseen = self._full_table, self.log_joint_, self.log_joint_unseen_
+            else:
+                table = self.stats_.joint.project(cols)
+                missing = float(self._log_n_states[~pat].sum())
+                seen, unseen = _log_joint_pmf(table, self.alpha, missing)
+            where = table.find(codes[rows][:, cols])
+            block = np.broadcast_to(unseen, (len(where), len(unseen))).copy()
+            hit = where >= 0
+            block[hit] = seen[where[hit]]
+            out[rows] = block
+        return out
+
+    def _numeric_log_likelihood(self, values: np.ndarray) -> np.ndarray:
+        out = np.zeros((values.shape[0], len(self.classes_)))
+        for pat, rows in _patterns(~np.isnan(values)):
+            if not pat.any():
+                continue  # nothing observed: the density integrates to 1
+            x = values[rows] if pat.all() else values[rows][:, pat]
+            for c in range(len(self.classes_)):
+                if not self._has_numeric[c]:
+                    out[rows, c] = -np.inf
+                    continue
+                if pat.all():
+                    chol = self._chol[c]
+                else:  # the marginal of a normal: keep the observed block of mean and covariance
+                    chol = cholesky(self.covariance_[c][np.ix_(pat, pat)], lower=True)
+                out[rows, c] = mvn_log_density(x, self.means_[c, pat], chol)
+        return out
