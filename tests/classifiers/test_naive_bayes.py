@@ -71,7 +71,9 @@ def test_pandas_categoricals_match_codes():
     rng = np.random.default_rng(3)
     codes = rng.integers(0, 4, size=(300, 3))
     y = codes[:, 0] % 2
-    frame = pd.DataFrame({f"f{j}": pd.Categorical.from_codes(codes[:, j], list("abcd")) for j in range(3)})
+    frame = pd.DataFrame(
+        {f"f{j}": pd.Categorical.from_codes(codes[:, j], list("abcd")) for j in range(3)}
+    )
     a = NaiveBayes().fit(frame, y).predict_proba(frame)
     b = CategoricalNB().fit(codes, y).predict_proba(codes)
     np.testing.assert_allclose(a, b, atol=1e-12)
@@ -124,14 +126,18 @@ def test_unsmoothed_multinomial_has_no_nan():
 # ---------------------------------------------------------------- incremental learning
 def test_partial_fit_equals_fit_with_growing_vocabulary_and_missing_values():
     df, y = _mixed(600, missing=0.1)
-    df = df.sort_values("a", na_position="first").reset_index(drop=True)  # later chunks bring new categories
+    df = df.sort_values("a", na_position="first").reset_index(
+        drop=True
+    )  # later chunks bring new categories
     y = y[df.index]
     whole = NaiveBayes().fit(df, y)
     inc = NaiveBayes()
     for lo in range(0, 600, 137):
         inc.partial_fit(df.iloc[lo : lo + 137], y[lo : lo + 137], classes=["x", "y", "z"])
     assert inc.schema_ == whole.schema_
-    np.testing.assert_allclose(inc.predict_joint_log_proba(df), whole.predict_joint_log_proba(df), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        inc.predict_joint_log_proba(df), whole.predict_joint_log_proba(df), rtol=1e-12, atol=1e-12
+    )
     for a, b in zip(inc.log_cpt_, whole.log_cpt_, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-12)
     np.testing.assert_allclose(inc.var_, whole.var_, rtol=1e-12)
@@ -170,8 +176,12 @@ def test_integer_weights_equal_duplicated_rows():
 
 @pytest.mark.parametrize(
     ("weights", "match"),
-    [([1.0, -1.0, 1.0, 1.0], "negative"), ([1.0, np.nan, 1.0, 1.0], "finite"), ([1.0, 2.0], "shape"),
-     ([0.0, 0.0, 0.0, 0.0], "sums to zero")],
+    [
+        ([1.0, -1.0, 1.0, 1.0], "negative"),
+        ([1.0, np.nan, 1.0, 1.0], "finite"),
+        ([1.0, 2.0], "shape"),
+        ([0.0, 0.0, 0.0, 0.0], "sums to zero"),
+    ],
 )
 def test_bad_sample_weight(weights, match):
     X = pd.DataFrame({"a": ["u", "v", "u", "v"]})
@@ -210,14 +220,12 @@ def test_posteriors_finite_with_missing_everywhere():
 
 def test_zero_evidence_gives_uniform_posterior_and_warning():
     X = pd.DataFrame({"a": ["u", "v"]})
-    model = NaiveBayes(alpha=0.0).fit(X, [0, 1])
-    q = pd.DataFrame({"a": ["u"]})
-    model.categories = None
+    # "w" is in the declared domain but never seen: with alpha=0 both classes give it probability 0
+    model = NaiveBayes(alpha=0.0, categories={"a": ["u", "v", "w"]}).fit(X, [0, 1])
     with pytest.warns(ZeroEvidenceWarning):
-        joint = NaiveBayes(alpha=0.0, categories={"a": ["u", "v", "w"]}).fit(X, [0, 1])
-        proba = joint.predict_proba(pd.DataFrame({"a": ["w"]}))
+        proba = model.predict_proba(pd.DataFrame({"a": ["w"]}))
     np.testing.assert_allclose(proba, [[0.5, 0.5]])
-    np.testing.assert_allclose(model.predict_proba(q), [[1.0, 0.0]])
+    np.testing.assert_allclose(model.predict_proba(pd.DataFrame({"a": ["u"]})), [[1.0, 0.0]])
 
 
 def test_constant_numeric_feature_gives_finite_posteriors():
@@ -230,7 +238,9 @@ def test_zero_variance_point_mass_without_floor():
     # Zaki Exercise Q1: class L is a point mass at age 25; no NaN, P(H | age=23) = 1
     X = pd.DataFrame({"age": [25.0, 25.0, 20.0, 35.0]})
     model = NaiveBayes(var_smoothing=0.0).fit(X, ["L", "L", "H", "H"])
-    np.testing.assert_allclose(model.predict_proba(pd.DataFrame({"age": [23.0, 25.0]})), [[1, 0], [0, 1]])
+    np.testing.assert_allclose(
+        model.predict_proba(pd.DataFrame({"age": [23.0, 25.0]})), [[1, 0], [0, 1]]
+    )
 
 
 # ---------------------------------------------------------------- explanations
@@ -358,7 +368,9 @@ def test_pipeline_grid_search_and_cross_val_score():
     pipe = make_pipeline(StandardScaler(), NaiveBayes())
     scores = cross_val_score(pipe, X, y, cv=5)
     assert scores.mean() > 0.9
-    grid = GridSearchCV(NaiveBayes(), {"var_smoothing": [1e-9, 1e-3], "ddof": [0, 1]}, cv=3).fit(X, y)
+    grid = GridSearchCV(NaiveBayes(), {"var_smoothing": [1e-9, 1e-3], "ddof": [0, 1]}, cv=3).fit(
+        X, y
+    )
     assert grid.best_score_ > 0.9
 
 
@@ -374,14 +386,19 @@ def test_discretized_naive_bayes_bins_numeric_features():
     model = NaiveBayes(discretize="mdl").fit(X, y)
     assert all(c.kind == "categorical" and c.cuts is not None for c in model.schema_.columns)
     assert model.score(X, y) > 0.9
-    assert cross_val_score(NaiveBayes(discretize="equal-frequency", n_bins=4), X, y, cv=5).mean() > 0.85
+    assert (
+        cross_val_score(NaiveBayes(discretize="equal-frequency", n_bins=4), X, y, cv=5).mean()
+        > 0.85
+    )
 
 
 def test_partial_fit_keeps_the_bins_of_the_first_chunk():
     X, y = datasets.load("iris")
     perm = np.random.default_rng(0).permutation(len(y))
     X, y = X.iloc[perm], y.to_numpy()[perm]
-    model = NaiveBayes(discretize="equal-width").partial_fit(X.iloc[:75], y[:75], classes=np.unique(y))
+    model = NaiveBayes(discretize="equal-width").partial_fit(
+        X.iloc[:75], y[:75], classes=np.unique(y)
+    )
     cuts = [c.cuts for c in model.schema_.columns]
     model.partial_fit(X.iloc[75:], y[75:])
     assert [c.cuts for c in model.schema_.columns] == cuts

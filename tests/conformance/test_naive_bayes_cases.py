@@ -132,7 +132,9 @@ def test_naive_bayes_case(case_id, params, out):
 
 
 # --- Zaki Example 18.3: Gaussian naive Bayes on 2-D Iris (UCI file), query (6.75, 4.25) -------
-@pytest.mark.parametrize("out", outputs("zaki-ex18.3-naive-bayes-gaussian-iris-2d"), ids=lambda o: o["name"])
+@pytest.mark.parametrize(
+    "out", outputs("zaki-ex18.3-naive-bayes-gaussian-iris-2d"), ids=lambda o: o["name"]
+)
 def test_zaki_gaussian_naive_bayes_iris(out):
     c = case("zaki-ex18.3-naive-bayes-gaussian-iris-2d")
     X, y, _ = _model_frame(c)
@@ -143,7 +145,9 @@ def test_zaki_gaussian_naive_bayes_iris(out):
     query = dict(zip(c["inputs"]["features"], c["inputs"]["query"], strict=True))
     if q["kind"] == "density":  # the product of the two per-feature densities
         x = _query_frame(model, query)
-        got = np.exp((model.predict_joint_log_proba(x) - model.log_prior_)[0, _class(model, q["class"])])
+        got = np.exp(
+            (model.predict_joint_log_proba(x) - model.log_prior_)[0, _class(model, q["class"])]
+        )
     else:
         got = _answer(model, q, query)
     check(got, out)
@@ -161,7 +165,9 @@ def _zaki_discretized():
     return pd.DataFrame(cols), y, c
 
 
-@pytest.mark.parametrize("out", outputs("zaki-ex18.4-naive-bayes-categorical-iris-2d"), ids=lambda o: o["name"])
+@pytest.mark.parametrize(
+    "out", outputs("zaki-ex18.4-naive-bayes-categorical-iris-2d"), ids=lambda o: o["name"]
+)
 def test_zaki_categorical_naive_bayes_iris(out):
     Xd, y, c = _zaki_discretized()
     q = out["quantity"]
@@ -195,7 +201,9 @@ def test_han_laplace_correction():
     c = case("han-3.1-laplace-correction")
     counts = c["inputs"]["counts"]
     student = {k: np.array([v["yes"], v["no"]], float) for k, v in counts["buy_x_student"].items()}
-    credit = {k: np.array([v["fair"], v["excellent"]], float) for k, v in counts["buy_x_credit"].items()}
+    credit = {
+        k: np.array([v["fair"], v["excellent"]], float) for k, v in counts["buy_x_credit"].items()
+    }
     # query: student = yes (index 0), credit = fair (index 0), unless the output says otherwise
     for out in outputs("han-3.1-laplace-correction"):
         q = out["quantity"]
@@ -258,7 +266,9 @@ def test_han_dice_coin_frequencies():
 def test_han_drug_test_conditional():
     c = case("han-2.1-drug-test-conditional")
     counts = c["inputs"]["counts"]
-    table = np.array([[counts[r]["women"], counts[r]["men"]] for r in ("success", "failure")], float)
+    table = np.array(
+        [[counts[r]["women"], counts[r]["men"]] for r in ("success", "failure")], float
+    )
     joint = np.exp(mle(table.ravel())).reshape(2, 2)  # rows: success, failure; cols: women, men
     values = {
         ("woman", None): joint[:, 0].sum(),

@@ -184,9 +184,12 @@ def test_discretize_stores_cuts_and_bins_out_of_range_values():
     y = np.array([0, 0, 0, 1, 1, 1])
     schema = Schema.infer(X).discretize(X, y, 2)
     col = schema.column("x")
-    assert col.kind == "categorical" and col.cuts == (6.5,)
+    assert col.kind == "categorical"
+    assert col.cuts == (6.5,)
     assert schema.column("c").cuts is None
-    codes = schema.encode(pd.DataFrame({"x": [-100.0, 6.5, 6.51, 1e9, np.nan], "c": list("aaaaa")})).codes
+    codes = schema.encode(
+        pd.DataFrame({"x": [-100.0, 6.5, 6.51, 1e9, np.nan], "c": list("aaaaa")})
+    ).codes
     assert codes[:, 0].tolist() == [0, 0, 1, 1, -1]
 
 

@@ -55,7 +55,9 @@ def test_m_estimate_rejects_bad_prior():
 def test_dirichlet_map_and_mean():
     counts = np.array([4.0, 0.0, 1.0])
     np.testing.assert_allclose(np.exp(dirichlet_map(counts, 2.0)), [5 / 8, 1 / 8, 2 / 8])
-    np.testing.assert_allclose(np.exp(dirichlet_posterior_mean(counts, 2.0)), [6 / 11, 2 / 11, 3 / 11])
+    np.testing.assert_allclose(
+        np.exp(dirichlet_posterior_mean(counts, 2.0)), [6 / 11, 2 / 11, 3 / 11]
+    )
     np.testing.assert_allclose(np.exp(dirichlet_map(counts, 1.0)), np.exp(mle(counts)))
 
 
@@ -65,7 +67,10 @@ def test_dirichlet_map_needs_alpha_at_least_one():
 
 
 def test_log_probabilities_dispatch_and_error():
-    np.testing.assert_allclose(log_probabilities(np.array([1.0, 2.0]), "lidstone", 1.0), lidstone(np.array([1.0, 2.0]), 1.0))
+    np.testing.assert_allclose(
+        log_probabilities(np.array([1.0, 2.0]), "lidstone", 1.0),
+        lidstone(np.array([1.0, 2.0]), 1.0),
+    )
     with pytest.raises(ValueError, match="smoothing must be one of"):
         log_probabilities(np.array([1.0]), "kneser-ney", 1.0)
 
@@ -75,8 +80,11 @@ def test_gaussian_parameters_ddof_and_empty_class():
     gm = gaussian_moments(values, np.array([0, 0, 0]), 2)
     mean, var0 = gaussian_parameters(gm, ddof=0)
     _, var1 = gaussian_parameters(gm, ddof=1)
-    assert mean[0, 0] == 3.0 and var0[0, 0] == pytest.approx(8 / 3) and var1[0, 0] == 4.0
-    assert mean[1, 0] == 0.0 and var0[1, 0] == np.inf  # no data: density 0, never NaN
+    assert mean[0, 0] == 3.0
+    assert var0[0, 0] == pytest.approx(8 / 3)
+    assert var1[0, 0] == 4.0
+    assert mean[1, 0] == 0.0  # no data: mean 0 and variance inf, so density 0, never NaN
+    assert var0[1, 0] == np.inf
 
 
 def test_one_sample_with_ddof_one_has_zero_variance():

@@ -54,7 +54,8 @@ def test_regrow_moves_columns():
 def test_count_table_axis_order():
     t = count_table(np.array([1]), np.array([2]), np.array([0]), 2, 3, 2)
     assert t.shape == (2, 3, 2)
-    assert t[1, 2, 0] == 1 and t.sum() == 1
+    assert t[1, 2, 0] == 1
+    assert t.sum() == 1
 
 
 def test_class_counts_weighted():
@@ -71,7 +72,9 @@ def test_gaussian_moments_match_numpy_and_skip_nan():
             ok = ~np.isnan(x)
             mean = np.average(x[ok], weights=ww[ok])
             np.testing.assert_allclose(gm.mean[c, f], mean, rtol=1e-12)
-            np.testing.assert_allclose(gm.m2[c, f], np.sum(ww[ok] * (x[ok] - mean) ** 2), rtol=1e-12)
+            np.testing.assert_allclose(
+                gm.m2[c, f], np.sum(ww[ok] * (x[ok] - mean) ** 2), rtol=1e-12
+            )
 
 
 def test_gaussian_moments_merge_is_exact():
@@ -111,5 +114,8 @@ def test_integer_weights_equal_duplicated_rows():
     a = categorical_counts(codes, y, 3, np.array([4, 4, 4]), w.astype(float))
     b = categorical_counts(codes[rep], y[rep], 3, np.array([4, 4, 4]))
     np.testing.assert_allclose(a.feature_count[1], b.feature_count[1])
-    ga, gb = gaussian_moments(values, y, 3, w.astype(float)), gaussian_moments(values[rep], y[rep], 3)
+    ga, gb = (
+        gaussian_moments(values, y, 3, w.astype(float)),
+        gaussian_moments(values[rep], y[rep], 3),
+    )
     np.testing.assert_allclose(ga.m2, gb.m2, rtol=1e-10)

@@ -4,8 +4,8 @@ A model is a structure plus statistics plus an estimator. A subclass supplies fo
 
 * ``_check_params()``: argument checks, run at the start of ``fit`` and ``partial_fit`` (so values
   set later by ``set_params`` in a grid search are checked too);
-* ``_count(enc, y, w, n_classes)``: mergeable statistics of one chunk of encoded data (they support ``a + b``
-  and carry ``class_count``);
+* ``_count(enc, y, w, n_classes)``: mergeable statistics of one chunk of encoded data (they
+  support ``a + b`` and carry ``class_count``);
 * ``_estimate()``: the fitted tables, computed from ``self.stats_`` only;
 * ``_log_likelihood(enc)``: ``log P(x | c)`` of shape ``(n_samples, n_classes)``.
 
@@ -33,7 +33,9 @@ from bayeskit.exceptions import ZeroEvidenceWarning
 __all__ = ["BayesClassifier"]
 
 
-def _check_number(name: str, value: Any, *, low: float | None = None, integer: bool = False) -> None:
+def _check_number(
+    name: str, value: Any, *, low: float | None = None, integer: bool = False
+) -> None:
     ok_type = (int, np.integer) if integer else (int, float, np.integer, np.floating)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, ok_type):
         kind = "an integer" if integer else "a number"
@@ -70,7 +72,8 @@ def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | Non
         raise ValueError(msg)
     w = w.astype(np.float64)
     if not np.all(np.isfinite(w)):
-        msg = f"sample_weight must be finite; position {int(np.flatnonzero(~np.isfinite(w))[0])} is not"
+        pos = int(np.flatnonzero(~np.isfinite(w))[0])
+        msg = f"sample_weight must be finite; position {pos} is not"
         raise ValueError(msg)
     if np.any(w < 0):
         msg = f"sample_weight must be >= 0; position {int(np.flatnonzero(w < 0)[0])} is negative"

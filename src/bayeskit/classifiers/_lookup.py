@@ -30,7 +30,7 @@ def _add_table_entries(jll, codes, table, offsets):  # pragma: no cover - compil
 
 
 def _add_gaussian_log_density(jll, values, mean, log_norm, half_precision):  # pragma: no cover
-    """jll[i, c] += log N(values[i, f] | mean[c, f], var[c, f]) for every feature f; NaN adds nothing.
+    """jll[i, c] += log N(values[i, f] | mean[c, f], var[c, f]) for every feature f (NaN: nothing).
 
     ``log_norm = -log(2 pi var) / 2`` and ``half_precision = 1 / (2 var)``, both (n_classes, d),
     are computed once per model. A zero variance (only with ``var_smoothing=0``) is a point mass:

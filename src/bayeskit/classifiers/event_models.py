@@ -34,7 +34,11 @@ class _EventModel(BayesClassifier):
 
     def _prepare_X(self, X: Any, *, reset: bool) -> Any:
         X = validate_data(
-            self, X, reset=reset, accept_sparse=("csr", "csc"), dtype=np.float64,
+            self,
+            X,
+            reset=reset,
+            accept_sparse=("csr", "csc"),
+            dtype=np.float64,
             ensure_all_finite=True,
         )
         if self._nonnegative:
@@ -53,7 +57,6 @@ class _EventModel(BayesClassifier):
     def _encode(self, X: Any) -> Any:
         return X
 
-
     def _encode_for_predict(self, X: Any) -> Any:
         check_is_fitted(self, "stats_")
         return self._prepare_X(X, reset=False)
@@ -63,9 +66,7 @@ class _EventModel(BayesClassifier):
 
     def _count(self, X: Any, y: np.ndarray, w: np.ndarray | None, n_classes: int):
         weights = np.ones(len(y)) if w is None else w
-        onehot = sp.csr_matrix(
-            (weights, (y, np.arange(len(y)))), shape=(n_classes, len(y))
-        )
+        onehot = sp.csr_matrix((weights, (y, np.arange(len(y)))), shape=(n_classes, len(y)))
         table = onehot @ self._feature_matrix(X)
         table = table.toarray() if sp.issparse(table) else np.asarray(table)
         return CategoricalCounts(class_counts(y, n_classes, weights), (table,))

@@ -158,7 +158,9 @@ class NaiveBayes(BayesClassifier):
         _check_number("n_bins", self.n_bins, low=1, integer=True)
 
     # ------------------------------------------------------------------ learning
-    def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int) -> NaiveStats:
+    def _count(
+        self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int
+    ) -> NaiveStats:
         return NaiveStats(
             categorical_counts(enc.codes, y, n_classes, self.schema_.n_states, w),
             gaussian_moments(enc.values, y, n_classes, w),
@@ -185,7 +187,10 @@ class NaiveBayes(BayesClassifier):
             add_table_entries(jll, np.ascontiguousarray(enc.codes), self._table, self._offsets)
         if enc.values.shape[1]:
             add_gaussian_log_density(
-                jll, np.ascontiguousarray(enc.values), self.theta_, self._log_norm,
+                jll,
+                np.ascontiguousarray(enc.values),
+                self.theta_,
+                self._log_norm,
                 self._half_precision,
             )
         return jll

@@ -84,7 +84,7 @@ class Column:
 
 @dataclass(frozen=True)
 class Encoded:
-    """Data encoded by a schema: categorical codes (-1 = missing) and numeric values (NaN = missing)."""
+    """Encoded data: categorical codes (-1 = missing) and numeric values (NaN = missing)."""
 
     codes: np.ndarray
     values: np.ndarray
@@ -146,11 +146,13 @@ def _dtype_kind(s: pd.Series) -> str:
     if isinstance(dt, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dt):
         return CATEGORICAL
     if pd.api.types.is_complex_dtype(dt):
-        msg = f"column {s.name!r} holds complex numbers, which are neither categories nor real values"
+        msg = (
+            f"column {s.name!r} holds complex numbers, which are neither categories nor real values"
+        )
         raise SchemaError(msg)
     if pd.api.types.is_numeric_dtype(dt):
         return NUMERIC
-    if dt == object:
+    if pd.api.types.is_object_dtype(dt):
         non_missing = s[s.notna()]
         if len(non_missing) and all(_is_real_number(v) for v in non_missing):
             return NUMERIC
@@ -267,7 +269,7 @@ class Schema:
         categories: Mapping[str, Sequence] | None = None,
         max_auto_categories: int = 32,
     ) -> Schema:
-        """Learn kinds and vocabularies from training data (see the module docstring for the rules)."""
+        """Learn kinds and vocabularies from training data (the rules: the module docstring)."""
         frame = as_frame(X)
         if frame.shape[0] == 0:
             msg = f"X has 0 samples (shape {frame.shape}); at least one is required"
@@ -453,7 +455,9 @@ class Schema:
         values = np.column_stack([_encode_numeric(frame[c.name], c.name) for c in numeric])
         disc = Discretizer(method, n_bins).fit(values, y, n_classes, sample_weight)
         binned = {
-            c.name: Column(c.name, CATEGORICAL, tuple(disc.bin_labels(j)), tuple(disc.cuts_[j].tolist()))
+            c.name: Column(
+                c.name, CATEGORICAL, tuple(disc.bin_labels(j)), tuple(disc.cuts_[j].tolist())
+            )
             for j, c in enumerate(numeric)
         }
         return Schema(tuple(binned.get(c.name, c) for c in self.columns), self.input_names)

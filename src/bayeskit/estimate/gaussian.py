@@ -24,8 +24,8 @@ LOG_2PI = float(np.log(2.0 * np.pi))
 def gaussian_parameters(moments: GaussianMoments, ddof: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Mean and variance per (class, feature): var = M2 / (n - ddof) (Zhou eq. 7.12 for ddof=0).
 
-    Where ``n - ddof <= 0`` (e.g. one sample with ``ddof=1``) the variance is 0; where a class has no
-    data the mean is 0 and the variance ``inf``, so its density is 0 (log ``-inf``), never NaN.
+    Where ``n - ddof <= 0`` (e.g. one sample with ``ddof=1``) the variance is 0; where a class has
+    no data the mean is 0 and the variance ``inf``, so its density is 0 (log ``-inf``), never NaN.
 
     Examples
     --------
@@ -59,7 +59,7 @@ def variance_floor(moments: GaussianMoments, var_smoothing: float) -> float:
 
 
 def gaussian_log_density(x: np.ndarray, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
-    """log N(x | mean, var) = -(log(2 pi var) + (x - mean)^2 / var) / 2, elementwise (Zhou eq. 7.18).
+    """log N(x | mean, var) = -(log(2 pi var) + (x - mean)^2 / var) / 2 (Zhou eq. 7.18).
 
     A zero variance gives ``+inf`` at the mean and ``-inf`` elsewhere; no NaN is produced for
     finite ``x``.

@@ -38,7 +38,9 @@ def count_table(
     n_states: int,
     weights: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Counts over (class, parent configuration, value), shape ``(n_classes, n_parent_configs, n_states)``.
+    """Counts over (class, parent configuration, value).
+
+    Shape ``(n_classes, n_parent_configs, n_states)``.
 
     Rows whose child or parent configuration is missing (negative) are skipped.
 
