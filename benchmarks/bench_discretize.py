@@ -2,7 +2,8 @@
 
 Random normal features; the class (2 to 5 classes) is a noisy linear function of the features,
 so every column is correlated with it to a different degree. Prints the median of 3 runs of
-``Discretizer("mdl").fit`` for each number of classes.
+``Discretizer("mdl").fit`` for each number of classes (wall clock, and the CPU time of all
+threads: on a busy shared machine the latter is the steadier figure).
 
     PYTHONPATH=src python benchmarks/bench_discretize.py [--rows N] [--cols D] [--repeat R]
 """
@@ -10,6 +11,7 @@ so every column is correlated with it to a different degree. Prints the median o
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 
@@ -40,14 +42,16 @@ def main() -> None:
     Discretizer("mdl").fit(warm_x, warm_y, 2)  # compile / load the numba kernel outside timing
     for k in args.classes:
         x, y = make_data(args.rows, args.cols, k)
-        times = []
+        times, cpu = [], []
         for _ in range(args.repeat):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             d = Discretizer("mdl").fit(x, y, k)
             times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
         print(
             f"mdl fit {args.rows} x {args.cols}, {k} classes: "
             f"median {statistics.median(times):.3f} s over {args.repeat} runs "
+            f"(CPU {statistics.median(cpu):.3f} s on {len(os.sched_getaffinity(0))} CPUs) "
             f"(cuts per column: median {int(np.median(d.n_bins_ - 1))}, max {d.n_bins_.max() - 1})"
         )
 

