@@ -1,22 +1,33 @@
 """bayeskit: Bayesian classifiers and Bayesian networks.
 
-data --encode--> codes --count--> statistics --estimate--> tables --look up--> log P(c, x) --decide--> action
+Every model follows one pipeline::
+
+    data --encode--> codes --count--> statistics --estimate--> tables --look up--> log P(c, x)
+         --decide--> action
+
+The layers are subpackages: :mod:`bayeskit.data`, :mod:`bayeskit.stats`,
+:mod:`bayeskit.estimate`, :mod:`bayeskit.decision` and :mod:`bayeskit.classifiers`; the interfaces
+are :mod:`bayeskit.io` (``save``/``load``), :mod:`bayeskit.evaluate`, :mod:`bayeskit.plot` and the
+``bayeskit`` command line.
 """
 
-from bayeskit.classifiers import NaiveBayes
+from bayeskit._version import __version__
+from bayeskit.classifiers import (
+    BernoulliNaiveBayes,
+    FullBayes,
+    KNNBayes,
+    MultinomialNaiveBayes,
+    NaiveBayes,
+)
+from bayeskit.io import load, save
 
-__version__ = "0.1.0"
-
-__all__ = ["NaiveBayes", "__version__"]
-
-from bayeskit.io import load, save  # noqa: E402  (io reads __version__, defined above)
-
-__all__ += ["load", "save"]
-
-from bayeskit.classifiers import FullBayes  # noqa: E402
-
-__all__ += ["FullBayes"]
-
-from bayeskit.classifiers import KNNBayes  # noqa: E402
-
-__all__ += ["KNNBayes"]
+__all__ = [
+    "BernoulliNaiveBayes",
+    "FullBayes",
+    "KNNBayes",
+    "MultinomialNaiveBayes",
+    "NaiveBayes",
+    "__version__",
+    "load",
+    "save",
+]

@@ -92,8 +92,8 @@ from typing import Any
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-import bayeskit
 from bayeskit import stats as _stats_pkg
+from bayeskit._version import __version__
 from bayeskit.classifiers import MODELS
 from bayeskit.data.schema import Encoded, Schema
 from bayeskit.exceptions import ModelFileError
@@ -311,7 +311,7 @@ def save(model: Any, path: str | os.PathLike) -> Path:
     doc = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
-        "bayeskit_version": bayeskit.__version__,
+        "bayeskit_version": __version__,
         "model": name,
         "params": params,
         "fitted": {
@@ -524,7 +524,7 @@ def load(path: str | os.PathLike) -> Any:
     if version > FORMAT_VERSION:
         fail(
             f"written by a newer bayeskit ({doc.get('bayeskit_version', 'unknown version')}, "
-            f"format_version {version}); this bayeskit {bayeskit.__version__} reads format "
+            f"format_version {version}); this bayeskit {__version__} reads format "
             f"versions up to {FORMAT_VERSION}. Upgrade bayeskit to load it"
         )
     recorded = doc.pop("metadata_sha256", None)
