@@ -1,0 +1,234 @@
+"""Shared helpers for the benchmark scripts: timing, peak memory, machine facts, RESULTS.md.
+
+Timing is the median of N runs measured with ``time.perf_counter``. Peak memory is measured in a
+separate, untimed run (tracing slows Python code down), two ways:
+
+* ``traced``: the peak of ``tracemalloc`` during the call, counting only memory allocated after
+  the call starts (so the input, built beforehand, is not counted). numpy and pandas buffers are
+  traced; memory that compiled code takes with its own ``malloc`` (numba's runtime, some C/Cython
+  code) is not.
+* ``rss``: growth of the process's resident-set high-water mark (``VmHWM``) over the resident
+  size before the call, after resetting the mark through ``/proc/self/clear_refs``. It sees every
+  allocation, but also page-cache effects and memory freed but kept by the allocator; ``None``
+  where the kernel does not allow the reset (not Linux, or no permission).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import platform
+import re
+import statistics
+import subprocess
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+MB = 1e6
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Seconds of each run, in order."""
+
+    runs: tuple[float, ...]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.runs)
+
+    @property
+    def spread(self) -> str:
+        return f"{min(self.runs):.3f}-{max(self.runs):.3f}"
+
+
+def time_runs(fn: Callable[[], Any], repeats: int) -> Timing:
+    """Call ``fn`` ``repeats`` times; the seconds of each call (garbage collected before each)."""
+    runs = []
+    for _ in range(repeats):
+        gc.collect()
+        t0 = time.perf_counter()
+        fn()
+        runs.append(time.perf_counter() - t0)
+    return Timing(tuple(runs))
+
+
+def time_phases(
+    contenders: dict[str, Callable[[], dict[str, float]]], repeats: int
+) -> dict[str, dict[str, Timing]]:
+    """Time several contenders, interleaved: run 1 of each, then run 2 of each, and so on.
+
+    Each contender is a function that does one run and returns the seconds of each of its named
+    phases (say ``fit`` and ``predict_proba``). Interleaving spreads any change in the machine's
+    load (other jobs starting or stopping) over all contenders alike. Returns, per contender, a
+    :class:`Timing` per phase and ``"total"``: the sum of the phases of each run (so its median
+    is the median of the totals, not the sum of the medians).
+    """
+    per: dict[str, dict[str, list[float]]] = {name: {} for name in contenders}
+    for _ in range(repeats):
+        for name, fn in contenders.items():
+            gc.collect()
+            got = fn()
+            for k, v in got.items():
+                per[name].setdefault(k, []).append(v)
+            per[name].setdefault("total", []).append(sum(got.values()))
+    return {name: {k: Timing(tuple(v)) for k, v in phases.items()} for name, phases in per.items()}
+
+
+def _status_kb(field: str) -> int | None:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def _reset_hwm() -> bool:
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Memory:
+    """Peak extra memory of one call, in bytes (see the module docstring)."""
+
+    traced: int
+    rss: int | None
+
+
+def peak_memory(fn: Callable[[], Any]) -> Memory:
+    """Peak memory that ``fn()`` takes beyond what was held before it (one untimed run)."""
+    gc.collect()
+    rss_ok = _reset_hwm()
+    rss_before = _status_kb("VmRSS")
+    tracemalloc.start()
+    try:
+        fn()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    hwm = _status_kb("VmHWM")
+    rss = None
+    if rss_ok and rss_before is not None and hwm is not None:
+        rss = max(hwm - rss_before, 0) * 1024
+    return Memory(peak, rss)
+
+
+# ---------------------------------------------------------------------- machine and versions
+def cpu_model() -> str:
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
+        m = re.search(r"^Model name:\s*(.+)$", out, flags=re.M)
+        if m:
+            return m.group(1).strip()
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return platform.processor() or platform.machine()
+
+
+def load_average() -> str:
+    try:
+        return " ".join(f"{v:.2f}" for v in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
+def git_commit() -> str:
+    """The commit of the working tree; if files under ``src/`` differ from it, says which."""
+    try:
+        sha = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--", "src"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    if not status:
+        return sha
+    paths = [line[3:] for line in status]
+    shown = ", ".join(paths[:6]) + (f" and {len(paths) - 6} more" if len(paths) > 6 else "")
+    return f"{sha}, with uncommitted changes under src/ ({shown})"
+
+
+def versions(*modules: str) -> dict[str, str]:
+    """Python and the given packages' versions (``"not installed"`` when absent)."""
+    out = {"python": platform.python_version()}
+    for name in modules:
+        try:
+            mod = __import__(name)
+            out[name] = str(getattr(mod, "__version__", "unknown"))
+        except ImportError:
+            out[name] = "not installed"
+    return out
+
+
+def machine_lines(modules: tuple[str, ...]) -> list[str]:
+    """Markdown bullet lines: CPU, cores, memory, OS, versions, bayeskit commit."""
+    try:
+        with open("/proc/meminfo") as f:
+            mem = int(f.readline().split()[1])
+    except (OSError, ValueError, IndexError):
+        mem = None
+    lines = [
+        f"- machine: {cpu_model()}, {os.cpu_count()} cores"
+        + (f", {mem / 1024 / 1024:.0f} GiB memory" if mem else "")
+        + f", {platform.system()} {platform.release()}",
+        "- versions: " + ", ".join(f"{k} {v}" for k, v in versions(*modules).items()),
+        f"- bayeskit commit: {git_commit()}",
+    ]
+    return lines
+
+
+# ---------------------------------------------------------------------- output
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def write_section(title: str, body: str, path: Path = RESULTS) -> None:
+    """Put ``## title`` + ``body`` into RESULTS.md, replacing a section of that title if present.
+
+    A section runs from its ``## `` heading to the next ``## `` heading (or the end of the file),
+    so other scripts' sections are left as they are.
+    """
+    text = path.read_text() if path.exists() else "# Benchmark results\n"
+    heading = f"## {title}"
+    section = f"{heading}\n\n{body.strip()}\n"
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, ln in enumerate(lines) if ln.rstrip("\n") == heading), None)
+    if start is None:
+        text = text.rstrip("\n") + "\n\n" + section
+    else:
+        end = next(
+            (i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines)
+        )
+        tail = "".join(lines[end:])
+        text = "".join(lines[:start]) + section + ("\n" + tail if tail else "")
+    path.write_text(text)
+
+
+def say(*args: Any) -> None:
+    print(*args, flush=True)
