@@ -408,3 +408,45 @@ def test_partial_fit_keeps_the_bins_of_the_first_chunk():
 def test_bad_discretize_argument():
     with pytest.raises(ValueError, match="discretize must be one of"):
         NaiveBayes(discretize="kmeans").fit(pd.DataFrame({"x": [1.0, 2.0]}), [0, 1])
+
+
+# ---------------------------------------------------------------- review findings
+def test_failed_refit_leaves_the_model_as_it_was():
+    df, y = _mixed(60)
+    model = NaiveBayes().fit(df, y)
+    before = model.predict_proba(df)
+    with pytest.raises(ValueError, match="sums to zero"):
+        model.fit(df, y, sample_weight=np.zeros(len(y)))
+    np.testing.assert_array_equal(model.predict_proba(df), before)
+
+
+def test_failed_first_fit_leaves_the_model_unfitted():
+    from sklearn.exceptions import NotFittedError
+
+    df, y = _mixed(30)
+    model = NaiveBayes(priors=[0.5, 0.6])
+    with pytest.raises(ValueError, match="priors must sum to 1"):
+        model.fit(df, y)
+    with pytest.raises(NotFittedError):
+        model.predict(df)
+
+
+def test_mixed_type_lists_keep_their_values():
+    X = [[1.5, "a"], [2.5, "b"], [3.5, "a"], [4.5, "b"]]
+    model = NaiveBayes().fit(X, ["p", "q", "p", "q"])
+    assert [c.kind for c in model.schema_.columns] == ["numeric", "categorical"]
+
+
+def test_missing_label_given_as_pandas_na():
+    X = pd.DataFrame({"a": ["u", "v", "u"]})
+    y = pd.array(["k", pd.NA, "m"], dtype="string")
+    with pytest.raises(ValueError, match="missing class label at position 1"):
+        NaiveBayes().fit(X, y)
+
+
+def test_warnings_point_at_the_callers_line():
+    X = pd.DataFrame({"a": ["u", "v"]})
+    model = NaiveBayes(handle_unknown="warn").fit(X, [0, 1])
+    with pytest.warns(UserWarning) as record:
+        model.predict_proba(pd.DataFrame({"a": ["w"]}))
+    assert record[0].filename == __file__

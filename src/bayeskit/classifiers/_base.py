@@ -16,16 +16,20 @@ the posterior in log space, and decisions through :mod:`bayeskit.decision`.
 
 from __future__ import annotations
 
-import warnings
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from bayeskit.data.schema import Encoded, Schema, as_frame
+from bayeskit._warnings import warn
+from bayeskit.data.discretize import METHODS as DISCRETIZE_METHODS
+from bayeskit.data.schema import HANDLE_UNKNOWN, Encoded, Schema, as_frame
+from bayeskit.data.validation import check_sample_weight
 from bayeskit.decision import bayes_decision, cost_matrix
 from bayeskit.estimate import lidstone
 from bayeskit.exceptions import ZeroEvidenceWarning
@@ -49,36 +53,10 @@ def _check_number(
         raise ValueError(msg)
 
 
-DISCRETIZE_METHODS = ("mdl", "equal-width", "equal-frequency")
-
-
 def _check_choice(name: str, value: Any, options: tuple) -> None:
     if value not in options:
         msg = f"{name} must be one of {', '.join(map(repr, options))}, got {value!r}"
         raise ValueError(msg)
-
-
-def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
-    if sample_weight is None:
-        return None
-    w = np.asarray(sample_weight)
-    if w.ndim == 0:
-        w = np.full(n_samples, float(w))
-    if w.ndim != 1 or w.shape[0] != n_samples:
-        msg = f"sample_weight must have shape ({n_samples},) to match X, got {w.shape}"
-        raise ValueError(msg)
-    if w.dtype.kind not in "fiub":
-        msg = f"sample_weight must be numeric, got dtype {w.dtype}"
-        raise ValueError(msg)
-    w = w.astype(np.float64)
-    if not np.all(np.isfinite(w)):
-        pos = int(np.flatnonzero(~np.isfinite(w))[0])
-        msg = f"sample_weight must be finite; position {pos} is not"
-        raise ValueError(msg)
-    if np.any(w < 0):
-        msg = f"sample_weight must be >= 0; position {int(np.flatnonzero(w < 0)[0])} is negative"
-        raise ValueError(msg)
-    return w
 
 
 def _check_targets(y: Any, n_samples: int) -> np.ndarray:
@@ -89,6 +67,14 @@ def _check_targets(y: Any, n_samples: int) -> np.ndarray:
         )
         raise ValueError(msg)
     y_arr = np.asarray(y)
+    if (
+        y_arr.dtype.kind in "US"
+        and isinstance(y, (list, tuple))
+        and not all(isinstance(v, str) for v in y)
+    ):
+        # numpy turns [1, "a"] into ["1", "a"]: keep the labels the user gave
+        y_arr = np.empty(len(y), dtype=object)
+        y_arr[:] = list(y)
     if y_arr.ndim == 2 and y_arr.shape[1] == 1:
         y_arr = column_or_1d(y_arr, warn=True)
     if y_arr.ndim != 1:
@@ -102,7 +88,7 @@ def _check_targets(y: Any, n_samples: int) -> np.ndarray:
         msg = f"Input y contains NaN or infinity (position {pos}); every sample needs a class label"
         raise ValueError(msg)
     if y_arr.dtype == object:
-        missing = np.array([v is None or (isinstance(v, float) and np.isnan(v)) for v in y_arr])
+        missing = np.asarray(pd.isna(y_arr), dtype=bool)
         if missing.any():
             msg = f"y has a missing class label at position {int(np.flatnonzero(missing)[0])}"
             raise ValueError(msg)
@@ -124,6 +110,26 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ hooks
     def _check_params(self) -> None:
+        """Check the shared parameters a model has, then its own (``_check_own_params``)."""
+        if hasattr(self, "prior_alpha"):
+            _check_number("prior_alpha", self.prior_alpha, low=0)
+        if getattr(self, "priors", None) is not None:
+            p = np.asarray(self.priors)
+            if p.ndim != 1 or p.dtype.kind not in "fiu" or not np.isfinite(p).all() or (p < 0).any():
+                msg = f"priors must be a 1-D array of non-negative numbers, got {self.priors!r}"
+                raise ValueError(msg)
+            if not np.isclose(p.sum(), 1.0, rtol=0, atol=1e-9):
+                msg = f"priors must sum to 1, got {p.sum()!r}"
+                raise ValueError(msg)
+        if hasattr(self, "handle_unknown"):
+            _check_choice("handle_unknown", self.handle_unknown, HANDLE_UNKNOWN)
+        if getattr(self, "discretize", None) is not None:
+            _check_choice("discretize", self.discretize, DISCRETIZE_METHODS)
+        if hasattr(self, "n_bins"):
+            _check_number("n_bins", self.n_bins, low=1, integer=True)
+        self._check_own_params()
+
+    def _check_own_params(self) -> None:
         pass
 
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int):
@@ -169,9 +175,13 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             )
             raise TypeError(msg)
         if not hasattr(X, "shape"):
-            X = np.asarray(X)
-            if X.dtype.kind in "US":
-                X = X.astype(object)
+            arr = np.asarray(X)
+            if arr.dtype.kind in "US" and arr.ndim == 2:
+                # numpy turns [[1.5, "a"]] into text: keep each value as the user gave it
+                rows = [list(r) for r in X] if isinstance(X, (list, tuple)) else arr
+                arr = np.empty(arr.shape, dtype=object)
+                arr[:] = rows
+            X = arr
         shape = getattr(X, "shape", ())
         if len(shape) != 2:
             msg = (
@@ -199,10 +209,14 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative weights; an integer weight counts a row that many times.
         """
-        self._check_params()
-        for attr in ("classes_", "schema_", "stats_"):
-            if hasattr(self, attr):
-                delattr(self, attr)
+        with self._transaction():
+            self._check_params()
+            for attr in ("classes_", "schema_", "stats_"):
+                if hasattr(self, attr):
+                    delattr(self, attr)
+            return self._fit(X, y, sample_weight)
+
+    def _fit(self, X: Any, y: Any, sample_weight: Any) -> BayesClassifier:
         X = self._prepare_X(X, reset=True)
         y = _check_targets(y, X.shape[0])
         classes = np.unique(y)
@@ -222,7 +236,11 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         Fitting chunk by chunk gives the same model as one :meth:`fit` on all the data.
         ``classes`` (every class label) must be given on the first call.
         """
-        self._check_params()
+        with self._transaction():
+            self._check_params()
+            return self._partial_fit(X, y, classes, sample_weight)
+
+    def _partial_fit(self, X: Any, y: Any, classes: Any, sample_weight: Any) -> BayesClassifier:
         first = not hasattr(self, "classes_")
         X = self._prepare_X(X, reset=first)
         y = _check_targets(y, X.shape[0])
@@ -244,12 +262,23 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             classes = self.classes_
         return self._learn(X, y, classes, sample_weight)
 
+    @contextmanager
+    def _transaction(self):
+        """A failed ``fit`` or ``partial_fit`` leaves the model exactly as it was."""
+        saved = dict(self.__dict__)
+        try:
+            yield
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            raise
+
     def _learn(self, X: Any, y: np.ndarray, classes: np.ndarray, sample_weight: Any):
         unknown = ~np.isin(y, classes)
         if unknown.any():
             msg = f"y has labels {sorted(set(y[unknown].tolist()))} not in classes {list(classes)}"
             raise ValueError(msg)
-        w = _check_sample_weight(sample_weight, X.shape[0])
+        w = check_sample_weight(sample_weight, X.shape[0])
         y_idx = np.searchsorted(classes, y)
         if not hasattr(self, "stats_"):
             self.schema_ = self._infer_schema(X, y_idx, len(classes), w)
@@ -279,11 +308,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             return lidstone(class_count, getattr(self, "prior_alpha", 0.0))
         p = np.asarray(priors, dtype=np.float64)
         n = len(class_count)
-        if p.shape != (n,) or np.any(~np.isfinite(p)) or np.any(p < 0):
+        if p.shape != (n,):
             msg = f"priors must be {n} non-negative numbers (one per class), got {priors!r}"
-            raise ValueError(msg)
-        if not np.isclose(p.sum(), 1.0, rtol=0, atol=1e-9):
-            msg = f"priors must sum to 1, got {p.sum()!r}"
             raise ValueError(msg)
         with np.errstate(divide="ignore"):
             return np.log(p)
@@ -357,11 +383,10 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 def _normalise(jll: np.ndarray) -> np.ndarray:
     dead = ~np.isfinite(jll).any(axis=1) & ~np.isposinf(jll).any(axis=1)
     if dead.any():
-        warnings.warn(
+        warn(
             f"{int(dead.sum())} sample(s) have probability zero under every class; their "
             "posterior is reported as uniform (smoothing, alpha > 0, avoids this)",
             ZeroEvidenceWarning,
-            stacklevel=3,
         )
         jll = jll.copy()
         jll[dead] = 0.0

@@ -119,9 +119,8 @@ class MultinomialNaiveBayes(_EventModel):
         tags.classifier_tags.poor_score = True
         return tags
 
-    def _check_params(self) -> None:
+    def _check_own_params(self) -> None:
         _check_number("alpha", self.alpha, low=0)
-        _check_number("prior_alpha", self.prior_alpha, low=0)
 
     def _estimate(self) -> None:
         self.feature_count_ = self.stats_.feature_count[0]
@@ -178,11 +177,10 @@ class BernoulliNaiveBayes(_EventModel):
         self.priors = priors
         self.prior_alpha = prior_alpha
 
-    def _check_params(self) -> None:
+    def _check_own_params(self) -> None:
         _check_number("alpha", self.alpha, low=0)
         if self.binarize is not None:
             _check_number("binarize", self.binarize)
-        _check_number("prior_alpha", self.prior_alpha, low=0)
 
     def _feature_matrix(self, X: Any) -> Any:
         if self.binarize is None:

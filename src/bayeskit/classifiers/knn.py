@@ -289,7 +289,7 @@ class KNNBayes(BayesClassifier):
         self.categories = categories
         self.handle_unknown = handle_unknown
 
-    def _check_params(self) -> None:
+    def _check_own_params(self) -> None:
         _check_number("n_neighbors", self.n_neighbors, low=1, integer=True)
         _check_choice("weights", self.weights, ("uniform", "distance"))
         _check_choice("metric", self.metric, tuple(METRICS))
@@ -298,8 +298,6 @@ class KNNBayes(BayesClassifier):
         _check_number("categorical_weight", self.categorical_weight, low=0)
         _check_choice("ties", self.ties, ("index", "share"))
         _check_choice("algorithm", self.algorithm, _ALGORITHMS)
-        _check_number("prior_alpha", self.prior_alpha, low=0)
-        _check_choice("handle_unknown", self.handle_unknown, ("missing", "warn", "error"))
 
     # ------------------------------------------------------------------ learning
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int) -> KNNStats:

@@ -10,7 +10,6 @@ import numpy as np
 from scipy.special import logsumexp
 
 from bayeskit.classifiers._base import (
-    DISCRETIZE_METHODS,
     BayesClassifier,
     _check_choice,
     _check_number,
@@ -143,7 +142,7 @@ class NaiveBayes(BayesClassifier):
         self.discretize = discretize
         self.n_bins = n_bins
 
-    def _check_params(self) -> None:
+    def _check_own_params(self) -> None:
         _check_number("alpha", self.alpha, low=0)
         _check_choice("smoothing", self.smoothing, SMOOTHINGS)
         if self.smoothing == "dirichlet-map" and self.alpha < 1:
@@ -151,11 +150,6 @@ class NaiveBayes(BayesClassifier):
             raise ValueError(msg)
         _check_number("ddof", self.ddof, low=0, integer=True)
         _check_number("var_smoothing", self.var_smoothing, low=0)
-        _check_number("prior_alpha", self.prior_alpha, low=0)
-        _check_choice("handle_unknown", self.handle_unknown, ("missing", "warn", "error"))
-        if self.discretize is not None:
-            _check_choice("discretize", self.discretize, DISCRETIZE_METHODS)
-        _check_number("n_bins", self.n_bins, low=1, integer=True)
 
     # ------------------------------------------------------------------ learning
     def _count(

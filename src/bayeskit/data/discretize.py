@@ -32,6 +32,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numba as nb
 import numpy as np
 
+from bayeskit.data.validation import check_sample_weight
+
 __all__ = [
     "Discretizer",
     "apply_cuts",
@@ -67,19 +69,6 @@ def _check_values(values: object) -> np.ndarray:
         msg = "values must not contain infinite values (NaN marks a missing value)"
         raise ValueError(msg)
     return v
-
-
-def _check_weights(sample_weight: object, n: int) -> np.ndarray | None:
-    if sample_weight is None:
-        return None
-    w = np.asarray(sample_weight, dtype=np.float64)
-    if w.ndim != 1 or w.shape[0] != n:
-        msg = f"sample_weight must be 1-D of length {n} (the number of values), got shape {w.shape}"
-        raise ValueError(msg)
-    if not np.isfinite(w).all() or (w < 0).any():
-        msg = "sample_weight must be finite and >= 0"
-        raise ValueError(msg)
-    return w
 
 
 def _check_y(y: object, n: int, n_classes: object) -> tuple[np.ndarray, int]:
@@ -190,7 +179,7 @@ def equal_frequency_cuts(values: np.ndarray, n_bins: int, sample_weight=None) ->
     """
     n_bins = _check_n_bins(n_bins)
     v = _check_values(values)
-    w = _check_weights(sample_weight, v.shape[0])
+    w = check_sample_weight(sample_weight, v.shape[0])
     v, w = _observed(v, w)
     if v.size < 2 or n_bins == 1:
         return _EMPTY.copy()
@@ -492,7 +481,7 @@ def mdl_cuts(values: np.ndarray, y: np.ndarray, n_classes: int, sample_weight=No
     """
     v = _check_values(values)
     ya, n_classes = _check_y(y, v.shape[0], n_classes)
-    w = _check_weights(sample_weight, v.shape[0])
+    w = check_sample_weight(sample_weight, v.shape[0])
     codes, k = _compact_codes(ya, n_classes)
     return _mdl_column(v, codes, w, k)
 
@@ -616,7 +605,7 @@ class Discretizer:
             msg = "values_2d must not contain infinite values (NaN marks a missing value)"
             raise ValueError(msg)
         n = x.shape[0]
-        w = _check_weights(sample_weight, n)
+        w = check_sample_weight(sample_weight, n)
         cuts: list[np.ndarray] = []
         if self.method == "mdl":
             ya, k = _check_y(y, n, n_classes)

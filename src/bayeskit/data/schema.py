@@ -36,7 +36,6 @@ the default), optionally with an :class:`~bayeskit.exceptions.UnknownCategoryWar
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from numbers import Real
@@ -45,6 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bayeskit._warnings import warn
 from bayeskit.data.discretize import Discretizer, apply_cuts
 from bayeskit.exceptions import SchemaError, UnknownCategoryWarning
 
@@ -52,7 +52,7 @@ __all__ = ["Column", "Encoded", "Schema", "as_frame"]
 
 CATEGORICAL = "categorical"
 NUMERIC = "numeric"
-_HANDLE_UNKNOWN = ("missing", "warn", "error")
+HANDLE_UNKNOWN = ("missing", "warn", "error")
 
 
 @dataclass(frozen=True)
@@ -404,8 +404,8 @@ class Schema:
             Columns differ from fit, a numeric column holds text or infinity, or (with
             ``handle_unknown="error"``) a category was not seen in fit.
         """
-        if handle_unknown not in _HANDLE_UNKNOWN:
-            msg = f"handle_unknown must be one of {_HANDLE_UNKNOWN}, got {handle_unknown!r}"
+        if handle_unknown not in HANDLE_UNKNOWN:
+            msg = f"handle_unknown must be one of {HANDLE_UNKNOWN}, got {handle_unknown!r}"
             raise ValueError(msg)
         frame = self._select(X)
         n = frame.shape[0]
@@ -561,7 +561,7 @@ def _encode_categorical(s: pd.Series, col: Column, handle_unknown: str) -> np.nd
             raise SchemaError(msg)
         if handle_unknown == "warn":
             msg = f"column {col.name!r} has categories {bad} not seen in fit; treated as missing"
-            warnings.warn(msg, UnknownCategoryWarning, stacklevel=4)
+            warn(msg, UnknownCategoryWarning)
     return codes
 
 

@@ -30,8 +30,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+
 from numpy.typing import ArrayLike
 
+from bayeskit.data.validation import check_sample_weight
 from bayeskit.decision.reject import _check_threshold, reject_mask
 from bayeskit.exceptions import CostMatrixError
 
@@ -616,20 +618,5 @@ def empirical_risk(
 
     if sample_weight is None:
         return float(losses.mean())
-    w = np.asarray(sample_weight)
-    if w.shape != t.shape:
-        msg = f"sample_weight must have shape {t.shape}, got {w.shape}"
-        raise ValueError(msg)
-    if w.dtype.kind not in "iuf":
-        msg = f"sample_weight must hold real numbers, got dtype {w.dtype}"
-        raise ValueError(msg)
-    w = w.astype(np.float64, copy=False)
-    if not np.isfinite(w).all() or (w < 0).any():
-        bad_weight = float(w[~np.isfinite(w) | (w < 0)][0])
-        msg = f"sample_weight must be finite and >= 0, got {bad_weight!r}"
-        raise ValueError(msg)
-    total = w.sum()
-    if total <= 0:
-        msg = "sample_weight must have a positive sum, got all zeros"
-        raise ValueError(msg)
-    return float(np.dot(w, losses) / total)
+    w = check_sample_weight(sample_weight, t.shape[0], positive_sum=True)
+    return float(np.dot(w, losses) / w.sum())
