@@ -21,12 +21,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from bayeskit._warnings import warn
+from bayeskit.classifiers._lookup import log_normalise_rows
 from bayeskit.data.discretize import METHODS as DISCRETIZE_METHODS
 from bayeskit.data.schema import HANDLE_UNKNOWN, Encoded, Schema, as_frame
 from bayeskit.data.validation import check_sample_weight
@@ -381,17 +381,21 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
 
 def _normalise(jll: np.ndarray) -> np.ndarray:
-    dead = ~np.isfinite(jll).any(axis=1) & ~np.isposinf(jll).any(axis=1)
-    if dead.any():
-        warn(
-            f"{int(dead.sum())} sample(s) have probability zero under every class; their "
-            "posterior is reported as uniform (smoothing, alpha > 0, avoids this)",
-            ZeroEvidenceWarning,
-        )
-        jll = jll.copy()
-        jll[dead] = 0.0
-    inf = np.isposinf(jll).any(axis=1)
-    if inf.any():  # a point-mass density matched exactly: that class (or those classes) win
-        jll = jll.copy()
-        jll[inf] = np.where(np.isposinf(jll[inf]), 0.0, -np.inf)
-    return jll - logsumexp(jll, axis=1, keepdims=True)
+    """Log posterior from joint log-likelihoods, computed in place: ``jll`` must be the caller's
+    own fresh array (every caller passes ``log-likelihood + log_prior_``). A compiled row-wise
+    log-sum-exp replaces ``scipy.special.logsumexp``, which spent 0.35 s and 131 MB of temporaries
+    on a (1,000,000, 2) array (benchmarks/RESULTS.md)."""
+    if not np.isfinite(jll).all():
+        dead = ~np.isfinite(jll).any(axis=1) & ~np.isposinf(jll).any(axis=1)
+        if dead.any():
+            warn(
+                f"{int(dead.sum())} sample(s) have probability zero under every class; their "
+                "posterior is reported as uniform (smoothing, alpha > 0, avoids this)",
+                ZeroEvidenceWarning,
+            )
+            jll[dead] = 0.0
+        inf = np.isposinf(jll).any(axis=1)
+        if inf.any():  # a point-mass density matched exactly: that class (or those classes) win
+            jll[inf] = np.where(np.isposinf(jll[inf]), 0.0, -np.inf)
+    log_normalise_rows(jll)
+    return jll

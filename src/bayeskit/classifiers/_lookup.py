@@ -21,12 +21,13 @@ def _add_table_entries(jll, codes, table, offsets):  # pragma: no cover - compil
     n, d = codes.shape
     n_classes = jll.shape[1]
     for i in nb.prange(n):
-        for f in range(d):
-            v = codes[i, f]
-            if v >= 0:
-                r = offsets[f] + v
-                for c in range(n_classes):
-                    jll[i, c] += table[r, c]
+        for c in range(n_classes):  # one class at a time, so the sum stays in a register
+            acc = 0.0
+            for f in range(d):
+                v = codes[i, f]
+                if v >= 0:
+                    acc += table[offsets[f] + v, c]
+            jll[i, c] += acc
 
 
 def _add_gaussian_log_density(jll, values, mean, log_norm, half_precision):  # pragma: no cover
@@ -68,3 +69,23 @@ def _add_gaussian_log_density(jll, values, mean, log_norm, half_precision):  # p
 
 add_table_entries = parallel_kernel(_add_table_entries)
 add_gaussian_log_density = parallel_kernel(_add_gaussian_log_density)
+
+
+def _log_normalise_rows(jll):  # pragma: no cover - compiled
+    """jll[i, c] -= log sum_c' exp(jll[i, c']) for every row, in place (the row's maximum is
+    subtracted before exponentiating). Every row must have a finite maximum."""
+    n, n_classes = jll.shape
+    for i in nb.prange(n):
+        m = jll[i, 0]
+        for c in range(1, n_classes):
+            if jll[i, c] > m:
+                m = jll[i, c]
+        s = 0.0
+        for c in range(n_classes):
+            s += np.exp(jll[i, c] - m)
+        lse = m + np.log(s)
+        for c in range(n_classes):
+            jll[i, c] -= lse
+
+
+log_normalise_rows = parallel_kernel(_log_normalise_rows)

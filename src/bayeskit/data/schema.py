@@ -411,16 +411,19 @@ class Schema:
         n = frame.shape[0]
         cats, nums = self.categorical, self.numeric
         dtype = _code_dtype(max((c.n_states for c in cats), default=1))
-        codes = np.empty((n, len(cats)), dtype=dtype)
-        for j, col in enumerate(cats):
+        code_columns = []
+        for col in cats:
             if col.cuts is not None:
                 values_j = _encode_numeric(frame[col.name], col.name)
-                codes[:, j] = apply_cuts(values_j, np.asarray(col.cuts, dtype=np.float64))
+                code_columns.append(apply_cuts(values_j, np.asarray(col.cuts, dtype=np.float64)))
             else:
-                codes[:, j] = _encode_categorical(frame[col.name], col, handle_unknown)
-        values = np.empty((n, len(nums)), dtype=np.float64)
-        for j, col in enumerate(nums):
-            values[:, j] = _encode_numeric(frame[col.name], col.name)
+                code_columns.append(_encode_categorical(frame[col.name], col, handle_unknown))
+        codes = _interleave(code_columns, n, dtype)
+        values = _float64_block(frame, [c.name for c in nums])
+        if values is None:
+            values = np.empty((n, len(nums)), dtype=np.float64)
+            for j, col in enumerate(nums):
+                values[:, j] = _encode_numeric(frame[col.name], col.name)
         return Encoded(codes, values)
 
     # ------------------------------------------------------------------ discretization
@@ -540,10 +543,56 @@ def _forced_categorical(spec: Any, names: list[str]) -> Any:
     return out
 
 
+_BLOCK_BYTES = 1 << 21
+
+
+def _interleave(columns: list[np.ndarray], n: int, dtype: np.dtype) -> np.ndarray:
+    """Stack 1-D columns into a C-ordered ``(n, len(columns))`` array, a block of rows at a time.
+
+    Writing one whole column at a time into a row-major array touches every cache line of the
+    output once per column (50 passes over 50 MB for 1,000,000 x 50 int8 codes); a block of
+    about 2 MB of output stays in cache while all its columns are written.
+    """
+    out = np.empty((n, len(columns)), dtype=dtype)
+    if not columns:
+        return out
+    step = max(1, _BLOCK_BYTES // (out.itemsize * len(columns)))
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
+        for j, col in enumerate(columns):
+            out[lo:hi, j] = col[lo:hi]
+    return out
+
+
+def _float64_block(frame: pd.DataFrame, names: list[str]) -> np.ndarray | None:
+    """The numeric columns as one C-ordered float64 array, when every one of them is float64.
+
+    Without a copy when the frame wraps a C-ordered float64 array (as ``as_frame`` does for a
+    numpy input), with one transposing copy for a DataFrame's own column-major block. ``None``
+    (use the column-by-column path) when any column has another dtype. Infinity is refused
+    here as in :func:`_encode_numeric`, checking a block of rows at a time.
+    """
+    if not names or any(frame[name].dtype != np.float64 for name in names):
+        return None
+    sub = frame if [str(c) for c in frame.columns] == names else frame[names]
+    values = np.ascontiguousarray(sub.to_numpy(dtype=np.float64))
+    step = max(1, _BLOCK_BYTES // (values.itemsize * values.shape[1]))
+    for lo in range(0, values.shape[0], step):
+        bad = np.isinf(values[lo : lo + step])
+        if bad.any():
+            row, j = np.argwhere(bad)[0]
+            msg = (
+                f"column {names[j]!r} holds an infinite value (row {lo + int(row)}); infinity "
+                "is not a valid measurement (NaN is read as missing)"
+            )
+            raise SchemaError(msg)
+    return values
+
+
 def _encode_categorical(s: pd.Series, col: Column, handle_unknown: str) -> np.ndarray:
     dt = s.dtype
     if isinstance(dt, pd.CategoricalDtype) and tuple(dt.categories) == col.categories:
-        return s.cat.codes.to_numpy()  # fast path: already coded in our vocabulary
+        return s.array.codes  # fast path: already coded in our vocabulary (a view, no copy)
     try:
         codes = pd.Index(list(col.categories), dtype=object).get_indexer(s.astype(object))
     except TypeError as exc:
