@@ -450,3 +450,51 @@ def test_warnings_point_at_the_callers_line():
     with pytest.warns(UserWarning) as record:
         model.predict_proba(pd.DataFrame({"a": ["w"]}))
     assert record[0].filename == __file__
+
+
+def test_class_without_observations_of_a_feature_backs_off_to_pooled():
+    # class 1 never observed "b": "b" says nothing about class 1, so "a" decides
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": [1.0, 2.0, np.nan, np.nan]})
+    model = NaiveBayes().fit(X, [0, 0, 1, 1])
+    assert model.predict(pd.DataFrame({"a": [3.6], "b": [1.5]}))[0] == 1
+    np.testing.assert_allclose(model.theta_[1, 1], 1.5)  # the pooled mean of b
+
+
+def test_feature_never_observed_is_ignored():
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": [np.nan] * 4})
+    with_b = NaiveBayes().fit(X, [0, 0, 1, 1]).predict_proba(pd.DataFrame({"a": [3.6], "b": [9.0]}))
+    without = NaiveBayes().fit(X[["a"]], [0, 0, 1, 1]).predict_proba(pd.DataFrame({"a": [3.6]}))
+    np.testing.assert_allclose(with_b, without)
+
+
+@pytest.mark.filterwarnings("ignore::bayeskit.exceptions.ZeroEvidenceWarning")
+@pytest.mark.parametrize(
+    ("model", "query"),
+    [
+        (NaiveBayes(var_smoothing=0.0), pd.DataFrame({"a": [1.0]})),
+        (NaiveBayes(alpha=0.0, categories={"a": [1.0, 3.0, 4.0, 9.0]}), pd.DataFrame({"a": [9.0]})),
+    ],
+)
+def test_explain_never_returns_nan(model, query):
+    X = pd.DataFrame({"a": [1.0, 1.0, 3.0, 4.0]})
+    ex = model.fit(X, [0, 0, 1, 1]).explain(query)
+    assert not np.isnan(ex).any()
+
+
+def test_huge_values_are_refused_by_name():
+    X = pd.DataFrame({"big": [1e300, -1e300, 2e300, -2e300], "ok": [1.0, 2.0, 3.0, 4.0]})
+    with pytest.raises(SchemaError, match=r"numeric columns \['big'\]"):
+        NaiveBayes().fit(X, [0, 0, 1, 1])
+
+
+def test_constant_feature_changes_nothing():
+    X = pd.DataFrame({"k": [1.0] * 6, "x": [0.0, 0.1, 0.2, 1.0, 1.1, 1.2]})
+    y = [0, 0, 0, 1, 1, 1]
+    with_k = NaiveBayes().fit(X, y).predict_proba(X)
+    without = NaiveBayes().fit(X[["x"]], y).predict_proba(X[["x"]])
+    np.testing.assert_allclose(with_k, without, atol=1e-12)
+
+
+def test_bernoulli_without_binarize_refuses_non_binary_data():
+    with pytest.raises(ValueError, match="needs binary X"):
+        BernoulliNaiveBayes(binarize=None).fit(np.array([[-3.0, 5.0], [1.0, 0.0]]), [0, 1])

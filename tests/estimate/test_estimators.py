@@ -83,8 +83,12 @@ def test_gaussian_parameters_ddof_and_empty_class():
     assert mean[0, 0] == 3.0
     assert var0[0, 0] == pytest.approx(8 / 3)
     assert var1[0, 0] == 4.0
-    assert mean[1, 0] == 0.0  # no data: mean 0 and variance inf, so density 0, never NaN
-    assert var0[1, 0] == np.inf
+    # class 1 has no data: it backs off to the pooled estimate (here: class 0's)
+    assert mean[1, 0] == 3.0
+    assert var0[1, 0] == pytest.approx(8 / 3)
+    raw_mean, raw_var = gaussian_parameters(gm, ddof=0, backoff=False)
+    assert raw_mean[1, 0] == 0.0  # without backoff: mean 0 and variance inf (density 0, no NaN)
+    assert raw_var[1, 0] == np.inf
 
 
 def test_one_sample_with_ddof_one_has_zero_variance():

@@ -55,8 +55,6 @@ def _add_gaussian_log_density(jll, values, mean, log_norm, half_precision):  # p
                         impossible = True
                     else:
                         point_mass = True
-                elif np.isinf(log_norm[c, f]):
-                    impossible = True  # a class with no data: variance inf, density 0
                 else:
                     acc += log_norm[c, f] - dev * dev * hp
             if impossible:
@@ -83,9 +81,9 @@ def _log_normalise_rows(jll):  # pragma: no cover - compiled
         s = 0.0
         for c in range(n_classes):
             s += np.exp(jll[i, c] - m)
-        lse = m + np.log(s)
-        for c in range(n_classes):
-            jll[i, c] -= lse
+        log_s = np.log(s)
+        for c in range(n_classes):  # (x - m) first: exact for huge |x|, so rows sum to 1
+            jll[i, c] = (jll[i, c] - m) - log_s
 
 
 log_normalise_rows = parallel_kernel(_log_normalise_rows)

@@ -184,6 +184,14 @@ class BernoulliNaiveBayes(_EventModel):
 
     def _feature_matrix(self, X: Any) -> Any:
         if self.binarize is None:
+            data = X.data if sp.issparse(X) else X
+            if data.size and not np.isin(data, (0.0, 1.0)).all():
+                msg = (
+                    "BernoulliNaiveBayes(binarize=None) needs binary X (only 0 and 1); X has "
+                    f"the value {data[~np.isin(data, (0.0, 1.0))][0]!r}: set binarize to a "
+                    "threshold"
+                )
+                raise ValueError(msg)
             return X
         if sp.issparse(X):
             out = X.copy()

@@ -16,9 +16,10 @@ from bayeskit.classifiers._base import (
 )
 from bayeskit.classifiers._lookup import add_gaussian_log_density, add_table_entries
 from bayeskit.data.schema import CATEGORICAL, Encoded
+from bayeskit.exceptions import SchemaError
 from bayeskit.estimate import (
     SMOOTHINGS,
-    gaussian_log_density,
+    gaussian_log_terms,
     gaussian_parameters,
     log_probabilities,
     variance_floor,
@@ -166,12 +167,10 @@ class NaiveBayes(BayesClassifier):
             log_probabilities(t, self.smoothing, self.alpha)[:, None, :]
             for t in counts.feature_count
         ]
+        _check_finite_moments(moments, self.schema_)
         self.theta_, self.var_ = gaussian_parameters(moments, self.ddof)
         self.var_floor_ = variance_floor(moments, self.var_smoothing)
-        var = self.var_ + self.var_floor_
-        with np.errstate(divide="ignore"):
-            self._log_norm = -0.5 * (np.log(2.0 * np.pi) + np.log(var))
-            self._half_precision = 0.5 / var
+        self._log_norm, self._half_precision = gaussian_log_terms(self.var_ + self.var_floor_)
         self._table, self._offsets = _stack_tables(self.log_cpt_, len(self.classes_))
 
     # ------------------------------------------------------------------ prediction
@@ -196,20 +195,29 @@ class NaiveBayes(BayesClassifier):
 
     def _feature_terms(self, enc: Encoded) -> tuple[np.ndarray, np.ndarray]:
         """Per-feature log-likelihoods and the mask of observed (non-missing) entries."""
+        # the same look-up kernels as prediction, one feature at a time
         n, n_classes = enc.n_samples, len(self.classes_)
         out = np.zeros((n, len(self.schema_.columns), n_classes))
         observed = np.ones((n, len(self.schema_.columns)), dtype=bool)
         cat_pos = [i for i, c in enumerate(self.schema_.columns) if c.kind == CATEGORICAL]
         num_pos = [i for i, c in enumerate(self.schema_.columns) if c.kind != CATEGORICAL]
         for j, pos in enumerate(cat_pos):
-            code = enc.codes[:, j].astype(np.intp)
-            table = self.log_cpt_[j][:, 0, :]
-            out[:, pos, :] = np.where(code[:, None] >= 0, table[:, code].T, 0.0)
-            observed[:, pos] = code >= 0
+            col = np.zeros((n, n_classes))
+            codes = np.ascontiguousarray(enc.codes[:, j : j + 1])
+            add_table_entries(col, codes, self._table, self._offsets[j : j + 1].copy())
+            out[:, pos, :] = col
+            observed[:, pos] = codes[:, 0] >= 0
         for j, pos in enumerate(num_pos):
-            x = enc.values[:, j : j + 1]
-            dens = gaussian_log_density(x, self.theta_[:, j], self.var_[:, j] + self.var_floor_)
-            out[:, pos, :] = np.where(np.isnan(x), 0.0, dens)
+            col = np.zeros((n, n_classes))
+            x = np.ascontiguousarray(enc.values[:, j : j + 1])
+            add_gaussian_log_density(
+                col,
+                x,
+                np.ascontiguousarray(self.theta_[:, j : j + 1]),
+                np.ascontiguousarray(self._log_norm[:, j : j + 1]),
+                np.ascontiguousarray(self._half_precision[:, j : j + 1]),
+            )
+            out[:, pos, :] = col
             observed[:, pos] = ~np.isnan(x[:, 0])
         return out, observed
 
@@ -235,7 +243,22 @@ class NaiveBayes(BayesClassifier):
         with np.errstate(invalid="ignore"):
             marginal = logsumexp(fll + self.log_prior_, axis=2, keepdims=True)
             out = fll - marginal
-        return np.where(observed[:, :, None], out, 0.0)
+        # undefined ratios (inf / inf, 0 / 0: a value impossible, or a point mass, under every
+        # class that allows it) carry no comparable evidence: 0, never NaN
+        return np.where(observed[:, :, None] & ~np.isnan(out), out, 0.0)
+
+
+def _check_finite_moments(moments: GaussianMoments, schema) -> None:
+    """Values so large that their squares overflow cannot be modelled: say which column."""
+    bad = ~(np.isfinite(moments.mean) & np.isfinite(moments.m2)).all(axis=0)
+    if bad.any():
+        names = [c.name for c in schema.numeric]
+        cols = [names[j] for j in np.flatnonzero(bad)]
+        msg = (
+            f"numeric columns {cols} hold values too large for their variance to be computed "
+            "in float64 (squares overflow); rescale them"
+        )
+        raise SchemaError(msg)
 
 
 def _stack_tables(log_cpts: list[np.ndarray], n_classes: int) -> tuple[np.ndarray, np.ndarray]:

@@ -9,20 +9,28 @@ from bayeskit.estimate.dirichlet import (
     log_probabilities,
     m_estimate,
     mle,
+    sparse_lidstone,
 )
-from bayeskit.estimate.gaussian import gaussian_log_density, gaussian_parameters, variance_floor
+from bayeskit.estimate.gaussian import (
+    gaussian_log_density,
+    gaussian_log_terms,
+    gaussian_parameters,
+    variance_floor,
+)
 
 __all__ = [
     "SMOOTHINGS",
     "dirichlet_map",
     "dirichlet_posterior_mean",
     "gaussian_log_density",
+    "gaussian_log_terms",
     "gaussian_parameters",
     "laplace",
     "lidstone",
     "log_probabilities",
     "m_estimate",
     "mle",
+    "sparse_lidstone",
     "variance_floor",
 ]
 

@@ -16,16 +16,21 @@ import numpy as np
 
 from bayeskit.stats.moments import GaussianMoments
 
-__all__ = ["gaussian_log_density", "gaussian_parameters", "variance_floor"]
+__all__ = ["gaussian_log_density", "gaussian_log_terms", "gaussian_parameters", "variance_floor"]
 
 LOG_2PI = float(np.log(2.0 * np.pi))
 
 
-def gaussian_parameters(moments: GaussianMoments, ddof: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def gaussian_parameters(
+    moments: GaussianMoments, ddof: int = 0, *, backoff: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
     """Mean and variance per (class, feature): var = M2 / (n - ddof) (Zhou eq. 7.12 for ddof=0).
 
-    Where ``n - ddof <= 0`` (e.g. one sample with ``ddof=1``) the variance is 0; where a class has
-    no data the mean is 0 and the variance ``inf``, so its density is 0 (log ``-inf``), never NaN.
+    Where ``n - ddof <= 0`` (e.g. one sample with ``ddof=1``) the variance is 0. A class that never
+    observed a feature (every value missing, or no sample yet) has no estimate of its own: with
+    ``backoff`` (the default) it takes the pooled mean and variance of all classes, which says
+    the feature carries no evidence about that class; without, its mean is 0 and its variance
+    ``inf``. A feature no class ever observed gets variance ``inf``: models skip it.
 
     Examples
     --------
@@ -34,6 +39,16 @@ def gaussian_parameters(moments: GaussianMoments, ddof: int = 0) -> tuple[np.nda
     >>> gaussian_parameters(gm, ddof=1)
     (array([[2.]]), array([[2.]]))
     """
+    mean, var = _raw_parameters(moments, ddof)
+    if backoff and (moments.count <= 0).any():
+        pooled_mean, pooled_var = _raw_parameters(moments.pooled(), ddof)
+        empty = moments.count <= 0
+        mean = np.where(empty, pooled_mean, mean)
+        var = np.where(empty, pooled_var, var)
+    return mean, var
+
+
+def _raw_parameters(moments: GaussianMoments, ddof: int) -> tuple[np.ndarray, np.ndarray]:
     n = moments.count
     dof = n - ddof
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -80,3 +95,25 @@ def gaussian_log_density(x: np.ndarray, mean: np.ndarray, var: np.ndarray) -> np
     if point_mass.any():
         out = np.where(point_mass, np.where(dev2 == 0, np.inf, -np.inf), out)
     return out[()] if isinstance(out, np.ndarray) else out
+
+
+def gaussian_log_terms(var: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two per-(class, feature) constants of a Gaussian log-density, for table look-up:
+    ``log_norm = -log(2 pi var) / 2`` and ``half_precision = 1 / (2 var)``, so that
+    ``log N(x | mean, var) = log_norm - (x - mean)^2 half_precision``.
+
+    A variance of ``inf`` (a feature never observed) gives ``(0, 0)``: the feature adds nothing.
+    A variance of 0 gives ``(inf, inf)``: a point mass, handled by the look-up kernel.
+
+    Examples
+    --------
+    >>> log_norm, half_precision = gaussian_log_terms(np.array([1.0, np.inf]))
+    >>> log_norm.round(4), half_precision
+    (array([-0.9189,  0.    ]), array([0.5, 0. ]))
+    """
+    var = np.asarray(var, dtype=np.float64)
+    unobserved = np.isinf(var)
+    with np.errstate(divide="ignore"):
+        log_norm = np.where(unobserved, 0.0, -0.5 * (LOG_2PI + np.log(var)))
+        half_precision = np.where(unobserved, 0.0, 0.5 / var)
+    return log_norm, half_precision
