@@ -31,8 +31,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import LinAlgError, cholesky, solve_triangular
 
-from bayeskit.stats.joint import ShrinkageMoments
-from bayeskit.stats.moments import ScatterMoments
+from bayeskit.stats.moments import ScatterMoments, ShrinkageMoments
 
 __all__ = [
     "PIVOT_RTOL",

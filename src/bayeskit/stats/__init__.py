@@ -1,29 +1,27 @@
 """Sufficient statistics: count tables and Gaussian moments, all mergeable with ``a + b``."""
 
 from bayeskit.stats.counts import CategoricalCounts, categorical_counts, class_counts, count_table
+from bayeskit.stats.joint import JointCounts, joint_counts
 from bayeskit.stats.moments import (
     GaussianMoments,
     ScatterMoments,
+    ShrinkageMoments,
     gaussian_moments,
     scatter_moments,
+    shrinkage_moments,
 )
 
 __all__ = [
     "CategoricalCounts",
     "GaussianMoments",
+    "JointCounts",
     "ScatterMoments",
+    "ShrinkageMoments",
     "categorical_counts",
     "class_counts",
     "count_table",
     "gaussian_moments",
+    "joint_counts",
     "scatter_moments",
+    "shrinkage_moments",
 ]
-
-from bayeskit.stats.joint import (  # noqa: E402
-    JointCounts,
-    ShrinkageMoments,
-    joint_counts,
-    shrinkage_moments,
-)
-
-__all__ += ["JointCounts", "ShrinkageMoments", "joint_counts", "shrinkage_moments"]

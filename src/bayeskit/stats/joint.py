@@ -1,23 +1,17 @@
-"""Sufficient statistics of full (joint) Bayes.
+"""Joint counts: the sufficient statistics of the categorical part of full (joint) Bayes.
 
-:class:`JointCounts`
-    Class-specific counts of whole combinations of categorical codes, the statistics of the joint
-    PMF of Zaki & Meira Eqs. (18.5)-(18.6). The dense table has ``prod_j K_j`` cells per class
-    (30 binary attributes: a billion), so only the combinations seen in the data are kept: a
-    sorted ``(m, d)`` array of distinct code rows and an ``(m, n_classes)`` array of their
-    weighted counts, with ``m <= n_samples``. Every unseen cell has count zero; the estimator adds
-    the pseudo-count mass for them without listing them. A row with a missing code (-1) keeps its
-    -1 in its combination: it still says something about the attributes it observes (see
-    :meth:`JointCounts.project`).
+:class:`JointCounts` holds class-specific counts of whole combinations of categorical codes, the
+statistics of the joint PMF of Zaki & Meira Eqs. (18.5)-(18.6). The dense table has
+``prod_j K_j`` cells per class (30 binary attributes: a billion), so only the combinations seen in
+the data are kept: a sorted ``(m, d)`` array of distinct code rows and an ``(m, n_classes)`` array
+of their weighted counts, with ``m <= n_samples``. Every unseen cell has count zero; the estimator
+(:func:`bayeskit.estimate.sparse_lidstone`) adds the pseudo-count mass for them without listing
+them. A row with a missing code (-1) keeps its -1 in its combination: it still says something
+about the attributes it observes (see :meth:`JointCounts.project`).
 
-:class:`ShrinkageMoments`
-    The per-class scatter matrix (:class:`~bayeskit.stats.ScatterMoments`) plus two moments of
-    the squared row norm ``r = ||x - mean||^2``: ``norm3 = sum w r (x - mean)`` and
-    ``norm4 = sum w r^2``. Ledoit-Wolf shrinkage needs ``norm4`` (the variance of the entries of
-    ``x x^T`` is not a function of the scatter matrix); ``norm3`` is only needed to merge.
-
-Both merge with ``a + b`` into the statistics of the concatenated data, as every statistic in
-:mod:`bayeskit.stats` does.
+Joint counts merge with ``a + b`` into the counts of the concatenated data, as every statistic in
+:mod:`bayeskit.stats` does. (The numeric part of full Bayes, the scatter and row-norm moments, is
+in :mod:`bayeskit.stats.moments`.)
 """
 
 from __future__ import annotations
@@ -27,9 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from bayeskit.stats.counts import class_counts
-from bayeskit.stats.moments import ScatterMoments, scatter_moments
 
-__all__ = ["JointCounts", "ShrinkageMoments", "joint_counts", "shrinkage_moments"]
+__all__ = ["JointCounts", "joint_counts"]
 
 
 # --------------------------------------------------------------------------- row grouping
@@ -246,102 +239,3 @@ def joint_counts(
     flat = inverse * n_classes + y
     counts = np.bincount(flat, weights=w, minlength=k * n_classes).reshape(k, n_classes)
     return JointCounts(class_counts(y, n_classes, w), n_states, combos, counts)
-
-
-# --------------------------------------------------------------------------- shrinkage moments
-@dataclass(frozen=True)
-class ShrinkageMoments:
-    """Scatter moments plus the row-norm moments Ledoit-Wolf shrinkage needs, per class.
-
-    Attributes
-    ----------
-    scatter : ScatterMoments
-        Count ``(n_classes,)``, mean ``(n_classes, d)``, scatter ``(n_classes, d, d)``.
-    norm3 : ndarray of shape (n_classes, d)
-        ``sum w ||x - mean||^2 (x - mean)``.
-    norm4 : ndarray of shape (n_classes,)
-        ``sum w ||x - mean||^4``.
-
-    Like the scatter matrix, both are taken over the complete rows (no NaN) only.
-
-    Merging shifts each side's moments to the merged mean ``m + e``: with ``S`` the scatter,
-    ``n`` the count and ``E = ||e||^2``,
-
-        norm3' = norm3 - tr(S) e - 2 S e - n E e
-        norm4' = norm4 - 4 e . norm3 + 4 e^T S e + 2 E tr(S) + n E^2
-
-    (expand ``||u - e||^4`` and ``||u - e||^2 (u - e)`` with ``sum w u = 0``), then adds.
-
-    Examples
-    --------
-    >>> x, y = np.array([[0.0, 1.0], [2.0, 3.0], [4.0, -1.0]]), np.array([0, 0, 0])
-    >>> whole = shrinkage_moments(x, y, 1)
-    >>> parts = shrinkage_moments(x[:1], y[:1], 1) + shrinkage_moments(x[1:], y[1:], 1)
-    >>> bool(np.allclose(whole.norm4, parts.norm4) and np.allclose(whole.norm3, parts.norm3))
-    True
-    """
-
-    scatter: ScatterMoments
-    norm3: np.ndarray
-    norm4: np.ndarray
-
-    @property
-    def count(self) -> np.ndarray:
-        return self.scatter.count
-
-    @property
-    def mean(self) -> np.ndarray:
-        return self.scatter.mean
-
-    def _shifted(self, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        s, n = self.scatter.scatter, self.scatter.count
-        tr = np.trace(s, axis1=1, axis2=2)
-        se = np.einsum("cij,cj->ci", s, e)
-        big_e = np.einsum("ci,ci->c", e, e)
-        norm3 = self.norm3 - tr[:, None] * e - 2.0 * se - (n * big_e)[:, None] * e
-        norm4 = (
-            self.norm4
-            - 4.0 * np.einsum("ci,ci->c", e, self.norm3)
-            + 4.0 * np.einsum("ci,ci->c", e, se)
-            + 2.0 * big_e * tr
-            + n * big_e**2
-        )
-        return norm3, norm4
-
-    def __add__(self, other: ShrinkageMoments) -> ShrinkageMoments:
-        scatter = self.scatter + other.scatter
-        a3, a4 = self._shifted(scatter.mean - self.mean)
-        b3, b4 = other._shifted(scatter.mean - other.mean)
-        return ShrinkageMoments(scatter, a3 + b3, a4 + b4)
-
-
-def shrinkage_moments(
-    values: np.ndarray, y: np.ndarray, n_classes: int, weights: np.ndarray | None = None
-) -> ShrinkageMoments:
-    """Per-class scatter moments and row-norm moments over the rows with no missing value.
-
-    Examples
-    --------
-    >>> sm = shrinkage_moments(np.array([[0.0, 0.0], [2.0, 2.0]]), np.array([0, 0]), 1)
-    >>> sm.scatter.scatter[0].tolist(), sm.norm4.tolist()
-    ([[2.0, 2.0], [2.0, 2.0]], [8.0])
-    """
-    scatter = scatter_moments(values, y, n_classes, weights)
-    d = values.shape[1]
-    norm3 = np.zeros((n_classes, d))
-    norm4 = np.zeros(n_classes)
-    if d == 0:
-        return ShrinkageMoments(scatter, norm3, norm4)
-    y = np.asarray(y)
-    complete = ~np.isnan(values).any(axis=1)
-    w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=np.float64)
-    for c in range(n_classes):
-        if scatter.count[c] <= 0:
-            continue
-        rows = complete & (y == c)
-        dev = values[rows] - scatter.mean[c]
-        r = np.einsum("ij,ij->i", dev, dev)
-        wr = w[rows] * r
-        norm3[c] = wr @ dev
-        norm4[c] = wr @ r
-    return ShrinkageMoments(scatter, norm3, norm4)
