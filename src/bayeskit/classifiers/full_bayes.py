@@ -24,6 +24,7 @@ from bayeskit.estimate import (
     regularised_cholesky,
     ridge_start,
     shrunk_covariance,
+    sparse_lidstone,
 )
 from bayeskit.exceptions import SingularCovarianceWarning
 from bayeskit.stats import JointCounts, ShrinkageMoments, joint_counts, shrinkage_moments
@@ -50,34 +51,6 @@ class FullStats:
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> FullStats:
         return FullStats(self.joint.regrow(remap, n_states), self.moments)
-
-
-def _log_joint_pmf(
-    table: JointCounts, alpha: float, log_cells_missing: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """Log-probabilities of the seen combinations of ``table`` and of any unseen one, per class.
-
-    Zaki & Meira Eq. (18.6) with pseudo-count ``alpha`` per cell of the full joint, summed over the
-    ``K_M = exp(log_cells_missing)`` cells of the attributes left out of ``table``:
-
-        P(x_O | c) = (n_c(x_O) + alpha K_M) / (n_c^O + alpha K_O K_M)
-
-    where ``n_c^O`` counts the class-``c`` rows observing all of ``O`` and ``K_O`` is the number of
-    cells of ``table``. Both sums are taken in log space (``logaddexp``), so products of domain
-    sizes never overflow. With ``alpha = 0`` and no data for a class the result is uniform.
-    """
-    log_cells_obs = float(np.sum(np.log(np.maximum(table.n_states, 1))))
-    n = table.counts.sum(axis=0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_pseudo = np.log(alpha) + log_cells_missing
-        log_den = np.logaddexp(np.log(n), log_pseudo + log_cells_obs)
-        log_seen = np.logaddexp(np.log(table.counts), log_pseudo) - log_den
-        log_unseen = log_pseudo - log_den
-    empty = np.isneginf(log_den)
-    if empty.any():
-        log_seen[:, empty] = -log_cells_obs
-        log_unseen = np.where(empty, -log_cells_obs, log_unseen)
-    return log_seen, log_unseen
 
 
 def _outside_stacklevel() -> int:
@@ -277,7 +250,9 @@ class FullBayes(BayesClassifier):
         self._log_n_states = np.log(np.maximum(joint.n_states, 1).astype(np.float64))
         self._full_table = joint.project(np.arange(d_cat))
         self.joint_combos_ = self._full_table.combos
-        self.log_joint_, self.log_joint_unseen_ = _log_joint_pmf(self._full_table, self.alpha, 0.0)
+        self.log_joint_, self.log_joint_unseen_ = sparse_lidstone(
+            self._full_table.counts, self._full_table.n_states, self.alpha
+        )
 
     # ------------------------------------------------------------------ prediction
     def _log_likelihood(self, enc: Encoded) -> np.ndarray:
@@ -299,7 +274,7 @@ class FullBayes(BayesClassifier):
             else:
                 table = self.stats_.joint.project(cols)
                 missing = float(self._log_n_states[~pat].sum())
-                seen, unseen = _log_joint_pmf(table, self.alpha, missing)
+                seen, unseen = sparse_lidstone(table.counts, table.n_states, self.alpha, missing)
             where = table.find(codes[rows][:, cols])
             block = np.broadcast_to(unseen, (len(where), len(unseen))).copy()
             hit = where >= 0

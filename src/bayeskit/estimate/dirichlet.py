@@ -1,9 +1,11 @@
 """From counts to log-probabilities: maximum likelihood and Dirichlet-prior estimators.
 
 Every function takes a count array and returns log-probabilities of the same shape, normalised
-along ``axis`` (the state axis, last by default). A distribution with no data at all (every count
-and pseudo-count zero) is returned as uniform rather than 0/0: an empty parent configuration says
-nothing, and a NaN would poison every sum it enters.
+along ``axis`` (the state axis, last by default); the one exception is :func:`sparse_lidstone`,
+whose table lists only the cells that were seen and which returns their log-probabilities plus
+the one log-probability shared by every unlisted cell. A distribution with no data at all (every
+count and pseudo-count zero) is returned as uniform rather than 0/0: an empty parent
+configuration says nothing, and a NaN would poison every sum it enters.
 
 References: Zhou, *Machine Learning*, ch. 7 (eqs. 7.17-7.20); Zaki & Meira, ch. 18 (eq. 18.6);
 Mitchell, *Machine Learning*, 6.9.1.1 (the m-estimate); Gelman et al., *Bayesian Data Analysis*,
@@ -23,6 +25,7 @@ __all__ = [
     "log_probabilities",
     "m_estimate",
     "mle",
+    "sparse_lidstone",
 ]
 
 SMOOTHINGS = ("lidstone", "m-estimate", "dirichlet-map")
@@ -66,6 +69,81 @@ def lidstone(counts: np.ndarray, alpha: float, axis: int = -1) -> np.ndarray:
     array([0.667, 0.333])
     """
     return _log_normalise(np.asarray(counts, dtype=np.float64) + alpha, axis)
+
+
+def sparse_lidstone(
+    counts: np.ndarray, n_states, alpha: float, log_summed_cells: float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Additive smoothing of a sparse joint table: the log-probabilities of its listed cells, and
+    the one log-probability of every cell it does not list (Zaki & Meira Eq. 18.6).
+
+    The table is a joint count table over attributes with domain sizes ``n_states``, so it has
+    ``K = prod_j K_j`` cells per distribution, of which only the ``m`` seen ones are listed
+    (``counts``; every other cell has count zero). Each cell gets the pseudo-count ``alpha``:
+
+        P(x | c) = (n_c(x) + alpha) / (n_c + alpha K)                               (Eq. 18.6)
+
+    which is :func:`lidstone` over the dense table, computed without listing the unseen cells.
+    When the table is the marginal over the observed attributes ``O`` of a joint whose other
+    attributes (``K_M = exp(log_summed_cells)`` cells) were summed out, the pseudo-counts are
+    summed out with them:
+
+        P(x_O | c) = (n_c(x_O) + alpha K_M) / (n_c^O + alpha K K_M)
+
+    with ``n_c^O = sum_x n_c(x_O)`` the count of the rows observing all of ``O``. Both sums are
+    taken in log space (``logaddexp``), so products of domain sizes never overflow. A
+    distribution with no count and no pseudo-count (``alpha = 0`` and no data) is uniform,
+    ``-log K``; with ``alpha = 0`` an unseen cell otherwise gets ``-inf`` (the MLE).
+
+    Parameters
+    ----------
+    counts : ndarray of shape (m, n_distributions)
+        ``counts[r, c]``: the count of listed cell ``r`` in distribution ``c`` (one column per
+        class, as in :attr:`bayeskit.stats.JointCounts.counts`); cells along axis 0.
+    n_states : array-like of shape (n_attributes,)
+        Domain size of each attribute of the table; ``K`` is their product.
+    alpha : float
+        Pseudo-count per cell of the full joint (Eq. 18.6 uses 1).
+    log_summed_cells : float, default=0.0
+        ``log K_M``, the log of the number of cells summed out of the joint (0: none).
+
+    Returns
+    -------
+    log_seen : ndarray of shape (m, n_distributions)
+        ``log P`` of each listed cell.
+    log_unseen : ndarray of shape (n_distributions,)
+        ``log P`` of any cell not listed.
+
+    Examples
+    --------
+    Two binary attributes (``K = 4``); class 0 saw cells ``(0, 0)`` and ``(0, 1)`` once each,
+    class 1 saw ``(1, 1)`` twice, so ``P(x | c) = (n_c(x) + 1) / (2 + 4)``:
+
+    >>> counts = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 2.0]])
+    >>> seen, unseen = sparse_lidstone(counts, [2, 2], alpha=1.0)
+    >>> np.exp(seen).round(3), np.exp(unseen).round(3)
+    (array([[0.333, 0.167],
+           [0.333, 0.167],
+           [0.167, 0.5  ]]), array([0.167, 0.167]))
+
+    It is :func:`lidstone` over the dense table (cells in the order 00, 01, 10, 11):
+
+    >>> np.exp(lidstone(np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 2.0]]), 1.0)).round(3)
+    array([[0.333, 0.333, 0.167, 0.167],
+           [0.167, 0.167, 0.167, 0.5  ]])
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    log_cells = float(np.sum(np.log(np.maximum(np.asarray(n_states, dtype=np.float64), 1.0))))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_pseudo = np.log(alpha) + log_summed_cells
+        log_den = np.logaddexp(np.log(counts.sum(axis=0)), log_pseudo + log_cells)
+        log_seen = np.logaddexp(np.log(counts), log_pseudo) - log_den
+        log_unseen = log_pseudo - log_den
+    empty = np.isneginf(log_den)
+    if empty.any():
+        log_seen[:, empty] = -log_cells
+        log_unseen = np.where(empty, -log_cells, log_unseen)
+    return log_seen, log_unseen
 
 
 def laplace(counts: np.ndarray, axis: int = -1) -> np.ndarray:
