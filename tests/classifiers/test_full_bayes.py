@@ -1,5 +1,5 @@
 """FullBayes: parity with QDA, the sparse joint PMF, missing values, regularisation, incremental
-learning, persistence and scikit-learn compatibility."""
+learning, discretization, persistence and scikit-learn compatibility."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from scipy.special import logsumexp
 from scipy.stats import multivariate_normal
 from sklearn.covariance import ledoit_wolf
 from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis
+from sklearn.model_selection import cross_val_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from bayeskit import FullBayes, NaiveBayes
 from bayeskit.classifiers import MODELS
+from bayeskit.data import datasets
 from bayeskit.exceptions import SchemaError, SingularCovarianceWarning, ZeroEvidenceWarning
 
 # scikit-learn's estimator checks: every check passes, so nothing is listed as expected to fail.
@@ -418,3 +420,26 @@ def test_bad_arguments_are_refused_at_fit(params, error, match):
     x, y = _gaussian(60)
     with pytest.raises(error, match=match):
         FullBayes(**params).fit(x, y)
+
+
+# ---------------------------------------------------------------- automatic discretization
+def test_discretized_full_bayes_bins_iris_into_the_joint_pmf():
+    X, y = datasets.load("iris")
+    model = FullBayes(discretize="equal-width", n_bins=4).fit(X, y)
+    assert all(c.kind == "categorical" and len(c.cuts) == 3 for c in model.schema_.columns)
+    assert model.means_.shape == (3, 0)  # no numeric block left
+    assert model.joint_combos_.shape[1] == 4  # every binned column enters the joint PMF
+    assert np.all(model.joint_combos_ < 4)
+    chance = 1 / 3
+    assert model.score(X, y) > chance
+    scores = cross_val_score(FullBayes(discretize="equal-width", n_bins=4), X, y, cv=5)
+    assert scores.mean() > chance
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [({"discretize": "kmeans"}, "discretize must be one of"), ({"n_bins": 0}, "n_bins must be")],
+)
+def test_bad_discretize_arguments_are_refused_at_fit(params, match):
+    with pytest.raises(ValueError, match=match):
+        FullBayes(**params).fit(pd.DataFrame({"x": [1.0, 2.0]}), [0, 1])

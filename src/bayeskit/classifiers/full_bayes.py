@@ -129,6 +129,13 @@ class FullBayes(BayesClassifier):
         Eq. 18.6); see :class:`bayeskit.data.Schema`.
     handle_unknown : {"missing", "warn", "error"}, default="missing"
         A category not seen in fit is treated as missing (optionally with a warning) or refused.
+    discretize : {None, "mdl", "equal-width", "equal-frequency"}, default=None
+        None models numeric features with the multivariate normal; otherwise they are binned (cut
+        points learned on the training data, supervised MDL of Fayyad and Irani by default) and
+        modelled as categorical, so they enter the joint PMF of Eq. (18.6) with the categorical
+        features (Zaki & Meira 18.2).
+    n_bins : int, default=5
+        Bins for the unsupervised discretizers.
 
     Attributes
     ----------
@@ -185,6 +192,8 @@ class FullBayes(BayesClassifier):
         categorical_features: Any = None,
         categories: Any = None,
         handle_unknown: str = "missing",
+        discretize: str | None = None,
+        n_bins: int = 5,
     ):
         self.alpha = alpha
         self.ddof = ddof
@@ -194,8 +203,10 @@ class FullBayes(BayesClassifier):
         self.categorical_features = categorical_features
         self.categories = categories
         self.handle_unknown = handle_unknown
+        self.discretize = discretize
+        self.n_bins = n_bins
 
-    def _check_params(self) -> None:
+    def _check_own_params(self) -> None:
         _check_number("alpha", self.alpha, low=0)
         _check_number("ddof", self.ddof, low=0, integer=True)
         if isinstance(self.shrinkage, str):
@@ -208,8 +219,6 @@ class FullBayes(BayesClassifier):
                     f"got {self.shrinkage!r}"
                 )
                 raise ValueError(msg)
-        _check_number("prior_alpha", self.prior_alpha, low=0)
-        _check_choice("handle_unknown", self.handle_unknown, ("missing", "warn", "error"))
 
     # ------------------------------------------------------------------ learning
     def _count(
