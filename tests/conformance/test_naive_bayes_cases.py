@@ -320,3 +320,32 @@ def test_aieng_iris_gaussian_nb_matches_sklearn():
     for out in outputs("aieng-7.3.1-iris-gaussian-nb-vs-sklearn"):
         q = out["quantity"]
         check(got[(q["kind"], q.get("model", q.get("what")))], out)
+
+
+# --- Zhou 7.4, eqs. (7.24)-(7.25): AODE's Laplace-corrected estimates from the count tables ---
+# (the estimators AODE will use; the model itself comes with the semi-naive classifiers)
+def test_zhou_aode_estimates_from_count_tables():
+    from bayeskit.data import Schema
+    from bayeskit.stats import count_table
+
+    c = case("zhou-7.4-aode-estimates")
+    X, y, cats = _model_frame(c)
+    schema = Schema.infer(X[cats])
+    codes = schema.encode(X[cats]).codes.astype(np.intp)
+    classes = np.unique(y)
+    y_idx = np.searchsorted(classes, y)
+    names = schema.names
+    sound, umb = names.index("sound"), names.index("umbilicus")
+    k_sound = schema.column("sound").n_states
+    k_umb = schema.column("umbilicus").n_states
+    true = int(np.flatnonzero(classes == "true")[0])
+    muffled = schema.column("sound").categories.index("muffled")
+    hollow = schema.column("umbilicus").categories.index("hollow")
+    joint_prior, conditional = outputs("zhou-7.4-aode-estimates")
+    # eq. 7.24: P(c, x_i) = (|D_c,x_i| + 1) / (|D| + N N_i): Lidstone over the (class, value) cells
+    pair = count_table(y_idx, np.zeros(len(y_idx), np.intp), codes[:, sound], 2, 1, k_sound)
+    log_joint = lidstone(pair.reshape(-1), 1.0).reshape(2, k_sound)
+    check(np.exp(log_joint[true, muffled]), joint_prior)
+    # eq. 7.25: P(x_j | c, x_i) = (|D_c,x_i,x_j| + 1) / (|D_c,x_i| + N_j): parent = sound
+    table = count_table(y_idx, codes[:, sound], codes[:, umb], 2, k_sound, k_umb)
+    check(np.exp(lidstone(table, 1.0)[true, muffled, hollow]), conditional)
