@@ -1,5 +1,5 @@
-"""FullBayes: parity with QDA, the sparse joint PMF, missing values, regularisation, incremental
-learning, discretization, persistence and scikit-learn compatibility."""
+"""FullBayes: parity with QDA, the sparse joint PMF, missing values, regularisation, extreme
+scales, incremental learning, discretization, persistence and scikit-learn compatibility."""
 
 from __future__ import annotations
 
@@ -295,6 +295,100 @@ def test_rows_with_nan_are_left_out_of_the_scatter_statistics():
     np.testing.assert_allclose(model.means_, reference.means_)
     np.testing.assert_allclose(model.covariance_, reference.covariance_)
     np.testing.assert_allclose(model.class_count_, np.bincount(y))  # the prior counts every row
+
+
+def test_a_class_with_no_complete_numeric_row_backs_off_to_the_pooled_normal():
+    x, y = _gaussian()
+    x[y == 2, 0] = np.nan  # class 2 never has a complete numeric row
+    model = FullBayes().fit(x, y)
+    complete = x[y != 2]
+    np.testing.assert_allclose(model.means_[2], complete.mean(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(model.covariance_[2], np.cov(complete.T, ddof=0), rtol=1e-10)
+    for c in (0, 1):  # the classes with data keep their own normal
+        np.testing.assert_allclose(model.means_[c], x[y == c].mean(axis=0), rtol=1e-12)
+    assert np.all(np.isfinite(_likelihood(model, x)))
+
+
+def test_a_class_whose_numbers_are_all_missing_can_still_be_predicted():
+    # Its numeric values carry no evidence (pooled normal); the category decides. Before the
+    # backoff its density was 0 wherever a number was observed, so it was never predicted.
+    df, y = _mixed(missing=0.0)
+    df["tag"] = np.where(y == "yes", "t", "f")
+    df.loc[y == "yes", ["m", "n"]] = np.nan
+    model = FullBayes().fit(df, y)
+    np.testing.assert_array_equal(model.predict(df), y)
+    query = df[y == "yes"].iloc[:100].copy()  # the class's categories, with numbers observed
+    query[["m", "n"]] = df.loc[y == "no", ["m", "n"]].to_numpy()[:100]
+    assert (model.predict(query) == "yes").all()
+
+
+def test_no_complete_numeric_row_anywhere_leaves_the_numeric_block_out():
+    df, y = _categorical()
+    rng = np.random.default_rng(2)
+    df["m"] = rng.normal(size=len(df))
+    df["n"] = rng.normal(size=len(df))
+    df.loc[::2, "m"] = np.nan
+    df.loc[1::2, "n"] = np.nan  # every row misses one of the two
+    model = FullBayes().fit(df, y)
+    categorical = FullBayes().fit(df[["a", "b", "c"]], y)
+    np.testing.assert_allclose(
+        _likelihood(model, df), _likelihood(categorical, df[["a", "b", "c"]]), rtol=1e-12
+    )
+    assert not model.means_.any()
+    assert not model.covariance_.any()
+    numeric_only = FullBayes().fit(df[["m", "n"]], y)
+    proba = numeric_only.predict_proba(df[["m", "n"]])
+    np.testing.assert_allclose(proba, np.tile(np.exp(numeric_only.log_prior_), (len(df), 1)))
+
+
+# ---------------------------------------------------------------- extreme scales
+def _two_blobs(duplicate=False):
+    rng = np.random.default_rng(3)
+    x = np.vstack([rng.normal(0, 1, (30, 2)), rng.normal(8, 1, (30, 2))])
+    if duplicate:  # a singular covariance: the ridge must scale with the data
+        x = np.column_stack([x, x[:, 1]])
+    return x, np.repeat(["a", "b"], 30)
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e-160], ids=["1e-150", "1e-160-subnormal"])
+@pytest.mark.parametrize("duplicate", [False, True], ids=["regular", "singular"])
+def test_tiny_scales_are_separated(scale, duplicate):
+    # covariances ~1e-300 (1e-320 is subnormal): an absolute ridge would drown them, and a
+    # relative one that underflows to 0 would never make the matrix positive definite
+    x, y = _two_blobs(duplicate)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SingularCovarianceWarning)
+        model = FullBayes().fit(x * scale, y)
+    np.testing.assert_array_equal(model.predict(x * scale), y)
+    assert np.all(model.predict_proba(x * scale).max(axis=1) > 0.99)
+    if duplicate:  # a ridge of the data's scale (variances ~ scale^2), not an absolute one
+        assert np.all((model.ridge_ > 0) & (model.ridge_ < 1e-6 * scale**2 + 1e-300))
+    else:
+        assert np.all(model.ridge_ == 0)
+
+
+@pytest.mark.parametrize("scale", [1e160, 1e300])
+def test_overflowing_values_are_refused_naming_the_column(scale):
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"ok": rng.normal(size=20), "huge": rng.normal(size=20) * scale})
+    y = np.arange(20) % 2
+    with pytest.raises(SchemaError, match=r"numeric columns \['huge'\]"):
+        FullBayes().fit(df, y)
+    model = FullBayes().fit(df[["ok"]], y)
+    with pytest.raises(SchemaError, match="'huge'"):  # a later chunk: refused, model unchanged
+        FullBayes().partial_fit(df[:10], y[:10], classes=[0, 1]).partial_fit(df[10:] * 1e10, y[10:])
+    assert model.means_.shape == (2, 1)
+
+
+def test_ledoit_wolf_refuses_overflowing_fourth_moments_naming_the_column():
+    # squares of 1e100 fit in float64, fourth powers do not: only Ledoit-Wolf needs them
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"ok": rng.normal(size=20), "big": rng.normal(size=20) * 1e100})
+    y = np.arange(20) % 2
+    with pytest.raises(SchemaError, match=r"ledoit-wolf.*\['big'\]"):
+        FullBayes(shrinkage="ledoit-wolf").fit(df, y)
+    model = FullBayes().fit(df, y)
+    assert np.all(np.isfinite(model.predict_proba(df)))
 
 
 # ---------------------------------------------------------------- mixed data

@@ -8,30 +8,27 @@ the two parts.
 
 from __future__ import annotations
 
-import os
-import sys
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from scipy.linalg import cholesky
 
+from bayeskit._warnings import warn
 from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import (
     mvn_log_density,
     regularised_cholesky,
     ridge_start,
-    shrunk_covariance,
     sparse_lidstone,
 )
-from bayeskit.exceptions import SingularCovarianceWarning
+from bayeskit.estimate.shrinkage import mvn_parameters
+from bayeskit.exceptions import SchemaError, SingularCovarianceWarning
 from bayeskit.stats import JointCounts, ShrinkageMoments, joint_counts, shrinkage_moments
+from bayeskit.stats.moments import nonfinite_features
 
 __all__ = ["FullBayes", "FullStats"]
-
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @dataclass(frozen=True)
@@ -47,19 +44,12 @@ class FullStats:
         return self.joint.class_count
 
     def __add__(self, other: FullStats) -> FullStats:
-        return FullStats(self.joint + other.joint, self.moments + other.moments)
+        with np.errstate(over="ignore", invalid="ignore"):  # FullBayes refuses overflow by name
+            moments = self.moments + other.moments
+        return FullStats(self.joint + other.joint, moments)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> FullStats:
         return FullStats(self.joint.regrow(remap, n_states), self.moments)
-
-
-def _outside_stacklevel() -> int:
-    """The ``stacklevel`` that points a warning raised by the caller at the first frame outside
-    bayeskit (the user's ``fit``, ``partial_fit`` or ``load``), however deep the call."""
-    level, frame = 1, sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def _patterns(observed: np.ndarray):
@@ -92,7 +82,10 @@ class FullBayes(BayesClassifier):
 
     Missing values. Numeric: a row with any NaN is left out of the scatter statistics (its class
     still counts for the prior); at prediction the density of a row is the normal of its observed
-    sub-vector, ``N(mu_O, Sigma_OO)`` (rows are grouped by missing pattern). Categorical: at
+    sub-vector, ``N(mu_O, Sigma_OO)`` (rows are grouped by missing pattern). A class with no
+    complete numeric row takes the pooled normal of all classes (as naive Bayes backs off per
+    feature), so the numeric features carry no evidence about it; if no class has a complete
+    numeric row, the numeric features contribute nothing. Categorical: at
     prediction a missing code is summed out of the smoothed joint PMF,
     ``P(x_O | c) = (n_c(x_O) + alpha K_M) / (n_c^O + alpha prod_j K_j)`` with ``K_M`` the number of
     cells of the missing attributes; training rows with missing codes are kept, and each
@@ -117,7 +110,8 @@ class FullBayes(BayesClassifier):
         (:func:`bayeskit.estimate.ledoit_wolf_intensity`; the stats keep ``sum ||x - mean||^4`` for
         it). Whatever the setting, a covariance that is still singular (fewer complete rows than
         features, duplicated or constant columns) gets a ridge ``tau I``: ``tau`` starts at
-        ``1e-9`` times the largest pooled feature variance and grows tenfold until the Cholesky
+        ``1e-9`` times the largest pooled feature variance (so it scales with the data; never
+        below the smallest positive float) and grows tenfold until the Cholesky
         factorisation succeeds (:func:`bayeskit.estimate.regularised_cholesky`); a
         :class:`~bayeskit.exceptions.SingularCovarianceWarning` says so, and ``ridge_`` records it.
     priors : array-like of shape (n_classes,), optional
@@ -145,9 +139,11 @@ class FullBayes(BayesClassifier):
         Sparse joint counts and scatter moments, kept so ``partial_fit`` is count + add + estimate.
     class_count_, log_prior_ : ndarray of shape (n_classes,)
     means_ : ndarray of shape (n_classes, n_numeric)
+        The class means; the pooled mean for a class with no complete numeric row.
     covariance_ : ndarray of shape (n_classes, n_numeric, n_numeric)
-        The covariance used: shrunk if asked, plus ``ridge_`` on the diagonal. Zero for a class
-        with no complete numeric row (its density is then 0 wherever a numeric value is observed).
+        The covariance used: shrunk if asked, plus ``ridge_`` on the diagonal; the pooled
+        covariance for a class with no complete numeric row. Zero (with ``means_``) when no class
+        has a complete numeric row.
     shrinkage_ : ndarray of shape (n_classes,)
         The shrinkage intensity applied to each class (0 with ``shrinkage=None``).
     ridge_ : ndarray of shape (n_classes,)
@@ -160,6 +156,13 @@ class FullBayes(BayesClassifier):
         ``log P(x | c)`` of every combination not in ``joint_combos_``.
     n_features_in_, feature_names_in_ :
         As in scikit-learn.
+
+    Raises
+    ------
+    SchemaError
+        At ``fit`` or ``partial_fit``, naming the numeric columns whose values are too large for
+        their covariance (or, with ``shrinkage="ledoit-wolf"``, its fourth moments) to be
+        computed in float64.
 
     Examples
     --------
@@ -224,35 +227,34 @@ class FullBayes(BayesClassifier):
     def _count(
         self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int
     ) -> FullStats:
-        return FullStats(
-            joint_counts(enc.codes, y, n_classes, self.schema_.n_states, w),
-            shrinkage_moments(enc.values, y, n_classes, w),
-        )
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is refused by name below
+            moments = shrinkage_moments(enc.values, y, n_classes, w)
+        return FullStats(joint_counts(enc.codes, y, n_classes, self.schema_.n_states, w), moments)
 
     def _estimate(self) -> None:
         joint, moments = self.stats_.joint, self.stats_.moments
-        cov, self.shrinkage_ = shrunk_covariance(moments, self.ddof, self.shrinkage)
+        self._check_finite(moments)
+        self.means_, cov, self.shrinkage_ = mvn_parameters(moments, self.ddof, self.shrinkage)
         n_classes, d = cov.shape[0], cov.shape[1]
-        self.means_ = moments.mean.copy()
-        self._has_numeric = moments.count > 0
+        # with the backoff, either every class has a normal or (no complete row) none has
+        self._has_numeric = bool(d) and bool(np.any(moments.count > 0))
         chol = np.zeros_like(cov)
         ridge = np.zeros(n_classes)
-        if d:
+        if self._has_numeric:
             start = ridge_start(moments.scatter)
-            for c in np.flatnonzero(self._has_numeric):
+            for c in range(n_classes):
                 chol[c], ridge[c] = regularised_cholesky(cov[c], start)
                 cov[c] += ridge[c] * np.eye(d)
         if np.any(ridge > 0):
-            which = ", ".join(
-                f"{self.classes_[c]!r} ({ridge[c]:.3g})" for c in np.flatnonzero(ridge > 0)
-            )
+            labels = self.classes_.tolist()
+            which = ", ".join(f"{labels[c]!r} ({ridge[c]:.3g})" for c in np.flatnonzero(ridge > 0))
             msg = (
                 f"the covariance of class {which} is singular (fewer complete rows than numeric "
                 "features, or collinear or constant features); the ridge in brackets was added to "
                 "its diagonal (see ridge_). Pass shrinkage='ledoit-wolf' or a number in (0, 1] "
                 "to regularise it yourself"
             )
-            warnings.warn(msg, SingularCovarianceWarning, stacklevel=_outside_stacklevel())
+            warn(msg, SingularCovarianceWarning)
         self.covariance_, self.ridge_, self._chol = cov, ridge, chol
 
         d_cat = joint.combos.shape[1]
@@ -262,6 +264,29 @@ class FullBayes(BayesClassifier):
         self.log_joint_, self.log_joint_unseen_ = sparse_lidstone(
             self._full_table.counts, self._full_table.n_states, self.alpha
         )
+
+    def _check_finite(self, moments: ShrinkageMoments) -> None:
+        """Values so large that their squares overflow cannot be modelled: say which column."""
+        names = [c.name for c in self.schema_.numeric]
+        bad = nonfinite_features(moments)
+        if bad.any():
+            cols = [names[j] for j in np.flatnonzero(bad)]
+            msg = (
+                f"numeric columns {cols} hold values too large for their covariance to be "
+                "computed in float64 (squares overflow); rescale them"
+            )
+            raise SchemaError(msg)
+        lw = self.shrinkage == "ledoit-wolf"
+        if lw and not (np.isfinite(moments.norm4).all() and np.isfinite(moments.norm3).all()):
+            pooled = moments.scatter.pooled()
+            sd = np.sqrt(np.diagonal(pooled.scatter[0]) / pooled.count[0])
+            cols = [names[j] for j in np.flatnonzero(sd >= 1e-3 * sd.max())]
+            msg = (
+                "shrinkage='ledoit-wolf' needs fourth moments of the numeric rows, which "
+                f"overflow float64 (largest columns: {cols}); rescale them, or pass "
+                "shrinkage=None or a number in [0, 1]"
+            )
+            raise SchemaError(msg)
 
     # ------------------------------------------------------------------ prediction
     def _log_likelihood(self, enc: Encoded) -> np.ndarray:
@@ -293,14 +318,13 @@ class FullBayes(BayesClassifier):
 
     def _numeric_log_likelihood(self, values: np.ndarray) -> np.ndarray:
         out = np.zeros((values.shape[0], len(self.classes_)))
+        if not self._has_numeric:
+            return out  # no class has a complete numeric row: the block carries no evidence
         for pat, rows in _patterns(~np.isnan(values)):
             if not pat.any():
                 continue  # nothing observed: the density integrates to 1
             x = values[rows] if pat.all() else values[rows][:, pat]
             for c in range(len(self.classes_)):
-                if not self._has_numeric[c]:
-                    out[rows, c] = -np.inf
-                    continue
                 if pat.all():
                     chol = self._chol[c]
                 else:  # the marginal of a normal: keep the observed block of mean and covariance

@@ -13,9 +13,12 @@ duplicated columns, ``Sigma`` is singular and Eq. (18.3) is undefined. Three rem
   :func:`sklearn.covariance.ledoit_wolf`.
 * :func:`regularised_cholesky`: the fallback when a covariance (shrunk or not) is still not
   positive definite: a ridge ``tau I`` with ``tau`` starting at ``RIDGE_FACTOR`` times the
-  largest variance of any feature over all classes (:func:`ridge_start`) and growing tenfold
-  until the Cholesky factorisation succeeds with no pivot below ``PIVOT_RTOL`` of its diagonal
-  entry.
+  largest variance of any feature over all classes (:func:`ridge_start`, so it scales with the
+  data) and growing tenfold until the Cholesky factorisation succeeds with no pivot below
+  ``PIVOT_RTOL`` of its diagonal entry.
+
+:func:`mvn_parameters` gathers the class means and (shrunk) covariances, backing a class with no
+complete row off to the pooled moments of all classes.
 
 Densities are computed from the Cholesky factor ``L`` (``Sigma = L L^T``): the squared
 Mahalanobis distance is ``||L^{-1} (x - mu)||^2`` by a triangular solve, and
@@ -40,6 +43,7 @@ __all__ = [
     "log_determinant",
     "mahalanobis_squared",
     "mvn_log_density",
+    "mvn_parameters",
     "regularised_cholesky",
     "ridge_start",
     "ridge_to_diagonal",
@@ -53,6 +57,7 @@ LOG_2PI = float(np.log(2.0 * np.pi))
 RIDGE_FACTOR = 1e-9
 #: A Cholesky pivot ``L_jj^2`` below this fraction of ``Sigma_jj`` counts as singular.
 PIVOT_RTOL = 1e-12
+_SMALLEST = float(np.finfo(np.float64).smallest_subnormal)
 
 
 def scatter_covariance(moments: ScatterMoments, ddof: int = 0) -> np.ndarray:
@@ -164,24 +169,68 @@ def shrunk_covariance(
     return ridge_to_diagonal(cov, float(shrinkage)), np.full(n_classes, float(shrinkage))
 
 
+def mvn_parameters(
+    moments: ShrinkageMoments,
+    ddof: int = 0,
+    shrinkage: float | str | None = None,
+    *,
+    backoff: bool = True,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean ``(n_classes, d)``, covariance ``(n_classes, d, d)`` and shrinkage intensity
+    ``(n_classes,)`` of each class's normal (Zaki & Meira Algorithm 18.1, then
+    :func:`shrunk_covariance`).
+
+    A class with no complete row has no estimate of its own: with ``backoff`` (the default) it
+    takes the pooled moments of all classes, so its normal is that of the whole data (as
+    :func:`~bayeskit.estimate.gaussian_parameters` does for naive Bayes), and the numeric
+    features carry no evidence about it; without, its mean and covariance are 0. Where no class
+    has a complete row, every class keeps mean and covariance 0.
+
+    Examples
+    --------
+    >>> from bayeskit.stats import shrinkage_moments
+    >>> x = np.array([[0.0, 0.0], [2.0, 2.0], [np.nan, 1.0]])
+    >>> mean, cov, _ = mvn_parameters(shrinkage_moments(x, np.array([0, 0, 1]), 2))
+    >>> mean.tolist(), cov[1].tolist()  # class 1 has no complete row: the pooled normal
+    ([[1.0, 1.0], [1.0, 1.0]], [[1.0, 1.0], [1.0, 1.0]])
+    """
+    mean = moments.mean.copy()
+    cov, intensity = shrunk_covariance(moments, ddof, shrinkage)
+    empty = moments.count <= 0
+    if backoff and empty.any() and not empty.all():
+        if shrinkage == "ledoit-wolf":
+            pooled = moments.pooled()
+        else:  # only the scatter matrix is used: leave the fourth moments alone
+            d = moments.mean.shape[1]
+            pooled = ShrinkageMoments(moments.scatter.pooled(), np.zeros((1, d)), np.zeros(1))
+        pooled_cov, pooled_intensity = shrunk_covariance(pooled, ddof, shrinkage)
+        mean[empty], cov[empty], intensity[empty] = pooled.mean, pooled_cov, pooled_intensity
+    return mean, cov, intensity
+
+
 def ridge_start(moments: ScatterMoments) -> float:
     """``RIDGE_FACTOR`` times the largest ML variance of any feature over all classes pooled
-    (1e-9 when every feature is constant).
+    (``RIDGE_FACTOR`` when every feature is constant).
+
+    The start is relative to the data's scale, so data measured in tiny units (variances near
+    ``1e-300``) get a ridge as tiny; where that product underflows, the smallest positive float
+    is used, so the ridge is never 0.
 
     Examples
     --------
     >>> from bayeskit.stats import scatter_moments
     >>> ridge_start(scatter_moments(np.array([[0.0], [2.0]]), np.array([0, 1]), 2))
     1e-09
+    >>> ridge_start(scatter_moments(np.array([[0.0], [2e-150]]), np.array([0, 1]), 2))
+    1e-309
     """
-    pooled = ScatterMoments(moments.count[:1] * 0, moments.mean[:1] * 0, moments.scatter[:1] * 0)
-    for c in range(len(moments.count)):
-        sl = slice(c, c + 1)
-        pooled = pooled + ScatterMoments(moments.count[sl], moments.mean[sl], moments.scatter[sl])
+    pooled = moments.pooled()
     n = pooled.count[0]
     var = np.diagonal(pooled.scatter[0]) / n if n > 0 else np.zeros(0)
     top = float(var.max()) if var.size else 0.0
-    return RIDGE_FACTOR * (top if top > 0 else 1.0)
+    if not top > 0:
+        return RIDGE_FACTOR
+    return max(RIDGE_FACTOR * top, _SMALLEST)
 
 
 def _cholesky(cov: np.ndarray) -> np.ndarray | None:
@@ -198,7 +247,13 @@ def _cholesky(cov: np.ndarray) -> np.ndarray | None:
 
 def regularised_cholesky(cov: np.ndarray, start: float) -> tuple[np.ndarray, float]:
     """Cholesky factor of ``cov + tau I`` and ``tau``: 0 if ``cov`` is positive definite, else
-    the first of ``start, 10 start, 100 start, ...`` that makes it so.
+    the first of ``start, 10 start, 100 start, ...`` that makes it so (a ``start`` of 0 or
+    below is raised to the smallest positive float).
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        If ``cov`` holds a non-finite entry, or no ridge helps.
 
     Examples
     --------
@@ -206,14 +261,20 @@ def regularised_cholesky(cov: np.ndarray, start: float) -> tuple[np.ndarray, flo
     >>> tau, bool(np.all(np.diagonal(chol) > 0))
     (1e-09, True)
     """
+    if not np.all(np.isfinite(cov)):
+        msg = "the covariance holds a non-finite entry; no ridge can make it positive definite"
+        raise LinAlgError(msg)
     d = cov.shape[0]
+    start = max(float(start), _SMALLEST)
     tau = 0.0
-    for _ in range(64):
+    for _ in range(400):  # from the smallest float, tenfold steps reach 1e76 within this
         chol = _cholesky(cov + tau * np.eye(d) if tau else cov)
         if chol is not None:
             return chol, tau
         tau = start if tau == 0 else 10.0 * tau
-    msg = f"no ridge up to {tau:.3g} makes the covariance positive definite (is it finite?)"
+        if not np.isfinite(tau):
+            break
+    msg = f"no ridge up to {tau:.3g} makes the covariance positive definite"
     raise LinAlgError(msg)
 
 

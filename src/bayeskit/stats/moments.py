@@ -28,6 +28,7 @@ __all__ = [
     "ScatterMoments",
     "ShrinkageMoments",
     "gaussian_moments",
+    "nonfinite_features",
     "scatter_moments",
     "shrinkage_moments",
 ]
@@ -103,6 +104,15 @@ class ScatterMoments:
         mean = self.mean + delta * frac_b[:, None]
         outer = np.einsum("ci,cj->cij", delta, delta) * cross[:, None, None]
         return ScatterMoments(n, mean, self.scatter + other.scatter + outer)
+
+    def pooled(self) -> ScatterMoments:
+        """The moments of all classes together, count of shape ``(1,)``."""
+        d = self.mean.shape[1]
+        out = ScatterMoments(np.zeros(1), np.zeros((1, d)), np.zeros((1, d, d)))
+        for c in range(self.count.shape[0]):
+            sl = slice(c, c + 1)
+            out = out + ScatterMoments(self.count[sl], self.mean[sl], self.scatter[sl])
+        return out
 
 
 def scatter_moments(
@@ -210,6 +220,17 @@ class ShrinkageMoments:
         b3, b4 = other._shifted(scatter.mean - other.mean)
         return ShrinkageMoments(scatter, a3 + b3, a4 + b4)
 
+    def pooled(self) -> ShrinkageMoments:
+        """The moments of all classes together, count of shape ``(1,)``."""
+        d = self.mean.shape[1]
+        empty = ScatterMoments(np.zeros(1), np.zeros((1, d)), np.zeros((1, d, d)))
+        out = ShrinkageMoments(empty, np.zeros((1, d)), np.zeros(1))
+        for c in range(self.count.shape[0]):
+            sl = slice(c, c + 1)
+            sc = ScatterMoments(self.count[sl], self.mean[sl], self.scatter.scatter[sl])
+            out = out + ShrinkageMoments(sc, self.norm3[sl], self.norm4[sl])
+        return out
+
 
 def shrinkage_moments(
     values: np.ndarray, y: np.ndarray, n_classes: int, weights: np.ndarray | None = None
@@ -241,3 +262,26 @@ def shrinkage_moments(
         norm3[c] = wr @ dev
         norm4[c] = wr @ r
     return ShrinkageMoments(scatter, norm3, norm4)
+
+
+def nonfinite_features(moments: GaussianMoments | ScatterMoments | ShrinkageMoments) -> np.ndarray:
+    """Which features hold a non-finite mean or second moment in some class, shape
+    ``(n_features,)``: values so large that their squares overflow float64 (or a mean that does).
+
+    The second moment of feature ``j`` is ``M2`` for :class:`GaussianMoments` and the diagonal
+    entry ``S_jj`` of the scatter matrix otherwise (an off-diagonal entry is bounded by
+    ``sqrt(S_ii S_jj)``, so it cannot overflow while both diagonal entries are finite).
+
+    Examples
+    --------
+    >>> gm = gaussian_moments(np.array([[1.0, 1e200], [2.0, -1e200]]), np.array([0, 0]), 1)
+    >>> nonfinite_features(gm)
+    array([False,  True])
+    """
+    if isinstance(moments, ShrinkageMoments):
+        moments = moments.scatter
+    if isinstance(moments, ScatterMoments):
+        second = np.diagonal(moments.scatter, axis1=1, axis2=2)
+    else:
+        second = moments.m2
+    return ~(np.isfinite(moments.mean) & np.isfinite(second)).all(axis=0)
