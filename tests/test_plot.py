@@ -4,6 +4,7 @@ to PNG with the Agg backend."""
 from __future__ import annotations
 
 import sys
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -88,6 +89,32 @@ def test_one_percent_curve_is_the_mahalanobis_ellipse(iris_2d):
     diff = pts - model.means_[0]
     d2 = np.einsum("ij,jk,ik->i", diff, np.linalg.inv(model.covariance_[0]), diff)
     np.testing.assert_allclose(d2, 2 * np.log(100), rtol=0.02)  # f / f_max = exp(-d^2 / 2) = 1%
+
+
+@needs_full_bayes
+def test_density_contours_at_tiny_scales(iris_2d):
+    # covariances ~1e-240: their determinant (~1e-480) underflows to 0, which an inverse and
+    # determinant mistook for singular; the Cholesky-based log density draws them
+    X, y = iris_2d
+    model = FullBayes().fit(X * 1e-120, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ax = density_contours(model, levels=[0.01])
+    assert len(_contour_sets(ax)) == 2
+    path = _contour_sets(ax)[0].get_paths()[0]
+    pts = path.vertices[~np.isnan(path.vertices).any(axis=1)] * 1e120
+    reference = FullBayes().fit(X, y)
+    diff = pts - reference.means_[0]
+    d2 = np.einsum("ij,jk,ik->i", diff, np.linalg.inv(reference.covariance_[0]), diff)
+    np.testing.assert_allclose(d2, 2 * np.log(100), rtol=0.02)
+
+
+def test_density_contours_skips_a_singular_class_with_a_warning():
+    X = pd.DataFrame({"a": [0.0, 1.0, 2.0, 5.0, 6.0, 8.0], "b": [1.0, 1.0, 1.0, 2.0, 4.0, 3.0]})
+    model = NaiveBayes(var_smoothing=0.0).fit(X, [0, 0, 0, 1, 1, 1])  # b constant in class 0
+    with pytest.warns(UserWarning, match="class 0 has a singular 2 x 2 covariance"):
+        ax = density_contours(model)
+    assert len(_contour_sets(ax)) == 1
 
 
 def test_density_contours_uses_given_axes_and_positions(iris_2d):

@@ -20,6 +20,7 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 from bayeskit.data.schema import as_frame
+from bayeskit.estimate import RIDGE_FACTOR, mvn_log_density, regularised_cholesky
 
 __all__ = ["decision_regions", "density_contours"]
 
@@ -120,6 +121,16 @@ def _class_gaussians(model: Any, names: list[str]) -> tuple[np.ndarray, np.ndarr
         "FullBayes (means_, covariance_)"
     )
     raise TypeError(msg)
+
+
+def _cholesky(cov: np.ndarray) -> np.ndarray | None:
+    """The Cholesky factor of a covariance, or None where it is not finite or not positive
+    definite (by the test :func:`bayeskit.estimate.regularised_cholesky` applies)."""
+    diag = np.diagonal(cov)
+    if not (np.all(np.isfinite(cov)) and np.all(diag > 0)):
+        return None
+    chol, ridge = regularised_cholesky(cov, RIDGE_FACTOR * float(diag.max()))
+    return chol if ridge == 0 else None
 
 
 def _scatter_classes(ax: Any, model: Any, points: np.ndarray, y: Any, colours: list) -> None:
@@ -243,21 +254,22 @@ def density_contours(
     if points is not None and y is not None:
         _scatter_classes(ax, model, points, y, colours)
     widths = [2.0 if np.isclose(f, 0.01) else 0.8 for f in fractions]
-    for i, c in enumerate(model.classes_):
-        cov = covs[i]
-        if not (np.all(np.isfinite(cov)) and np.linalg.det(cov) > 0):
+    for i, c in enumerate(model.classes_.tolist()):  # plain labels in the warning
+        chol = _cholesky(covs[i])
+        if chol is None:
             warnings.warn(
                 f"class {c!r} has a singular 2 x 2 covariance over {names}; no contours drawn",
                 UserWarning,
                 stacklevel=2,
             )
             continue
-        diff = cells - means[i]
-        d2 = np.einsum("ij,jk,ik->i", diff, np.linalg.inv(cov), diff)
+        # f(x) / f(mu) = exp(-d^2 / 2), from the estimate layer's Cholesky-based log density
+        log_f = mvn_log_density(cells, means[i], chol)
+        log_peak = mvn_log_density(means[i][None, :], means[i], chol)
         ax.contour(
             xx,
             yy,
-            np.exp(-0.5 * d2).reshape(xx.shape),
+            np.exp(log_f - log_peak).reshape(xx.shape),
             levels=fractions,
             colors=[colours[i]],
             linewidths=widths,
