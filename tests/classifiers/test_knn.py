@@ -83,6 +83,31 @@ def test_standardised_matches_scaler_pipeline(weights):
 
 
 # ---------------------------------------------------------------- the Bayes reading
+def test_training_moments_are_weighted_and_skip_missing_values():
+    # mean_ and scale_ come from the shared statistics (stats.gaussian_moments): the weighted
+    # mean and ML standard deviation of the observed values; a constant or never observed
+    # feature keeps scale 1 (and mean 0 if never observed); class counts are weighted
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(40, 4)) * [1.0, 10.0, 1.0, 1.0]
+    X[::3, 0] = np.nan
+    X[:, 2] = 7.0
+    X[:, 3] = np.nan
+    y = np.arange(40) % 2
+    w = rng.uniform(0.5, 3.0, 40)
+    model = KNNBayes(scale="standard").fit(X, y, sample_weight=w)
+    for j in (0, 1):
+        ok = ~np.isnan(X[:, j])
+        mean = np.average(X[ok, j], weights=w[ok])
+        std = np.sqrt(np.average((X[ok, j] - mean) ** 2, weights=w[ok]))
+        assert model.mean_[j] == pytest.approx(mean, rel=1e-12)
+        assert model.scale_[j] == pytest.approx(std, rel=1e-12)
+    assert model.mean_[2] == pytest.approx(7.0)
+    assert model.mean_[3] == 0.0
+    np.testing.assert_array_equal(model.scale_[2:], [1.0, 1.0])
+    np.testing.assert_allclose(model.class_count_, [w[y == 0].sum(), w[y == 1].sum()])
+    assert np.isfinite(model.predict_proba(X)).all()
+
+
 def test_posterior_is_neighbour_share(iris):
     # Zaki Sect. 18.3: P(c_i | x) = K_i / K, exactly (V, n_i and n cancel).
     X, y = iris

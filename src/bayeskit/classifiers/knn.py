@@ -27,6 +27,8 @@ from sklearn.neighbors import NearestNeighbors
 
 from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number, _normalise
 from bayeskit.data.schema import Encoded
+from bayeskit.estimate import gaussian_parameters
+from bayeskit.stats import class_counts, gaussian_moments
 
 __all__ = ["KNNBayes", "KNNStats"]
 
@@ -145,7 +147,8 @@ class KNNBayes(BayesClassifier):
     exactly ``categorical_weight`` apart in the p-th power sum; a tree index then serves mixed
     data too.) Numeric features are used as given (``scale=None``) or standardised by the
     (weighted) mean and standard deviation of the training rows (``scale="standard"``; a
-    constant feature keeps scale 1).
+    feature constant up to rounding, as scikit-learn's ``StandardScaler`` judges it, keeps
+    scale 1).
 
     Missing values. A missing value in a query row drops that feature from the distance: it is
     measured over the row's observed features (an index over those dimensions is built for each
@@ -308,14 +311,26 @@ class KNNBayes(BayesClassifier):
             enc.values[keep],
             y[keep].astype(np.int64),
             w[keep].astype(np.float64),
-            np.bincount(y, weights=w, minlength=n_classes).astype(np.float64),
+            class_counts(y, n_classes, w),
         )
 
     def _estimate(self) -> None:
         st = self.stats_
         self._p_exp = METRICS[self.metric] or float(self.p)
-        self.mean_, scale = _weighted_moments(st.values, st.weight)
-        self.scale_ = scale if self.scale == "standard" else np.ones_like(self.mean_)
+        # weighted mean and (ML) variance of each feature over all rows, NaN skipped; a feature
+        # never observed gets mean 0, and a constant or unobserved one scale 1
+        moments = gaussian_moments(st.values, np.zeros(len(st.y), dtype=np.intp), 1, st.weight)
+        mean, var = gaussian_parameters(moments, ddof=0, backoff=False)
+        self.mean_ = mean[0]
+        if self.scale == "standard":
+            n, observed = moments.count[0], np.isfinite(var[0])
+            var = np.where(observed, var[0], 0.0)
+            # constant up to the rounding of the mean: scikit-learn's StandardScaler test
+            eps = np.finfo(np.float64).eps
+            constant = var <= n * eps * var + (n * self.mean_ * eps) ** 2
+            self.scale_ = np.where(observed & ~constant, np.sqrt(var), 1.0)
+        else:
+            self.scale_ = np.ones_like(self.mean_)
         sizes = self.schema_.n_states
         self._onehot_offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
         self._onehot_size = int(sizes.sum()) if self.categorical_weight > 0 else 0
@@ -564,23 +579,3 @@ class KNNBayes(BayesClassifier):
             else:
                 dist[rows], ind[rows] = index.kneighbors(points, n_neighbors=k)
         return (dist, ind) if return_distance else ind
-
-
-def _weighted_moments(values: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Weighted mean and standard deviation of each column, ignoring NaN; a column with no
-    observed value gets mean 0, and a constant (or unobserved) column standard deviation 1."""
-    ok = ~np.isnan(values)
-    w = weight[:, None] * ok
-    total = w.sum(axis=0)
-    filled = np.where(ok, values, 0.0)
-    mean = np.divide(
-        (w * filled).sum(axis=0), total, out=np.zeros(values.shape[1]), where=total > 0
-    )
-    var = np.divide(
-        (w * (filled - mean) ** 2).sum(axis=0),
-        total,
-        out=np.zeros(values.shape[1]),
-        where=total > 0,
-    )
-    std = np.sqrt(var)
-    return mean, np.where(std > 0, std, 1.0)
