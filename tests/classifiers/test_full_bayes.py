@@ -1,5 +1,6 @@
 """FullBayes: parity with QDA, the sparse joint PMF, missing values, regularisation, extreme
-scales, incremental learning, discretization, persistence and scikit-learn compatibility."""
+scales, incremental learning, discretization and persistence (scikit-learn's estimator checks are
+in tests/test_estimator_checks.py)."""
 
 from __future__ import annotations
 
@@ -16,23 +17,11 @@ from scipy.stats import multivariate_normal
 from sklearn.covariance import ledoit_wolf
 from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis
 from sklearn.model_selection import cross_val_score
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from bayeskit import FullBayes, NaiveBayes
 from bayeskit.classifiers import MODELS
 from bayeskit.data import datasets
 from bayeskit.exceptions import SchemaError, SingularCovarianceWarning, ZeroEvidenceWarning
-
-# scikit-learn's estimator checks: every check passes, so nothing is listed as expected to fail.
-EXPECTED_FAILED_CHECKS: dict[str, str] = {}
-
-
-@parametrize_with_checks([FullBayes()], expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS)
-def test_sklearn_compatible(estimator, check):
-    with warnings.catch_warnings():
-        # tiny data sets in the checks (e.g. 1-3 rows per class) have singular covariances
-        warnings.simplefilter("ignore", SingularCovarianceWarning)
-        check(estimator)
 
 
 def _gaussian(n=600, d=4, n_classes=3, seed=0):

@@ -11,7 +11,6 @@ from scipy.special import gamma
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import bayeskit
 from bayeskit import KNNBayes
@@ -427,10 +426,3 @@ def test_kneighbors_refuses_more_neighbours_than_rows():
     model = KNNBayes(n_neighbors=2).fit([[0.0], [1.0], [2.0]], [0, 1, 1])
     with pytest.raises(ValueError, match="n_neighbors=4 exceeds the 3 training rows"):
         model.kneighbors([[0.0]], n_neighbors=4)
-
-
-# ---------------------------------------------------------------- scikit-learn's estimator checks
-# No check is expected to fail, for either instance.
-@parametrize_with_checks([KNNBayes(), KNNBayes(weights="distance", ties="share", scale="standard")])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
