@@ -331,6 +331,18 @@ def test_partial_fit_equals_fit_and_grows_vocabularies():
     np.testing.assert_array_equal(inc.predict_proba(X), whole.predict_proba(X))
 
 
+def test_partial_fit_after_a_chunk_with_no_category_observed():
+    # the first chunk's column "a" is all missing: its vocabulary starts empty and every code
+    # held is -1, which the re-coding must leave alone (it used to index an empty mapping)
+    X = pd.DataFrame({"a": [None, None, "u", "v", "u"], "b": [0.0, 1.0, 0.5, 2.0, 0.1]})
+    y = np.array([0, 1, 0, 1, 0])
+    inc = KNNBayes(n_neighbors=3).partial_fit(X.iloc[:2], y[:2], classes=[0, 1])
+    inc.partial_fit(X.iloc[2:], y[2:])
+    whole = KNNBayes(n_neighbors=3).fit(X, y)
+    np.testing.assert_array_equal(inc.stats_.codes, whole.stats_.codes)
+    np.testing.assert_array_equal(inc.predict_proba(X), whole.predict_proba(X))
+
+
 def test_stats_add_concatenates_rows():
     X, y = _blobs(n=50, seed=16)
     a = KNNBayes().fit(X[:20], y[:20]).stats_

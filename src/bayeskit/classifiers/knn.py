@@ -93,8 +93,9 @@ class KNNStats:
         vocabulary grew; ``n_states`` is unused (a row needs no table to be re-laid out)."""
         codes = self.codes.astype(np.int64)
         for j, new_code in remap.items():
-            col = codes[:, j]
-            codes[:, j] = np.where(col >= 0, np.asarray(new_code)[np.maximum(col, 0)], -1)
+            col = codes[:, j]  # a view: re-coded in place
+            seen = col >= 0  # a column with no category yet has none to re-code
+            col[seen] = np.asarray(new_code)[col[seen]]
         return KNNStats(codes, self.values, self.y, self.weight, self.class_count)
 
 
