@@ -15,7 +15,12 @@ from sklearn.preprocessing import StandardScaler
 from bayeskit import NaiveBayes
 from bayeskit.classifiers import BernoulliNaiveBayes, MultinomialNaiveBayes
 from bayeskit.data import datasets
-from bayeskit.exceptions import CostMatrixError, SchemaError, ZeroEvidenceWarning
+from bayeskit.exceptions import (
+    CostMatrixError,
+    SchemaError,
+    UnknownCategoryWarning,
+    ZeroEvidenceWarning,
+)
 
 
 def _mixed(n=400, seed=0, missing=0.0):
@@ -447,7 +452,7 @@ def test_missing_label_given_as_pandas_na():
 def test_warnings_point_at_the_callers_line():
     X = pd.DataFrame({"a": ["u", "v"]})
     model = NaiveBayes(handle_unknown="warn").fit(X, [0, 1])
-    with pytest.warns(UserWarning) as record:
+    with pytest.warns(UnknownCategoryWarning) as record:
         model.predict_proba(pd.DataFrame({"a": ["w"]}))
     assert record[0].filename == __file__
 

@@ -115,7 +115,12 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             _check_number("prior_alpha", self.prior_alpha, low=0)
         if getattr(self, "priors", None) is not None:
             p = np.asarray(self.priors)
-            if p.ndim != 1 or p.dtype.kind not in "fiu" or not np.isfinite(p).all() or (p < 0).any():
+            if (
+                p.ndim != 1
+                or p.dtype.kind not in "fiu"
+                or not np.isfinite(p).all()
+                or (p < 0).any()
+            ):
                 msg = f"priors must be a 1-D array of non-negative numbers, got {self.priors!r}"
                 raise ValueError(msg)
             if not np.isclose(p.sum(), 1.0, rtol=0, atol=1e-9):

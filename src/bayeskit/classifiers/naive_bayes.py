@@ -16,7 +16,6 @@ from bayeskit.classifiers._base import (
 )
 from bayeskit.classifiers._lookup import add_gaussian_log_density, add_table_entries
 from bayeskit.data.schema import CATEGORICAL, Encoded
-from bayeskit.exceptions import SchemaError
 from bayeskit.estimate import (
     SMOOTHINGS,
     gaussian_log_terms,
@@ -24,11 +23,13 @@ from bayeskit.estimate import (
     log_probabilities,
     variance_floor,
 )
+from bayeskit.exceptions import SchemaError
 from bayeskit.stats import (
     CategoricalCounts,
     GaussianMoments,
     categorical_counts,
     gaussian_moments,
+    nonfinite_features,
 )
 
 __all__ = ["NaiveBayes", "NaiveStats"]
@@ -250,7 +251,7 @@ class NaiveBayes(BayesClassifier):
 
 def _check_finite_moments(moments: GaussianMoments, schema) -> None:
     """Values so large that their squares overflow cannot be modelled: say which column."""
-    bad = ~(np.isfinite(moments.mean) & np.isfinite(moments.m2)).all(axis=0)
+    bad = nonfinite_features(moments)
     if bad.any():
         names = [c.name for c in schema.numeric]
         cols = [names[j] for j in np.flatnonzero(bad)]

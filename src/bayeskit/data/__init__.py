@@ -1,9 +1,28 @@
-"""The data layer: schemas, encoding, discretization and the bundled data sets.
+"""The data layer: schemas, encoding, discretization, input checks and the bundled data sets.
 
 This is the only layer that knows about pandas, strings and dtypes; everything below it sees
 integer codes (-1 = missing) and float values (NaN = missing).
 """
 
+from bayeskit.data.discretize import (
+    Discretizer,
+    apply_cuts,
+    equal_frequency_cuts,
+    equal_width_cuts,
+    mdl_cuts,
+)
 from bayeskit.data.schema import Column, Encoded, Schema, as_frame
+from bayeskit.data.validation import check_sample_weight
 
-__all__ = ["Column", "Encoded", "Schema", "as_frame"]
+__all__ = [
+    "Column",
+    "Discretizer",
+    "Encoded",
+    "Schema",
+    "apply_cuts",
+    "as_frame",
+    "check_sample_weight",
+    "equal_frequency_cuts",
+    "equal_width_cuts",
+    "mdl_cuts",
+]

@@ -44,9 +44,12 @@ def check_sample_weight(
     if bad.any():
         pos = int(np.flatnonzero(bad)[0])
         why = "negative" if w[pos] < 0 else "not finite"
-        msg = f"sample_weight must be finite and >= 0, got {float(w[pos])!r} at position {pos} ({why})"
+        got = float(w[pos])
+        msg = f"sample_weight must be finite and >= 0, got {got!r} at position {pos} ({why})"
         raise ValueError(msg)
     if positive_sum and w.sum() <= 0:
-        msg = "sample_weight sums to zero (a positive sum is needed): there is nothing to learn from"
+        msg = (
+            "sample_weight sums to zero (a positive sum is needed): there is nothing to learn from"
+        )
         raise ValueError(msg)
     return w

@@ -30,7 +30,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-
 from numpy.typing import ArrayLike
 
 from bayeskit.data.validation import check_sample_weight

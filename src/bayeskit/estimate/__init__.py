@@ -17,30 +17,14 @@ from bayeskit.estimate.gaussian import (
     gaussian_parameters,
     variance_floor,
 )
-
-__all__ = [
-    "SMOOTHINGS",
-    "dirichlet_map",
-    "dirichlet_posterior_mean",
-    "gaussian_log_density",
-    "gaussian_log_terms",
-    "gaussian_parameters",
-    "laplace",
-    "lidstone",
-    "log_probabilities",
-    "m_estimate",
-    "mle",
-    "sparse_lidstone",
-    "variance_floor",
-]
-
-from bayeskit.estimate.shrinkage import (  # noqa: E402
+from bayeskit.estimate.shrinkage import (
     PIVOT_RTOL,
     RIDGE_FACTOR,
     ledoit_wolf_intensity,
     log_determinant,
     mahalanobis_squared,
     mvn_log_density,
+    mvn_parameters,
     regularised_cholesky,
     ridge_start,
     ridge_to_diagonal,
@@ -49,17 +33,31 @@ from bayeskit.estimate.shrinkage import (  # noqa: E402
     shrunk_covariance,
 )
 
-__all__ += [
+__all__ = [
     "PIVOT_RTOL",
     "RIDGE_FACTOR",
+    "SMOOTHINGS",
+    "dirichlet_map",
+    "dirichlet_posterior_mean",
+    "gaussian_log_density",
+    "gaussian_log_terms",
+    "gaussian_parameters",
+    "laplace",
     "ledoit_wolf_intensity",
+    "lidstone",
     "log_determinant",
+    "log_probabilities",
+    "m_estimate",
     "mahalanobis_squared",
+    "mle",
     "mvn_log_density",
+    "mvn_parameters",
     "regularised_cholesky",
     "ridge_start",
     "ridge_to_diagonal",
     "scatter_covariance",
     "shrink_to_identity",
     "shrunk_covariance",
+    "sparse_lidstone",
+    "variance_floor",
 ]

@@ -7,6 +7,7 @@ from bayeskit.stats.moments import (
     ScatterMoments,
     ShrinkageMoments,
     gaussian_moments,
+    nonfinite_features,
     scatter_moments,
     shrinkage_moments,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "count_table",
     "gaussian_moments",
     "joint_counts",
+    "nonfinite_features",
     "scatter_moments",
     "shrinkage_moments",
 ]
