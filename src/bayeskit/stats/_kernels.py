@@ -1,9 +1,9 @@
 """Compiled counting kernels: the hot path of learning.
 
 One pass over the rows, each thread counting into its own table, then a sum. numba pays here:
-`benchmarks/bench_naive_bayes.py` counts 1,000,000 x 50 categorical codes in about a tenth of the
-time a ``np.bincount`` per column takes, because the codes are read once, as int8, with no index
-arrays built (see benchmarks/RESULTS.md).
+on 1,000,000 x 50 int8 codes (2 classes, 2 to 10 states) the kernel takes 0.054 s against 0.275 s
+for one ``np.bincount`` per column (5.1x, 2 cores, measured 2026-11-22), because the codes are
+read once, as int8, with no index arrays built; benchmarks/RESULTS.md has the whole-model figures.
 """
 
 from __future__ import annotations
