@@ -158,7 +158,8 @@ def test_compare_one_row_per_model_in_order(iris):
         "seconds",
         "note",
     ]
-    assert (table["seconds"] > 0).all()
+    timings = table["seconds"].to_numpy()  # recorded, never judged: speed lives in benchmarks/
+    assert np.isfinite(timings).all()
     assert (table["note"] == "").all()
     single = cross_validate(NaiveBayes(), X, y, n_splits=3)
     assert table.loc["nb", "accuracy"] == pytest.approx(single["mean"]["accuracy"])
