@@ -17,6 +17,9 @@ needed to merge.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import operator
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,6 +45,22 @@ def _chan_weights(n_a: np.ndarray, n_b: np.ndarray):
     return n, frac_b, cross
 
 
+def _class_slice(moments, c: int):
+    """The statistics of class ``c`` alone (every array field sliced on its class axis)."""
+    fields = {}
+    for f in dataclasses.fields(moments):
+        value = getattr(moments, f.name)
+        is_array = isinstance(value, np.ndarray)
+        fields[f.name] = value[c : c + 1] if is_array else _class_slice(value, c)
+    return type(moments)(**fields)
+
+
+def _pooled(moments):
+    """All classes merged into one by the same exact ``+`` that merges chunks of data."""
+    n_classes = moments.count.shape[0]
+    return functools.reduce(operator.add, (_class_slice(moments, c) for c in range(n_classes)))
+
+
 @dataclass(frozen=True)
 class GaussianMoments:
     """Per-(class, feature) weighted count, mean and M2; all arrays ``(n_classes, n_features)``.
@@ -60,12 +79,7 @@ class GaussianMoments:
 
     def pooled(self) -> GaussianMoments:
         """The moments of all classes together, shape ``(1, n_features)``."""
-        out = GaussianMoments(self.count[:1] * 0, self.mean[:1] * 0, self.m2[:1] * 0)
-        for c in range(self.count.shape[0]):
-            out = out + GaussianMoments(
-                self.count[c : c + 1], self.mean[c : c + 1], self.m2[c : c + 1]
-            )
-        return out
+        return _pooled(self)
 
 
 def gaussian_moments(
@@ -107,12 +121,7 @@ class ScatterMoments:
 
     def pooled(self) -> ScatterMoments:
         """The moments of all classes together, count of shape ``(1,)``."""
-        d = self.mean.shape[1]
-        out = ScatterMoments(np.zeros(1), np.zeros((1, d)), np.zeros((1, d, d)))
-        for c in range(self.count.shape[0]):
-            sl = slice(c, c + 1)
-            out = out + ScatterMoments(self.count[sl], self.mean[sl], self.scatter[sl])
-        return out
+        return _pooled(self)
 
 
 def scatter_moments(
@@ -222,14 +231,7 @@ class ShrinkageMoments:
 
     def pooled(self) -> ShrinkageMoments:
         """The moments of all classes together, count of shape ``(1,)``."""
-        d = self.mean.shape[1]
-        empty = ScatterMoments(np.zeros(1), np.zeros((1, d)), np.zeros((1, d, d)))
-        out = ShrinkageMoments(empty, np.zeros((1, d)), np.zeros(1))
-        for c in range(self.count.shape[0]):
-            sl = slice(c, c + 1)
-            sc = ScatterMoments(self.count[sl], self.mean[sl], self.scatter.scatter[sl])
-            out = out + ShrinkageMoments(sc, self.norm3[sl], self.norm4[sl])
-        return out
+        return _pooled(self)
 
 
 def shrinkage_moments(
