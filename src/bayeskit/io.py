@@ -95,7 +95,7 @@ from sklearn.utils.validation import check_is_fitted
 from bayeskit import stats as _stats_pkg
 from bayeskit._version import __version__
 from bayeskit.classifiers import MODELS
-from bayeskit.data.schema import Encoded, Schema
+from bayeskit.data.schema import Schema
 from bayeskit.exceptions import ModelFileError
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "load", "save"]
@@ -122,13 +122,13 @@ def _stats_types() -> dict[str, Any]:
     """Class name -> dataclass type, for every statistics class a model file may name.
 
     Gathered from the modules of :mod:`bayeskit.stats`'s public names and of every registered
-    model (and its base classes), plus :class:`~bayeskit.data.Encoded`. A name two different
+    model (and its base classes). A name two different
     classes share maps to ``None`` (ambiguous: such a class cannot be saved or loaded).
     """
     modules = {getattr(_stats_pkg, n).__module__ for n in _stats_pkg.__all__}
     for cls in MODELS.values():
         modules.update(k.__module__ for k in cls.__mro__ if k.__module__.startswith("bayeskit."))
-    found: dict[str, Any] = {"Encoded": Encoded}
+    found: dict[str, Any] = {}
     for name in sorted(modules):
         module = sys.modules.get(name)
         for obj in vars(module).values() if module is not None else ():

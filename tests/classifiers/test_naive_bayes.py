@@ -503,3 +503,20 @@ def test_constant_feature_changes_nothing():
 def test_bernoulli_without_binarize_refuses_non_binary_data():
     with pytest.raises(ValueError, match="needs binary X"):
         BernoulliNaiveBayes(binarize=None).fit(np.array([[-3.0, 5.0], [1.0, 0.0]]), [0, 1])
+
+
+def test_decide_dtype_depends_on_arguments_not_on_data():
+    X = pd.DataFrame({"x": [0.0, 0.1, 0.2, 1.0, 1.1, 1.2]})
+    model = NaiveBayes().fit(X, [0, 0, 0, 1, 1, 1])
+    sure = pd.DataFrame({"x": [0.05, 1.15]})
+    assert model.decide(sure).dtype == model.classes_.dtype
+    assert model.decide(sure, reject_threshold=0.1, reject_label="?").dtype == object
+
+
+def test_discretizer_unfitted_raises_not_fitted():
+    from sklearn.exceptions import NotFittedError
+
+    from bayeskit.data import Discretizer
+
+    with pytest.raises(NotFittedError, match="not fitted"):
+        Discretizer().transform(np.zeros((2, 1)))

@@ -255,12 +255,12 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(msg)
             classes = np.unique(np.asarray(classes))
             if len(classes) < 2:
-                msg = f"classes must hold at least 2 labels, got {list(classes)}"
+                msg = f"classes must hold at least 2 labels, got {classes.tolist()}"
                 raise ValueError(msg)
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             msg = (
-                f"classes {list(np.unique(classes))} differ from those of the first call "
-                f"{list(self.classes_)}"
+                f"classes {np.unique(classes).tolist()} differ from those of the first call "
+                f"{self.classes_.tolist()}"
             )
             raise ValueError(msg)
         else:
@@ -281,7 +281,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     def _learn(self, X: Any, y: np.ndarray, classes: np.ndarray, sample_weight: Any):
         unknown = ~np.isin(y, classes)
         if unknown.any():
-            msg = f"y has labels {sorted(set(y[unknown].tolist()))} not in classes {list(classes)}"
+            bad = sorted(set(y[unknown].tolist()), key=str)
+            msg = f"y has labels {bad} not in classes {classes.tolist()}"
             raise ValueError(msg)
         w = check_sample_weight(sample_weight, X.shape[0])
         y_idx = np.searchsorted(classes, y)
@@ -368,11 +369,13 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
         Abstains (returns ``reject_label``) where the least conditional risk exceeds
         ``reject_threshold``; with 0/1 loss, where the largest posterior is below
-        ``1 - reject_threshold`` (Chow's rule).
+        ``1 - reject_threshold`` (Chow's rule). Without a threshold the result has the dtype of
+        ``classes_``; with one it is an object array (so ``reject_label`` fits), whether or not
+        any sample was rejected.
         """
         lam = cost_matrix(cost, self.classes_)
         idx = bayes_decision(self.predict_proba(X), lam, reject_threshold=reject_threshold)
-        if not (idx < 0).any():
+        if reject_threshold is None:
             return self.classes_[idx]
         out = np.empty(len(idx), dtype=object)
         out[idx >= 0] = self.classes_[idx[idx >= 0]]

@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numba as nb
 import numpy as np
+from sklearn.exceptions import NotFittedError
 
 from bayeskit.data.validation import check_sample_weight
 
@@ -634,7 +635,7 @@ class Discretizer:
     def _check_fitted(self) -> None:
         if not hasattr(self, "cuts_"):
             msg = "this Discretizer is not fitted yet; call fit first"
-            raise ValueError(msg)
+            raise NotFittedError(msg)
 
     def transform(self, values_2d) -> np.ndarray:
         """Bin codes (n_samples, n_columns) as int64; -1 marks a missing value."""

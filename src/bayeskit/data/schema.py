@@ -93,9 +93,6 @@ class Encoded:
     def n_samples(self) -> int:
         return self.codes.shape[0]
 
-    def take(self, rows) -> Encoded:
-        return Encoded(self.codes[rows], self.values[rows])
-
 
 def as_frame(X: Any, names: Sequence[str] | None = None) -> pd.DataFrame:
     """Turn accepted input into a DataFrame without copying numeric data where possible.
