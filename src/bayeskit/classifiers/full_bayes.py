@@ -16,17 +16,23 @@ from scipy.linalg import cholesky
 
 from bayeskit._warnings import warn
 from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number
+from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import (
     mvn_log_density,
+    mvn_parameters,
     regularised_cholesky,
     ridge_start,
     sparse_lidstone,
 )
-from bayeskit.estimate.shrinkage import mvn_parameters
 from bayeskit.exceptions import SchemaError, SingularCovarianceWarning
-from bayeskit.stats import JointCounts, ShrinkageMoments, joint_counts, shrinkage_moments
-from bayeskit.stats.moments import nonfinite_features
+from bayeskit.stats import (
+    JointCounts,
+    ShrinkageMoments,
+    joint_counts,
+    nonfinite_features,
+    shrinkage_moments,
+)
 
 __all__ = ["FullBayes", "FullStats"]
 
@@ -50,18 +56,6 @@ class FullStats:
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> FullStats:
         return FullStats(self.joint.regrow(remap, n_states), self.moments)
-
-
-def _patterns(observed: np.ndarray):
-    """Group rows by their pattern of observed entries: yields ``(pattern, rows)``."""
-    if observed.all():
-        yield np.ones(observed.shape[1], dtype=bool), slice(None)
-        return
-    pats, inverse = np.unique(observed, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    order = np.argsort(inverse, kind="stable")
-    bounds = np.cumsum(np.bincount(inverse, minlength=len(pats)))[:-1]
-    yield from zip(pats, np.split(order, bounds), strict=True)
 
 
 class FullBayes(BayesClassifier):
@@ -299,7 +293,7 @@ class FullBayes(BayesClassifier):
 
     def _categorical_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
         out = np.zeros((codes.shape[0], len(self.classes_)))
-        for pat, rows in _patterns(codes >= 0):
+        for pat, rows in row_patterns(codes >= 0):
             if not pat.any():
                 continue  # nothing observed: P(x_O | c) = 1
             cols = np.flatnonzero(pat)
@@ -320,7 +314,7 @@ class FullBayes(BayesClassifier):
         out = np.zeros((values.shape[0], len(self.classes_)))
         if not self._has_numeric:
             return out  # no class has a complete numeric row: the block carries no evidence
-        for pat, rows in _patterns(~np.isnan(values)):
+        for pat, rows in row_patterns(~np.isnan(values)):
             if not pat.any():
                 continue  # nothing observed: the density integrates to 1
             x = values[rows] if pat.all() else values[rows][:, pat]

@@ -26,6 +26,7 @@ from scipy.special import gammaln
 from sklearn.neighbors import NearestNeighbors
 
 from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number, _normalise
+from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import gaussian_parameters
 from bayeskit.stats import class_counts, gaussian_moments
@@ -384,13 +385,7 @@ class KNNBayes(BayesClassifier):
         miss = np.hstack([miss_num, enc.codes < 0]) if self._onehot_size else miss_num
         n_num = miss_num.shape[1]
         log_scale = np.log(self.scale_)
-        if not miss.any():
-            yield np.arange(enc.n_samples), points, self.index_, n_num, log_scale.sum()
-            return
-        patterns, inverse = np.unique(miss, axis=0, return_inverse=True)
-        inverse = inverse.ravel()
-        for k, pattern in enumerate(patterns):
-            rows = np.flatnonzero(inverse == k)
+        for pattern, rows in row_patterns(miss):
             observed = ~pattern[:n_num]
             if not pattern.any():
                 cols, index = np.arange(points.shape[1]), self.index_

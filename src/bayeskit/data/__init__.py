@@ -11,6 +11,7 @@ from bayeskit.data.discretize import (
     equal_width_cuts,
     mdl_cuts,
 )
+from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Column, Encoded, Schema, as_frame
 from bayeskit.data.validation import check_sample_weight
 
@@ -25,4 +26,5 @@ __all__ = [
     "equal_frequency_cuts",
     "equal_width_cuts",
     "mdl_cuts",
+    "row_patterns",
 ]
