@@ -282,3 +282,22 @@ def test_unreadable_csv_fails_cleanly(tmp_path):
     result = run("evaluate", data, "--target", "y")
     assert result.exit_code == 1
     assert "error:" in result.output
+
+
+def test_predict_matches_categories_by_text_across_files(tmp_path):
+    # the training file reads "code" as text (one cell is "A"), the prediction file as numbers
+    train = tmp_path / "codes.csv"
+    rows = (
+        ["code,v,class"]
+        + [f"1,{i % 3},yes" for i in range(20)]
+        + [f"{c},{i % 3},no" for i, c in enumerate(["2", "A"] * 10)]
+    )
+    train.write_text("\n".join(rows) + "\n")
+    query = tmp_path / "q.csv"
+    query.write_text("code,v\n1,0\n")
+    model = tmp_path / "c.bkm"
+    assert runner.invoke(app, ["fit", str(train), "-t", "class", "-o", str(model)]).exit_code == 0
+    out = tmp_path / "pred.csv"
+    result = runner.invoke(app, ["predict", str(model), str(query), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert pd.read_csv(out)["prediction"].tolist() == ["yes"]

@@ -207,3 +207,13 @@ def test_compare_rejects_unknown_errors_mode(iris):
     X, y = iris
     with pytest.raises(ValueError, match="errors must be 'raise' or 'note'"):
         compare({"nb": NaiveBayes()}, X, y, errors="ignore")
+
+
+def test_more_folds_than_the_largest_class_falls_back_with_a_warning():
+    from bayeskit.data import datasets
+
+    X, y = datasets.load("watermelon3")  # 17 rows: 8 and 9 per class
+    with pytest.warns(UserWarning, match="using 9 folds"):
+        result = cross_validate(NaiveBayes(), X, y, n_splits=10)
+    assert result["n_splits"] == 9
+    assert result["accuracy"].shape == (9,)

@@ -193,3 +193,15 @@ def test_missing_matplotlib_names_the_extra(monkeypatch, iris_2d):
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=r"pip install bayeskit\[plot\]"):
         density_contours(model)
+
+
+def test_decision_regions_holds_an_integer_column_at_a_fractional_median(tmp_path):
+    pytest.importorskip("matplotlib")
+    from bayeskit import NaiveBayes
+    from bayeskit.plot import decision_regions
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=40), "b": rng.normal(size=40), "cnt": np.arange(40)})
+    y = (X["a"] > 0).astype(int)
+    ax = decision_regions(NaiveBayes().fit(X, y), X, y, features=("a", "b"))
+    assert ax.collections

@@ -122,6 +122,35 @@ def _read_file(path: Path) -> pd.DataFrame:
     return pd.read_csv(path, sep=sep)
 
 
+def _text(value: object) -> str:
+    """A cell as text, with whole floats written as integers (a CSV column of codes with a
+    missing cell is read as 1.0, 2.0, ...)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _align_categories(X: pd.DataFrame, schema: object) -> pd.DataFrame:
+    """Map each categorical cell to the category it names in the model's vocabulary.
+
+    A file carries no types: the same column may be read as text in the training file (one
+    cell was "A") and as numbers in the prediction file, or the reverse. Each cell is matched to
+    the category with the same text, so "1" and 1 are one category; a cell that names no
+    category is left as it is (and treated as unseen by the model).
+    """
+    if schema is None or not isinstance(X, pd.DataFrame):
+        return X
+    out = X.copy()
+    for col in schema.categorical:
+        if col.cuts is not None or col.name not in out.columns:
+            continue
+        by_text = {_text(v): v for v in col.categories}
+        out[col.name] = [
+            v if pd.isna(v) else by_text.get(_text(v), v) for v in out[col.name].tolist()
+        ]
+    return out
+
+
 def _read_table(data: str, hint: str = "'DATA'") -> tuple[pd.DataFrame, str | None, bool]:
     """The table named by DATA: ``(frame, default target or None, read from a file?)``."""
     path = Path(data)
@@ -294,6 +323,7 @@ def predict(
         X = frame[list(names)]
     else:
         X = frame.drop(columns=[default]) if default in frame.columns else frame
+    X = _align_categories(X, getattr(estimator, "schema_", None))
     with _refusals():
         cost_table = None if cost is None else _read_cost(cost, estimator.classes_)
         labels = estimator.predict(X, cost=cost_table)

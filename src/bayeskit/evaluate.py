@@ -22,6 +22,7 @@ that class probability 1. No fold is skipped and none fails.
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -151,7 +152,16 @@ def cross_validate(
     if n_rows != n:
         msg = f"X has {n_rows} samples but y has {n}"
         raise ValueError(msg)
-    classes = np.unique(y_arr)
+    classes, class_sizes = np.unique(y_arr, return_counts=True)
+    if n_splits > class_sizes.max():
+        # stratification needs at least one member of some class in every fold
+        warnings.warn(
+            f"n_splits={n_splits} is more than the largest class has members "
+            f"({class_sizes.max()}); using {class_sizes.max()} folds",
+            UserWarning,
+            stacklevel=2,
+        )
+        n_splits = max(2, int(class_sizes.max()))
     folds = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
     scores: dict[str, list[float]] = {k: [] for k in (*_METRICS, "fit_time", "predict_time")}
     n_test: list[int] = []

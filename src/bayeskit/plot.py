@@ -365,8 +365,10 @@ def decision_regions(
         elif col == names[1]:
             cells[col] = yy.ravel()
         else:
+            value = _typical(frame[col], model, col)
+            numeric = model.schema_.column(str(col)).kind == "numeric"
             cells[col] = pd.Series(
-                [_typical(frame[col], model, col)] * xx.size, dtype=frame[col].dtype
+                [value] * xx.size, dtype=np.float64 if numeric else frame[col].dtype
             )
     grid_frame = pd.DataFrame(cells)
     grid_X = grid_frame if hasattr(model, "feature_names_in_") else grid_frame.to_numpy()

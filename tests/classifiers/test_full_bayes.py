@@ -311,6 +311,7 @@ def test_a_class_whose_numbers_are_all_missing_can_still_be_predicted():
     assert (model.predict(query) == "yes").all()
 
 
+@pytest.mark.filterwarnings("ignore:no training row has all")
 def test_no_complete_numeric_row_anywhere_leaves_the_numeric_block_out():
     df, y = _categorical()
     rng = np.random.default_rng(2)
@@ -446,6 +447,7 @@ def test_integer_weights_equal_repeated_rows():
     alpha=st.sampled_from([0.0, 1.0]),
     seed=st.integers(0, 10_000),
 )
+@pytest.mark.filterwarnings("ignore:no training row has all")
 def test_posteriors_are_finite_and_sum_to_one(n, n_num, n_cat, missing, shrinkage, alpha, seed):
     # any data, however few rows, constant or missing: no crash, no NaN
     if n_num + n_cat == 0:
@@ -526,3 +528,11 @@ def test_discretized_full_bayes_bins_iris_into_the_joint_pmf():
 def test_bad_discretize_arguments_are_refused_at_fit(params, match):
     with pytest.raises(ValueError, match=match):
         FullBayes(**params).fit(pd.DataFrame({"x": [1.0, 2.0]}), [0, 1])
+
+
+def test_no_complete_numeric_row_is_said_in_a_warning():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    X[:, 2] = np.nan
+    with pytest.warns(UserWarning, match="no training row has all 3 numeric features observed"):
+        FullBayes().fit(X, (X[:, 0] > 0).astype(int))

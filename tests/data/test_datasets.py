@@ -271,3 +271,10 @@ def test_no_file_refers_to_shared():
         text = item.read_bytes().decode("utf-8", errors="replace")
         for path in forbidden:
             assert path not in text, name
+
+
+def test_arrays_from_load_fit_a_classifier():
+    from bayeskit import NaiveBayes
+
+    X, y = datasets.load("car", as_frame=False)
+    assert NaiveBayes(categorical_features="all").fit(X, y).score(X, y) > 0.8

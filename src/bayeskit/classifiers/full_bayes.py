@@ -232,6 +232,13 @@ class FullBayes(BayesClassifier):
         n_classes, d = cov.shape[0], cov.shape[1]
         # with the backoff, either every class has a normal or (no complete row) none has
         self._has_numeric = bool(d) and bool(np.any(moments.count > 0))
+        if d and not self._has_numeric:
+            msg = (
+                f"no training row has all {d} numeric features observed, so the multivariate "
+                "normal cannot be estimated and the numeric features are ignored; drop the "
+                "mostly-missing columns, or use NaiveBayes, which uses every observed value"
+            )
+            warn(msg, UserWarning)
         chol = np.zeros_like(cov)
         ridge = np.zeros(n_classes)
         if self._has_numeric:

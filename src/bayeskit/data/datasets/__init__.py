@@ -241,4 +241,4 @@ def load(name: str, *, as_frame: bool = True) -> tuple[Any, Any]:
         X_arr = np.empty(X.shape, dtype=object)
         for j, column in enumerate(X.columns):
             X_arr[:, j] = np.asarray(X[column], dtype=object)
-    return X_arr, np.asarray(y, dtype=object)
+    return X_arr, np.asarray(y)
