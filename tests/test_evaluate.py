@@ -209,6 +209,7 @@ def test_compare_rejects_unknown_errors_mode(iris):
         compare({"nb": NaiveBayes()}, X, y, errors="ignore")
 
 
+@pytest.mark.filterwarnings("ignore:The least populated class")
 def test_more_folds_than_the_largest_class_falls_back_with_a_warning():
     from bayeskit.data import datasets
 
