@@ -28,7 +28,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from bayeskit._warnings import warn
 from bayeskit.classifiers._lookup import log_normalise_rows
 from bayeskit.data.discretize import METHODS as DISCRETIZE_METHODS
-from bayeskit.data.schema import HANDLE_UNKNOWN, Encoded, Schema, as_frame
+from bayeskit.data.schema import HANDLE_UNKNOWN, Encoded, Schema, as_frame, is_records
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.decision import bayes_decision, cost_matrix
 from bayeskit.estimate import lidstone
@@ -171,7 +171,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
     def _prepare_X(self, X: Any, *, reset: bool) -> Any:
         """Feature-name and feature-count bookkeeping (scikit-learn's rules), then the frame."""
-        if isinstance(X, list) and X and isinstance(X[0], dict):
+        if is_records(X):
             X = as_frame(X)
         if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
             msg = (

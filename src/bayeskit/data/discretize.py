@@ -33,6 +33,7 @@ import numba as nb
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
+from bayeskit.data.codes import code_dtype
 from bayeskit.data.validation import check_sample_weight
 
 __all__ = [
@@ -57,19 +58,26 @@ def _check_n_bins(n_bins: object) -> int:
     return int(n_bins)
 
 
-def _check_values(values: object) -> np.ndarray:
+def _float_array(values: object, name: str, ndim: int, *, finite: bool) -> np.ndarray:
+    """``values`` as float64 of ``ndim`` dimensions; with ``finite``, infinity is refused (NaN is
+    a missing value). Every public entry point checks its values here."""
     try:
         v = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        msg = f"values must be an array of numbers, got {type(values).__name__}"
+        msg = f"{name} must be an array of numbers, got {type(values).__name__}"
         raise ValueError(msg) from exc
-    if v.ndim != 1:
-        msg = f"values must be 1-D, got an array of shape {v.shape}"
+    if v.ndim != ndim:
+        shape = "1-D" if ndim == 1 else "2-D (n_samples, n_columns)"
+        msg = f"{name} must be {shape}, got an array of shape {v.shape}"
         raise ValueError(msg)
-    if np.isinf(v).any():
-        msg = "values must not contain infinite values (NaN marks a missing value)"
+    if finite and np.isinf(v).any():
+        msg = f"{name} must not contain infinite values (NaN marks a missing value)"
         raise ValueError(msg)
     return v
+
+
+def _check_values(values: object) -> np.ndarray:
+    return _float_array(values, "values", 1, finite=True)
 
 
 def _check_y(y: object, n: int, n_classes: object) -> tuple[np.ndarray, int]:
@@ -398,10 +406,7 @@ def _compact_codes(y: np.ndarray, n_classes: int) -> tuple[np.ndarray, int]:
     k = max(int(present.sum()), 1)
     if k < n_classes:
         y = (np.cumsum(present) - 1)[y]
-    for dtype in (np.int8, np.int16, np.int32):
-        if k <= np.iinfo(dtype).max:
-            return y.astype(dtype), k
-    return y, k
+    return y.astype(code_dtype(k), copy=False), k
 
 
 def _mdl_column(v, y, w, n_classes, table=None) -> np.ndarray:
@@ -569,18 +574,6 @@ class Discretizer:
             raise ValueError(msg)
         _check_n_bins(self.n_bins)
 
-    @staticmethod
-    def _as_2d(values_2d: object) -> np.ndarray:
-        try:
-            x = np.asarray(values_2d, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            msg = f"values_2d must be an array of numbers, got {type(values_2d).__name__}"
-            raise ValueError(msg) from exc
-        if x.ndim != 2:
-            msg = f"values_2d must be 2-D (n_samples, n_columns), got shape {x.shape}"
-            raise ValueError(msg)
-        return x
-
     def fit(self, values_2d, y=None, n_classes=None, sample_weight=None) -> Discretizer:
         """Learn the cut points of every column.
 
@@ -601,10 +594,7 @@ class Discretizer:
         self : Discretizer
         """
         self._check_params()
-        x = self._as_2d(values_2d)
-        if np.isinf(x).any():
-            msg = "values_2d must not contain infinite values (NaN marks a missing value)"
-            raise ValueError(msg)
+        x = _float_array(values_2d, "values_2d", 2, finite=True)
         n = x.shape[0]
         w = check_sample_weight(sample_weight, n)
         cuts: list[np.ndarray] = []
@@ -640,7 +630,7 @@ class Discretizer:
     def transform(self, values_2d) -> np.ndarray:
         """Bin codes (n_samples, n_columns) as int64; -1 marks a missing value."""
         self._check_fitted()
-        x = self._as_2d(values_2d)
+        x = _float_array(values_2d, "values_2d", 2, finite=False)
         if x.shape[1] != self.n_features_in_:
             msg = (
                 f"values_2d has {x.shape[1]} columns but the Discretizer was fitted on "

@@ -45,10 +45,11 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._warnings import warn
+from bayeskit.data.codes import code_dtype
 from bayeskit.data.discretize import Discretizer, apply_cuts
 from bayeskit.exceptions import SchemaError, UnknownCategoryWarning
 
-__all__ = ["Column", "Encoded", "Schema", "as_frame"]
+__all__ = ["Column", "Encoded", "Schema", "as_frame", "is_records"]
 
 CATEGORICAL = "categorical"
 NUMERIC = "numeric"
@@ -112,7 +113,7 @@ def as_frame(X: Any, names: Sequence[str] | None = None) -> pd.DataFrame:
     if isinstance(X, pd.Series):
         msg = "X must be 2-D (n_samples, n_features), got a pandas Series; use X.to_frame()"
         raise SchemaError(msg)
-    if isinstance(X, Sequence) and len(X) > 0 and all(isinstance(r, Mapping) for r in X):
+    if is_records(X):
         return pd.DataFrame.from_records(list(X))
     if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
         msg = (
@@ -194,13 +195,6 @@ def _hashable(v: Any) -> bool:
 def _plain(v: Any) -> Any:
     """numpy scalars to Python scalars, so vocabularies serialise to JSON and compare simply."""
     return v.item() if isinstance(v, np.generic) else v
-
-
-def _code_dtype(max_states: int) -> np.dtype:
-    for dt in (np.int8, np.int16, np.int32):
-        if max_states <= np.iinfo(dt).max:
-            return np.dtype(dt)
-    return np.dtype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -329,10 +323,7 @@ class Schema:
                 columns.append(Column(name, CATEGORICAL, vocab))
             else:
                 columns.append(Column(name, NUMERIC))
-        input_names = isinstance(X, pd.DataFrame) or (
-            isinstance(X, Sequence) and len(X) > 0 and isinstance(X[0], Mapping)
-        )
-        return cls(tuple(columns), input_names=input_names)
+        return cls(tuple(columns), input_names=_has_names(X))
 
     def extend(self, X: Any) -> tuple[Schema, dict[int, np.ndarray]]:
         """Grow the vocabularies with categories first seen in ``X`` (for ``partial_fit``).
@@ -407,7 +398,7 @@ class Schema:
         frame = self._select(X)
         n = frame.shape[0]
         cats, nums = self.categorical, self.numeric
-        dtype = _code_dtype(max((c.n_states for c in cats), default=1))
+        dtype = code_dtype(max((c.n_states for c in cats), default=1))
         code_columns = []
         for col in cats:
             if col.cuts is not None:
@@ -501,10 +492,13 @@ def _json_list(cats: tuple | None) -> list | None:
     return list(cats)
 
 
+def is_records(X: Any) -> bool:
+    """Whether ``X`` is a non-empty list of dicts, one per row."""
+    return isinstance(X, Sequence) and len(X) > 0 and all(isinstance(r, Mapping) for r in X)
+
+
 def _has_names(X: Any) -> bool:
-    return isinstance(X, pd.DataFrame) or (
-        isinstance(X, Sequence) and len(X) > 0 and isinstance(X[0], Mapping)
-    )
+    return isinstance(X, pd.DataFrame) or is_records(X)
 
 
 def _forced_categorical(spec: Any, names: list[str]) -> Any:

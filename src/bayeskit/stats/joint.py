@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bayeskit.data.codes import code_dtype
 from bayeskit.stats.counts import class_counts
 
 __all__ = ["JointCounts", "joint_counts"]
@@ -27,12 +28,7 @@ __all__ = ["JointCounts", "joint_counts"]
 
 # --------------------------------------------------------------------------- row grouping
 def _code_dtype(n_states: np.ndarray) -> np.dtype:
-    """The smallest signed integer type that holds every code and -1."""
-    top = int(n_states.max()) if n_states.size else 1
-    for dt in (np.int8, np.int16, np.int32):
-        if top <= np.iinfo(dt).max:
-            return np.dtype(dt)
-    return np.dtype(np.int64)
+    return code_dtype(int(n_states.max()) if n_states.size else 1)
 
 
 def _row_keys(rows: np.ndarray, n_states: np.ndarray) -> np.ndarray | None:
