@@ -31,8 +31,9 @@ from bayeskit.data.discretize import METHODS as DISCRETIZE_METHODS
 from bayeskit.data.schema import HANDLE_UNKNOWN, Encoded, Schema, as_frame, is_records
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.decision import bayes_decision, cost_matrix
-from bayeskit.estimate import lidstone
+from bayeskit.estimate import beyond_float64, lidstone
 from bayeskit.exceptions import ZeroEvidenceWarning
+from bayeskit.stats import underflowed_features
 
 __all__ = ["BayesClassifier"]
 
@@ -335,10 +336,10 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         """Log posterior ``log P(c | x)``, normalised in log space (Bayes' theorem, Zhou eq. 7.8).
 
         A sample that every class finds impossible (all joint probabilities zero, as with
-        unsmoothed estimates and an unseen combination) gets a uniform posterior and a
+        unsmoothed estimates and an unseen combination) gets the class prior as its posterior and a
         :class:`~bayeskit.exceptions.ZeroEvidenceWarning`, never NaN.
         """
-        return _normalise(self.predict_joint_log_proba(X))
+        return _normalise(self.predict_joint_log_proba(X), self.log_prior_)
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Posterior ``P(c | x)``, shape ``(n_samples, n_classes)``; rows sum to 1."""
@@ -388,22 +389,65 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
 
-def _normalise(jll: np.ndarray) -> np.ndarray:
+def _normalise(jll: np.ndarray, log_prior: np.ndarray) -> np.ndarray:
     """Log posterior from joint log-likelihoods, computed in place: ``jll`` must be the caller's
     own fresh array (every caller passes ``log-likelihood + log_prior_``). A compiled row-wise
-    log-sum-exp replaces ``scipy.special.logsumexp``, which spent 0.35 s and 131 MB of temporaries
-    on a (1,000,000, 2) array (benchmarks/RESULTS.md)."""
+    log-sum-exp replaces ``scipy.special.logsumexp``, which is slower and allocates temporaries
+    the size of ``jll`` (benchmarks/RESULTS.md).
+
+    A row that every class finds impossible carries contradictory evidence; its posterior is
+    the prior ``log_prior`` (normalised), so a class of prior 0 stays at 0.
+    """
     if not np.isfinite(jll).all():
         dead = ~np.isfinite(jll).any(axis=1) & ~np.isposinf(jll).any(axis=1)
         if dead.any():
             warn(
-                f"{int(dead.sum())} sample(s) have probability zero under every class; their "
-                "posterior is reported as uniform (smoothing, alpha > 0, avoids this)",
+                f"{int(dead.sum())} sample(s) have probability zero under every class of "
+                "positive prior (causes: an unsmoothed estimate, alpha=0, of a value never seen "
+                "with such a class; a value off a zero-variance point mass; no neighbour of such "
+                "a class); their posterior is reported as the class prior",
                 ZeroEvidenceWarning,
             )
-            jll[dead] = 0.0
+            jll[dead] = log_prior
         inf = np.isposinf(jll).any(axis=1)
         if inf.any():  # a point-mass density matched exactly: that class (or those classes) win
             jll[inf] = np.where(np.isposinf(jll[inf]), 0.0, -np.inf)
     log_normalise_rows(jll)
     return jll
+
+
+def drop_beyond_float64(values: np.ndarray, mean: np.ndarray, scale: np.ndarray, schema):
+    """``values`` (C-ordered) with every value beyond float64 for all classes set to NaN, with a
+    warning naming the columns; the caller's array is never written to."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    mask = beyond_float64(values, mean, scale)
+    if mask is None:
+        return values
+    names = [c.name for c in schema.numeric]
+    per_column = mask.sum(axis=0)
+    which = ", ".join(f"{names[j]!r} ({int(per_column[j])})" for j in np.flatnonzero(per_column))
+    warn(
+        f"numeric values too far from every class's mean for their Gaussian log-density to be "
+        f"represented in float64 were left out of their rows, as if missing (column and count: "
+        f"{which}); rescale the column if such values are genuine",
+        UserWarning,
+    )
+    values = values.copy()
+    values[mask] = np.nan
+    return values
+
+
+def warn_underflowed_variances(moments, schema) -> None:
+    """Warn, naming them, about numeric columns whose variance underflows float64 (values of
+    order 1e-300: see :func:`bayeskit.stats.underflowed_features`)."""
+    bad = underflowed_features(moments)
+    if bad.any():
+        names = [c.name for c in schema.numeric]
+        cols = [names[j] for j in np.flatnonzero(bad)]
+        warn(
+            f"numeric columns {cols} have values so small (below about 1e-154) that their "
+            "squares underflow float64, so their variance is computed as 0 and any value off a "
+            "class mean looks impossible; rescale them (multiply by a power of ten, or "
+            "standardise)",
+            UserWarning,
+        )

@@ -30,12 +30,15 @@ def _add_table_entries(jll, codes, table, offsets):  # pragma: no cover - compil
             jll[i, c] += acc
 
 
-def _add_gaussian_log_density(jll, values, mean, log_norm, half_precision):  # pragma: no cover
+def _add_gaussian_log_density(jll, values, mean, log_norm, scale):  # pragma: no cover
     """jll[i, c] += log N(values[i, f] | mean[c, f], var[c, f]) for every feature f (NaN: nothing).
 
-    ``log_norm = -log(2 pi var) / 2`` and ``half_precision = 1 / (2 var)``, both (n_classes, d),
-    are computed once per model. A zero variance (only with ``var_smoothing=0``) is a point mass:
-    ``+inf`` at its mean, ``-inf`` elsewhere; ``-inf`` from any feature wins, so no NaN arises.
+    ``log_norm = -log(2 pi var) / 2`` and ``scale = 1 / sqrt(2 var)``, both (n_classes, d), are
+    computed once per model (:func:`bayeskit.estimate.gaussian_log_terms`). The deviation is
+    standardised before it is squared, ``(dev * scale)^2``, so a term overflows only where the
+    log-density itself is beyond float64 (not where ``dev^2`` alone is). A zero variance (only
+    with ``var_smoothing=0``) is a point mass: ``+inf`` at its mean, ``-inf`` elsewhere; ``-inf``
+    from any feature wins, so no NaN arises.
     """
     n, d = values.shape
     n_classes = jll.shape[1]
@@ -49,14 +52,17 @@ def _add_gaussian_log_density(jll, values, mean, log_norm, half_precision):  # p
                 if np.isnan(x):
                     continue
                 dev = x - mean[c, f]
-                hp = half_precision[c, f]
-                if np.isinf(hp):
+                s = scale[c, f]
+                if np.isinf(s):
                     if dev != 0.0:
                         impossible = True
                     else:
                         point_mass = True
                 else:
-                    acc += log_norm[c, f] - dev * dev * hp
+                    z = dev * s
+                    if np.isinf(z):  # x - mean overflowed: scale each first
+                        z = x * s - mean[c, f] * s
+                    acc += log_norm[c, f] - z * z
             if impossible:
                 jll[i, c] = -np.inf
             elif point_mass:

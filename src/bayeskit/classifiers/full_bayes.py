@@ -15,10 +15,17 @@ import numpy as np
 from scipy.linalg import cholesky
 
 from bayeskit._warnings import warn
-from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number
+from bayeskit.classifiers._base import (
+    BayesClassifier,
+    _check_choice,
+    _check_number,
+    drop_beyond_float64,
+    warn_underflowed_variances,
+)
 from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import (
+    gaussian_log_terms,
     mvn_log_density,
     mvn_parameters,
     regularised_cholesky,
@@ -228,6 +235,7 @@ class FullBayes(BayesClassifier):
     def _estimate(self) -> None:
         joint, moments = self.stats_.joint, self.stats_.moments
         self._check_finite(moments)
+        warn_underflowed_variances(moments, self.schema_)
         self.means_, cov, self.shrinkage_ = mvn_parameters(moments, self.ddof, self.shrinkage)
         n_classes, d = cov.shape[0], cov.shape[1]
         # with the backoff, either every class has a normal or (no complete row) none has
@@ -257,6 +265,7 @@ class FullBayes(BayesClassifier):
             )
             warn(msg, SingularCovarianceWarning)
         self.covariance_, self.ridge_, self._chol = cov, ridge, chol
+        self._marginal_scale = gaussian_log_terms(np.diagonal(cov, axis1=1, axis2=2))[1]
 
         d_cat = joint.combos.shape[1]
         self._log_n_states = np.log(np.maximum(joint.n_states, 1).astype(np.float64))
@@ -321,6 +330,9 @@ class FullBayes(BayesClassifier):
         out = np.zeros((values.shape[0], len(self.classes_)))
         if not self._has_numeric:
             return out  # no class has a complete numeric row: the block carries no evidence
+        # a value beyond float64 for every class's marginal is beyond it for the joint density
+        # too (a marginal Mahalanobis term never exceeds the joint one): leave it out
+        values = drop_beyond_float64(values, self.means_, self._marginal_scale, self.schema_)
         for pat, rows in row_patterns(~np.isnan(values)):
             if not pat.any():
                 continue  # nothing observed: the density integrates to 1

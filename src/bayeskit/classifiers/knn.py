@@ -100,6 +100,66 @@ class KNNStats:
         return KNNStats(codes, self.values, self.y, self.weight, self.class_count)
 
 
+#: A query further than this many times the training rows' extent from their centre is "far":
+#: float64 arithmetic on its distances would lose the differences between training rows
+#: (relative error of the direct form ~ eps * R, of the expansion ~ extent / R: equal at 2^26).
+_FAR = 2.0**26
+
+
+def _unit_for(numeric: np.ndarray) -> float:
+    """A power of two that brings the largest numeric coordinate near 1 when it is outside
+    [2^-100, 2^100] (1 otherwise): multiplying by it is exact, so neighbours and inverse-distance
+    shares are unchanged, while distances of data at 1e300 or 1e-300 no longer overflow or
+    underflow when squared."""
+    finite = np.abs(numeric[np.isfinite(numeric)])
+    top = float(finite.max()) if finite.size else 0.0
+    if top == 0.0 or 2.0**-100 <= top <= 2.0**100:
+        return 1.0
+    return float(2.0 ** -np.floor(np.log2(top)))
+
+
+def _p_norm(x: np.ndarray, p: float) -> np.ndarray:
+    """Row-wise ``||x||_p``, scaled by each row's largest entry so it never overflows."""
+    a = np.abs(x)
+    top = a.max(axis=1, initial=0.0)
+    if np.isinf(p):
+        return top
+    safe = np.where(top > 0, top, 1.0)
+    return top * ((a / safe[:, None]) ** p).sum(axis=1) ** (1.0 / p)
+
+
+def _far_distances(y: np.ndarray, radius: np.ndarray, w: np.ndarray, p: float) -> np.ndarray:
+    """``d_p(y, w) - ||y||_p`` for query rows ``y`` (m, d) far from training rows ``w`` (n, d),
+    both relative to the same centre; ``radius = ||y||_p``. Shape ``(m, n)``.
+
+    Exact algebra rather than an approximation: with ``R = ||y||_p`` and
+    ``s = sum_j (|y_j - w_j|^p - |y_j|^p) / R^p``, ``d = R (1 + s)^(1/p)``, so the excess is
+    ``R expm1(log1p(s) / p)``. Each term of ``s`` is formed without cancellation: where
+    ``|y_j| >= |w_j| > 0`` it is ``(|y_j|/R)^p expm1(p log1p(-sign(y_j) w_j / |y_j|))``. For
+    Chebyshev (``p = inf``) the excess is ``max_j (|y_j| - R + |y_j - w_j| - |y_j|)``.
+    """
+    out = np.empty((y.shape[0], w.shape[0]))
+    step = max(1, (1 << 22) // max(1, w.size))
+    for lo in range(0, y.shape[0], step):
+        yb = y[lo : lo + step, None, :]
+        rb = radius[lo : lo + step, None, None]
+        ay = np.abs(yb)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            big = (ay >= np.abs(w)) & (ay > 0)
+            ratio = np.where(big, -np.sign(yb) * w / np.where(ay > 0, ay, 1.0), 0.0)
+            if np.isinf(p):
+                excess = np.where(big, ay * ratio, np.abs(yb - w) - ay)
+                out[lo : lo + step] = ((ay - rb) + excess).max(axis=2)
+                continue
+            rel = (ay / rb) ** p
+            term = np.where(
+                big, rel * np.expm1(p * np.log1p(ratio)), (np.abs(yb - w) / rb) ** p - rel
+            )
+            total = np.maximum(term.sum(axis=2), -1.0)  # d >= 0: rounding may pass -1
+            out[lo : lo + step] = rb[:, :, 0] * np.expm1(np.log1p(total) / p)
+    return out
+
+
 class _Ball(NamedTuple):
     """The neighbourhood of each query row."""
 
@@ -320,17 +380,19 @@ class KNNBayes(BayesClassifier):
         st = self.stats_
         self._p_exp = METRICS[self.metric] or float(self.p)
         # weighted mean and (ML) variance of each feature over all rows, NaN skipped; a feature
-        # never observed gets mean 0, and a constant or unobserved one scale 1
-        moments = gaussian_moments(st.values, np.zeros(len(st.y), dtype=np.intp), 1, st.weight)
+        # never observed gets mean 0, and a constant or unobserved one scale 1. The moments are
+        # taken of the values times an exact power of two, so data at 1e300 do not overflow.
+        u = _unit_for(st.values)
+        moments = gaussian_moments(st.values * u, np.zeros(len(st.y), dtype=np.intp), 1, st.weight)
         mean, var = gaussian_parameters(moments, ddof=0, backoff=False)
-        self.mean_ = mean[0]
+        self.mean_ = mean[0] / u
         if self.scale == "standard":
             n, observed = moments.count[0], np.isfinite(var[0])
             var = np.where(observed, var[0], 0.0)
             # constant up to the rounding of the mean: scikit-learn's StandardScaler test
             eps = np.finfo(np.float64).eps
-            constant = var <= n * eps * var + (n * self.mean_ * eps) ** 2
-            self.scale_ = np.where(observed & ~constant, np.sqrt(var), 1.0)
+            constant = var <= n * eps * var + (n * mean[0] * eps) ** 2
+            self.scale_ = np.where(observed & ~constant, np.sqrt(var) / u, 1.0)
         else:
             self.scale_ = np.ones_like(self.mean_)
         sizes = self.schema_.n_states
@@ -343,7 +405,15 @@ class KNNBayes(BayesClassifier):
                 n_num + o + np.arange(k) for o, k in zip(self._onehot_offsets, sizes, strict=True)
             ]
         filled = np.where(np.isnan(st.values), self.mean_, st.values)
+        self._unit = 1.0
         self._embedding = self._embed(st.codes, filled)
+        self._unit = _unit_for(self._embedding[:, :n_num])
+        if self._unit != 1.0:
+            self._embedding = self._embed(st.codes, filled)
+        lo = self._embedding.min(axis=0, initial=np.inf)
+        hi = self._embedding.max(axis=0, initial=-np.inf)
+        self._box_centre = np.where(lo <= hi, lo / 2 + hi / 2, 0.0)
+        self._box_half = np.where(lo <= hi, hi / 2 - lo / 2, 0.0)
         self._target = float(min(self.n_neighbors, st.weight.sum()))
         self.index_ = self._index(self._embedding)
 
@@ -352,10 +422,12 @@ class KNNBayes(BayesClassifier):
         feature (all zeros for a missing value)."""
         n = codes.shape[0]
         numeric = values if self.scale is None else (values - self.mean_) / self.scale_
+        if self._unit != 1.0:
+            numeric = numeric * self._unit
         if not self._onehot_size:
             return np.ascontiguousarray(numeric, dtype=np.float64)
         p = self._p_exp
-        level = (
+        level = self._unit * (
             self.categorical_weight if np.isinf(p) else (self.categorical_weight / 2.0) ** (1.0 / p)
         )
         onehot = np.zeros((n, self._onehot_size))
@@ -397,7 +469,7 @@ class KNNBayes(BayesClassifier):
             yield (
                 rows,
                 points[np.ix_(rows, cols)],
-                index,
+                (index, cols),
                 int(observed.sum()),
                 log_scale[observed].sum(),
             )
@@ -411,32 +483,66 @@ class KNNBayes(BayesClassifier):
         for rows, points, index, dims, ls in self._searches(enc):
             votes[rows], radius[rows] = self._search(index, points)
             n_dims[rows], log_scale[rows] = dims, ls
+        radius /= self._unit
         if self.weights == "uniform":
             counts = votes
         else:
             counts = self._target * votes / votes.sum(axis=1, keepdims=True)
         return _Ball(votes, counts, radius, n_dims, log_scale)
 
-    def _search(self, index: NearestNeighbors | None, points: np.ndarray):
+    def _search(self, index, points: np.ndarray):
         """Class votes and ball radius of each query point, querying more neighbours for the
         rows whose first ones do not reach weight K (or, with ties="share", all tied rows)."""
         st, n_classes = self.stats_, len(self.classes_)
         m, n_rows = points.shape[0], st.y.shape[0]
-        if index is None:  # no dimension to measure: every training row is at distance 0
+        if index[0] is None:  # no dimension to measure: every training row is at distance 0
             share = self._target / st.weight.sum()
             return np.tile(st.class_count * share, (m, 1)), np.zeros(m)
         votes, radius = np.zeros((m, n_classes)), np.zeros(m)
         todo = np.arange(m)
         k = min(self.n_neighbors, n_rows)
         while todo.size:
-            dist, ind = index.kneighbors(points[todo], n_neighbors=k)
-            done, v, r = self._vote(dist, ind, full=k == n_rows)
+            dist, ind, offset = self._neighbours(index, points[todo], k)
+            done, v, r = self._vote(dist, ind, offset, full=k == n_rows)
             votes[todo[done]], radius[todo[done]] = v[done], r[done]
             todo, k = todo[~done], min(2 * k, n_rows)
         return votes, radius
 
-    def _vote(self, dist: np.ndarray, ind: np.ndarray, *, full: bool):
-        """Votes from sorted neighbour lists ``(m, k)``; ``done`` marks rows they suffice for."""
+    def _neighbours(self, index, points: np.ndarray, k: int):
+        """The ``k`` nearest training rows of each query point: ``(dist, ind, offset)``, where
+        the distance of ``ind[i, j]`` is ``offset[i] + dist[i, j]`` (in the embedding's units).
+
+        ``offset`` is 0 for ordinary queries (the index's own search). A query so far from the
+        training rows that float64 cannot tell their distances apart, or would overflow
+        computing them, is measured exactly relative to its distance ``R`` from the centre of
+        the training rows' bounding box (:func:`_far_distances`): ``offset = R`` and ``dist`` is
+        the excess over ``R``, which orders the rows as the exact distances do.
+        """
+        nn, cols = index
+        centre, half = self._box_centre[cols], self._box_half[cols]
+        dev = points - centre
+        radius = _p_norm(dev, self._p_exp)
+        extent = float(_p_norm(half[None, :], self._p_exp)[0])
+        far = radius > _FAR * extent
+        if np.isfinite(self._p_exp):  # p-th powers of distances overflow beyond about 2^1000
+            far |= self._p_exp * np.log2(np.maximum(radius + extent, 1.0)) > 1000
+        dist = np.zeros((points.shape[0], k))
+        ind = np.zeros((points.shape[0], k), dtype=np.intp)
+        offset = np.zeros(points.shape[0])
+        near = ~far
+        if near.any():
+            dist[near], ind[near] = nn.kneighbors(points[near], n_neighbors=k)
+        if far.any():
+            train = self._embedding[:, cols] - centre
+            excess = _far_distances(dev[far], radius[far], train, self._p_exp)
+            order = np.argsort(excess, axis=1, kind="stable")[:, :k]
+            dist[far] = np.take_along_axis(excess, order, axis=1)
+            ind[far], offset[far] = order, radius[far]
+        return dist, ind, offset
+
+    def _vote(self, dist: np.ndarray, ind: np.ndarray, offset: np.ndarray, *, full: bool):
+        """Votes from sorted neighbour lists ``(m, k)`` at distances ``offset + dist`` (see
+        :meth:`_neighbours`); ``done`` marks rows they suffice for."""
         st = self.stats_
         w = st.weight[ind]
         target = self._target
@@ -456,13 +562,17 @@ class KNNBayes(BayesClassifier):
             left = target - (w * inside).sum(axis=1)
             share = w * inside + w * tied * (left / (w * tied).sum(axis=1))[:, None]
         if self.weights == "distance":
-            at_zero = (dist == 0) & (share > 0)
-            inverse = np.divide(1.0, dist, out=np.zeros_like(dist), where=dist > 0)
-            share = np.where(at_zero.any(axis=1)[:, None], share * at_zero, share * inverse)
+            true = offset[:, None] + dist
+            at_zero = (true == 0) & (share > 0)
+            inverse = np.divide(1.0, true, out=np.zeros_like(true), where=true > 0)
+            voted = np.where(at_zero.any(axis=1)[:, None], share * at_zero, share * inverse)
+            # 1 / distance underflows only where every distance is the same to float64 (beyond
+            # 1e308): the inverse-distance weights are then equal
+            share = np.where((voted.sum(axis=1) > 0)[:, None], voted, share)
         n_classes = len(self.classes_)
         flat = (rows[:, None] * n_classes + st.y[ind]).ravel()
         v = np.bincount(flat, weights=share.ravel(), minlength=dist.shape[0] * n_classes)
-        return done, v.reshape(-1, n_classes), r
+        return done, v.reshape(-1, n_classes), offset + r
 
     def _log_density(self, ball: _Ball) -> np.ndarray:
         """``log(K_i / (n_i V))``, the volume left out where undefined (see Notes)."""
@@ -488,7 +598,7 @@ class KNNBayes(BayesClassifier):
         if self._empirical_prior():
             with np.errstate(divide="ignore"):
                 return np.log(ball.votes / ball.votes.sum(axis=1, keepdims=True))
-        return _normalise(self._log_density(ball) + self.log_prior_)
+        return _normalise(self._log_density(ball) + self.log_prior_, self.log_prior_)
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Posterior ``P(c | x)``: the share ``K_i / K`` of each class among the neighbours
@@ -496,7 +606,7 @@ class KNNBayes(BayesClassifier):
         ball = self._ball(self._encode_for_predict(X))
         if self._empirical_prior():
             return ball.votes / ball.votes.sum(axis=1, keepdims=True)
-        return np.exp(_normalise(self._log_density(ball) + self.log_prior_))
+        return np.exp(_normalise(self._log_density(ball) + self.log_prior_, self.log_prior_))
 
     def predict(self, X: Any, *, cost: Any = None) -> np.ndarray:
         """The most probable class (the first in ``classes_`` on a tie), or with ``cost`` the
@@ -570,8 +680,9 @@ class KNNBayes(BayesClassifier):
         dist = np.zeros((enc.n_samples, k))
         ind = np.zeros((enc.n_samples, k), dtype=np.intp)
         for rows, points, index, _, _ in self._searches(enc):
-            if index is None:
+            if index[0] is None:
                 ind[rows] = np.arange(k)
             else:
-                dist[rows], ind[rows] = index.kneighbors(points, n_neighbors=k)
+                near, ind[rows], offset = self._neighbours(index, points, k)
+                dist[rows] = (offset[:, None] + near) / self._unit
         return (dist, ind) if return_distance else ind

@@ -13,6 +13,8 @@ from bayeskit.classifiers._base import (
     BayesClassifier,
     _check_choice,
     _check_number,
+    drop_beyond_float64,
+    warn_underflowed_variances,
 )
 from bayeskit.classifiers._lookup import add_gaussian_log_density, add_table_entries
 from bayeskit.data.schema import CATEGORICAL, Encoded
@@ -169,9 +171,10 @@ class NaiveBayes(BayesClassifier):
             for t in counts.feature_count
         ]
         _check_finite_moments(moments, self.schema_)
+        warn_underflowed_variances(moments, self.schema_)
         self.theta_, self.var_ = gaussian_parameters(moments, self.ddof)
         self.var_floor_ = variance_floor(moments, self.var_smoothing)
-        self._log_norm, self._half_precision = gaussian_log_terms(self.var_ + self.var_floor_)
+        self._log_norm, self._scale = gaussian_log_terms(self.var_ + self.var_floor_)
         self._table, self._offsets = _stack_tables(self.log_cpt_, len(self.classes_))
 
     # ------------------------------------------------------------------ prediction
@@ -181,13 +184,15 @@ class NaiveBayes(BayesClassifier):
             add_table_entries(jll, np.ascontiguousarray(enc.codes), self._table, self._offsets)
         if enc.values.shape[1]:
             add_gaussian_log_density(
-                jll,
-                np.ascontiguousarray(enc.values),
-                self.theta_,
-                self._log_norm,
-                self._half_precision,
+                jll, self._usable(enc.values), self.theta_, self._log_norm, self._scale
             )
         return jll
+
+    def _usable(self, values: np.ndarray) -> np.ndarray:
+        """The numeric values, C-ordered, with those beyond float64 for every class left out
+        (NaN, as if missing) and named in a warning (see :func:`bayeskit.estimate.beyond_float64`).
+        """
+        return drop_beyond_float64(values, self.theta_, self._scale, self.schema_)
 
     def feature_log_likelihood(self, X: Any) -> np.ndarray:
         """``log P(x_j | c)`` of every feature, shape ``(n_samples, n_features, n_classes)``,
@@ -208,15 +213,16 @@ class NaiveBayes(BayesClassifier):
             add_table_entries(col, codes, self._table, self._offsets[j : j + 1].copy())
             out[:, pos, :] = col
             observed[:, pos] = codes[:, 0] >= 0
+        values = self._usable(enc.values) if num_pos else enc.values
         for j, pos in enumerate(num_pos):
             col = np.zeros((n, n_classes))
-            x = np.ascontiguousarray(enc.values[:, j : j + 1])
+            x = np.ascontiguousarray(values[:, j : j + 1])
             add_gaussian_log_density(
                 col,
                 x,
                 np.ascontiguousarray(self.theta_[:, j : j + 1]),
                 np.ascontiguousarray(self._log_norm[:, j : j + 1]),
-                np.ascontiguousarray(self._half_precision[:, j : j + 1]),
+                np.ascontiguousarray(self._scale[:, j : j + 1]),
             )
             out[:, pos, :] = col
             observed[:, pos] = ~np.isnan(x[:, 0])

@@ -12,6 +12,7 @@ from bayeskit.estimate.dirichlet import (
     sparse_lidstone,
 )
 from bayeskit.estimate.gaussian import (
+    beyond_float64,
     gaussian_log_density,
     gaussian_log_terms,
     gaussian_parameters,
@@ -37,6 +38,7 @@ __all__ = [
     "PIVOT_RTOL",
     "RIDGE_FACTOR",
     "SMOOTHINGS",
+    "beyond_float64",
     "dirichlet_map",
     "dirichlet_posterior_mean",
     "gaussian_log_density",

@@ -16,7 +16,13 @@ import numpy as np
 
 from bayeskit.stats.moments import GaussianMoments
 
-__all__ = ["gaussian_log_density", "gaussian_log_terms", "gaussian_parameters", "variance_floor"]
+__all__ = [
+    "beyond_float64",
+    "gaussian_log_density",
+    "gaussian_log_terms",
+    "gaussian_parameters",
+    "variance_floor",
+]
 
 LOG_2PI = float(np.log(2.0 * np.pi))
 
@@ -76,8 +82,10 @@ def variance_floor(moments: GaussianMoments, var_smoothing: float) -> float:
 def gaussian_log_density(x: np.ndarray, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
     """log N(x | mean, var) = -(log(2 pi var) + (x - mean)^2 / var) / 2 (Zhou eq. 7.18).
 
-    A zero variance gives ``+inf`` at the mean and ``-inf`` elsewhere; no NaN is produced for
-    finite ``x``.
+    The deviation is standardised before it is squared, so the result is finite wherever the
+    log-density is (``x`` at 1e200 from a unit-variance mean gives about -5e399: ``-inf``; at
+    1e154, about -5e307, finite). A zero variance gives ``+inf`` at the mean and ``-inf``
+    elsewhere; no NaN is produced for finite ``x``.
 
     Examples
     --------
@@ -85,35 +93,87 @@ def gaussian_log_density(x: np.ndarray, mean: np.ndarray, var: np.ndarray) -> np
 
     >>> float(np.exp(gaussian_log_density(0.697, 0.57375, 0.12921**2)).round(3))
     1.959
+    >>> float(gaussian_log_density(1e154, 0.0, 1.0)) > -np.inf
+    True
     """
     x = np.asarray(x, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        dev2 = (x - mean) ** 2
-        quad = np.where(dev2 == 0, 0.0, dev2 / var)
-        out = -0.5 * (LOG_2PI + np.log(var) + quad)
+    log_norm, scale = gaussian_log_terms(np.asarray(var, dtype=np.float64))
+    with np.errstate(over="ignore", invalid="ignore"):
+        z = _standardised(x, mean, scale)
+        out = log_norm - np.where(z == 0, 0.0, z * z)
+    out = np.where(np.isinf(var), -np.inf, out)  # an infinitely wide density is 0 everywhere
     point_mass = np.broadcast_to(np.asarray(var) == 0, np.shape(out))
     if point_mass.any():
-        out = np.where(point_mass, np.where(dev2 == 0, np.inf, -np.inf), out)
+        dev = np.broadcast_to(x - mean, np.shape(out))
+        out = np.where(point_mass, np.where(dev == 0, np.inf, -np.inf), out)
     return out[()] if isinstance(out, np.ndarray) else out
+
+
+def _standardised(x: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """``(x - mean) * scale``, scaling each first where ``x - mean`` alone overflows."""
+    z = (x - mean) * scale
+    return np.where(np.isinf(z), x * scale - mean * scale, z)
 
 
 def gaussian_log_terms(var: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The two per-(class, feature) constants of a Gaussian log-density, for table look-up:
-    ``log_norm = -log(2 pi var) / 2`` and ``half_precision = 1 / (2 var)``, so that
-    ``log N(x | mean, var) = log_norm - (x - mean)^2 half_precision``.
+    ``log_norm = -log(2 pi var) / 2`` and ``scale = 1 / sqrt(2 var)``, so that
+    ``log N(x | mean, var) = log_norm - ((x - mean) scale)^2`` (standardised before squaring).
 
     A variance of ``inf`` (a feature never observed) gives ``(0, 0)``: the feature adds nothing.
     A variance of 0 gives ``(inf, inf)``: a point mass, handled by the look-up kernel.
 
     Examples
     --------
-    >>> log_norm, half_precision = gaussian_log_terms(np.array([1.0, np.inf]))
-    >>> log_norm.round(4), half_precision
-    (array([-0.9189,  0.    ]), array([0.5, 0. ]))
+    >>> log_norm, scale = gaussian_log_terms(np.array([0.5, np.inf]))
+    >>> log_norm.round(4), scale
+    (array([-0.5724,  0.    ]), array([1., 0.]))
     """
     var = np.asarray(var, dtype=np.float64)
     unobserved = np.isinf(var)
     with np.errstate(divide="ignore"):
         log_norm = np.where(unobserved, 0.0, -0.5 * (LOG_2PI + np.log(var)))
-        half_precision = np.where(unobserved, 0.0, 0.5 / var)
-    return log_norm, half_precision
+        scale = np.where(unobserved, 0.0, np.sqrt(0.5) / np.sqrt(var))  # 2 var may overflow
+    return log_norm, scale
+
+
+_BLOCK_ROWS = 1 << 16
+#: The largest |z| whose square is finite in float64.
+_Z_MAX = float(np.sqrt(np.finfo(np.float64).max))
+
+
+def beyond_float64(values: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray | None:
+    """Where a value is so far from every class's mean that each class's Gaussian log-density is
+    below the range of float64: a boolean ``(n_samples, n_features)`` mask, or None if no value is.
+
+    ``values`` is ``(n_samples, n_features)`` (NaN = missing), ``mean`` and ``scale`` (from
+    :func:`gaussian_log_terms`) are ``(n_classes, n_features)``. Such a value gives ``-inf`` to
+    every class, so it carries no usable evidence: models leave it out of the row (as if missing)
+    and warn. Point masses (``scale = inf``) and unobserved features (``scale = 0``) are never
+    flagged. The scan reads blocks of rows, with a per-feature threshold that no value of
+    ordinary size reaches, so it costs one comparison per value.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    ok = np.isfinite(scale) & (scale > 0)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        # a value flagged is at least this far out for every class: |x| >= Z_MAX/scale - |mean|
+        reach = np.where(ok, _Z_MAX / np.where(ok, scale, 1.0) - np.abs(mean), np.inf)
+    threshold = reach.max(axis=0) * (1 - 1e-12) if reach.size else reach.sum(axis=0)
+    if not np.isfinite(threshold).any():
+        return None
+    mask = None
+    for lo in range(0, values.shape[0], _BLOCK_ROWS):
+        block = values[lo : lo + _BLOCK_ROWS]
+        near = (block > threshold) | (block < -threshold)
+        if not near.any():
+            continue
+        rows, cols = np.nonzero(near)
+        x = block[rows, cols]
+        with np.errstate(over="ignore", invalid="ignore"):
+            z = _standardised(x[None, :], mean[:, cols], scale[:, cols])
+            dead = (ok[:, cols] & ~np.isfinite(z * z)).all(axis=0)
+        if dead.any():
+            if mask is None:
+                mask = np.zeros(values.shape, dtype=bool)
+            mask[lo + rows[dead], cols[dead]] = True
+    return mask

@@ -317,5 +317,10 @@ def mvn_log_density(x: np.ndarray, mean: np.ndarray, chol: np.ndarray) -> np.nda
     array([0.025111])
     """
     d = chol.shape[0]
-    quad = mahalanobis_squared(x, mean, chol)
-    return -0.5 * (d * LOG_2PI + log_determinant(chol) + quad)
+    # halve before squaring: the term overflows only where the log-density is beyond float64
+    dev = np.atleast_2d(np.asarray(x, dtype=np.float64)) - mean
+    z = solve_triangular(chol, dev.T, lower=True, check_finite=False, overwrite_b=True)
+    z *= np.sqrt(0.5)
+    with np.errstate(over="ignore"):
+        half_quad = np.einsum("ij,ij->j", z, z)
+    return -0.5 * (d * LOG_2PI + log_determinant(chol)) - half_quad

@@ -10,6 +10,7 @@ from bayeskit.stats.moments import (
     nonfinite_features,
     scatter_moments,
     shrinkage_moments,
+    underflowed_features,
 )
 
 __all__ = [
@@ -26,4 +27,5 @@ __all__ = [
     "nonfinite_features",
     "scatter_moments",
     "shrinkage_moments",
+    "underflowed_features",
 ]

@@ -287,3 +287,39 @@ def nonfinite_features(moments: GaussianMoments | ScatterMoments | ShrinkageMome
     else:
         second = moments.m2
     return ~(np.isfinite(moments.mean) & np.isfinite(second)).all(axis=0)
+
+
+#: Below this magnitude a square underflows float64's normal range (sqrt of the smallest normal).
+TINY_SCALE = float(np.sqrt(np.finfo(np.float64).tiny))
+
+
+def underflowed_features(
+    moments: GaussianMoments | ScatterMoments | ShrinkageMoments,
+) -> np.ndarray:
+    """Which features have a second moment of exactly 0 over all classes although their values
+    differ, or are so small that their squares underflow, shape ``(n_features,)``.
+
+    Values of order 1e-300 differ, but their squared deviations are 0 in float64, so the variance
+    comes out as 0 and every value off a class mean looks impossible. The moments show it when
+    the class means differ while the pooled second moment is 0, or when the means are nonzero
+    but below ``TINY_SCALE``. Models warn about such columns by name: the cure is to rescale.
+
+    Examples
+    --------
+    >>> gm = gaussian_moments(np.array([[1e-300, 1.0], [3e-300, 1.0]]), np.array([0, 1]), 2)
+    >>> underflowed_features(gm)
+    array([ True, False])
+    """
+    if isinstance(moments, ShrinkageMoments):
+        moments = moments.scatter
+    pooled = moments.pooled()
+    if isinstance(moments, ScatterMoments):
+        second = np.diagonal(pooled.scatter, axis1=1, axis2=2)[0]
+        seen = np.broadcast_to((moments.count > 0)[:, None], moments.mean.shape)
+    else:
+        second, seen = pooled.m2[0], moments.count > 0
+    mean = np.where(seen, moments.mean, np.nan)
+    with np.errstate(invalid="ignore"):
+        spread = np.nanmax(mean, axis=0, initial=-np.inf) > np.nanmin(mean, axis=0, initial=np.inf)
+        size = np.nanmax(np.abs(np.where(seen, mean, 0.0)), axis=0, initial=0.0)
+    return (second == 0) & seen.any(axis=0) & (spread | ((size > 0) & (size < TINY_SCALE)))
