@@ -32,7 +32,7 @@ from bayeskit.data.schema import HANDLE_UNKNOWN, Encoded, Schema, as_frame, is_r
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.decision import bayes_decision, cost_matrix
 from bayeskit.estimate import beyond_float64, lidstone
-from bayeskit.exceptions import ZeroEvidenceWarning
+from bayeskit.exceptions import SchemaError, ZeroEvidenceWarning
 from bayeskit.stats import underflowed_features
 
 __all__ = ["BayesClassifier"]
@@ -93,8 +93,54 @@ def _check_targets(y: Any, n_samples: int) -> np.ndarray:
         if missing.any():
             msg = f"y has a missing class label at position {int(np.flatnonzero(missing)[0])}"
             raise ValueError(msg)
+    if y_arr.dtype == object:
+        _check_label_types(y_arr)
     check_classification_targets(y_arr)
     return y_arr
+
+
+def _label_kind(v: Any) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return "bool"
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        return "number"
+    return "text" if isinstance(v, str) else type(v).__name__
+
+
+def _check_label_types(y: np.ndarray) -> None:
+    """Class labels of different kinds cannot be sorted, and True == 1 would merge two classes:
+    refuse them with the kinds and an example of each."""
+    first: dict[str, Any] = {}
+    for v in y:
+        first.setdefault(_label_kind(v), v)
+        if len(first) > 1 and len(first) == 3:
+            break
+    if len(first) > 1:
+        shown = ", ".join(f"{kind} ({_plain_repr(v)})" for kind, v in first.items())
+        msg = (
+            f"y mixes class labels of different types: {shown}; give every label the same type, "
+            "e.g. y.astype(str)"
+        )
+        raise ValueError(msg)
+
+
+def _plain_repr(v: Any) -> str:
+    return repr(v.item() if isinstance(v, np.generic) else v)
+
+
+def _drop_weightless(X: Any, y: np.ndarray, sample_weight: Any):
+    """Rows of weight 0 are left out before anything is learned from them (their categories
+    do not enter a vocabulary, their labels do not make a class), so an integer weight equals
+    repeating the row that many times, 0 included."""
+    w = check_sample_weight(sample_weight, X.shape[0])
+    if w is None or (w > 0).all():
+        return X, y, w
+    keep = w > 0
+    if not keep.any():
+        msg = "sample_weight sums to zero: there is nothing to learn from"
+        raise ValueError(msg)
+    rows = X.iloc[keep] if isinstance(X, pd.DataFrame) else X[keep]
+    return rows, y[keep], w[keep]
 
 
 class BayesClassifier(ClassifierMixin, BaseEstimator):
@@ -174,6 +220,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         """Feature-name and feature-count bookkeeping (scikit-learn's rules), then the frame."""
         if is_records(X):
             X = as_frame(X)
+        if isinstance(X, pd.DataFrame):
+            X = self._match_columns(X, reset=reset)
         if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
             msg = (
                 f"{type(self).__name__} needs dense input, got a sparse matrix; use "
@@ -204,6 +252,37 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         validate_data(self, X, reset=reset, skip_check_array=True)
         return X
 
+    def _match_columns(self, X: pd.DataFrame, *, reset: bool) -> pd.DataFrame:
+        """The one column rule of every model (and of the command line).
+
+        * Column names must be unique.
+        * Fitted on named columns (a DataFrame or records), predicting on named columns: they
+          are matched by name, in any order; a missing or unexpected column is an error that
+          names it.
+        * Otherwise columns are taken by position, with scikit-learn's warning where only one
+          side has names; their number must match.
+        """
+        names = [str(c) for c in X.columns]
+        if len(set(names)) != len(names):
+            dup = sorted({n for n in names if names.count(n) > 1})
+            msg = f"X has duplicate column names {dup}; every column needs its own name"
+            raise SchemaError(msg)
+        fitted = getattr(self, "feature_names_in_", None)
+        if reset or fitted is None or not all(isinstance(c, str) for c in X.columns):
+            return X
+        fitted = [str(c) for c in fitted]
+        if names == fitted:
+            return X
+        missing = [n for n in fitted if n not in set(names)]
+        extra = [n for n in names if n not in set(fitted)]
+        if missing or extra:
+            msg = (
+                f"X's columns differ from those seen in fit: missing {missing}, unexpected "
+                f"{extra}; columns are matched by name"
+            )
+            raise SchemaError(msg)
+        return X[fitted]  # the same columns in another order: reordered by name
+
     # ------------------------------------------------------------------ learning
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> BayesClassifier:
         """Count the statistics of ``(X, y)`` and estimate the model's tables from them.
@@ -225,6 +304,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     def _fit(self, X: Any, y: Any, sample_weight: Any) -> BayesClassifier:
         X = self._prepare_X(X, reset=True)
         y = _check_targets(y, X.shape[0])
+        X, y, sample_weight = _drop_weightless(X, y, sample_weight)
         classes = np.unique(y)
         if len(classes) < 2:
             msg = (
@@ -250,6 +330,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         first = not hasattr(self, "classes_")
         X = self._prepare_X(X, reset=first)
         y = _check_targets(y, X.shape[0])
+        X, y, sample_weight = _drop_weightless(X, y, sample_weight)
         if first:
             if classes is None:
                 msg = "classes must be passed on the first call to partial_fit"

@@ -17,14 +17,54 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from bayeskit.classifiers._base import BayesClassifier, _check_number
+from bayeskit.data.schema import as_frame, is_records
 from bayeskit.estimate import lidstone
+from bayeskit.exceptions import SchemaError
 from bayeskit.stats import CategoricalCounts, class_counts
 
 __all__ = ["BernoulliNaiveBayes", "MultinomialNaiveBayes"]
+
+
+def _check_count_columns(X: pd.DataFrame, model: str) -> None:
+    """Count models take numbers: name every column that holds anything else, and why."""
+    bad = []
+    for name, col in X.items():
+        dt = col.dtype
+        if pd.api.types.is_bool_dtype(dt) or (
+            pd.api.types.is_numeric_dtype(dt) and not pd.api.types.is_complex_dtype(dt)
+        ):
+            continue
+        if pd.api.types.is_object_dtype(dt) or pd.api.types.is_string_dtype(dt):
+            values = pd.to_numeric(col, errors="coerce")
+            text = col.notna() & values.isna()
+            if not text.any():
+                continue
+            row = int(np.flatnonzero(text.to_numpy())[0])
+            value = col.iloc[row]
+            if isinstance(value, (pd.Timestamp, pd.Timedelta, np.datetime64, np.timedelta64)):
+                bad.append(f"{name!r} (row {row}: a date or duration, {value!r})")
+                continue
+            if not isinstance(value, (str, bytes)):  # not even text: numpy's words, our names
+                msg = (
+                    f"column {name!r} row {row}: argument must be a string or a number, got "
+                    f"{type(value).__name__} ({value!r}); {model} models counts"
+                )
+                raise TypeError(msg)
+            bad.append(f"{name!r} (row {row}: {value!r})")
+        else:
+            bad.append(f"{name!r} (dtype {dt})")
+    if bad:
+        msg = (
+            f"{model} models counts, so every column must hold numbers; these do not: "
+            f"{', '.join(bad)}. Turn text into counts first (e.g. scikit-learn's "
+            "CountVectorizer), or use NaiveBayes, which models categorical columns"
+        )
+        raise SchemaError(msg)
 
 
 class _EventModel(BayesClassifier):
@@ -33,6 +73,13 @@ class _EventModel(BayesClassifier):
     _nonnegative = True
 
     def _prepare_X(self, X: Any, *, reset: bool) -> Any:
+        if is_records(X):
+            X = as_frame(X)
+        if isinstance(X, pd.DataFrame):
+            X = self._match_columns(X, reset=reset)
+            _check_count_columns(X, type(self).__name__)
+        elif isinstance(X, np.ndarray) and X.dtype.kind in "OUSMm":
+            _check_count_columns(as_frame(X), type(self).__name__)
         X = validate_data(
             self,
             X,

@@ -36,6 +36,7 @@ the default), optionally with an :class:`~bayeskit.exceptions.UnknownCategoryWar
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from numbers import Real
@@ -45,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._warnings import warn
+from bayeskit.data._int_codes import integer_codes, integer_vocabularies
 from bayeskit.data.codes import code_dtype
 from bayeskit.data.discretize import Discretizer, apply_cuts
 from bayeskit.exceptions import SchemaError, UnknownCategoryWarning
@@ -138,6 +140,47 @@ def _is_real_number(v: Any) -> bool:
     return isinstance(v, Real) and not isinstance(v, (bool, np.bool_))
 
 
+_TEMPORAL_TYPES = (pd.Timestamp, pd.Timedelta, pd.Period, np.datetime64, np.timedelta64)
+
+
+def _refuse_temporal(s: pd.Series) -> None:
+    """Dates and durations are neither categories (every new date would be unseen) nor plain
+    numbers (their unit is a choice): refuse them, naming the column and a conversion."""
+    dt = s.dtype
+    temporal = (
+        pd.api.types.is_datetime64_any_dtype(dt)
+        or pd.api.types.is_timedelta64_dtype(dt)
+        or isinstance(dt, pd.PeriodDtype)
+    )
+    if not temporal and pd.api.types.is_object_dtype(dt):
+        kinds = (*_TEMPORAL_TYPES, datetime.date, datetime.time, datetime.timedelta)
+        temporal = any(isinstance(v, kinds) for v in s.dropna().head(1000))
+    if temporal:
+        msg = (
+            f"column {s.name!r} holds dates or durations (dtype {dt}), which bayeskit does not "
+            "model directly: as categories every new date would be unseen. Convert the column "
+            f"first, to a number (e.g. (X[{s.name!r}] - X[{s.name!r}].min()).dt.days) or to "
+            f"categories (e.g. X[{s.name!r}].dt.dayofweek or .dt.month)"
+        )
+        raise SchemaError(msg)
+
+
+def _refuse_bool_number_mix(s: pd.Series) -> None:
+    """pandas and numpy treat True as 1 and False as 0, so an object column holding both
+    booleans and numbers would silently merge them into one category: refuse it."""
+    if not pd.api.types.is_object_dtype(s.dtype):
+        return
+    values = s.dropna()
+    has_bool = any(isinstance(v, (bool, np.bool_)) for v in values)
+    if has_bool and any(_is_real_number(v) for v in values):
+        msg = (
+            f"column {s.name!r} mixes booleans (True/False) with numbers, which pandas and numpy "
+            "treat as equal (True == 1), so they would merge into one category; convert the "
+            f"column to one type first (e.g. X[{s.name!r}].astype(str) keeps them apart)"
+        )
+        raise SchemaError(msg)
+
+
 def _dtype_kind(s: pd.Series) -> str:
     """The kind the dtype rule gives a column."""
     dt = s.dtype
@@ -168,6 +211,7 @@ def _looks_integer_coded(s: pd.Series, max_categories: int) -> bool:
 
 
 def _sorted_vocabulary(s: pd.Series) -> tuple:
+    _refuse_bool_number_mix(s)
     try:
         uniq = pd.unique(s.dropna())
     except TypeError as exc:
@@ -279,14 +323,21 @@ class Schema:
         if unknown:
             msg = f"categories given for unknown columns {unknown}; known: {names}"
             raise SchemaError(msg)
+        # integer arrays (codes): every column's vocabulary in one compiled pass
+        fast = integer_vocabularies(X) if isinstance(X, np.ndarray) else None
         columns = []
-        for name, (_, s) in zip(names, frame.items(), strict=True):
+        for pos, (name, (_, s)) in enumerate(zip(names, frame.items(), strict=True)):
             s = s.rename(name)
+            _refuse_temporal(s)
             if forced is None:
                 kind = _dtype_kind(s)
             elif forced == "infer":
                 kind = _dtype_kind(s)
-                if kind == NUMERIC and _looks_integer_coded(s, max_auto_categories):
+                if kind == NUMERIC and (
+                    len(fast[pos]) <= max_auto_categories
+                    if fast is not None
+                    else _looks_integer_coded(s, max_auto_categories)
+                ):
                     kind = CATEGORICAL
             else:
                 kind = CATEGORICAL if name in forced else NUMERIC
@@ -318,6 +369,8 @@ class Schema:
                         raise SchemaError(msg)
                 elif isinstance(s.dtype, pd.CategoricalDtype):
                     vocab = tuple(_plain(v) for v in s.dtype.categories)
+                elif fast is not None:
+                    vocab = fast[pos]
                 else:
                     vocab = _sorted_vocabulary(s)
                 columns.append(Column(name, CATEGORICAL, vocab))
@@ -366,7 +419,7 @@ class Schema:
                 f"{len(self.columns)} ({', '.join(self.names)})"
             )
             raise SchemaError(msg)
-        if _has_names(X):
+        if _has_names(X) and self.input_names:  # names on both sides: matched by name
             got = [str(c) for c in frame.columns]
             frame = frame.set_axis(got, axis=1)
             if got != self.names:
@@ -399,6 +452,11 @@ class Schema:
         n = frame.shape[0]
         cats, nums = self.categorical, self.numeric
         dtype = code_dtype(max((c.n_states for c in cats), default=1))
+        if isinstance(X, np.ndarray) and not nums and all(c.cuts is None for c in cats):
+            # integer codes: one compiled pass (the general path below words any message)
+            fast = integer_codes(X, [c.categories for c in cats], dtype)
+            if fast is not None and (fast[1] == 0 or handle_unknown == "missing"):
+                return Encoded(fast[0], np.empty((n, 0), dtype=np.float64))
         code_columns = []
         for col in cats:
             if col.cuts is not None:
@@ -580,15 +638,47 @@ def _float64_block(frame: pd.DataFrame, names: list[str]) -> np.ndarray | None:
     return values
 
 
+#: The widest range of integer categories coded through a look-up table (else a binary search).
+_LUT_RANGE = 1 << 16
+
+
+def _numeric_codes(v: np.ndarray, categories: tuple) -> np.ndarray | None:
+    """Codes of a numeric (non-boolean) array in a vocabulary of numbers, without building
+    Python objects: a look-up table for integers in a narrow range, a binary search otherwise.
+    None when the vocabulary is not all numbers (the general path then compares as objects).
+    Matches as the general path does (1 == 1.0); NaN gets -1."""
+    if not categories or not all(_is_real_number(c) for c in categories):
+        return None
+    vocab = np.asarray(categories, dtype=np.float64)
+    if v.dtype.kind in "iu" and np.all(vocab == np.round(vocab)):
+        lo, hi = int(vocab.min()), int(vocab.max())
+        if hi - lo < _LUT_RANGE:
+            lut = np.full(hi - lo + 2, -1, dtype=np.int64)  # the last slot: out of range
+            lut[(vocab - lo).astype(np.int64)] = np.arange(len(vocab))
+            shifted = v.astype(np.int64) - lo
+            shifted[(shifted < 0) | (shifted > hi - lo)] = hi - lo + 1
+            return lut[shifted]
+    order = np.argsort(vocab, kind="stable")
+    ordered = vocab[order]
+    x = v.astype(np.float64, copy=False)
+    pos = np.minimum(np.searchsorted(ordered, x), len(ordered) - 1)
+    return np.where(ordered[pos] == x, order[pos], -1)
+
+
 def _encode_categorical(s: pd.Series, col: Column, handle_unknown: str) -> np.ndarray:
     dt = s.dtype
     if isinstance(dt, pd.CategoricalDtype) and tuple(dt.categories) == col.categories:
         return s.array.codes  # fast path: already coded in our vocabulary (a view, no copy)
-    try:
-        codes = pd.Index(list(col.categories), dtype=object).get_indexer(s.astype(object))
-    except TypeError as exc:
-        msg = f"column {col.name!r}: {exc}"
-        raise TypeError(msg) from exc
+    codes = None
+    if pd.api.types.is_numeric_dtype(dt) and not pd.api.types.is_bool_dtype(dt):
+        if not pd.api.types.is_complex_dtype(dt):
+            codes = _numeric_codes(s.to_numpy(dtype=None, na_value=np.nan), col.categories)
+    if codes is None:
+        try:
+            codes = pd.Index(list(col.categories), dtype=object).get_indexer(s.astype(object))
+        except TypeError as exc:
+            msg = f"column {col.name!r}: {exc}"
+            raise TypeError(msg) from exc
     unknown = (codes < 0) & s.notna().to_numpy()
     if unknown.any():
         bad = sorted({str(v) for v in s[unknown]})[:5]
