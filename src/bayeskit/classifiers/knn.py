@@ -229,6 +229,16 @@ class KNNBayes(BayesClassifier):
     among them in proportion to their weights, which makes the result independent of the order
     of the training rows.
 
+    Numerics. Distances are computed in the embedding times an exact power of two chosen so
+    that the training data's largest coordinate is near 1 (only when it lies outside 2^-100 to
+    2^100), so data at 1e300 or 1e-300 neither overflow nor underflow and neighbours are those
+    of the unscaled data. A query so far from the training rows that float64 cannot tell their
+    distances apart (further than 2^26 times their extent from the centre of their bounding
+    box, or far enough for p-th powers to overflow) is measured by exact algebra relative to
+    its distance from that centre, so a query at +1e200 finds the rows at the top end of the
+    data and one at -1e200 those at the bottom end. Distance-weighted votes fall back to equal
+    votes where every inverse distance underflows. A class of prior 0 gets probability 0.
+
     Sample weights. A row of weight ``w`` counts as ``w`` rows: the ball is the smallest one
     holding a total weight of ``K`` (the row that crosses ``K`` counts partly), ``K_i`` and
     ``n_i`` are weighted counts, so an integer weight equals repeating the row. If the training

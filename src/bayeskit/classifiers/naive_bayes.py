@@ -63,6 +63,12 @@ class NaiveBayes(BayesClassifier):
     Missing values (NaN, None, or a category not seen in fit) are skipped when counting and
     marginalised out when predicting: the feature simply contributes no factor.
 
+    Numerics. Gaussian terms are computed as ``log_norm - ((x - mean) / sqrt(2 var))^2``, finite
+    wherever the log-density is representable; a value so far from every class's mean that no
+    class's log-density is (about 1e154 standard deviations) is left out of its row, as if
+    missing, with a warning naming the column. A column whose values are so small (about
+    1e-154 or less) that their variance underflows to 0 is named in a warning at fit.
+
     Parameters
     ----------
     alpha : float, default=1.0
