@@ -498,9 +498,9 @@ def _normalise(jll: np.ndarray, log_prior: np.ndarray) -> np.ndarray:
 
 
 def drop_beyond_float64(values: np.ndarray, mean: np.ndarray, scale: np.ndarray, schema):
-    """``values`` (C-ordered) with every value beyond float64 for all classes set to NaN, with a
-    warning naming the columns; the caller's array is never written to."""
-    values = np.ascontiguousarray(values, dtype=np.float64)
+    """``values`` with every value beyond float64 for all classes set to NaN, with a warning
+    naming the columns: a new array, or ``values`` itself when no value is beyond (so callers
+    can tell by identity); the caller's array is never written to."""
     mask = beyond_float64(values, mean, scale)
     if mask is None:
         return values
@@ -513,7 +513,7 @@ def drop_beyond_float64(values: np.ndarray, mean: np.ndarray, scale: np.ndarray,
         f"{which}); rescale the column if such values are genuine",
         UserWarning,
     )
-    values = values.copy()
+    values = np.array(values, dtype=np.float64)
     values[mask] = np.nan
     return values
 

@@ -327,12 +327,22 @@ class FullBayes(BayesClassifier):
         return out
 
     def _numeric_log_likelihood(self, values: np.ndarray) -> np.ndarray:
+        out = self._normal_terms(values)
+        dead = np.flatnonzero(out.max(axis=1, initial=-np.inf) == -np.inf)
+        if dead.size and self._has_numeric:
+            # a value beyond float64 for every class's marginal is beyond it for the joint
+            # density too (a marginal Mahalanobis term never exceeds the joint one): such rows
+            # are looked at again with those values left out
+            rows = values[dead]
+            usable = drop_beyond_float64(rows, self.means_, self._marginal_scale, self.schema_)
+            if usable is not rows:
+                out[dead] = self._normal_terms(usable)
+        return out
+
+    def _normal_terms(self, values: np.ndarray) -> np.ndarray:
         out = np.zeros((values.shape[0], len(self.classes_)))
         if not self._has_numeric:
             return out  # no class has a complete numeric row: the block carries no evidence
-        # a value beyond float64 for every class's marginal is beyond it for the joint density
-        # too (a marginal Mahalanobis term never exceeds the joint one): leave it out
-        values = drop_beyond_float64(values, self.means_, self._marginal_scale, self.schema_)
         for pat, rows in row_patterns(~np.isnan(values)):
             if not pat.any():
                 continue  # nothing observed: the density integrates to 1

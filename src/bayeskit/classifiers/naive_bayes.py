@@ -185,19 +185,32 @@ class NaiveBayes(BayesClassifier):
 
     # ------------------------------------------------------------------ prediction
     def _log_likelihood(self, enc: Encoded) -> np.ndarray:
-        jll = np.zeros((enc.n_samples, len(self.classes_)))
-        if enc.codes.shape[1]:
-            add_table_entries(jll, np.ascontiguousarray(enc.codes), self._table, self._offsets)
+        jll = self._joint_terms(enc.codes, enc.values)
         if enc.values.shape[1]:
+            # a value beyond float64 for every class makes its whole row -inf: only such rows
+            # are looked at again, with those values left out (no extra pass over the data)
+            dead = np.flatnonzero(jll.max(axis=1) == -np.inf)
+            if dead.size:
+                values = enc.values[dead]
+                usable = self._usable(values)
+                if usable is not values:
+                    jll[dead] = self._joint_terms(enc.codes[dead], usable)
+        return jll
+
+    def _joint_terms(self, codes: np.ndarray, values: np.ndarray) -> np.ndarray:
+        jll = np.zeros((codes.shape[0], len(self.classes_)))
+        if codes.shape[1]:
+            add_table_entries(jll, np.ascontiguousarray(codes), self._table, self._offsets)
+        if values.shape[1]:
             add_gaussian_log_density(
-                jll, self._usable(enc.values), self.theta_, self._log_norm, self._scale
+                jll, np.ascontiguousarray(values), self.theta_, self._log_norm, self._scale
             )
         return jll
 
     def _usable(self, values: np.ndarray) -> np.ndarray:
-        """The numeric values, C-ordered, with those beyond float64 for every class left out
-        (NaN, as if missing) and named in a warning (see :func:`bayeskit.estimate.beyond_float64`).
-        """
+        """The numeric values with those beyond float64 for every class left out (NaN, as if
+        missing) and named in a warning (see :func:`bayeskit.estimate.beyond_float64`); the
+        same object when there is none."""
         return drop_beyond_float64(values, self.theta_, self._scale, self.schema_)
 
     def feature_log_likelihood(self, X: Any) -> np.ndarray:
