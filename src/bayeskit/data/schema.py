@@ -170,6 +170,8 @@ def _refuse_bool_number_mix(s: pd.Series) -> None:
     booleans and numbers would silently merge them into one category: refuse it."""
     if not pd.api.types.is_object_dtype(s.dtype):
         return
+    if not pd.api.types.infer_dtype(s, skipna=True).startswith("mixed"):
+        return  # one type throughout (pandas' compiled scan): nothing can merge
     values = s.dropna()
     has_bool = any(isinstance(v, (bool, np.bool_)) for v in values)
     if has_bool and any(_is_real_number(v) for v in values):
