@@ -128,9 +128,11 @@ def _p_norm(x: np.ndarray, p: float) -> np.ndarray:
     return top * ((a / safe[:, None]) ** p).sum(axis=1) ** (1.0 / p)
 
 
-def _far_distances(y: np.ndarray, radius: np.ndarray, w: np.ndarray, p: float) -> np.ndarray:
-    """``d_p(y, w) - ||y||_p`` for query rows ``y`` (m, d) far from training rows ``w`` (n, d),
-    both relative to the same centre; ``radius = ||y||_p``. Shape ``(m, n)``.
+def _far_distances(y: np.ndarray, w: np.ndarray, scale: np.ndarray, p: float) -> np.ndarray:
+    """``d_p(y, w s) - ||y||_p`` for query rows ``y`` (m, d) far from the training rows ``w``
+    (n, d), both relative to the same centre, each query row in its own units: row ``i`` of
+    ``y`` is already multiplied by ``scale[i]``, and ``w`` is multiplied by it here. Shape
+    ``(m, n)``, in each row's units.
 
     Exact algebra rather than an approximation: with ``R = ||y||_p`` and
     ``s = sum_j (|y_j - w_j|^p - |y_j|^p) / R^p``, ``d = R (1 + s)^(1/p)``, so the excess is
@@ -139,21 +141,23 @@ def _far_distances(y: np.ndarray, radius: np.ndarray, w: np.ndarray, p: float) -
     Chebyshev (``p = inf``) the excess is ``max_j (|y_j| - R + |y_j - w_j| - |y_j|)``.
     """
     out = np.empty((y.shape[0], w.shape[0]))
+    radius = _p_norm(y, p)
     step = max(1, (1 << 22) // max(1, w.size))
     for lo in range(0, y.shape[0], step):
         yb = y[lo : lo + step, None, :]
+        wb = w[None, :, :] * scale[lo : lo + step, None, None]
         rb = radius[lo : lo + step, None, None]
         ay = np.abs(yb)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            big = (ay >= np.abs(w)) & (ay > 0)
-            ratio = np.where(big, -np.sign(yb) * w / np.where(ay > 0, ay, 1.0), 0.0)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+            big = (ay >= np.abs(wb)) & (ay > 0)
+            ratio = np.where(big, -np.sign(yb) * wb / np.where(ay > 0, ay, 1.0), 0.0)
             if np.isinf(p):
-                excess = np.where(big, ay * ratio, np.abs(yb - w) - ay)
+                excess = np.where(big, ay * ratio, np.abs(yb - wb) - ay)
                 out[lo : lo + step] = ((ay - rb) + excess).max(axis=2)
                 continue
             rel = (ay / rb) ** p
             term = np.where(
-                big, rel * np.expm1(p * np.log1p(ratio)), (np.abs(yb - w) / rb) ** p - rel
+                big, rel * np.expm1(p * np.log1p(ratio)), (np.abs(yb - wb) / rb) ** p - rel
             )
             total = np.maximum(term.sum(axis=2), -1.0)  # d >= 0: rounding may pass -1
             out[lo : lo + step] = rb[:, :, 0] * np.expm1(np.log1p(total) / p)
@@ -415,29 +419,29 @@ class KNNBayes(BayesClassifier):
                 n_num + o + np.arange(k) for o, k in zip(self._onehot_offsets, sizes, strict=True)
             ]
         filled = np.where(np.isnan(st.values), self.mean_, st.values)
-        self._unit = 1.0
-        self._embedding = self._embed(st.codes, filled)
-        self._unit = _unit_for(self._embedding[:, :n_num])
-        if self._unit != 1.0:
-            self._embedding = self._embed(st.codes, filled)
-        lo = self._embedding.min(axis=0, initial=np.inf)
-        hi = self._embedding.max(axis=0, initial=-np.inf)
+        raw = self._embed(st.codes, filled, 1.0)
+        self._unit = _unit_for(raw[:, :n_num])
+        self._embedding = raw * self._unit if self._unit != 1.0 else raw
+        # the far-query search works in the data's own units (see _neighbours)
+        self._raw_embedding = raw
+        lo = raw.min(axis=0, initial=np.inf)
+        hi = raw.max(axis=0, initial=-np.inf)
         self._box_centre = np.where(lo <= hi, lo / 2 + hi / 2, 0.0)
         self._box_half = np.where(lo <= hi, hi / 2 - lo / 2, 0.0)
         self._target = float(min(self.n_neighbors, st.weight.sum()))
         self.index_ = self._index(self._embedding)
 
-    def _embed(self, codes: np.ndarray, values: np.ndarray) -> np.ndarray:
+    def _embed(self, codes: np.ndarray, values: np.ndarray, unit: float) -> np.ndarray:
         """Rows as points: numeric values (scaled), then one scaled one-hot block per categorical
         feature (all zeros for a missing value)."""
         n = codes.shape[0]
         numeric = values if self.scale is None else (values - self.mean_) / self.scale_
-        if self._unit != 1.0:
-            numeric = numeric * self._unit
+        if unit != 1.0:
+            numeric = numeric * unit
         if not self._onehot_size:
             return np.ascontiguousarray(numeric, dtype=np.float64)
         p = self._p_exp
-        level = self._unit * (
+        level = unit * (
             self.categorical_weight if np.isinf(p) else (self.categorical_weight / 2.0) ** (1.0 / p)
         )
         onehot = np.zeros((n, self._onehot_size))
@@ -462,7 +466,7 @@ class KNNBayes(BayesClassifier):
         """For each pattern of missing values among the query rows: the rows, their points over
         the observed features, an index over the same dimensions, the number of observed numeric
         features and the sum of their log scales."""
-        points = self._embed(enc.codes, enc.values)
+        points = self._embed(enc.codes, enc.values, 1.0)  # the data's units; see _neighbours
         miss_num = np.isnan(enc.values)
         miss = np.hstack([miss_num, enc.codes < 0]) if self._onehot_size else miss_num
         n_num = miss_num.shape[1]
@@ -493,7 +497,6 @@ class KNNBayes(BayesClassifier):
         for rows, points, index, dims, ls in self._searches(enc):
             votes[rows], radius[rows] = self._search(index, points)
             n_dims[rows], log_scale[rows] = dims, ls
-        radius /= self._unit
         if self.weights == "uniform":
             counts = votes
         else:
@@ -512,43 +515,53 @@ class KNNBayes(BayesClassifier):
         todo = np.arange(m)
         k = min(self.n_neighbors, n_rows)
         while todo.size:
-            dist, ind, offset = self._neighbours(index, points[todo], k)
+            dist, ind, offset, unit = self._neighbours(index, points[todo], k)
             done, v, r = self._vote(dist, ind, offset, full=k == n_rows)
+            r /= unit  # the radius in the data's units
             votes[todo[done]], radius[todo[done]] = v[done], r[done]
             todo, k = todo[~done], min(2 * k, n_rows)
         return votes, radius
 
     def _neighbours(self, index, points: np.ndarray, k: int):
-        """The ``k`` nearest training rows of each query point: ``(dist, ind, offset)``, where
-        the distance of ``ind[i, j]`` is ``offset[i] + dist[i, j]`` (in the embedding's units).
+        """The ``k`` nearest training rows of each query point (given in the data's units):
+        ``(dist, ind, offset, unit)``, where the distance of ``ind[i, j]`` in the data's units
+        is ``(offset[i] + dist[i, j]) / unit[i]``.
 
-        ``offset`` is 0 for ordinary queries (the index's own search). A query so far from the
-        training rows that float64 cannot tell their distances apart, or would overflow
-        computing them, is measured exactly relative to its distance ``R`` from the centre of
-        the training rows' bounding box (:func:`_far_distances`): ``offset = R`` and ``dist`` is
-        the excess over ``R``, which orders the rows as the exact distances do.
+        Ordinary queries go to the index, in the embedding's units (``unit`` = the model's
+        power of two, ``offset`` = 0). A query so far from the training rows that float64
+        cannot tell their distances apart, or would overflow computing them, is measured
+        exactly relative to its distance ``R`` from the centre of the training rows' bounding
+        box (:func:`_far_distances`), in units where ``R`` is near 1 (``unit`` = a power of two
+        of its own): ``offset`` is ``R`` and ``dist`` the excess over it, which orders the rows
+        as the exact distances do.
         """
         nn, cols = index
         centre, half = self._box_centre[cols], self._box_half[cols]
         dev = points - centre
-        radius = _p_norm(dev, self._p_exp)
-        extent = float(_p_norm(half[None, :], self._p_exp)[0])
+        p = self._p_exp
+        top = np.abs(dev).max(axis=1, initial=0.0)
+        row_unit = np.where(top > 0, 2.0 ** -np.floor(np.log2(np.where(top > 0, top, 1.0))), 1.0)
+        radius = _p_norm(dev * row_unit[:, None], p) / row_unit
+        extent = float(_p_norm(half[None, :], p)[0])
         far = radius > _FAR * extent
-        if np.isfinite(self._p_exp):  # p-th powers of distances overflow beyond about 2^1000
-            far |= self._p_exp * np.log2(np.maximum(radius + extent, 1.0)) > 1000
-        dist = np.zeros((points.shape[0], k))
-        ind = np.zeros((points.shape[0], k), dtype=np.intp)
-        offset = np.zeros(points.shape[0])
+        if np.isfinite(p):  # p-th powers of distances in the index's units overflow past 2^1000
+            log_reach = np.log2(np.maximum(radius + extent, np.finfo(np.float64).tiny))
+            far |= p * (log_reach + np.log2(self._unit)) > 1000
+        m = points.shape[0]
+        dist, ind = np.zeros((m, k)), np.zeros((m, k), dtype=np.intp)
+        offset, unit = np.zeros(m), np.full(m, self._unit)
         near = ~far
         if near.any():
-            dist[near], ind[near] = nn.kneighbors(points[near], n_neighbors=k)
+            query = points[near] * self._unit if self._unit != 1.0 else points[near]
+            dist[near], ind[near] = nn.kneighbors(query, n_neighbors=k)
         if far.any():
-            train = self._embedding[:, cols] - centre
-            excess = _far_distances(dev[far], radius[far], train, self._p_exp)
+            train = self._raw_embedding[:, cols] - centre
+            u = row_unit[far]
+            excess = _far_distances(dev[far] * u[:, None], train, u, p)
             order = np.argsort(excess, axis=1, kind="stable")[:, :k]
             dist[far] = np.take_along_axis(excess, order, axis=1)
-            ind[far], offset[far] = order, radius[far]
-        return dist, ind, offset
+            ind[far], offset[far], unit[far] = order, radius[far] * u, u
+        return dist, ind, offset, unit
 
     def _vote(self, dist: np.ndarray, ind: np.ndarray, offset: np.ndarray, *, full: bool):
         """Votes from sorted neighbour lists ``(m, k)`` at distances ``offset + dist`` (see
@@ -693,6 +706,6 @@ class KNNBayes(BayesClassifier):
             if index[0] is None:
                 ind[rows] = np.arange(k)
             else:
-                near, ind[rows], offset = self._neighbours(index, points, k)
-                dist[rows] = (offset[:, None] + near) / self._unit
+                near, ind[rows], offset, unit = self._neighbours(index, points, k)
+                dist[rows] = (offset[:, None] + near) / unit[:, None]
         return (dist, ind) if return_distance else ind
