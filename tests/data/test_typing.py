@@ -41,8 +41,9 @@ def test_booleans_and_numbers_in_one_object_column_are_refused():
         pd.to_timedelta([1, 2, 3, 4], unit="D"),
         pd.Series(pd.to_datetime(["2024-01-01", "2024-01-02", None, "2024-03-01"]), dtype=object),
         pd.period_range("2024-01", periods=4, freq="M"),
+        pd.Categorical(pd.to_datetime(["2024-01-01", "2024-01-02", "2024-02-01", "2024-03-01"])),
     ],
-    ids=["datetime64", "timedelta64", "object-timestamps", "period"],
+    ids=["datetime64", "timedelta64", "object-timestamps", "period", "categorical-dates"],
 )
 @pytest.mark.parametrize("model", list(MODELS.values()), ids=list(MODELS))
 def test_dates_and_durations_are_refused_by_name(column, model):

@@ -147,6 +147,8 @@ def _refuse_temporal(s: pd.Series) -> None:
     """Dates and durations are neither categories (every new date would be unseen) nor plain
     numbers (their unit is a choice): refuse them, naming the column and a conversion."""
     dt = s.dtype
+    if isinstance(dt, pd.CategoricalDtype):  # categories that are dates are dates
+        dt = dt.categories.dtype
     temporal = (
         pd.api.types.is_datetime64_any_dtype(dt)
         or pd.api.types.is_timedelta64_dtype(dt)
