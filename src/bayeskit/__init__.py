@@ -11,6 +11,7 @@ are :mod:`bayeskit.io` (``save``/``load``), :mod:`bayeskit.evaluate`, :mod:`baye
 ``bayeskit`` command line.
 """
 
+from bayeskit._compiled import get_num_threads, num_threads, set_num_threads
 from bayeskit._version import __version__
 from bayeskit.classifiers import (
     BernoulliNaiveBayes,
@@ -28,6 +29,9 @@ __all__ = [
     "MultinomialNaiveBayes",
     "NaiveBayes",
     "__version__",
+    "get_num_threads",
     "load",
+    "num_threads",
     "save",
+    "set_num_threads",
 ]
