@@ -204,7 +204,8 @@ def test_discretizer_uses_the_bayeskit_thread_count(monkeypatch, rng):
 def test_thread_count_defaults_to_usable_cpus(monkeypatch):
     monkeypatch.delenv(compiled.THREADS_ENV, raising=False)
     monkeypatch.setattr(compiled, "_process_threads", None)
-    expected = min(len(os.sched_getaffinity(0)), numba.config.NUMBA_NUM_THREADS)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    expected = min(cpus, numba.config.NUMBA_NUM_THREADS)
     assert bayeskit.get_num_threads() == expected
 
 
@@ -455,3 +456,74 @@ def test_kernels_compile_uncached_where_no_cache_place_is_writable(monkeypatch):
     assert compiled.serial_kernel(twice)(21) == 42
     kernel = compiled.parallel_kernel(lambda x: x.size)(twice)
     np.testing.assert_array_equal(kernel(np.arange(3)), [0, 2, 4])
+
+
+def _read_only_run(root: Path, code: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """Run ``code`` with ``root`` mounted read-only (a private mount namespace; needs root)."""
+    script = (
+        f'mount --bind "{root}" "{root}" && mount -o remount,bind,ro "{root}" && '
+        f'exec "{sys.executable}" -c "$CODE"'
+    )
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "BAYESKIT_"))}
+    full.update(env, CODE=textwrap.dedent(code), PYTHONPATH=str(root), NUMBA_NUM_THREADS="2")
+    return subprocess.run(
+        ["unshare", "-m", "sh", "-c", script],
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+READ_ONLY_SCRIPT = """
+    import json, numba, numpy as np
+    from numba.core import event
+    import bayeskit
+    from bayeskit.classifiers._lookup import log_normalise_rows
+
+    compiled = []
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", Listener())
+    jll = np.zeros((200_000, 3))
+    with bayeskit.num_threads(2):
+        log_normalise_rows(jll)  # parallel build
+    log_normalise_rows(jll[:10])  # serial build
+    assert np.allclose(np.exp(jll).sum(axis=1), 1.0)
+    print(json.dumps({"compiled": sorted(compiled), "file": bayeskit.__file__}))
+"""
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0 or not Path("/usr/bin/unshare").exists(),
+    reason="mounting a read-only copy needs root and unshare",
+)
+def test_read_only_install_works_and_caches_in_the_user_directory(tmp_path):
+    import shutil
+
+    root = tmp_path / "ro"
+    shutil.copytree(
+        Path(SRC) / "bayeskit", root / "bayeskit", ignore=shutil.ignore_patterns("*.nb?")
+    )
+    (root / "home").mkdir()
+    probe = _read_only_run(root, f"open({str(root / 'probe')!r}, 'w')", {})
+    if "Read-only file system" not in probe.stderr:
+        pytest.skip(f"could not mount read-only here: {probe.stderr[-300:]}")
+    nowhere = {"HOME": str(root / "home"), "XDG_CACHE_HOME": str(root / "home" / ".cache")}
+    expected = ["_log_normalise_rows", "_log_normalise_rows_parallel"]
+    # nothing writable: the kernels compile (in every process) instead of failing
+    out = last_json(_read_only_run(root, READ_ONLY_SCRIPT, nowhere))
+    assert out["file"].startswith(str(root))
+    assert out["compiled"] == expected
+    # a writable user cache directory (numba's fallback for a read-only package): loaded from it
+    user_cache = {"HOME": str(root / "home"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    assert last_json(_read_only_run(root, READ_ONLY_SCRIPT, user_cache))["compiled"] == expected
+    assert last_json(_read_only_run(root, READ_ONLY_SCRIPT, user_cache))["compiled"] == []
+    assert list((tmp_path / "cache").rglob("*_log_normalise_rows_parallel*.nbi"))
