@@ -11,15 +11,41 @@ are :mod:`bayeskit.io` (``save``/``load``), :mod:`bayeskit.evaluate`, :mod:`baye
 ``bayeskit`` command line.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from bayeskit._version import __version__
-from bayeskit.classifiers import (
-    BernoulliNaiveBayes,
-    FullBayes,
-    KNNBayes,
-    MultinomialNaiveBayes,
-    NaiveBayes,
+
+# Public names are imported on first use (PEP 562), so ``import bayeskit`` does not pay for
+# scikit-learn, scipy, pandas and numba until a model, ``load`` or a subpackage is used.
+_LAZY = {
+    "BernoulliNaiveBayes": "bayeskit.classifiers",
+    "FullBayes": "bayeskit.classifiers",
+    "KNNBayes": "bayeskit.classifiers",
+    "MultinomialNaiveBayes": "bayeskit.classifiers",
+    "NaiveBayes": "bayeskit.classifiers",
+    "get_num_threads": "bayeskit._compiled",
+    "load": "bayeskit.io",
+    "num_threads": "bayeskit._compiled",
+    "save": "bayeskit.io",
+    "set_num_threads": "bayeskit._compiled",
+}
+_SUBMODULES = frozenset(
+    {"classifiers", "data", "decision", "estimate", "evaluate", "exceptions", "io", "plot", "stats"}
 )
-from bayeskit.io import load, save
+
+if TYPE_CHECKING:  # what the names are, for type checkers and editors
+    from bayeskit._compiled import get_num_threads, num_threads, set_num_threads
+    from bayeskit.classifiers import (
+        BernoulliNaiveBayes,
+        FullBayes,
+        KNNBayes,
+        MultinomialNaiveBayes,
+        NaiveBayes,
+    )
+    from bayeskit.io import load, save
 
 __all__ = [
     "BernoulliNaiveBayes",
@@ -28,6 +54,25 @@ __all__ = [
     "MultinomialNaiveBayes",
     "NaiveBayes",
     "__version__",
+    "get_num_threads",
     "load",
+    "num_threads",
     "save",
+    "set_num_threads",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+    elif name in _SUBMODULES:
+        value = importlib.import_module(f"bayeskit.{name}")
+    else:
+        msg = f"module 'bayeskit' has no attribute {name!r}"
+        raise AttributeError(msg)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | _SUBMODULES)

@@ -2,6 +2,8 @@
 
 numba pays here for the same reason as in counting: one pass over the rows reading int8 codes,
 no ``(n_samples, n_classes, n_features)`` temporary (which at 1,000,000 x 50 x 2 would be 800 MB).
+Compilation, caching and threads are set up in :mod:`bayeskit._compiled`; the timings are in
+benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -71,8 +73,13 @@ def _add_gaussian_log_density(jll, values, mean, log_norm, scale):  # pragma: no
                 jll[i, c] += acc
 
 
-add_table_entries = parallel_kernel(_add_table_entries)
-add_gaussian_log_density = parallel_kernel(_add_gaussian_log_density)
+# work: table entries (or densities) added, cells of the input times classes
+add_table_entries = parallel_kernel(lambda jll, codes, *_: codes.size * jll.shape[1])(
+    _add_table_entries
+)
+add_gaussian_log_density = parallel_kernel(lambda jll, values, *_: values.size * jll.shape[1])(
+    _add_gaussian_log_density
+)
 
 
 def _log_normalise_rows(jll):  # pragma: no cover - compiled
@@ -92,4 +99,5 @@ def _log_normalise_rows(jll):  # pragma: no cover - compiled
             jll[i, c] = (jll[i, c] - m) - log_s
 
 
-log_normalise_rows = parallel_kernel(_log_normalise_rows)
+# work: an exp per entry costs about eight additions
+log_normalise_rows = parallel_kernel(lambda jll: 8 * jll.size)(_log_normalise_rows)

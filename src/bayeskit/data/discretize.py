@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 from concurrent.futures import ThreadPoolExecutor
 
-import numba as nb
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
+from bayeskit._compiled import get_num_threads, serial_kernel
 from bayeskit.data.codes import code_dtype
 from bayeskit.data.validation import check_sample_weight
 
@@ -216,7 +215,7 @@ def equal_frequency_cuts(values: np.ndarray, n_bins: int, sample_weight=None) ->
 
 
 # --------------------------------------------------------------------------- MDL (Fayyad-Irani)
-@nb.njit(cache=True, nogil=True)
+@serial_kernel
 def _best_split(cum, tot, lo, hi, table):  # pragma: no cover - compiled
     """Block index t in (lo, hi) minimising n1*Ent(S1) + n2*Ent(S2) (bits) for segment [lo, hi).
 
@@ -279,7 +278,7 @@ _RADIX_BITS = 8
 _RADIX_PASSES = 64 // _RADIX_BITS
 
 
-@nb.njit(cache=True, nogil=True)
+@serial_kernel
 def _radix_sort(v, y, w):  # pragma: no cover - compiled
     """Sort the finite float64 ``v``, carrying the class codes ``y`` and weights ``w`` along.
 
@@ -336,7 +335,7 @@ def _radix_sort(v, y, w):  # pragma: no cover - compiled
     return keys.view(np.float64), ys, ws
 
 
-@nb.njit(cache=True, nogil=True)
+@serial_kernel
 def _boundary_blocks(sv, sy, sw, n_classes):  # pragma: no cover - compiled
     """Group the sorted rows into blocks whose borders are the boundary points.
 
@@ -517,14 +516,6 @@ def apply_cuts(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- estimator
-def _usable_cpus() -> int:
-    """CPUs this process may run on (respects taskset / cpusets where the OS tells)."""
-    try:
-        return max(len(os.sched_getaffinity(0)), 1)
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
 def _format_cuts(cuts: np.ndarray) -> list[str]:
     """Shortest %g formatting (from 6 significant digits up) that keeps the cuts distinct."""
     for digits in range(6, 18):
@@ -606,8 +597,9 @@ class Discretizer:
             def one(j: int) -> np.ndarray:
                 return _mdl_column(np.ascontiguousarray(x[:, j]), ya, w, k, table)
 
-            # The compiled kernels release the GIL, so columns run in parallel on threads.
-            workers = min(_usable_cpus(), x.shape[1])
+            # The compiled kernels release the GIL, so columns run in parallel on threads
+            # (as many as bayeskit.get_num_threads() allows).
+            workers = min(get_num_threads(), x.shape[1])
             if workers > 1 and x.size >= _PARALLEL_MIN_SIZE:
                 with ThreadPoolExecutor(max_workers=workers) as pool:
                     cuts = list(pool.map(one, range(x.shape[1])))
