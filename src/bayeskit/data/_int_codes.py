@@ -10,8 +10,9 @@ are; the general path handles everything else.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
+
+from bayeskit._compiled import serial_kernel
 
 __all__ = ["MAX_RANGE", "integer_codes", "integer_vocabularies"]
 
@@ -19,7 +20,7 @@ __all__ = ["MAX_RANGE", "integer_codes", "integer_vocabularies"]
 MAX_RANGE = 1 << 16
 
 
-@nb.njit(cache=True, nogil=True)
+@serial_kernel
 def _ranges(x):  # pragma: no cover - compiled
     n, d = x.shape
     lo = np.empty(d, dtype=np.int64)
@@ -37,7 +38,7 @@ def _ranges(x):  # pragma: no cover - compiled
     return lo, hi
 
 
-@nb.njit(cache=True, nogil=True)
+@serial_kernel
 def _presence(x, lo, width):  # pragma: no cover - compiled
     n, d = x.shape
     seen = np.zeros((d, width), dtype=np.bool_)
@@ -47,7 +48,7 @@ def _presence(x, lo, width):  # pragma: no cover - compiled
     return seen
 
 
-@nb.njit(cache=True, nogil=True)
+@serial_kernel
 def _codes(x, lut, lo, width, out):  # pragma: no cover - compiled
     """out[i, j] = lut[j, x[i, j] - lo[j]] (-1 outside the table); returns the -1 count."""
     n, d = x.shape
