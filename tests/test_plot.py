@@ -65,7 +65,9 @@ def _save(ax, path):
 )
 def test_density_contours_renders(tmp_path, iris_2d, model_class):
     X, y = iris_2d
-    model = model_class().fit(X, y)
+    model = model_class(discretize=None).fit(
+        X, y
+    )  # Gaussian densities (NaiveBayes bins by default)
     ax = density_contours(model, ("sepal_length", "sepal_width"), X=X, y=y, point=(6.75, 4.25))
     _save(ax, tmp_path / "density.png")
     sets = _contour_sets(ax)
@@ -111,7 +113,9 @@ def test_density_contours_at_tiny_scales(iris_2d):
 
 def test_density_contours_skips_a_singular_class_with_a_warning():
     X = pd.DataFrame({"a": [0.0, 1.0, 2.0, 5.0, 6.0, 8.0], "b": [1.0, 1.0, 1.0, 2.0, 4.0, 3.0]})
-    model = NaiveBayes(var_smoothing=0.0).fit(X, [0, 0, 0, 1, 1, 1])  # b constant in class 0
+    model = NaiveBayes(discretize=None, var_smoothing=0.0).fit(
+        X, [0, 0, 0, 1, 1, 1]
+    )  # b constant in class 0
     with pytest.warns(UserWarning, match="class 0 has a singular 2 x 2 covariance"):
         ax = density_contours(model)
     assert len(_contour_sets(ax)) == 1
@@ -120,7 +124,7 @@ def test_density_contours_skips_a_singular_class_with_a_warning():
 def test_density_contours_uses_given_axes_and_positions(iris_2d):
     X, y = iris_2d
     fig, ax = plt.subplots()
-    out = density_contours(NaiveBayes().fit(X, y), (1, 0), ax=ax)
+    out = density_contours(NaiveBayes(discretize=None).fit(X, y), (1, 0), ax=ax)
     assert out is ax
     assert ax.get_xlabel() == "sepal_width"
     assert len(_contour_sets(ax)) == 2
@@ -169,9 +173,15 @@ def test_density_contours_refuses_models_without_normal_densities(iris_2d):
         density_contours(KNNBayes().fit(X, y))
 
 
+def test_density_contours_refuses_discretized_features_by_name(iris_2d):
+    X, y = iris_2d
+    with pytest.raises(ValueError, match=r"discretized \['sepal_length', 'sepal_width'\]"):
+        density_contours(NaiveBayes(discretize="mdl").fit(X, y))
+
+
 def test_categorical_and_unknown_features_are_refused():
     X = pd.DataFrame({"colour": ["r", "g", "r", "g"], "a": [1.0, 2, 3, 4], "b": [0.0, 1, 0, 1]})
-    model = NaiveBayes().fit(X, [0, 0, 1, 1])
+    model = NaiveBayes(discretize=None).fit(X, [0, 0, 1, 1])
     with pytest.raises(ValueError, match="feature 'colour' is categorical"):
         density_contours(model, ("colour", "a"))
     with pytest.raises(SchemaError, match="unknown column 'size'"):
@@ -189,7 +199,7 @@ def test_decision_regions_needs_a_schema():
 
 def test_missing_matplotlib_names_the_extra(monkeypatch, iris_2d):
     X, y = iris_2d
-    model = NaiveBayes().fit(X, y)
+    model = NaiveBayes(discretize=None).fit(X, y)
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=r"pip install bayeskit\[plot\]"):
         density_contours(model)

@@ -54,9 +54,10 @@ def _colours(n: int) -> list:
 
 
 def _numeric_features(model: Any, features: Sequence | None) -> list[str]:
-    """The names of the two numeric features to plot (default: the first two)."""
+    """The names of the two numeric features to plot (default: the first two). A discretized
+    column (``cuts`` set) takes numbers as input, so it counts as numeric here."""
     schema = model.schema_
-    numeric = [c.name for c in schema.numeric]
+    numeric = [c.name for c in schema.columns if c.kind != "categorical" or c.cuts is not None]
     if features is None:
         if len(numeric) < 2:
             msg = (
@@ -107,6 +108,14 @@ def _class_gaussians(model: Any, names: list[str]) -> tuple[np.ndarray, np.ndarr
     """Per-class means ``(n_classes, 2)`` and covariances ``(n_classes, 2, 2)`` of the two
     features: the marginal of each class's normal density over them."""
     numeric = [c.name for c in model.schema_.numeric]
+    binned = [n for n in names if n not in numeric]
+    if binned:
+        msg = (
+            f"density_contours draws class-conditional normal densities; the model discretized "
+            f"{binned} (discretize={getattr(model, 'discretize', None)!r}), so it has none for "
+            "them: fit it with discretize=None"
+        )
+        raise ValueError(msg)
     pos = [numeric.index(n) for n in names]
     if hasattr(model, "means_") and hasattr(model, "covariance_"):  # FullBayes
         return model.means_[:, pos], model.covariance_[:, pos][:, :, pos]
@@ -216,7 +225,7 @@ def density_contours(
     >>> from bayeskit import NaiveBayes
     >>> from bayeskit.data import datasets
     >>> X, y = datasets.load("iris")
-    >>> model = NaiveBayes().fit(X, y)
+    >>> model = NaiveBayes(discretize=None).fit(X, y)
     >>> ax = density_contours(model, ("sepal_length", "sepal_width"), point=(6.75, 4.25))
     >>> len(ax.collections) >= 3
     True

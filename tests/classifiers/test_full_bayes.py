@@ -97,7 +97,7 @@ def test_full_diagonal_shrinkage_is_naive_bayes():
     # Zaki & Meira 18.2: the naive assumption is the full model with the covariances set to zero.
     x, y = _gaussian()
     full = FullBayes(shrinkage=1.0).fit(x, y)
-    naive = NaiveBayes(var_smoothing=0.0).fit(x, y)
+    naive = NaiveBayes(discretize=None, var_smoothing=0.0, prior_alpha=0.0).fit(x, y)
     np.testing.assert_allclose(full.predict_proba(x), naive.predict_proba(x), atol=1e-10)
 
 

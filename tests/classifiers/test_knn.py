@@ -427,6 +427,7 @@ def test_save_and_load_round_trip(tmp_path, iris):
         ({"categorical_weight": -1}, ValueError, "categorical_weight must be >= 0"),
         ({"ties": "random"}, ValueError, "ties must be one of 'index', 'share'"),
         ({"algorithm": "lsh"}, ValueError, "algorithm must be one of"),
+        ({"posterior_alpha": -1}, ValueError, "posterior_alpha must be >= 0, got -1"),
     ],
 )
 def test_bad_parameters_are_refused_at_fit(kw, error, match):
@@ -438,3 +439,42 @@ def test_kneighbors_refuses_more_neighbours_than_rows():
     model = KNNBayes(n_neighbors=2).fit([[0.0], [1.0], [2.0]], [0, 1, 1])
     with pytest.raises(ValueError, match="n_neighbors=4 exceeds the 3 training rows"):
         model.kneighbors([[0.0]], n_neighbors=4)
+
+
+# ---------------------------------------------------------------- smoothed posterior
+# six rows on a line, classes a (3 rows), b (2), c (1); the 3 nearest neighbours of 0.05 are the
+# three a's: K = (3, 0, 0)
+_LINE_X = [[0.0], [0.1], [0.2], [5.0], [5.1], [9.0]]
+_LINE_Y = ["a", "a", "a", "b", "b", "c"]
+
+
+def test_default_posterior_is_the_vote_share():
+    model = KNNBayes(n_neighbors=3).fit(_LINE_X, _LINE_Y)
+    np.testing.assert_array_equal(model.predict_proba([[0.05]]), [[1.0, 0.0, 0.0]])
+
+
+def test_posterior_alpha_adds_a_pseudo_count_per_class():
+    # (K_i + a) / (K + a C) = (3 + 1, 0 + 1, 0 + 1) / (3 + 3)
+    model = KNNBayes(n_neighbors=3, posterior_alpha=1.0).fit(_LINE_X, _LINE_Y)
+    np.testing.assert_allclose(model.predict_proba([[0.05]]), [[4 / 6, 1 / 6, 1 / 6]], rtol=1e-12)
+    np.testing.assert_allclose(
+        model.predict_log_proba([[0.05]]), np.log([[4 / 6, 1 / 6, 1 / 6]]), rtol=1e-12
+    )
+    assert model.predict([[0.05]])[0] == "a"
+    # the counts themselves are not smoothed
+    np.testing.assert_array_equal(model.neighbor_counts([[0.05]]), [[3.0, 0.0, 0.0]])
+
+
+def test_posterior_alpha_with_a_smoothed_prior():
+    # P(c_i) (K_i + a) / n_i with P(c) = (n_c + 1) / (n + C) = (4, 3, 2) / 9 and a = 0.5:
+    # (4/9 * 3.5/3, 3/9 * 0.5/2, 2/9 * 0.5/1), normalised
+    model = KNNBayes(n_neighbors=3, posterior_alpha=0.5, prior_alpha=1.0).fit(_LINE_X, _LINE_Y)
+    raw = np.array([4 / 9 * 3.5 / 3, 3 / 9 * 0.5 / 2, 2 / 9 * 0.5 / 1])
+    np.testing.assert_allclose(model.predict_proba([[0.05]]), [raw / raw.sum()], rtol=1e-12)
+
+
+def test_posterior_alpha_keeps_a_zero_prior_at_zero():
+    # P(c_i) (K_i + a) / n_i = (0.5 * 4 / 3, 0.5 * 1 / 2, 0 * 1 / 1), normalised: (8, 3, 0) / 11
+    model = KNNBayes(n_neighbors=3, posterior_alpha=1.0, priors=[0.5, 0.5, 0.0])
+    proba = model.fit(_LINE_X, _LINE_Y).predict_proba([[0.05]])
+    np.testing.assert_allclose(proba, [[8 / 11, 3 / 11, 0.0]], rtol=1e-12)

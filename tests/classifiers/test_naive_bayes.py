@@ -22,6 +22,12 @@ from bayeskit.exceptions import (
     ZeroEvidenceWarning,
 )
 
+# scikit-learn's settings: Gaussian numeric features (the default discretizes them, MDL),
+# relative-frequency class prior (the default is Laplace-smoothed), GaussianNB's variance floor
+SKLEARN = {"discretize": None, "prior_alpha": 0.0, "var_smoothing": 1e-9}
+# Gaussian numeric features, for tests of the Gaussian model itself
+GAUSSIAN = {"discretize": None}
+
 
 def _mixed(n=400, seed=0, missing=0.0):
     rng = np.random.default_rng(seed)
@@ -45,7 +51,7 @@ def test_gaussian_matches_sklearn_gaussiannb():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, 6)) + rng.integers(0, 3, 300)[:, None]
     y = rng.integers(0, 3, 300)
-    ours, theirs = NaiveBayes().fit(X, y), GaussianNB().fit(X, y)
+    ours, theirs = NaiveBayes(**SKLEARN).fit(X, y), GaussianNB().fit(X, y)
     np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), rtol=0, atol=1e-9)
     np.testing.assert_allclose(ours.theta_, theirs.theta_, rtol=1e-12)
     np.testing.assert_allclose(ours.var_ + ours.var_floor_, theirs.var_, rtol=1e-12)
@@ -54,7 +60,7 @@ def test_gaussian_matches_sklearn_gaussiannb():
 def test_gaussian_matches_sklearn_with_sample_weight():
     rng = np.random.default_rng(1)
     X, y, w = rng.normal(size=(200, 3)), rng.integers(0, 2, 200), rng.random(200)
-    ours = NaiveBayes(var_smoothing=0.0).fit(X, y, sample_weight=w)
+    ours = NaiveBayes(**{**SKLEARN, "var_smoothing": 0.0}).fit(X, y, sample_weight=w)
     theirs = GaussianNB(var_smoothing=0.0).fit(X, y, sample_weight=w)
     np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-9)
 
@@ -64,7 +70,7 @@ def test_categorical_matches_sklearn_categoricalnb(alpha):
     rng = np.random.default_rng(2)
     X = rng.integers(0, 5, size=(500, 7))
     y = (X[:, 0] + rng.integers(0, 3, 500)) % 3
-    ours = NaiveBayes(alpha=alpha, categorical_features="all").fit(X, y)
+    ours = NaiveBayes(**SKLEARN, alpha=alpha, categorical_features="all").fit(X, y)
     theirs = CategoricalNB(alpha=alpha).fit(X, y)
     np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-9)
     np.testing.assert_allclose(
@@ -79,7 +85,7 @@ def test_pandas_categoricals_match_codes():
     frame = pd.DataFrame(
         {f"f{j}": pd.Categorical.from_codes(codes[:, j], list("abcd")) for j in range(3)}
     )
-    a = NaiveBayes().fit(frame, y).predict_proba(frame)
+    a = NaiveBayes(**SKLEARN).fit(frame, y).predict_proba(frame)
     b = CategoricalNB().fit(codes, y).predict_proba(codes)
     np.testing.assert_allclose(a, b, atol=1e-12)
 
@@ -242,7 +248,7 @@ def test_constant_numeric_feature_gives_finite_posteriors():
 def test_zero_variance_point_mass_without_floor():
     # Zaki Exercise Q1: class L is a point mass at age 25; no NaN, P(H | age=23) = 1
     X = pd.DataFrame({"age": [25.0, 25.0, 20.0, 35.0]})
-    model = NaiveBayes(var_smoothing=0.0).fit(X, ["L", "L", "H", "H"])
+    model = NaiveBayes(**GAUSSIAN, prior_alpha=0.0, var_smoothing=0.0).fit(X, ["L", "L", "H", "H"])
     np.testing.assert_allclose(
         model.predict_proba(pd.DataFrame({"age": [23.0, 25.0]})), [[1, 0], [0, 1]]
     )
@@ -282,7 +288,7 @@ def test_cost_matrix_changes_the_decision():
 
 def test_decide_with_reject_option():
     X = pd.DataFrame({"x": [0.0, 0.1, 0.2, 1.0, 1.1, 1.2]})
-    model = NaiveBayes().fit(X, [0, 0, 0, 1, 1, 1])
+    model = NaiveBayes(**GAUSSIAN).fit(X, [0, 0, 0, 1, 1, 1])
     q = pd.DataFrame({"x": [0.05, 0.6, 1.15]})
     out = model.decide(q, reject_threshold=0.1, reject_label="?")
     assert list(out) == [0, "?", 1]
@@ -438,7 +444,7 @@ def test_failed_first_fit_leaves_the_model_unfitted():
 
 def test_mixed_type_lists_keep_their_values():
     X = [[1.5, "a"], [2.5, "b"], [3.5, "a"], [4.5, "b"]]
-    model = NaiveBayes().fit(X, ["p", "q", "p", "q"])
+    model = NaiveBayes(**GAUSSIAN).fit(X, ["p", "q", "p", "q"])
     assert [c.kind for c in model.schema_.columns] == ["numeric", "categorical"]
 
 
@@ -460,15 +466,16 @@ def test_warnings_point_at_the_callers_line():
 def test_class_without_observations_of_a_feature_backs_off_to_pooled():
     # class 1 never observed "b": "b" says nothing about class 1, so "a" decides
     X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": [1.0, 2.0, np.nan, np.nan]})
-    model = NaiveBayes().fit(X, [0, 0, 1, 1])
+    model = NaiveBayes(**GAUSSIAN).fit(X, [0, 0, 1, 1])
     assert model.predict(pd.DataFrame({"a": [3.6], "b": [1.5]}))[0] == 1
     np.testing.assert_allclose(model.theta_[1, 1], 1.5)  # the pooled mean of b
 
 
 def test_feature_never_observed_is_ignored():
     X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": [np.nan] * 4})
-    with_b = NaiveBayes().fit(X, [0, 0, 1, 1]).predict_proba(pd.DataFrame({"a": [3.6], "b": [9.0]}))
-    without = NaiveBayes().fit(X[["a"]], [0, 0, 1, 1]).predict_proba(pd.DataFrame({"a": [3.6]}))
+    gaussian = NaiveBayes(**GAUSSIAN)
+    with_b = gaussian.fit(X, [0, 0, 1, 1]).predict_proba(pd.DataFrame({"a": [3.6], "b": [9.0]}))
+    without = gaussian.fit(X[["a"]], [0, 0, 1, 1]).predict_proba(pd.DataFrame({"a": [3.6]}))
     np.testing.assert_allclose(with_b, without)
 
 
@@ -489,14 +496,14 @@ def test_explain_never_returns_nan(model, query):
 def test_huge_values_are_refused_by_name():
     X = pd.DataFrame({"big": [1e300, -1e300, 2e300, -2e300], "ok": [1.0, 2.0, 3.0, 4.0]})
     with pytest.raises(SchemaError, match=r"numeric columns \['big'\]"):
-        NaiveBayes().fit(X, [0, 0, 1, 1])
+        NaiveBayes(**GAUSSIAN).fit(X, [0, 0, 1, 1])
 
 
 def test_constant_feature_changes_nothing():
     X = pd.DataFrame({"k": [1.0] * 6, "x": [0.0, 0.1, 0.2, 1.0, 1.1, 1.2]})
     y = [0, 0, 0, 1, 1, 1]
-    with_k = NaiveBayes().fit(X, y).predict_proba(X)
-    without = NaiveBayes().fit(X[["x"]], y).predict_proba(X[["x"]])
+    with_k = NaiveBayes(**GAUSSIAN).fit(X, y).predict_proba(X)
+    without = NaiveBayes(**GAUSSIAN).fit(X[["x"]], y).predict_proba(X[["x"]])
     np.testing.assert_allclose(with_k, without, atol=1e-12)
 
 

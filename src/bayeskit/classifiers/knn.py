@@ -277,6 +277,16 @@ class KNNBayes(BayesClassifier):
         ``P(c_i) K_i / n_i`` (the volume still cancels).
     prior_alpha : float, default=0.0
         Pseudo-count for the estimated class prior; 0 gives ``n_i / n`` and ``P(c_i | x) = K_i/K``.
+    posterior_alpha : float, default=0.0
+        Pseudo-count ``a`` added to every class's neighbour count in the posterior:
+        ``P(c_i | x) = (K_i + a) / (K + a C)`` with the empirical prior (``P(c_i) (K_i + a) / n_i``,
+        normalised, with ``priors`` or ``prior_alpha``). The default 0 is the estimate of Zaki &
+        Meira (Sect. 18.3), ``K_i / K``, which gives probability exactly 0 to a class with no
+        neighbour, so one such row costs a log-loss of infinity (clipped in practice); ``a > 0``
+        keeps every posterior positive, which suits log-loss and probability ranking (measured
+        in benchmarks/RESULTS.md). Only the posteriors (:meth:`predict_proba`,
+        :meth:`predict_log_proba`, :meth:`predict` with costs) are smoothed:
+        :meth:`predict_joint_log_proba`, :meth:`neighbor_counts` and :meth:`density` keep ``K_i``.
     categorical_features, categories :
         Which columns are categorical, and declared vocabularies; see :class:`bayeskit.data.Schema`.
     handle_unknown : {"missing", "warn", "error"}, default="missing"
@@ -350,6 +360,7 @@ class KNNBayes(BayesClassifier):
         algorithm: str = "auto",
         priors: Any = None,
         prior_alpha: float = 0.0,
+        posterior_alpha: float = 0.0,
         categorical_features: Any = None,
         categories: Any = None,
         handle_unknown: str = "missing",
@@ -364,6 +375,7 @@ class KNNBayes(BayesClassifier):
         self.algorithm = algorithm
         self.priors = priors
         self.prior_alpha = prior_alpha
+        self.posterior_alpha = posterior_alpha
         self.categorical_features = categorical_features
         self.categories = categories
         self.handle_unknown = handle_unknown
@@ -377,6 +389,7 @@ class KNNBayes(BayesClassifier):
         _check_number("categorical_weight", self.categorical_weight, low=0)
         _check_choice("ties", self.ties, ("index", "share"))
         _check_choice("algorithm", self.algorithm, _ALGORITHMS)
+        _check_number("posterior_alpha", self.posterior_alpha, low=0)
 
     # ------------------------------------------------------------------ learning
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int) -> KNNStats:
@@ -618,6 +631,8 @@ class KNNBayes(BayesClassifier):
     def predict_log_proba(self, X: Any) -> np.ndarray:
         """Log posterior ``log P(c | x)``: ``log(K_i / K)`` with the empirical prior."""
         ball = self._ball(self._encode_for_predict(X))
+        if self.posterior_alpha > 0:
+            return self._smoothed_log_posterior(ball)
         if self._empirical_prior():
             with np.errstate(divide="ignore"):
                 return np.log(ball.votes / ball.votes.sum(axis=1, keepdims=True))
@@ -627,9 +642,22 @@ class KNNBayes(BayesClassifier):
         """Posterior ``P(c | x)``: the share ``K_i / K`` of each class among the neighbours
         (with ``weights="distance"``, its share of the inverse-distance votes)."""
         ball = self._ball(self._encode_for_predict(X))
+        if self.posterior_alpha > 0:
+            return np.exp(self._smoothed_log_posterior(ball))
         if self._empirical_prior():
             return ball.votes / ball.votes.sum(axis=1, keepdims=True)
         return np.exp(_normalise(self._log_density(ball) + self.log_prior_, self.log_prior_))
+
+    def _smoothed_log_posterior(self, ball: _Ball) -> np.ndarray:
+        """``log P(c_i | x)`` with ``K_i + posterior_alpha`` in place of ``K_i``."""
+        smoothed = ball.counts + self.posterior_alpha
+        if self._empirical_prior():
+            return np.log(smoothed / smoothed.sum(axis=1, keepdims=True))
+        n_i = self.class_count_
+        with np.errstate(divide="ignore"):
+            jll = np.log(smoothed) - np.log(np.where(n_i > 0, n_i, 1.0)) + self.log_prior_
+        jll[:, n_i == 0] = -np.inf
+        return _normalise(jll)
 
     def predict(self, X: Any, *, cost: Any = None) -> np.ndarray:
         """The most probable class (the first in ``classes_`` on a tie), or with ``cost`` the
