@@ -657,7 +657,7 @@ class KNNBayes(BayesClassifier):
         with np.errstate(divide="ignore"):
             jll = np.log(smoothed) - np.log(np.where(n_i > 0, n_i, 1.0)) + self.log_prior_
         jll[:, n_i == 0] = -np.inf
-        return _normalise(jll)
+        return _normalise(jll, self.log_prior_)
 
     def predict(self, X: Any, *, cost: Any = None) -> np.ndarray:
         """The most probable class (the first in ``classes_`` on a tie), or with ``cost`` the
