@@ -250,6 +250,42 @@ def extract(rev: str, workdir: Path) -> Path:
     return dest / "src"
 
 
+def target_lines(results: dict, forks: dict) -> list[str]:
+    """One sentence per target of issue 10, section 4, from the figures of the current tree."""
+    now = results["this tree"]
+    med = {state: {k: statistics.median(v) for k, v in now[state].items()} for state in now}
+    fork = forks["this tree"]
+    warm_compiled = med["warm"]["kernels compiled"]
+    lines = [
+        f"- Fork safety: {'met' if fork.get('child') == 0 else 'NOT met'}: the child of a "
+        f"process that ran parallel kernels exits with code {fork.get('child')} "
+        f"(threading layer {fork.get('layer')}).",
+        f"- Kernels cached across processes: {'met' if warm_compiled == 0 else 'NOT met'}: a "
+        f"second process compiles {warm_compiled:.0f} kernels (the first compiled "
+        f"{med['cold']['kernels compiled']:.0f}); its first small fit takes "
+        f"{med['warm']['first fit small']:.2f} s against {med['cold']['first fit small']:.2f} s "
+        f"cold, its first large fit {med['warm']['first fit large']:.2f} s against "
+        f"{med['cold']['first fit large']:.2f} s. What remains warm is numba's one-time set-up "
+        "of its compiler context in each process, not compilation.",
+        f"- `import bayeskit`: {med['warm']['import bayeskit']:.2f} s; importing the models "
+        f"(scikit-learn, scipy, pandas, numba) then takes {med['warm']['import models']:.2f} s, "
+        "on first use.",
+    ]
+    for label, res in results.items():
+        if label == "this tree":
+            continue
+        old = {state: {k: statistics.median(v) for k, v in res[state].items()} for state in res}
+        lines.append(
+            f"- {label}: `import bayeskit` {old['warm']['import bayeskit']:.2f} s (it imported "
+            f"the models); {old['cold']['kernels compiled']:.0f} kernels compiled cold against "
+            f"{med['cold']['kernels compiled']:.0f} now: its serial and parallel builds shared "
+            "one cache entry, so a parallel kernel whose serial build was already cached loaded "
+            "the serial machine code and never ran on threads (its cold large fit is fast for "
+            f"that reason); forked child exit code {forks[label].get('child')}."
+        )
+    return lines
+
+
 def fmt(values: list[float], unit: str = "s") -> str:
     if unit == "n":
         return f"{statistics.median(values):.0f}"
@@ -318,6 +354,7 @@ def main() -> None:
         f"{f.get('child')}, threading layer {f.get('layer')}"
         for label, f in forks.items()
     ]
+    targets = target_lines(results, forks)
     kernels = [k for k in layers["omp"][0] if k != "layer"]
     layer_rows = [
         [k]
@@ -332,6 +369,15 @@ def main() -> None:
     for name, points in sweep.items():
         for n, work, serial, parallel in points:
             sweep_rows.append([name, f"{n:,}", f"{work:,}", f"{serial:.3f}", f"{parallel:.3f}"])
+    crossings = []
+    for name, points in sweep.items():
+        wins = [work for _, work, serial, parallel in points if parallel < serial]
+        crossings.append(f"{name} {min(wins):,}" if wins else f"{name} never in this range")
+    crossing = (
+        "Smallest work at which the parallel build was faster: "
+        + "; ".join(crossings)
+        + ". These depend on the machine's load: with every core busy, threads cannot help."
+    )
 
     body = "\n".join(
         [
@@ -353,6 +399,10 @@ def main() -> None:
             "",
             *fork_lines,
             "",
+            "Targets (issue 10, section 4):",
+            "",
+            *targets,
+            "",
             "Threading layers, milliseconds per call on 1,000,000 x 50 inputs (2 classes), median "
             "of 5 calls in each of 2 interleaved processes per layer; `forksafe` is what bayeskit "
             f"selects by default, here `{forksafe_is}`:",
@@ -367,6 +417,8 @@ def main() -> None:
                 ["kernel", "rows", "work", "serial ms", "parallel ms"],
                 sweep_rows,
             ),
+            "",
+            crossing,
         ]
     )
     say(body)

@@ -20,14 +20,16 @@ On-disk cache
     in every process, uncached, rather than fail.
 
 Threading layer (fork safety)
-    Unless the user chose one (the ``NUMBA_THREADING_LAYER`` environment variable, or
-    ``numba.config.THREADING_LAYER`` set before bayeskit is imported), bayeskit asks numba for its
-    ``"forksafe"`` layer: TBB where a loadable TBB is installed, numba's own ``workqueue``
-    otherwise. numba's default on Linux is GNU OpenMP, after which any forked child (a
-    ``multiprocessing`` or joblib worker) aborts with "fork() called from a process already using
-    GNU OpenMP". ``workqueue`` is not safe for concurrent launches from several threads, so
-    parallel launches are serialised by a lock whenever that layer (or an undetermined one) is in
-    use; each launch already uses every allowed thread.
+    When this module is first imported (with the first model), unless the user chose a layer
+    (the ``NUMBA_THREADING_LAYER`` environment variable, or ``numba.config.THREADING_LAYER`` set
+    in code beforehand) or numba already started one, bayeskit asks numba for its ``"forksafe"``
+    layer: TBB where a loadable TBB is installed, numba's own ``workqueue`` otherwise. numba's
+    default on Linux is GNU OpenMP, after which any forked child (a ``multiprocessing`` or joblib
+    worker) aborts with "fork() called from a process already using GNU OpenMP". ``workqueue`` is
+    not safe for concurrent launches from several threads, so parallel launches are serialised by
+    a lock whenever that layer (or an undetermined one) is in use; each launch already uses every
+    allowed thread. (The ``tbb`` package from PyPI installs a TBB that numba often cannot load
+    from a virtual environment, so bayeskit does not depend on it.)
 
 Thread count
     :func:`get_num_threads` is, in order of precedence: the innermost :func:`num_threads` block of
