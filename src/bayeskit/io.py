@@ -95,8 +95,9 @@ from sklearn.utils.validation import check_is_fitted
 from bayeskit import stats as _stats_pkg
 from bayeskit._version import __version__
 from bayeskit.classifiers import MODELS
-from bayeskit.data.schema import Schema
+from bayeskit.data.schema import CATEGORICAL, NUMERIC, Encoded, Schema
 from bayeskit.exceptions import ModelFileError
+from bayeskit.stats._checks import Layout
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "load", "save"]
 
@@ -586,38 +587,165 @@ def load(path: str | os.PathLike) -> Any:
     unused = sorted(set(arrays) - reader.used)
     if unused:
         fail(f"{_ARRAYS} holds arrays {unused} that the metadata does not refer to")
-    class_count = getattr(stats, "class_count", None)
-    if not isinstance(class_count, np.ndarray) or class_count.shape != (len(classes),):
-        shape = getattr(class_count, "shape", None)
-        fail(f"the statistics' class_count has shape {shape}, expected ({len(classes)},)")
-    if class_count.dtype.kind not in "iuf" or not np.all(np.isfinite(class_count)):
-        fail("the statistics' class_count must hold finite numbers")
-    try:
-        schema = None if fitted.get("schema") is None else Schema.from_dict(fitted["schema"])
-    except (KeyError, TypeError, ValueError) as exc:
-        fail(f"the schema cannot be read ({exc!r})", exc)
     n_features = fitted.get("n_features_in")
     if isinstance(n_features, bool) or not isinstance(n_features, int) or n_features < 1:
-        fail(f"n_features_in must be a positive integer, got {n_features!r}")
+        fail(f"fitted.n_features_in must be a positive integer, got {n_features!r}")
     names = fitted.get("feature_names_in")
     if names is not None and (
         not isinstance(names, list)
         or len(names) != n_features
         or not all(isinstance(n, str) for n in names)
     ):
-        fail(f"feature_names_in must be null or {n_features} strings")
+        fail(f"fitted.feature_names_in must be null or {n_features} strings")
+    if names is not None and len(set(names)) != len(names):
+        fail(f"fitted.feature_names_in must be distinct, got {names[:10]}")
+    tabular = "categorical_features" in known  # models that read tables have a schema
+    schema = _read_schema(fitted.get("schema"), tabular, n_features, names, fail)
+    if getattr(model, "priors", None) is not None and len(model.priors) != len(classes):
+        fail(
+            f"params.priors holds {len(model.priors)} probabilities, expected "
+            f"{len(classes)} (one per class)"
+        )
 
     model.classes_ = classes
     model.schema_ = schema
     model.n_features_in_ = n_features
     if names is not None:
         model.feature_names_in_ = np.array(names, dtype=object)
+    _check_stats(model, stats, _layout(schema, len(classes), n_features), fail)
     model.stats_ = stats
     try:
         model._reestimate()
-    except (TypeError, ValueError, IndexError, AttributeError) as exc:
-        fail(f"the statistics do not fit a {cls.__name__} ({exc})", exc)
+    except Exception as exc:  # noqa: BLE001 - whatever the numbers do, the user gets one error
+        fail(f"the statistics do not fit a {cls.__name__} ({type(exc).__name__}: {exc})", exc)
     return model
+
+
+# --------------------------------------------------------------------------------------------
+# validation of what was read (see "Validation" in the module docstring)
+# --------------------------------------------------------------------------------------------
+
+
+def _read_schema(
+    raw: Any, tabular: bool, n_features: int, names: list[str] | None, fail
+) -> Schema | None:
+    """The schema, after checking every field :meth:`Schema.from_dict` and the encoder rely on."""
+    where = "fitted.schema"
+    if not tabular:
+        if raw is not None:
+            fail(f"{where} must be null: this model reads numeric matrices, not tables")
+        return None
+    if not isinstance(raw, dict) or set(raw) != {"input_names", "columns"}:
+        fail(f"{where} must be an object with keys 'columns' and 'input_names'")
+    if not isinstance(raw["input_names"], bool):
+        fail(f"{where}.input_names must be true or false, got {raw['input_names']!r}")
+    columns = raw["columns"]
+    if not isinstance(columns, list) or len(columns) != n_features:
+        got = len(columns) if isinstance(columns, list) else type(columns).__name__
+        fail(f"{where}.columns must list {n_features} columns (n_features_in), got {got}")
+    seen: set[str] = set()
+    for i, col in enumerate(columns):
+        at = f"{where}.columns[{i}]"
+        if (
+            not isinstance(col, dict)
+            or not {"name", "kind", "categories"} <= set(col)
+            or not (set(col) <= {"name", "kind", "categories", "cuts"})
+        ):
+            fail(f"{at} must be an object with keys 'name', 'kind', 'categories' and 'cuts'")
+        name, kind, cats, cuts = col["name"], col["kind"], col["categories"], col.get("cuts")
+        if not isinstance(name, str) or name in seen:
+            fail(f"{at}.name must be a string naming no other column, got {name!r}")
+        seen.add(name)
+        at = f"{where} column {name!r}"
+        if kind == NUMERIC:
+            if cats is not None or cuts is not None:
+                fail(f"{at} is numeric, so its categories and cuts must be null")
+            continue
+        if kind != CATEGORICAL:
+            fail(f"{at} has kind {kind!r}; expected {CATEGORICAL!r} or {NUMERIC!r}")
+        _check_vocabulary(cats, at, fail)
+        if cuts is not None:
+            _check_cuts(cuts, len(cats), at, fail)
+    if names is not None and names != [c["name"] for c in columns]:
+        fail(f"fitted.feature_names_in {names[:10]} differ from the schema's column names")
+    try:
+        return Schema.from_dict(raw)
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        fail(f"the schema cannot be read ({exc!r})", exc)
+    return None  # pragma: no cover - fail raises
+
+
+def _check_vocabulary(cats: Any, at: str, fail) -> None:
+    if not isinstance(cats, list):
+        fail(f"{at} is categorical, so its categories must be a list, got {type(cats).__name__}")
+    kinds = {type(v) for v in cats}
+    if not kinds <= {str, int, float, bool}:
+        bad = next(v for v in cats if type(v) not in (str, int, float, bool))
+        fail(f"{at} has category {bad!r}: categories are strings, numbers or booleans")
+    # the encoder looks categories up by equality (1 == 1.0 == True): none may equal another
+    if len(set(cats)) != len(cats):
+        seen: set = set()
+        dup = next(v for v in cats if v in seen or seen.add(v))
+        fail(f"{at} lists category {dup!r} more than once")
+
+
+def _check_cuts(cuts: Any, n_states: int, at: str, fail) -> None:
+    if not isinstance(cuts, list) or not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in cuts
+    ):
+        fail(f"{at}.cuts must be a list of numbers")
+    try:
+        arr = np.array(cuts, dtype=np.float64)
+    except OverflowError as exc:
+        fail(f"{at}.cuts holds a number outside float64", exc)
+    if not np.isfinite(arr).all():
+        fail(f"{at}.cuts must be finite")
+    if arr.size > 1 and np.any(arr[1:] <= arr[:-1]):
+        fail(f"{at}.cuts must be strictly increasing, got {cuts[:10]}")
+    if n_states != arr.size + 1:
+        fail(
+            f"{at} has {n_states} categories but {arr.size} cut points; binned columns have "
+            "one category per bin, len(cuts) + 1"
+        )
+
+
+def _layout(schema: Schema | None, n_classes: int, n_features: int) -> Layout:
+    """The shapes a model's statistics must have, from its schema and classes."""
+    if schema is None:  # count models: one (n_classes, n_features) table
+        return Layout(n_classes, (n_features,), ("features",))
+    cats, nums = schema.categorical, schema.numeric
+    return Layout(
+        n_classes,
+        tuple(c.n_states for c in cats),
+        tuple(f"categories of column {c.name!r}" for c in cats),
+        len(nums),
+        tuple(c.name for c in nums),
+    )
+
+
+def _check_stats(model: Any, stats: Any, layout: Layout, fail) -> None:
+    """The statistics are of the class the model counts into, and fit ``layout``."""
+    n_classes = layout.n_classes
+    y = np.zeros(0, dtype=np.intp)
+    if model.schema_ is None:
+        empty = np.zeros((0, layout.n_states[0]))
+    else:
+        empty = Encoded(
+            np.zeros((0, len(layout.n_states)), dtype=np.int64), np.zeros((0, layout.n_numeric))
+        )
+    expected = type(model._count(empty, y, None, n_classes))
+    if type(stats) is not expected:
+        fail(
+            f"stats_ is a {type(stats).__name__}; a {type(model).__name__} holds "
+            f"{expected.__name__}"
+        )
+    validate = getattr(stats, "validate", None)
+    if validate is None:  # pragma: no cover - every statistics class states its invariants
+        fail(f"{expected.__name__} cannot be validated")
+    try:
+        validate(layout, "stats_")
+    except ValueError as exc:
+        fail(str(exc), exc)
 
 
 def _read_classes(entry: Any, fail) -> np.ndarray:
@@ -642,4 +770,10 @@ def _read_classes(entry: Any, fail) -> np.ndarray:
         fail(f"class labels {values[:10]} do not fit dtype {dtype}")
     if len(set(values)) != len(values):
         fail(f"class labels repeat: {values[:10]}")
+    try:  # fit keeps np.unique's order, which partial_fit's look-up of labels relies on
+        ordered = np.array_equal(np.unique(classes), classes)
+    except TypeError:
+        ordered = False
+    if not ordered:
+        fail(f"class labels must be distinct and sorted, got {values[:10]}")
     return classes
