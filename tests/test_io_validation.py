@@ -472,6 +472,49 @@ def _mutate_json(rng, f):
             node.update([{"value": 3}, {"list": []}, {"scalar": "a0"}][rng.integers(3)])
 
 
+_EXTREMES = [0.0, 1e-320, 1e-300, 1e-154, 2.5, 1e154, 1e300, 5e307, 1.7e308]
+# parameter values that pass the models' checks but push the numbers to their edges
+_EDGE_PARAMS = {
+    "alpha": [0, 1e-300, 1e300],
+    "prior_alpha": [0, 1e300],
+    "var_smoothing": [0, 1e300],
+    "ddof": [0, 5, 10**6],
+    "shrinkage": [0, 1, "ledoit-wolf", None],
+    "n_neighbors": [1, 10**9],
+    "weights": ["distance"],
+    "p": [1, 1e300],
+    "metric": ["chebyshev", "manhattan"],
+    "scale": ["standard"],
+    "ties": ["share"],
+    "categorical_weight": [0, 1e300],
+    "binarize": [1e300, -1e300],
+}
+
+
+def _mutate_plausibly(rng, f):
+    """Edits that keep the file well-formed, so that more of them load: extreme but finite
+    statistics (either sign) and extreme but valid parameters."""
+    if rng.integers(3) == 0:
+        names = sorted(k for k in f.doc["params"] if k in _EDGE_PARAMS)
+        name = names[rng.integers(len(names))]
+        f.doc["params"][name] = _EDGE_PARAMS[name][rng.integers(len(_EDGE_PARAMS[name]))]
+        return
+    key = sorted(f.arrays)[rng.integers(len(f.arrays))]
+    a = f.arrays[key].copy()
+    if a.dtype.kind != "f" or not a.size:
+        return
+    value = _EXTREMES[rng.integers(len(_EXTREMES))] * (-1 if rng.integers(3) == 0 else 1)
+    with np.errstate(all="ignore"):
+        if rng.integers(2):
+            a.flat[rng.integers(a.size)] = value
+        else:
+            a = a * value
+    f.arrays[key] = a
+
+
+_MUTATIONS = (_mutate_array, _mutate_json, _mutate_plausibly)
+
+
 @pytest.mark.parametrize("name", list(MODELS))
 def test_fuzzed_files_are_refused_or_predict_finite_probabilities(fitted, tmp_path, name):
     # seeded and bounded, so the test is fast and repeatable; each case applies 1-3 mutations
@@ -481,7 +524,7 @@ def test_fuzzed_files_are_refused_or_predict_finite_probabilities(fitted, tmp_pa
     for case in range(60):
         f, X = _saved(fitted, name, tmp_path)
         for _ in range(rng.integers(1, 4)):
-            (_mutate_array if rng.integers(2) else _mutate_json)(rng, f)
+            _MUTATIONS[rng.integers(len(_MUTATIONS))](rng, f)
         path = f.write()
         try:
             with warnings.catch_warnings():
@@ -499,4 +542,6 @@ def test_fuzzed_files_are_refused_or_predict_finite_probabilities(fitted, tmp_pa
             proba = model.predict_proba(X)
         assert np.isfinite(proba).all(), (name, case)
         np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-9, err_msg=f"{name} {case}")
-    assert outcomes["refused"] > 0  # the mutations did reach the checks
+    # both outcomes occur, so the mutations reach the checks and the loaded models' predictions
+    assert outcomes["refused"] > 0
+    assert outcomes["loaded"] > 0

@@ -56,6 +56,51 @@ as its numbers, but it cannot make bayeskit run anything. Every problem with a f
 :class:`~bayeskit.exceptions.ModelFileError` (a ``ValueError``) naming the file and what is
 wrong; a file that does not exist raises ``FileNotFoundError``.
 
+Validation
+----------
+A digest is integrity, not authenticity: anyone can edit a file and recompute both digests. So
+:func:`load` treats a file as untrusted input and checks everything it reads before a model is
+built from it; compiled look-ups and estimators below it then see only what ``fit`` could have
+produced. In order:
+
+* the parameters: only the model's own, through its constructor and its argument checks
+  (``_check_params``, as ``fit`` runs them); ``priors`` must hold one probability per class;
+* the class labels: at least two, of a plain dtype, distinct and sorted (as ``fit`` stores them);
+* ``n_features_in`` a positive integer; ``feature_names_in`` null or that many distinct strings,
+  equal to the schema's column names;
+* the schema (models that read tables; null for the count models): one column per feature, with
+  distinct string names and kind ``"categorical"`` or ``"numeric"``; a categorical column's
+  vocabulary a list of strings, numbers or booleans, no two equal (the encoder looks them up by
+  equality, so ``1``, ``1.0`` and ``True`` count as one); a binned column's cut points finite,
+  strictly increasing, and one fewer than its categories; a numeric column has neither;
+* the statistics: of exactly the class the model counts into (``stats_`` of a NaiveBayes is a
+  ``NaiveStats``), and fitting the layout given by the classes and the schema. Each statistics
+  class states its own invariants in a ``validate(layout, where)`` method, so that a new
+  statistic brings its checks with it and this module stays thin:
+
+  - count tables (:class:`~bayeskit.stats.CategoricalCounts`): ``class_count`` of shape
+    ``(n_classes,)`` and one ``(n_classes, n_states)`` table per categorical column (per model
+    for the multinomial and Bernoulli models, ``(n_classes, n_features_in)``), float64, finite,
+    non-negative, with a finite and positive total;
+  - Gaussian moments: count, mean and M2 of shape ``(n_classes, n_numeric)``, float64, counts
+    and M2 non-negative, all finite; scatter moments (full Bayes): count ``(n_classes,)``, mean
+    ``(n_classes, d)``, scatter ``(n_classes, d, d)`` finite, symmetric and positive
+    semi-definite up to rounding, and the Ledoit-Wolf moments finite (norm4 non-negative);
+  - sparse joint counts (full Bayes): ``n_states`` equal to the vocabulary sizes, ``combos``
+    signed integer codes within them (-1 = missing), distinct and sorted, ``counts`` of shape
+    ``(m, n_classes)`` as any count table;
+  - the stored rows of KNNBayes: codes within the vocabularies, values float64 without
+    infinities (NaN = missing), class indices within the classes, weights positive, and
+    ``class_count`` the rows' weights summed per class.
+
+Whatever fails raises :class:`~bayeskit.exceptions.ModelFileError` naming the file and the
+field, for example (a vocabulary grown by 3 categories) ``stats_.counts.feature_count[0]:
+shape (2, 3) does not match (2, 6): 2 classes by 6 categories of column 'color'``. Should estimating the tables from validated
+statistics still fail, that too is a ``ModelFileError``: no file makes ``load`` raise anything
+else, or crash the process. ``tests/test_io_validation.py`` holds a seeded fuzz test that edits
+saved files of every model (array values, shapes and dtypes; vocabularies, classes, parameters,
+schema kinds) and checks that each is refused or predicts finite probabilities summing to 1.
+
 Versioning: a reader accepts every ``format_version`` up to its own and refuses a newer one with
 an error saying it was written by a newer bayeskit. Additions that old readers can ignore keep
 the version; anything else raises it.
@@ -476,8 +521,10 @@ def load(path: str | os.PathLike) -> Any:
     intact CRCs; the metadata is JSON of format ``"bayeskit-model"`` with a version this
     bayeskit reads; both digests match; the model name is in ``MODELS``, the parameters are the
     model's own and pass its argument checks; the arrays load without pickle; the statistics
-    name only known classes and fit the class labels. Then the model is built with its
-    parameters, handed the statistics, and its tables are estimated from them.
+    name only known classes; then every field is validated (class labels, schema, and each
+    array's shape, dtype and values, by the statistics' own ``validate``: see "Validation" in
+    the module docstring). Only then is the model built with its parameters, handed the
+    statistics, and its tables are estimated from them.
 
     Parameters
     ----------
@@ -493,8 +540,9 @@ def load(path: str | os.PathLike) -> Any:
     FileNotFoundError
         If there is no file at ``path``.
     bayeskit.exceptions.ModelFileError
-        If the file is not a model file, is truncated, corrupted or tampered with, or was written
-        by a newer bayeskit (the message names the file and the problem).
+        If the file is not a model file, is truncated, corrupted or tampered with (including
+        edits whose digests were recomputed), or was written by a newer bayeskit (the message
+        names the file, the field and the problem).
 
     Examples
     --------
