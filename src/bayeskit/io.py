@@ -95,9 +95,9 @@ produced. In order:
 
 Whatever fails raises :class:`~bayeskit.exceptions.ModelFileError` naming the file and the
 field, for example (a vocabulary grown by 3 categories) ``stats_.counts.feature_count[0]:
-shape (2, 3) does not match (2, 6): 2 classes by 6 categories of column 'color'``. Should estimating the tables from validated
-statistics still fail, that too is a ``ModelFileError``: no file makes ``load`` raise anything
-else, or crash the process. ``tests/test_io_validation.py`` holds a seeded fuzz test that edits
+shape (2, 3) does not match (2, 6): 2 classes by 6 categories of column 'color'``. Should
+estimating the tables from validated statistics still fail, that too is a ``ModelFileError``:
+no file makes ``load`` raise anything else, or crash the process. ``tests/test_io_validation.py`` holds a seeded fuzz test that edits
 saved files of every model (array values, shapes and dtypes; vocabularies, classes, parameters,
 schema kinds) and checks that each is refused or predicts finite probabilities summing to 1.
 
