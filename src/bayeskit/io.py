@@ -97,10 +97,10 @@ Whatever fails raises :class:`~bayeskit.exceptions.ModelFileError` naming the fi
 for example (a vocabulary grown by 3 categories) ``stats_.counts.feature_count[0]: shape (2, 3)
 does not match (2, 6): 2 classes by 6 categories of column 'color'``. Should estimating the tables
 from validated statistics still fail, that too is a ``ModelFileError``: no file makes ``load``
-raise anything else, or crash the process. ``tests/test_io_validation.py`` holds a seeded fuzz
-test that edits saved files of every model (array values, shapes and dtypes; vocabularies,
-classes, parameters, schema kinds) and checks that each is refused or predicts finite
-probabilities summing to 1.
+raise anything else (but ``FileNotFoundError`` where there is none), or crash the process.
+``tests/test_io_validation.py`` holds a seeded fuzz test that edits saved files of every model
+(array values, shapes and dtypes; vocabularies, classes, parameters, schema kinds) and checks that
+each is refused or predicts finite probabilities summing to 1.
 
 Versioning: a reader accepts every ``format_version`` up to its own and refuses a newer one with
 an error saying it was written by a newer bayeskit. Additions that old readers can ignore keep
