@@ -773,26 +773,30 @@ def _layout(schema: Schema | None, n_classes: int, n_features: int) -> Layout:
 
 
 def _check_stats(model: Any, stats: Any, layout: Layout, fail) -> None:
-    """The statistics are of the class the model counts into, and fit ``layout``."""
-    n_classes = layout.n_classes
+    """The statistics are of the class the model counts into, and fit ``layout`` (checked by
+    their own ``validate``)."""
+    # the class the model's own counting produces, from no rows and no columns (so that a
+    # vocabulary claimed by the file allocates nothing here)
+    schema = model.schema_
     y = np.zeros(0, dtype=np.intp)
-    if model.schema_ is None:
-        empty = np.zeros((0, layout.n_states[0]))
+    if schema is None:
+        empty = np.zeros((0, 0))
     else:
-        empty = Encoded(
-            np.zeros((0, len(layout.n_states)), dtype=np.int64), np.zeros((0, layout.n_numeric))
-        )
-    expected = type(model._count(empty, y, None, n_classes))
+        model.schema_ = Schema(())
+        empty = Encoded(np.zeros((0, 0), dtype=np.int64), np.zeros((0, 0)))
+    try:
+        expected = type(model._count(empty, y, None, layout.n_classes))
+    finally:
+        model.schema_ = schema
     if type(stats) is not expected:
         fail(
             f"stats_ is a {type(stats).__name__}; a {type(model).__name__} holds "
             f"{expected.__name__}"
         )
-    validate = getattr(stats, "validate", None)
-    if validate is None:  # pragma: no cover - every statistics class states its invariants
-        fail(f"{expected.__name__} cannot be validated")
+    if not callable(getattr(expected, "validate", None)):  # pragma: no cover - a new model's bug
+        fail(f"{expected.__name__} states no invariants (validate), so it cannot be loaded safely")
     try:
-        validate(layout, "stats_")
+        stats.validate(layout, "stats_")
     except ValueError as exc:
         fail(str(exc), exc)
 
