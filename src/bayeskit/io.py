@@ -628,7 +628,7 @@ def load(path: str | os.PathLike) -> Any:
     classes = _read_classes(fitted.get("classes"), fail)
     reader = _TreeReader(arrays, fail)
     try:
-        stats = reader.node(fitted.get("stats"), "stats")
+        stats = reader.node(fitted.get("stats"), "stats_")
     except (TypeError, ValueError) as exc:
         if isinstance(exc, ModelFileError):
             raise
