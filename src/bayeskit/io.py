@@ -56,6 +56,52 @@ as its numbers, but it cannot make bayeskit run anything. Every problem with a f
 :class:`~bayeskit.exceptions.ModelFileError` (a ``ValueError``) naming the file and what is
 wrong; a file that does not exist raises ``FileNotFoundError``.
 
+Validation
+----------
+A digest is integrity, not authenticity: anyone can edit a file and recompute both digests. So
+:func:`load` treats a file as untrusted input and checks everything it reads before a model is
+built from it; compiled look-ups and estimators below it then see only what ``fit`` could have
+produced. In order:
+
+* the parameters: only the model's own, through its constructor and its argument checks
+  (``_check_params``, as ``fit`` runs them); ``priors`` must hold one probability per class;
+* the class labels: at least two, of a plain dtype, distinct and sorted (as ``fit`` stores them);
+* ``n_features_in`` a positive integer; ``feature_names_in`` null or that many distinct strings,
+  equal to the schema's column names;
+* the schema (models that read tables; null for the count models): one column per feature, with
+  distinct string names and kind ``"categorical"`` or ``"numeric"``; a categorical column's
+  vocabulary a list of strings, numbers or booleans, no two equal (the encoder looks them up by
+  equality, so ``1``, ``1.0`` and ``True`` count as one); a binned column's cut points finite,
+  strictly increasing, and one fewer than its categories; a numeric column has neither;
+* the statistics: of exactly the class the model counts into (``stats_`` of a NaiveBayes is a
+  ``NaiveStats``), and fitting the layout given by the classes and the schema. Each statistics
+  class states its own invariants in a ``validate(layout, where)`` method, so that a new
+  statistic brings its checks with it and this module stays thin:
+
+  - count tables (:class:`~bayeskit.stats.CategoricalCounts`): ``class_count`` of shape
+    ``(n_classes,)`` and one ``(n_classes, n_states)`` table per categorical column (per model
+    for the multinomial and Bernoulli models, ``(n_classes, n_features_in)``), float64, finite,
+    non-negative, with a finite and positive total;
+  - Gaussian moments: count, mean and M2 of shape ``(n_classes, n_numeric)``, float64, counts
+    and M2 non-negative, all finite; scatter moments (full Bayes): count ``(n_classes,)``, mean
+    ``(n_classes, d)``, scatter ``(n_classes, d, d)`` finite, symmetric and positive
+    semi-definite up to rounding, and the Ledoit-Wolf moments finite (norm4 non-negative);
+  - sparse joint counts (full Bayes): ``n_states`` equal to the vocabulary sizes, ``combos``
+    signed integer codes within them (-1 = missing), distinct and sorted, ``counts`` of shape
+    ``(m, n_classes)`` as any count table;
+  - the stored rows of KNNBayes: codes within the vocabularies, values float64 without
+    infinities (NaN = missing), class indices within the classes, weights positive, and
+    ``class_count`` the rows' weights summed per class.
+
+Whatever fails raises :class:`~bayeskit.exceptions.ModelFileError` naming the file and the field,
+for example (a vocabulary grown by 3 categories) ``stats_.counts.feature_count[0]: shape (2, 3)
+does not match (2, 6): 2 classes by 6 categories of column 'color'``. Should estimating the tables
+from validated statistics still fail, that too is a ``ModelFileError``: no file makes ``load``
+raise anything else (but ``FileNotFoundError`` where there is none), or crash the process.
+``tests/test_io_validation.py`` holds a seeded fuzz test that edits saved files of every model
+(array values, shapes and dtypes; vocabularies, classes, parameters, schema kinds) and checks that
+each is refused or predicts finite probabilities summing to 1.
+
 Versioning: a reader accepts every ``format_version`` up to its own and refuses a newer one with
 an error saying it was written by a newer bayeskit. Additions that old readers can ignore keep
 the version; anything else raises it.
@@ -95,8 +141,9 @@ from sklearn.utils.validation import check_is_fitted
 from bayeskit import stats as _stats_pkg
 from bayeskit._version import __version__
 from bayeskit.classifiers import MODELS
-from bayeskit.data.schema import Schema
+from bayeskit.data.schema import CATEGORICAL, NUMERIC, Encoded, Schema
 from bayeskit.exceptions import ModelFileError
+from bayeskit.stats._checks import Layout
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "load", "save"]
 
@@ -475,8 +522,10 @@ def load(path: str | os.PathLike) -> Any:
     intact CRCs; the metadata is JSON of format ``"bayeskit-model"`` with a version this
     bayeskit reads; both digests match; the model name is in ``MODELS``, the parameters are the
     model's own and pass its argument checks; the arrays load without pickle; the statistics
-    name only known classes and fit the class labels. Then the model is built with its
-    parameters, handed the statistics, and its tables are estimated from them.
+    name only known classes; then every field is validated (class labels, schema, and each
+    array's shape, dtype and values, by the statistics' own ``validate``: see "Validation" in
+    the module docstring). Only then is the model built with its parameters, handed the
+    statistics, and its tables are estimated from them.
 
     Parameters
     ----------
@@ -492,8 +541,9 @@ def load(path: str | os.PathLike) -> Any:
     FileNotFoundError
         If there is no file at ``path``.
     bayeskit.exceptions.ModelFileError
-        If the file is not a model file, is truncated, corrupted or tampered with, or was written
-        by a newer bayeskit (the message names the file and the problem).
+        If the file is not a model file, is truncated, corrupted or tampered with (including
+        edits whose digests were recomputed), or was written by a newer bayeskit (the message
+        names the file, the field and the problem).
 
     Examples
     --------
@@ -578,7 +628,7 @@ def load(path: str | os.PathLike) -> Any:
     classes = _read_classes(fitted.get("classes"), fail)
     reader = _TreeReader(arrays, fail)
     try:
-        stats = reader.node(fitted.get("stats"), "stats")
+        stats = reader.node(fitted.get("stats"), "stats_")
     except (TypeError, ValueError) as exc:
         if isinstance(exc, ModelFileError):
             raise
@@ -586,38 +636,169 @@ def load(path: str | os.PathLike) -> Any:
     unused = sorted(set(arrays) - reader.used)
     if unused:
         fail(f"{_ARRAYS} holds arrays {unused} that the metadata does not refer to")
-    class_count = getattr(stats, "class_count", None)
-    if not isinstance(class_count, np.ndarray) or class_count.shape != (len(classes),):
-        shape = getattr(class_count, "shape", None)
-        fail(f"the statistics' class_count has shape {shape}, expected ({len(classes)},)")
-    if class_count.dtype.kind not in "iuf" or not np.all(np.isfinite(class_count)):
-        fail("the statistics' class_count must hold finite numbers")
-    try:
-        schema = None if fitted.get("schema") is None else Schema.from_dict(fitted["schema"])
-    except (KeyError, TypeError, ValueError) as exc:
-        fail(f"the schema cannot be read ({exc!r})", exc)
     n_features = fitted.get("n_features_in")
     if isinstance(n_features, bool) or not isinstance(n_features, int) or n_features < 1:
-        fail(f"n_features_in must be a positive integer, got {n_features!r}")
+        fail(f"fitted.n_features_in must be a positive integer, got {n_features!r}")
     names = fitted.get("feature_names_in")
     if names is not None and (
         not isinstance(names, list)
         or len(names) != n_features
         or not all(isinstance(n, str) for n in names)
     ):
-        fail(f"feature_names_in must be null or {n_features} strings")
+        fail(f"fitted.feature_names_in must be null or {n_features} strings")
+    if names is not None and len(set(names)) != len(names):
+        fail(f"fitted.feature_names_in must be distinct, got {names[:10]}")
+    tabular = "categorical_features" in known  # models that read tables have a schema
+    schema = _read_schema(fitted.get("schema"), tabular, n_features, names, fail)
+    if getattr(model, "priors", None) is not None and len(model.priors) != len(classes):
+        fail(
+            f"params.priors holds {len(model.priors)} probabilities, expected "
+            f"{len(classes)} (one per class)"
+        )
 
     model.classes_ = classes
     model.schema_ = schema
     model.n_features_in_ = n_features
     if names is not None:
         model.feature_names_in_ = np.array(names, dtype=object)
+    _check_stats(model, stats, _layout(schema, len(classes), n_features), fail)
     model.stats_ = stats
     try:
         model._reestimate()
-    except (TypeError, ValueError, IndexError, AttributeError) as exc:
-        fail(f"the statistics do not fit a {cls.__name__} ({exc})", exc)
+    except Exception as exc:  # noqa: BLE001 - whatever the numbers do, the user gets one error
+        fail(f"the statistics do not fit a {cls.__name__} ({type(exc).__name__}: {exc})", exc)
     return model
+
+
+# --------------------------------------------------------------------------------------------
+# validation of what was read (see "Validation" in the module docstring)
+# --------------------------------------------------------------------------------------------
+
+
+def _read_schema(
+    raw: Any, tabular: bool, n_features: int, names: list[str] | None, fail
+) -> Schema | None:
+    """The schema, after checking every field :meth:`Schema.from_dict` and the encoder rely on."""
+    where = "fitted.schema"
+    if not tabular:
+        if raw is not None:
+            fail(f"{where} must be null: this model reads numeric matrices, not tables")
+        return None
+    if not isinstance(raw, dict) or set(raw) != {"input_names", "columns"}:
+        fail(f"{where} must be an object with keys 'columns' and 'input_names'")
+    if not isinstance(raw["input_names"], bool):
+        fail(f"{where}.input_names must be true or false, got {raw['input_names']!r}")
+    columns = raw["columns"]
+    if not isinstance(columns, list) or len(columns) != n_features:
+        got = len(columns) if isinstance(columns, list) else type(columns).__name__
+        fail(f"{where}.columns must list {n_features} columns (n_features_in), got {got}")
+    seen: set[str] = set()
+    for i, col in enumerate(columns):
+        at = f"{where}.columns[{i}]"
+        if (
+            not isinstance(col, dict)
+            or not {"name", "kind", "categories"} <= set(col)
+            or not (set(col) <= {"name", "kind", "categories", "cuts"})
+        ):
+            fail(f"{at} must be an object with keys 'name', 'kind', 'categories' and 'cuts'")
+        name, kind, cats, cuts = col["name"], col["kind"], col["categories"], col.get("cuts")
+        if not isinstance(name, str) or name in seen:
+            fail(f"{at}.name must be a string naming no other column, got {name!r}")
+        seen.add(name)
+        at = f"{where} column {name!r}"
+        if kind == NUMERIC:
+            if cats is not None or cuts is not None:
+                fail(f"{at} is numeric, so its categories and cuts must be null")
+            continue
+        if kind != CATEGORICAL:
+            fail(f"{at} has kind {kind!r}; expected {CATEGORICAL!r} or {NUMERIC!r}")
+        _check_vocabulary(cats, at, fail)
+        if cuts is not None:
+            _check_cuts(cuts, len(cats), at, fail)
+    if names is not None and names != [c["name"] for c in columns]:
+        fail(f"fitted.feature_names_in {names[:10]} differ from the schema's column names")
+    try:
+        return Schema.from_dict(raw)
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        fail(f"the schema cannot be read ({exc!r})", exc)
+    return None  # pragma: no cover - fail raises
+
+
+def _check_vocabulary(cats: Any, at: str, fail) -> None:
+    if not isinstance(cats, list):
+        fail(f"{at} is categorical, so its categories must be a list, got {type(cats).__name__}")
+    kinds = {type(v) for v in cats}
+    if not kinds <= {str, int, float, bool}:
+        bad = next(v for v in cats if type(v) not in (str, int, float, bool))
+        fail(f"{at} has category {bad!r}: categories are strings, numbers or booleans")
+    # the encoder looks categories up by equality (1 == 1.0 == True): none may equal another
+    if len(set(cats)) != len(cats):
+        seen: set = set()
+        dup = next(v for v in cats if v in seen or seen.add(v))
+        fail(f"{at} lists category {dup!r} more than once")
+
+
+def _check_cuts(cuts: Any, n_states: int, at: str, fail) -> None:
+    if not isinstance(cuts, list) or not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in cuts
+    ):
+        fail(f"{at}.cuts must be a list of numbers")
+    try:
+        arr = np.array(cuts, dtype=np.float64)
+    except OverflowError as exc:
+        fail(f"{at}.cuts holds a number outside float64", exc)
+    if not np.isfinite(arr).all():
+        fail(f"{at}.cuts must be finite")
+    if arr.size > 1 and np.any(arr[1:] <= arr[:-1]):
+        fail(f"{at}.cuts must be strictly increasing, got {cuts[:10]}")
+    if n_states != arr.size + 1:
+        fail(
+            f"{at} has {n_states} categories but {arr.size} cut points; binned columns have "
+            "one category per bin, len(cuts) + 1"
+        )
+
+
+def _layout(schema: Schema | None, n_classes: int, n_features: int) -> Layout:
+    """The shapes a model's statistics must have, from its schema and classes."""
+    if schema is None:  # count models: one (n_classes, n_features) table
+        return Layout(n_classes, (n_features,), ("features",))
+    cats, nums = schema.categorical, schema.numeric
+    return Layout(
+        n_classes,
+        tuple(c.n_states for c in cats),
+        tuple(f"categories of column {c.name!r}" for c in cats),
+        len(nums),
+        tuple(c.name for c in nums),
+    )
+
+
+def _check_stats(model: Any, stats: Any, layout: Layout, fail) -> None:
+    """The statistics are of the class the model counts into, and fit ``layout`` (checked by
+    their own ``validate``)."""
+    # the class the model's own counting produces, from no rows and no columns (so that a
+    # vocabulary claimed by the file allocates nothing here)
+    schema = model.schema_
+    y = np.zeros(0, dtype=np.intp)
+    if schema is None:
+        empty = np.zeros((0, 0))
+    else:
+        model.schema_ = Schema(())
+        empty = Encoded(np.zeros((0, 0), dtype=np.int64), np.zeros((0, 0)))
+    try:
+        expected = type(model._count(empty, y, None, layout.n_classes))
+    finally:
+        model.schema_ = schema
+    if type(stats) is not expected:
+        fail(
+            f"stats_ is a {type(stats).__name__}; a {type(model).__name__} holds "
+            f"{expected.__name__}"
+        )
+    if not callable(getattr(expected, "validate", None)):  # pragma: no cover - a new model's bug
+        fail(f"{expected.__name__} states no invariants (validate), so it cannot be loaded safely")
+    try:
+        stats.validate(layout, "stats_")
+    except ValueError as exc:
+        fail(str(exc), exc)
 
 
 def _read_classes(entry: Any, fail) -> np.ndarray:
@@ -642,4 +823,10 @@ def _read_classes(entry: Any, fail) -> np.ndarray:
         fail(f"class labels {values[:10]} do not fit dtype {dtype}")
     if len(set(values)) != len(values):
         fail(f"class labels repeat: {values[:10]}")
+    try:  # fit keeps np.unique's order, which partial_fit's look-up of labels relies on
+        ordered = np.array_equal(np.unique(classes), classes)
+    except TypeError:
+        ordered = False
+    if not ordered:
+        fail(f"class labels must be distinct and sorted, got {values[:10]}")
     return classes

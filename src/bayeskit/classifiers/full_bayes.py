@@ -64,6 +64,17 @@ class FullStats:
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> FullStats:
         return FullStats(self.joint.regrow(remap, n_states), self.moments)
 
+    def validate(self, layout, where: str = "stats_") -> None:
+        """Check statistics read from a model file against ``layout`` (a
+        :class:`bayeskit.stats._checks.Layout`); ValueError naming the field if they do not
+        fit."""
+        for name, kind in (("joint", JointCounts), ("moments", ShrinkageMoments)):
+            if not isinstance(getattr(self, name), kind):
+                msg = f"{where}.{name}: expected {kind.__name__}"
+                raise ValueError(msg)
+        self.joint.validate(layout, f"{where}.joint")
+        self.moments.validate(layout, f"{where}.moments")
+
 
 class FullBayes(BayesClassifier):
     """Full Bayes classifier: a joint model of all features per class (Zaki & Meira 18.1).

@@ -89,6 +89,36 @@ class KNNStats:
             self.class_count + other.class_count,
         )
 
+    def validate(self, layout, where: str = "stats_") -> None:
+        """Check statistics read from a model file against ``layout`` (a
+        :class:`bayeskit.stats._checks.Layout`): codes in range of the vocabularies, values
+        float64 without infinities (NaN = missing), class indices in range, weights finite and
+        positive, ``class_count`` their sum per class. ValueError naming the field otherwise."""
+        from bayeskit.stats import _checks
+
+        codes = _checks.codes(self.codes, f"{where}.codes", layout.n_states, layout.state_names)
+        n = codes.shape[0]
+        rows = (n, "rows (of codes)")
+        values = _checks.array(
+            self.values, f"{where}.values", (rows, (layout.n_numeric, "numeric features"))
+        )
+        if np.isinf(values).any():
+            _checks.fail(f"{where}.values", "holds infinite values (NaN is the missing mark)")
+        y = _checks.array(self.y, f"{where}.y", (rows,), kind="int")
+        if n and (y.min() < 0 or y.max() >= layout.n_classes):
+            _checks.fail(f"{where}.y", f"holds class indices outside [0, {layout.n_classes})")
+        weight = _checks.nonnegative(self.weight, f"{where}.weight", (rows,))
+        if (weight <= 0).any():
+            _checks.fail(f"{where}.weight", "holds weights of zero (such rows are never kept)")
+        total = _checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
+        summed = np.bincount(y, weights=weight, minlength=layout.n_classes) if n else 0 * total
+        if not np.allclose(summed, total, rtol=1e-9, atol=0):
+            _checks.fail(
+                f"{where}.class_count",
+                f"{total.tolist()} differs from the weights of the rows per class "
+                f"{summed.tolist()}",
+            )
+
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> KNNStats:
         """Re-code categorical column ``j`` by ``remap[j]`` (old code -> new code) after its
         vocabulary grew; ``n_states`` is unused (a row needs no table to be re-laid out)."""

@@ -54,6 +54,17 @@ class NaiveStats:
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> NaiveStats:
         return NaiveStats(self.counts.regrow(remap, n_states), self.moments)
 
+    def validate(self, layout, where: str = "stats_") -> None:
+        """Check statistics read from a model file against ``layout`` (a
+        :class:`bayeskit.stats._checks.Layout`); ValueError naming the field if they do not
+        fit."""
+        for name, kind in (("counts", CategoricalCounts), ("moments", GaussianMoments)):
+            if not isinstance(getattr(self, name), kind):
+                msg = f"{where}.{name}: expected {kind.__name__}"
+                raise ValueError(msg)
+        self.counts.validate(layout, f"{where}.counts")
+        self.moments.validate(layout, f"{where}.moments")
+
 
 class NaiveBayes(BayesClassifier):
     """Naive Bayes classifier for categorical, numeric and mixed features.

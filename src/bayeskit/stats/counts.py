@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bayeskit.stats import _checks
+from bayeskit.stats._checks import Layout
 from bayeskit.stats._kernels import count_codes
 
 __all__ = ["CategoricalCounts", "categorical_counts", "class_counts", "count_table"]
@@ -85,6 +87,23 @@ class CategoricalCounts:
             self.class_count + other.class_count,
             tuple(a + b for a, b in zip(self.feature_count, other.feature_count, strict=True)),
         )
+
+    def validate(self, layout: Layout, where: str = "stats_") -> None:
+        """Check the counts fit ``layout`` (read from a model file): ``class_count`` of shape
+        ``(n_classes,)`` and one ``(n_classes, n_states_f)`` table per entry of
+        ``layout.n_states``; all float64, finite, non-negative, with a positive total.
+
+        Raises ValueError naming the field (``where.feature_count[f]``) and the problem.
+        """
+        _checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
+        tables = _checks.sequence(
+            self.feature_count, f"{where}.feature_count", len(layout.n_states), "tables"
+        )
+        for f, (table, k, label) in enumerate(
+            zip(tables, layout.n_states, layout.state_names, strict=True)
+        ):
+            dims = ((layout.n_classes, "classes"), (k, label))
+            _checks.counts(table, f"{where}.feature_count[{f}]", dims)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> CategoricalCounts:
         """Re-lay the tables out for grown vocabularies: old code ``k`` of feature ``f`` moves to

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from bayeskit.data.codes import code_dtype
+from bayeskit.stats import _checks
+from bayeskit.stats._checks import Layout
 from bayeskit.stats.counts import class_counts
 
 __all__ = ["JointCounts", "joint_counts"]
@@ -109,6 +111,36 @@ class JointCounts:
         combos, inverse = _group_rows(rows, self.n_states)
         counts = _sum_by_group(inverse, len(combos), np.concatenate([self.counts, other.counts]))
         return JointCounts(self.class_count + other.class_count, self.n_states, combos, counts)
+
+    def validate(self, layout: Layout, where: str = "stats_") -> None:
+        """Check the counts fit ``layout`` (read from a model file): ``class_count`` as in
+        :class:`~bayeskit.stats.CategoricalCounts`; ``n_states`` equal to the vocabulary sizes;
+        ``combos`` signed integer codes in ``[-1, n_states_j)``, distinct and sorted (the
+        binary search of :meth:`find` relies on it); ``counts`` of shape ``(m, n_classes)``,
+        float64, finite and non-negative. Raises ValueError naming the field."""
+        _checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
+        d = len(layout.n_states)
+        sizes = _checks.array(
+            self.n_states, f"{where}.n_states", ((d, "categorical features"),), kind="count"
+        )
+        for j, (got, k) in enumerate(zip(sizes.tolist(), layout.n_states, strict=True)):
+            if got != k:
+                _checks.fail(
+                    f"{where}.n_states[{j}]",
+                    f"{got} does not match the vocabulary sizes: {k} {layout.state_names[j]}",
+                )
+        combos = _checks.codes(self.combos, f"{where}.combos", layout.n_states, layout.state_names)
+        m = combos.shape[0]
+        if m > 1:
+            keys = _row_keys(combos, sizes.astype(np.int64))
+            if keys is not None:
+                ordered = bool(np.all(keys[1:] > keys[:-1]))
+            else:
+                ordered = np.array_equal(np.unique(combos, axis=0), combos)
+            if not ordered:
+                _checks.fail(f"{where}.combos", "rows must be distinct and in lexicographic order")
+        dims = ((m, "combinations (rows of combos)"), (layout.n_classes, "classes"))
+        _checks.counts(self.counts, f"{where}.counts", dims)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> JointCounts:
         """Re-code for grown vocabularies: old code ``k`` of attribute ``f`` becomes

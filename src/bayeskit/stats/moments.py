@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bayeskit.stats import _checks
+from bayeskit.stats._checks import Layout
 from bayeskit.stats._kernels import moment_sums
 
 __all__ = [
@@ -81,6 +83,15 @@ class GaussianMoments:
         """The moments of all classes together, shape ``(1, n_features)``."""
         return _pooled(self)
 
+    def validate(self, layout: Layout, where: str = "stats_") -> None:
+        """Check the moments fit ``layout`` (read from a model file): three float64 arrays of
+        shape ``(n_classes, n_numeric)``; counts finite and non-negative, means finite, M2
+        finite and non-negative. Raises ValueError naming the field."""
+        dims = ((layout.n_classes, "classes"), (layout.n_numeric, "numeric features"))
+        _checks.counts(self.count, f"{where}.count", dims)
+        _checks.finite(self.mean, f"{where}.mean", dims)
+        _checks.nonnegative(self.m2, f"{where}.m2", dims)
+
 
 def gaussian_moments(
     values: np.ndarray, y: np.ndarray, n_classes: int, weights: np.ndarray | None = None
@@ -122,6 +133,28 @@ class ScatterMoments:
     def pooled(self) -> ScatterMoments:
         """The moments of all classes together, count of shape ``(1,)``."""
         return _pooled(self)
+
+    def validate(self, layout: Layout, where: str = "stats_") -> None:
+        """Check the moments fit ``layout`` (read from a model file): float64 count
+        ``(n_classes,)`` finite and non-negative, mean ``(n_classes, d)`` finite, and scatter
+        ``(n_classes, d, d)`` finite, symmetric and positive semi-definite (up to rounding), with
+        ``d = n_numeric``. Raises ValueError naming the field."""
+        n_classes, d = layout.n_classes, layout.n_numeric
+        features = (d, "numeric features")
+        _checks.counts(self.count, f"{where}.count", ((n_classes, "classes"),))
+        _checks.finite(self.mean, f"{where}.mean", ((n_classes, "classes"), features))
+        where_s = f"{where}.scatter"
+        s = _checks.finite(self.scatter, where_s, ((n_classes, "classes"), features, features))
+        for c in range(n_classes):
+            size = float(np.abs(s[c]).max()) if d else 0.0
+            if np.abs(s[c] - s[c].T).max(initial=0.0) > 1e-9 * size:
+                _checks.fail(f"{where_s}[{c}]", "is not symmetric")
+            # a scatter matrix sum w z z^T is positive semi-definite; allow for rounding
+            low = float(np.linalg.eigvalsh(s[c]).min()) if d else 0.0
+            if low < -1e-8 * max(float(np.trace(s[c])), 0.0):
+                _checks.fail(
+                    f"{where_s}[{c}]", f"is not positive semi-definite (eigenvalue {low:.3g})"
+                )
 
 
 def scatter_moments(
@@ -232,6 +265,18 @@ class ShrinkageMoments:
     def pooled(self) -> ShrinkageMoments:
         """The moments of all classes together, count of shape ``(1,)``."""
         return _pooled(self)
+
+    def validate(self, layout: Layout, where: str = "stats_") -> None:
+        """Check the moments fit ``layout`` (read from a model file): the scatter moments (see
+        :meth:`ScatterMoments.validate`), norm3 ``(n_classes, n_numeric)`` finite, norm4
+        ``(n_classes,)`` finite and non-negative. Raises ValueError naming the field."""
+        if not isinstance(self.scatter, ScatterMoments):
+            _checks.fail(f"{where}.scatter", "expected ScatterMoments")
+        self.scatter.validate(layout, f"{where}.scatter")
+        classes = (layout.n_classes, "classes")
+        dims = (classes, (layout.n_numeric, "numeric features"))
+        _checks.finite(self.norm3, f"{where}.norm3", dims)
+        _checks.nonnegative(self.norm4, f"{where}.norm4", (classes,))
 
 
 def shrinkage_moments(

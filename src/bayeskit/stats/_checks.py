@@ -1,0 +1,149 @@
+"""Invariants of statistics read from outside (a model file): the helpers behind every
+statistics class's ``validate`` method.
+
+A statistic built by bayeskit's own counting code is right by construction; one read from a file
+may have been edited. Each statistics class states its invariants in a ``validate(layout, where)``
+method built from these checks, so that ``bayeskit.io`` stays thin: it describes the expected
+layout (:class:`Layout`) and asks the statistics whether they fit it. Every failure is a
+``ValueError`` whose message starts with the field's path (``where``), such as
+``stats_.counts.feature_count[2]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+_FLOAT = np.dtype(np.float64)
+
+
+class Layout(NamedTuple):
+    """What a model's statistics must fit: the class labels and the schema, in numbers.
+
+    Attributes
+    ----------
+    n_classes : int
+    n_states : tuple of int
+        Size of the state axis of each count table, in code order (the vocabulary size of each
+        categorical column; the number of features for the multinomial and Bernoulli models).
+    state_names : tuple of str
+        What each state axis counts, for messages (``"categories of column 'color'"``).
+    n_numeric : int
+        Number of numeric features.
+    numeric_names : tuple of str
+        Their names, for messages.
+    """
+
+    n_classes: int
+    n_states: tuple[int, ...]
+    state_names: tuple[str, ...]
+    n_numeric: int = 0
+    numeric_names: tuple[str, ...] = ()
+
+
+def fail(where: str, what: str) -> None:
+    msg = f"{where}: {what}"
+    raise ValueError(msg)
+
+
+def array(
+    value: Any,
+    where: str,
+    dims: tuple[tuple[int | None, str], ...],
+    *,
+    kind: str = "float",
+) -> np.ndarray:
+    """``value`` as an array of the expected dtype and shape, or ValueError naming ``where``.
+
+    ``dims`` gives, per axis, the expected length (None: any) and what the axis counts (for the
+    message). ``kind`` is ``"float"`` (float64), ``"int"`` (any signed integer: codes) or
+    ``"count"`` (any integer, signed or not).
+    """
+    if not isinstance(value, np.ndarray):
+        fail(where, f"expected an array, got {type(value).__name__}")
+    if kind == "float" and value.dtype != _FLOAT:
+        fail(where, f"dtype {value.dtype}, expected float64")
+    if kind == "int" and value.dtype.kind != "i":
+        fail(where, f"dtype {value.dtype}, expected signed integer codes")
+    if kind == "count" and value.dtype.kind not in "iu":
+        fail(where, f"dtype {value.dtype}, expected integers")
+    if value.ndim != len(dims):
+        fail(where, f"has {value.ndim} dimensions, expected {len(dims)}")
+    expected = tuple(n for n, _ in dims)
+    if any(n is not None and got != n for got, n in zip(value.shape, expected, strict=True)):
+        wanted = " by ".join(f"{n} {label}" if n is not None else label for n, label in dims)
+        shown = tuple("any" if n is None else n for n in expected)
+        fail(where, f"shape {value.shape} does not match {shown}: {wanted}")
+    return value
+
+
+def counts(value: Any, where: str, dims: tuple[tuple[int | None, str], ...]) -> np.ndarray:
+    """A float64 count array: finite, non-negative, with a finite total (so that no sum the
+    estimators form can overflow)."""
+    arr = array(value, where, dims)
+    if not np.isfinite(arr).all():
+        fail(where, f"holds non-finite counts at {_first(~np.isfinite(arr))}")
+    if (arr < 0).any():
+        fail(where, f"holds negative counts at {_first(arr < 0)}")
+    with np.errstate(over="ignore"):
+        total = arr.sum()
+    if not np.isfinite(total):
+        fail(where, "counts sum to more than float64 holds")
+    return arr
+
+
+def finite(value: Any, where: str, dims: tuple[tuple[int | None, str], ...]) -> np.ndarray:
+    """A float64 array of finite numbers."""
+    arr = array(value, where, dims)
+    if not np.isfinite(arr).all():
+        fail(where, f"holds non-finite values at {_first(~np.isfinite(arr))}")
+    return arr
+
+
+def nonnegative(value: Any, where: str, dims: tuple[tuple[int | None, str], ...]) -> np.ndarray:
+    """A float64 array of finite, non-negative numbers (second moments, weights)."""
+    arr = finite(value, where, dims)
+    if (arr < 0).any():
+        fail(where, f"holds negative values at {_first(arr < 0)}")
+    return arr
+
+
+def codes(value: Any, where: str, n_states: tuple[int, ...], names: tuple[str, ...]) -> np.ndarray:
+    """An ``(n_rows, n_features)`` array of signed integer codes, each in ``[-1, n_states_j)``
+    (-1 = missing)."""
+    arr = array(value, where, ((None, "rows"), (len(n_states), "categorical features")), kind="int")
+    for j, k in enumerate(n_states):
+        col = arr[:, j]
+        bad = (col < -1) | (col >= k)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            fail(
+                f"{where}[{row}, {j}]",
+                f"code {int(col[row])} is outside the {k} {names[j]} (codes run from -1, "
+                f"missing, to {k - 1})",
+            )
+    return arr
+
+
+def class_count(value: Any, where: str, n_classes: int) -> np.ndarray:
+    """The weighted number of samples per class: counts of shape ``(n_classes,)`` with a
+    positive total (a fitted model has learned from something)."""
+    arr = counts(value, where, ((n_classes, "classes"),))
+    if not arr.sum() > 0:
+        fail(where, "counts sum to zero: the model has learned from nothing")
+    return arr
+
+
+def sequence(value: Any, where: str, n: int, what: str) -> tuple:
+    """A tuple or list of ``n`` items."""
+    if not isinstance(value, (tuple, list)):
+        fail(where, f"expected a sequence of {n} {what}, got {type(value).__name__}")
+    if len(value) != n:
+        fail(where, f"holds {len(value)} {what}, expected {n}")
+    return tuple(value)
+
+
+def _first(mask: np.ndarray) -> tuple[int, ...] | int:
+    index = tuple(int(i) for i in np.argwhere(mask)[0])
+    return index[0] if len(index) == 1 else index
