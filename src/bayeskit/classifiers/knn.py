@@ -29,7 +29,7 @@ from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_nu
 from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import gaussian_parameters
-from bayeskit.stats import class_counts, gaussian_moments
+from bayeskit.stats import _checks, class_counts, gaussian_moments
 
 __all__ = ["KNNBayes", "KNNStats"]
 
@@ -94,8 +94,6 @@ class KNNStats:
         :class:`bayeskit.stats._checks.Layout`): codes in range of the vocabularies, values
         float64 without infinities (NaN = missing), class indices in range, weights finite and
         positive, ``class_count`` their sum per class. ValueError naming the field otherwise."""
-        from bayeskit.stats import _checks
-
         codes = _checks.codes(self.codes, f"{where}.codes", layout.n_states, layout.state_names)
         n = codes.shape[0]
         rows = (n, "rows (of codes)")
