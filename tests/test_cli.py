@@ -84,10 +84,10 @@ def test_fit_bundled_then_predict_round_trip(tmp_path):
     assert np.mean(got == y.to_numpy()) > 0.8
 
 
-def test_fit_csv_uses_the_infer_rule(tmp_path):
+def test_fit_csv_uses_the_column_rule(tmp_path):
     frame = pd.DataFrame(
         {
-            "rooms": [1, 2, 3, 1, 2, 3, 1, 2],  # few integers: categorical under "infer"
+            "rooms": [1, 2, 3, 1, 2, 3, 1, 2],  # few whole numbers: categorical
             "area": [50.5, 72.0, 90.1, 48.2, 70.3, 95.4, 52.8, 69.9],
             "city": ["a", "b", "a", "b", "a", "b", "a", "b"],
             "sold": ["y", "n", "y", "n", "y", "n", "y", "y"],
@@ -99,7 +99,7 @@ def test_fit_csv_uses_the_infer_rule(tmp_path):
     result = run("fit", data, "--target", "sold", "-o", model_path)
     assert result.exit_code == 0, result.output
     model = bayeskit.load(model_path)
-    assert model.categorical_features == "infer"
+    assert model.categorical_features == ["rooms", "city"]
     kinds = {c.name: c.kind for c in model.schema_.columns}
     assert kinds == {"rooms": "categorical", "area": "numeric", "city": "categorical"}
 
@@ -133,10 +133,15 @@ def test_predict_with_a_cost_matrix(tmp_path, melon_csv):
     result = run("predict", model_path, melon_csv, "--cost", cost_path, "-o", out)
     assert result.exit_code == 0, result.output
     lam = np.array([[0, 1], [10, 0]])
-    expected = model.predict(X, cost=lam)
-    got = pd.read_csv(out)["prediction"].to_numpy()
+    expected = model.predict(X.astype({"ripe": str}) if "ripe" in X else X, cost=lam)
+    got = pd.read_csv(out, dtype=str)["prediction"].to_numpy()
     np.testing.assert_array_equal(got, expected)
     assert (got != model.predict(X)).any()  # the costs changed some decisions
+    risk = pd.read_csv(out)["expected_risk"].to_numpy()
+    lam_by_class = model.predict_proba(X) @ lam.T
+    chosen = np.searchsorted(model.classes_, got)
+    np.testing.assert_allclose(risk, lam_by_class[np.arange(len(got)), chosen])
+    np.testing.assert_allclose(risk, lam_by_class.min(axis=1))
 
 
 def test_predict_cost_labels_match_case_insensitively(tmp_path, melon_csv):
