@@ -383,7 +383,7 @@ def _schema_kinds(*args):
     result = run("schema", *args, "--format", "json")
     assert result.exit_code == 0, result.output
     rows = __import__("json").loads(result.stdout)
-    return {r["column"].split(" ")[0]: r for r in rows}
+    return {r["column"]: r for r in rows}
 
 
 def test_question_mark_is_missing_and_keeps_a_column_numeric(tmp_path):

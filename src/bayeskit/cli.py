@@ -621,7 +621,7 @@ def _emit(frame: pd.DataFrame, fmt: str, title: str, caption: str | None = None)
         table.add_column(
             escape(str(col)),
             justify="left" if text else "right",
-            no_wrap=k == 0 or col in ("kind", "accuracy"),
+            no_wrap=k == 0 or col in ("kind", "role", "accuracy"),
             overflow="fold",
         )
     for _, row in frame.iterrows():
@@ -661,10 +661,11 @@ def schema(
     for name in table.frame.columns:
         s = table.frame[name]
         values = s.dropna()
-        examples = ", ".join(str(_plain(v)) for v in pd.unique(values)[:4])
+        examples = ", ".join(_text(_plain(v)) for v in pd.unique(values)[:4])
         rows.append(
             {
-                "column": name + (" (target)" if name == table.default_target else ""),
+                "column": name,
+                "role": "target" if name == table.default_target else "feature",
                 "kind": table.kinds[name],
                 "distinct": int(values.nunique()),
                 "missing": int(s.isna().sum()),
