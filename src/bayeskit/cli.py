@@ -617,7 +617,7 @@ def _emit(frame: pd.DataFrame, fmt: str, title: str, caption: str | None = None)
         title=escape(title), title_justify="left", caption=caption, caption_justify="left"
     )
     for k, col in enumerate(frame.columns):
-        text = k == 0 or not pd.api.types.is_numeric_dtype(frame[col].dtype)
+        text = k == 0 or col in ("note", "why", "examples", "kind", "role")
         table.add_column(
             escape(str(col)),
             justify="left" if text else "right",
