@@ -537,6 +537,11 @@ def test_predict_keeps_identifier_columns(tmp_path, melon_csv):
     out = pd.read_csv(__import__("io").StringIO(result.stdout))
     assert list(out.columns) == ["id", "prediction"]
     assert out["id"].tolist() == frame["id"].tolist()
+    # a kept column that is also a feature is still used as one
+    both = run("predict", model_path, data, "--keep", "id,color", "--target", "ripe")
+    assert both.exit_code == 0, both.output
+    out = pd.read_csv(__import__("io").StringIO(both.stdout))
+    assert list(out.columns) == ["id", "color", "prediction"]
 
 
 def test_predict_notes_unseen_categories_per_column(tmp_path, melon_csv):
@@ -606,6 +611,10 @@ def test_evaluate_reports_per_class_precision_recall_and_json():
     assert [r["class"] for r in doc["per_class"]] == ["setosa", "versicolor", "virginica"]
     assert 0 <= doc["per_class"][0]["recall"] <= 1
     assert len(doc["folds"]) == 3
+    as_csv = run("evaluate", "iris", "-k", "3", "-f", "csv")
+    table = pd.read_csv(__import__("io").StringIO(as_csv.stdout))
+    assert table["fold"].tolist() == ["1", "2", "3", "mean", "std"]
+    assert {"accuracy", "log_loss", "roc_auc", "f1_macro"} <= set(table.columns)
 
 
 # -------------------------------------------------------------------------- help text
@@ -621,3 +630,14 @@ def test_help_lists_models_and_shows_flags_plainly():
     assert "MODEL" in usage
     assert "DATA" in usage
     assert "data" not in usage.replace("DATA", "")
+
+
+def test_compare_param_applies_to_the_models_that_have_it():
+    result = run("compare", "iris", "-k", "3", "-p", "n_neighbors=3", "-f", "json")
+    assert result.exit_code == 0, result.output
+    rows = {r["model"]: r for r in __import__("json").loads(result.stdout)}
+    assert rows["knn-bayes"]["note"] == ""
+    bad = run("compare", "iris", "-p", "bogus=1")
+    assert bad.exit_code == 2
+    assert "unknown parameter 'bogus'" in flat(bad.output)
+    assert "n_neighbors" in flat(bad.output)

@@ -831,10 +831,11 @@ def predict(
     target = target or table.default_target
     if target is not None and target in frame.columns and target not in keep:
         drop.append(target)
-    X = frame.drop(columns=drop)
     names = getattr(estimator, "feature_names_in_", None)
+    names = None if names is None else [str(n) for n in names]
+    # a kept column that is also a feature stays a feature
+    X = frame.drop(columns=[c for c in drop if names is None or c not in names])
     if names is not None:
-        names = [str(n) for n in names]
         missing = [n for n in names if n not in X.columns]
         if missing:
             msg = (
