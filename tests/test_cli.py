@@ -84,10 +84,10 @@ def test_fit_bundled_then_predict_round_trip(tmp_path):
     assert np.mean(got == y.to_numpy()) > 0.8
 
 
-def test_fit_csv_uses_the_infer_rule(tmp_path):
+def test_fit_csv_uses_the_column_rule(tmp_path):
     frame = pd.DataFrame(
         {
-            "rooms": [1, 2, 3, 1, 2, 3, 1, 2],  # few integers: categorical under "infer"
+            "rooms": [1, 2, 3, 1, 2, 3, 1, 2],  # few whole numbers: categorical
             "area": [50.5, 72.0, 90.1, 48.2, 70.3, 95.4, 52.8, 69.9],
             "city": ["a", "b", "a", "b", "a", "b", "a", "b"],
             "sold": ["y", "n", "y", "n", "y", "n", "y", "y"],
@@ -99,7 +99,7 @@ def test_fit_csv_uses_the_infer_rule(tmp_path):
     result = run("fit", data, "--target", "sold", "-o", model_path)
     assert result.exit_code == 0, result.output
     model = bayeskit.load(model_path)
-    assert model.categorical_features == "infer"
+    assert model.categorical_features == ["rooms", "city"]
     # a numeric column is binned by NaiveBayes's default discretizer: it then has cut points
     kinds = {c.name: "numeric" if c.cuts is not None else c.kind for c in model.schema_.columns}
     assert kinds == {"rooms": "categorical", "area": "numeric", "city": "categorical"}
@@ -134,10 +134,15 @@ def test_predict_with_a_cost_matrix(tmp_path, melon_csv):
     result = run("predict", model_path, melon_csv, "--cost", cost_path, "-o", out)
     assert result.exit_code == 0, result.output
     lam = np.array([[0, 1], [10, 0]])
-    expected = model.predict(X, cost=lam)
-    got = pd.read_csv(out)["prediction"].to_numpy()
+    expected = model.predict(X.astype({"ripe": str}) if "ripe" in X else X, cost=lam)
+    got = pd.read_csv(out, dtype=str)["prediction"].to_numpy()
     np.testing.assert_array_equal(got, expected)
     assert (got != model.predict(X)).any()  # the costs changed some decisions
+    risk = pd.read_csv(out)["expected_risk"].to_numpy()
+    lam_by_class = model.predict_proba(X) @ lam.T
+    chosen = np.searchsorted(model.classes_, got)
+    np.testing.assert_allclose(risk, lam_by_class[np.arange(len(got)), chosen])
+    np.testing.assert_allclose(risk, lam_by_class.min(axis=1))
 
 
 def test_predict_cost_labels_match_case_insensitively(tmp_path, melon_csv):
@@ -302,3 +307,338 @@ def test_predict_matches_categories_by_text_across_files(tmp_path):
     result = runner.invoke(app, ["predict", str(model), str(query), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert pd.read_csv(out)["prediction"].tolist() == ["yes"]
+
+
+# -------------------------------------------------------------------------- small data, folds
+def _write(path, text):
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture
+def twelve_rows(tmp_path):
+    # 3 rows of class a, 9 of class b: 10 folds requested, 9 used
+    lines = ["x,c"] + [f"{v},a" for v in (0.1, 0.2, 0.3)] + [f"{v},b" for v in range(9)]
+    return _write(tmp_path / "twelve.csv", "\n".join(lines) + "\n")
+
+
+@pytest.mark.filterwarnings("ignore:The least populated class")
+def test_evaluate_uses_the_folds_it_says(twelve_rows):
+    result = run("evaluate", twelve_rows, "-t", "c")
+    assert result.exit_code == 0, result.output
+    assert "using 9 folds" in result.output
+    assert "9-fold cross-validation" in result.output
+    assert "10-fold" not in result.output
+
+
+@pytest.mark.filterwarnings("ignore:The least populated class")
+def test_compare_on_eight_rows_falls_back_instead_of_na(tmp_path):
+    lines = ["x,c"] + [f"{i * 1.5},{'ab'[i % 2]}" for i in range(8)]
+    data = _write(tmp_path / "eight.csv", "\n".join(lines) + "\n")
+    result = run("compare", data, "-t", "c", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    table = pd.read_csv(__import__("io").StringIO(result.stdout))
+    scored = table.set_index("model")
+    assert np.isfinite(scored.loc["naive-bayes", "accuracy"])
+    assert np.isfinite(scored.loc["baseline (majority)", "accuracy"])
+    assert "using 4 folds" in result.output
+    text = run("compare", data, "-t", "c").output
+    assert "4-fold cross-validation" in flat(text)
+
+
+def test_header_only_csv_is_an_error(tmp_path):
+    data = _write(tmp_path / "header.csv", "a,b,c\n")
+    for command in ("compare", "evaluate", "fit"):
+        args = [command, data, "-t", "c"] + (["-o", tmp_path / "m.bk"] if command == "fit" else [])
+        result = run(*args)
+        assert result.exit_code == 1, result.output
+        assert "header (3 columns) but no data rows" in flat(result.output)
+        assert "header.csv" in flat(result.output)
+
+
+def test_empty_file_is_named(tmp_path):
+    data = _write(tmp_path / "empty.csv", "")
+    result = run("evaluate", data, "--target", "y")
+    assert result.exit_code == 1
+    assert "empty.csv is empty" in flat(result.output)
+
+
+def test_latin1_file_is_read_with_a_note(tmp_path):
+    data = tmp_path / "latin.csv"
+    rows = ["city,t,c"] + [
+        f"{'Zürich' if i % 2 else 'Köln'},{i * 0.7},{'ab'[i % 2]}" for i in range(12)
+    ]
+    data.write_bytes(("\n".join(rows) + "\n").encode("latin-1"))
+    result = run("schema", data, "-t", "c")
+    assert result.exit_code == 0, result.output
+    assert "not valid UTF-8" in flat(result.output)
+    assert "latin-1" in result.output
+    assert "Zürich" in result.output
+    strict = run("schema", data, "-t", "c", "--encoding", "utf-8")
+    assert strict.exit_code == 1
+    assert "is not valid utf-8" in flat(strict.output)
+
+
+# -------------------------------------------------------------------------- column kinds
+def _schema_kinds(*args):
+    result = run("schema", *args, "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = __import__("json").loads(result.stdout)
+    return {r["column"]: r for r in rows}
+
+
+def test_question_mark_is_missing_and_keeps_a_column_numeric(tmp_path):
+    # hepatitis: AGE with a '?' became a 50-category feature
+    ages = [str(20 + i) for i in range(59)] + ["?"]
+    lines = ["AGE,class"] + [f"{a},{'ab'[i % 2]}" for i, a in enumerate(ages)]
+    data = _write(tmp_path / "hep.csv", "\n".join(lines) + "\n")
+    kinds = _schema_kinds(data, "-t", "class")
+    assert kinds["AGE"]["kind"] == "numeric"
+    assert kinds["AGE"]["missing"] == 1
+
+
+def test_extra_missing_marks(tmp_path):
+    lines = ["v,class"] + [f"{i * 0.5},a" for i in range(10)] + ["unknown,b", "3.5,b"]
+    data = _write(tmp_path / "na.csv", "\n".join(lines) + "\n")
+    text = run("schema", data, "-t", "class")
+    assert "holds numbers but also text" in flat(text.output)  # not silent
+    kinds = _schema_kinds(data, "-t", "class", "--na-values", "unknown")
+    assert kinds["v"]["kind"] == "numeric"
+    assert kinds["v"]["missing"] == 1
+
+
+def test_integer_codes_are_categorical_and_written_decimals_numeric(tmp_path):
+    # adult: native-country (42 integer codes) became Gaussian, education-num (16 whole
+    # numbers written as 13.0) categorical
+    rng = np.random.default_rng(0)
+    n = 42 * 25
+    frame = pd.DataFrame(
+        {
+            "country": rng.permutation(np.arange(n) % 42),
+            "edu_num": [f"{v:.1f}" for v in rng.integers(1, 17, n)],
+            "age": rng.integers(17, 91, n),
+            "target": rng.choice(["<=50K", ">50K"], n),
+        }
+    )
+    data = tmp_path / "adult.csv"
+    frame.to_csv(data, index=False)
+    kinds = _schema_kinds(data, "-t", "target")
+    assert kinds["country"]["kind"] == "categorical"
+    assert kinds["edu_num"]["kind"] == "numeric"
+    assert kinds["age"]["kind"] == "numeric"  # 74 distinct values: not codes
+    over = _schema_kinds(
+        data, "-t", "target", "--numeric", "country", "--categorical", "edu_num,age"
+    )
+    assert [over[c]["kind"] for c in ("country", "edu_num", "age")] == [
+        "numeric",
+        "categorical",
+        "categorical",
+    ]
+    assert over["country"]["why"] == "--numeric"
+
+
+def test_kind_options_name_unknown_and_conflicting_columns(melon_csv):
+    result = run("schema", melon_csv, "--categorical", "colour")
+    assert result.exit_code == 2
+    assert "unknown columns ['colour']" in flat(result.output)
+    result = run("schema", melon_csv, "--categorical", "sugar", "--numeric", "sugar")
+    assert result.exit_code == 2
+    assert "both --categorical and --numeric" in flat(result.output)
+
+
+def test_declared_numeric_text_names_cell_column_and_line(melon_csv):
+    result = run("fit", melon_csv, "-t", "ripe", "--numeric", "color", "-o", "m.bk")
+    assert result.exit_code == 1
+    text = flat(result.output)
+    assert "column 'color' is numeric but holds 'green' (line 2)" in text
+
+
+def test_count_models_use_the_cli_schema_not_codes(tmp_path):
+    # integer-coded categories: the count models must not read the codes as counts
+    lines = ["colour,size,class"] + [f"{i % 3},{i % 4},{'ab'[i % 2]}" for i in range(40)]
+    data = _write(tmp_path / "codes.csv", "\n".join(lines) + "\n")
+    result = run("fit", data, "-t", "class", "-m", "multinomial-nb", "-o", tmp_path / "m.bk")
+    assert result.exit_code == 2
+    assert "columns ['colour', 'size'] are categorical" in flat(result.output)
+    result = run("compare", data, "-t", "class", "--folds", "3")
+    assert result.exit_code == 0, result.output
+    lines_out = {ln.split()[1]: ln for ln in result.output.splitlines() if "│" in ln}
+    assert NEEDS_COUNTS in lines_out["multinomial-nb"]
+    declared = run(
+        "fit",
+        data,
+        "-t",
+        "class",
+        "-m",
+        "multinomial-nb",
+        "--numeric",
+        "colour,size",
+        "-o",
+        tmp_path / "m.bk",
+    )
+    assert declared.exit_code == 0, declared.output
+
+
+# -------------------------------------------------------------------------- --param
+def test_param_sets_a_hyperparameter(tmp_path):
+    model_path = tmp_path / "m.bk"
+    result = run("fit", "car", "--param", "alpha=0.5", "-p", "discretize=none", "-o", model_path)
+    assert result.exit_code == 0, result.output
+    model = bayeskit.load(model_path)
+    assert model.alpha == 0.5
+    assert model.discretize is None
+
+
+def test_param_unknown_name_lists_the_valid_ones():
+    result = run("evaluate", "car", "--param", "alph=0.5")
+    assert result.exit_code == 2
+    text = flat(result.output)
+    assert "unknown parameter 'alph'" in text
+    assert "alpha" in text
+    assert "var_smoothing" in text
+
+
+def test_param_bad_value_is_checked_by_the_model(tmp_path):
+    result = run("fit", "car", "--param", "alpha=-1", "-o", tmp_path / "m.bk")
+    assert result.exit_code == 1
+    assert "alpha" in flat(result.output)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("0.5", 0.5),
+        ("3", 3),
+        ("true", True),
+        ("False", False),
+        ("none", None),
+        ("[0.2, 0.8]", [0.2, 0.8]),
+        ("mdl", "mdl"),
+        ('"5"', "5"),
+        ("__import__('os')", "__import__('os')"),  # text, never evaluated
+    ],
+)
+def test_param_values_are_parsed_safely(text, value):
+    from bayeskit.cli import _parse_value
+
+    assert _parse_value(text) == value
+    assert type(_parse_value(text)) is type(value)
+
+
+# -------------------------------------------------------------------------- predict extras
+def test_predict_keeps_identifier_columns(tmp_path, melon_csv):
+    model_path = tmp_path / "melon.bk"
+    assert run("fit", melon_csv, "-t", "ripe", "-o", model_path).exit_code == 0
+    frame = pd.read_csv(melon_csv)
+    frame.insert(0, "id", [f"m{i}" for i in range(len(frame))])
+    data = tmp_path / "with_id.csv"
+    frame.to_csv(data, index=False)
+    result = run("predict", model_path, data, "--keep", "id", "--target", "ripe")
+    assert result.exit_code == 0, result.output
+    out = pd.read_csv(__import__("io").StringIO(result.stdout))
+    assert list(out.columns) == ["id", "prediction"]
+    assert out["id"].tolist() == frame["id"].tolist()
+    # a kept column that is also a feature is still used as one
+    both = run("predict", model_path, data, "--keep", "id,color", "--target", "ripe")
+    assert both.exit_code == 0, both.output
+    out = pd.read_csv(__import__("io").StringIO(both.stdout))
+    assert list(out.columns) == ["id", "color", "prediction"]
+
+
+def test_predict_notes_unseen_categories_per_column(tmp_path, melon_csv):
+    model_path = tmp_path / "melon.bk"
+    assert run("fit", melon_csv, "-t", "ripe", "-o", model_path).exit_code == 0
+    frame = pd.read_csv(melon_csv).drop(columns=["ripe"])
+    frame.loc[[0, 1], "color"] = "purple"
+    frame.loc[2, "root"] = "square"
+    data = tmp_path / "unseen.csv"
+    frame.to_csv(data, index=False)
+    result = run("predict", model_path, data)
+    assert result.exit_code == 0, result.output
+    text = flat(result.output)
+    assert "not seen in training, treated as missing" in text
+    assert "'color': 2 cell(s) ('purple')" in text
+    assert "'root': 1 cell(s) ('square')" in text
+
+
+def test_missing_class_rows_dropped_with_one_note(tmp_path, melon_csv):
+    frame = pd.read_csv(melon_csv, dtype=str)
+    frame.loc[[3, 7], "ripe"] = ""
+    data = tmp_path / "gaps.csv"
+    frame.to_csv(data, index=False)
+    note = "dropped 2 row(s) whose class 'ripe' is missing (line 5, line 9)"
+    fitted = run("fit", data, "-t", "ripe", "-o", tmp_path / "m.bk")
+    assert fitted.exit_code == 0, fitted.output
+    assert note in flat(fitted.output)
+    assert "on 15 rows" in fitted.output
+    evaluated = run("evaluate", data, "-t", "ripe", "-k", "3")
+    assert evaluated.exit_code == 0, evaluated.output
+    assert note in flat(evaluated.output)
+
+
+# -------------------------------------------------------------------------- reports
+def test_compare_has_baseline_legend_and_test():
+    result = run("compare", "watermelon3", "--folds", "3")
+    assert result.exit_code == 0, result.output
+    text = flat(result.output)
+    assert "baseline (majority)" in text
+    assert "± is" in text or "mean ± standard deviation" in text
+    assert "numba compilation is excluded" in text
+    assert "Nadeau & Bengio" in text
+    assert "np." not in text
+
+
+def test_compare_machine_readable_formats():
+    as_json = run("compare", "iris", "--folds", "3", "--format", "json")
+    assert as_json.exit_code == 0, as_json.output
+    rows = {r["model"]: r for r in __import__("json").loads(as_json.stdout)}
+    assert set(rows) == {"baseline (majority)", *MODELS}
+    assert 0.3 <= rows["baseline (majority)"]["accuracy"] <= 0.34  # 50 per class
+    for key in ("roc_auc", "f1_macro", "p_vs_best", "seconds"):
+        assert key in rows["naive-bayes"]
+    as_csv = run("compare", "iris", "--folds", "3", "--format", "csv")
+    table = pd.read_csv(__import__("io").StringIO(as_csv.stdout))
+    assert table["model"].tolist()[0] == "baseline (majority)"
+    assert run("compare", "iris", "--format", "xml").exit_code == 2
+
+
+def test_evaluate_reports_per_class_precision_recall_and_json():
+    result = run("evaluate", "iris", "-k", "3")
+    assert result.exit_code == 0, result.output
+    for word in ("ROC AUC", "F1", "per class", "precision", "recall"):
+        assert word in result.output
+    doc = __import__("json").loads(run("evaluate", "iris", "-k", "3", "-f", "json").stdout)
+    assert doc["n_splits"] == 3
+    assert [r["class"] for r in doc["per_class"]] == ["setosa", "versicolor", "virginica"]
+    assert 0 <= doc["per_class"][0]["recall"] <= 1
+    assert len(doc["folds"]) == 3
+    as_csv = run("evaluate", "iris", "-k", "3", "-f", "csv")
+    table = pd.read_csv(__import__("io").StringIO(as_csv.stdout))
+    assert table["fold"].tolist() == ["1", "2", "3", "mean", "std"]
+    assert {"accuracy", "log_loss", "roc_auc", "f1_macro"} <= set(table.columns)
+
+
+# -------------------------------------------------------------------------- help text
+def test_help_lists_models_and_shows_flags_plainly():
+    text = flat(run("evaluate", "--help").output)
+    for name in MODELS:
+        assert name in text
+    assert "bayeskit.classifiers.MODELS" not in text
+    predict_help = run("predict", "--help").output
+    proba_line = next(line for line in predict_help.splitlines() if "--proba" in line)
+    assert "<bool>" not in proba_line
+    usage = next(line for line in predict_help.splitlines() if "Usage" in line)
+    assert "MODEL" in usage
+    assert "DATA" in usage
+    assert "data" not in usage.replace("DATA", "")
+
+
+def test_compare_param_applies_to_the_models_that_have_it():
+    result = run("compare", "iris", "-k", "3", "-p", "n_neighbors=3", "-f", "json")
+    assert result.exit_code == 0, result.output
+    rows = {r["model"]: r for r in __import__("json").loads(result.stdout)}
+    assert rows["knn-bayes"]["note"] == ""
+    bad = run("compare", "iris", "-p", "bogus=1")
+    assert bad.exit_code == 2
+    assert "unknown parameter 'bogus'" in flat(bad.output)
+    assert "n_neighbors" in flat(bad.output)

@@ -12,7 +12,13 @@ from sklearn.naive_bayes import GaussianNB
 
 from bayeskit.classifiers import MultinomialNaiveBayes, NaiveBayes
 from bayeskit.data import datasets
-from bayeskit.evaluate import brier_score, compare, cross_validate
+from bayeskit.evaluate import (
+    brier_score,
+    class_report,
+    compare,
+    corrected_ttest,
+    cross_validate,
+)
 
 RARE_CLASS = "ignore:The least populated class:UserWarning"
 
@@ -131,7 +137,7 @@ def test_model_without_predict_proba_has_nan_probabilistic_scores(iris):
     assert np.isfinite(result["accuracy"]).all()
 
 
-@pytest.mark.parametrize("bad", [1, 0, 151, 2.5, True])
+@pytest.mark.parametrize("bad", [1, 0, 2.5, True])
 def test_invalid_n_splits(iris, bad):
     X, y = iris
     with pytest.raises(ValueError, match="n_splits"):
@@ -155,7 +161,12 @@ def test_compare_one_row_per_model_in_order(iris):
         "accuracy_std",
         "log_loss",
         "brier",
+        "roc_auc",
+        "f1_macro",
         "seconds",
+        "n_splits",
+        "t_vs_best",
+        "p_vs_best",
         "note",
     ]
     timings = table["seconds"].to_numpy()  # recorded, never judged: speed lives in benchmarks/
@@ -218,3 +229,81 @@ def test_more_folds_than_the_largest_class_falls_back_with_a_warning():
         result = cross_validate(NaiveBayes(), X, y, n_splits=10)
     assert result["n_splits"] == 9
     assert result["accuracy"].shape == (9,)
+
+
+@pytest.mark.filterwarnings("ignore:The least populated class")
+def test_fewer_rows_than_folds_falls_back_instead_of_failing():
+    # 8 rows (4 per class) and 10 folds requested: 4 folds are used, no error
+    X = np.arange(8.0).reshape(-1, 1)
+    y = np.array([0, 1] * 4)
+    with pytest.warns(UserWarning, match="using 4 folds"):
+        result = cross_validate(NaiveBayes(), X, y, n_splits=10)
+    assert result["n_splits"] == 4
+    assert result["accuracy"].shape == (4,)
+    with pytest.warns(UserWarning, match="using 4 folds"):
+        table = compare({"nb": NaiveBayes()}, X, y, n_splits=10, errors="note")
+    assert table.loc["nb", "note"] == ""
+    assert table.loc["nb", "n_splits"] == 4
+
+
+def test_fewer_than_two_rows_is_refused():
+    with pytest.raises(ValueError, match="at least 2 samples, got 0"):
+        cross_validate(NaiveBayes(), np.zeros((0, 1)), np.array([]), n_splits=3)
+
+
+def test_corrected_ttest_matches_a_hand_computed_value():
+    # d = (0.02, 0.04, 0.06, 0.08): mean 0.05, sample variance 2e-3 / 3; 4-fold CV, so
+    # n_test / n_train = 1/3 and t = 0.05 / sqrt((1/4 + 1/3) * 2e-3 / 3) = sqrt(45 / 7)
+    a = np.array([0.92, 0.94, 0.96, 0.98])
+    b = np.array([0.90, 0.90, 0.90, 0.90])
+    t, p = corrected_ttest(a, b, n_train=30, n_test=10)
+    assert t == pytest.approx(np.sqrt(45 / 7))
+    # two-sided p from Student's t with 3 degrees of freedom (tables: t = 2.5355 -> p = 0.0850)
+    assert p == pytest.approx(0.0850, abs=2e-4)
+    # the uncorrected paired t-test would say t = sqrt(4) * 0.05 / 0.0258 = 3.87
+    t_plain = np.sqrt(4) * 0.05 / np.std(a - b, ddof=1)
+    assert t < t_plain
+    assert corrected_ttest(b, a, 30, 10)[0] == pytest.approx(-t)
+
+
+def test_corrected_ttest_degenerate_differences():
+    assert corrected_ttest([0.5, 0.6], [0.5, 0.6], 10, 5) == (0.0, 1.0)
+    assert corrected_ttest([0.6, 0.7], [0.5, 0.6], 10, 5) == (np.inf, 0.0)
+    with pytest.raises(ValueError, match="same length"):
+        corrected_ttest([0.5], [0.5], 10, 5)
+
+
+def test_compare_tests_every_model_against_the_best(iris):
+    X, y = iris
+    table = compare({"nb": NaiveBayes(), "mnb": MultinomialNaiveBayes()}, X, y, n_splits=5)
+    best = table["accuracy"].idxmax()
+    other = "mnb" if best == "nb" else "nb"
+    assert np.isnan(table.loc[best, "p_vs_best"])
+    assert 0.0 <= table.loc[other, "p_vs_best"] <= 1.0
+    assert table.loc[other, "t_vs_best"] <= 0
+
+
+def test_roc_auc_and_macro_f1_match_scikit_learn(iris):
+    from sklearn.metrics import f1_score, roc_auc_score
+
+    X, y = iris
+    y = np.asarray(y)
+    result = cross_validate(NaiveBayes(), X, y, n_splits=3, random_state=1)
+    train, test = next(iter(StratifiedKFold(3, shuffle=True, random_state=1).split(X, y)))
+    model = NaiveBayes().fit(X.iloc[train], y[train])
+    proba = model.predict_proba(X.iloc[test])
+    auc = roc_auc_score(y[test], proba, multi_class="ovr", average="macro")
+    assert result["roc_auc"][0] == pytest.approx(auc)
+    f1 = f1_score(y[test], model.predict(X.iloc[test]), average="macro")
+    assert result["f1_macro"][0] == pytest.approx(f1)
+
+
+def test_class_report_precision_and_recall():
+    cm = pd.DataFrame([[3, 1, 0], [0, 4, 0], [2, 0, 0]], index=list("abc"), columns=list("abc"))
+    report = class_report(cm)
+    assert report.loc["a", "precision"] == pytest.approx(3 / 5)
+    assert report.loc["a", "recall"] == pytest.approx(3 / 4)
+    assert report.loc["b", "precision"] == pytest.approx(4 / 5)
+    assert np.isnan(report.loc["c", "precision"])  # never predicted: undefined
+    assert report.loc["c", "recall"] == 0.0
+    assert report["support"].tolist() == [4, 4, 2]

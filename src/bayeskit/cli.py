@@ -1,35 +1,45 @@
-"""The ``bayeskit`` command line: fit, predict, evaluate and compare models, list data sets.
+"""The ``bayeskit`` command line: fit, predict, evaluate and compare models; show a schema.
 
 A thin interface (typer + rich) over :mod:`bayeskit.classifiers` (the ``MODELS`` registry),
 :mod:`bayeskit.io` (model files), :mod:`bayeskit.evaluate` (cross-validation) and
 :mod:`bayeskit.data.datasets`. ::
 
     bayeskit datasets
-    bayeskit fit car --model naive-bayes -o car.bayeskit
-    bayeskit predict car.bayeskit new_cars.csv --proba -o predictions.csv
-    bayeskit evaluate train.csv --target class --model naive-bayes --folds 10
+    bayeskit schema train.csv --target class          # the column kinds the rule below gives
+    bayeskit fit car --model naive-bayes -o car.bayeskit --param alpha=0.5
+    bayeskit predict car.bayeskit new_cars.csv --proba --keep id -o predictions.csv
+    bayeskit evaluate train.csv --target class --categorical zip --folds 10
     bayeskit compare                     # every model on the bundled default data set, car
 
 ``DATA`` is a CSV file (``.csv``, ``.tsv``, optionally gzipped), a Parquet file (``.parquet``)
-or the name of a bundled data set. Bundled data sets know their target, so ``--target`` is
-optional for them; files need it. CSV carries no dtypes, so for files the schema rule is
-``categorical_features="infer"`` (text, and integers with at most 32 distinct values, are
-categorical; see :class:`bayeskit.data.Schema`), passed to every model that takes that
-parameter. Models without a schema (the multinomial and Bernoulli event models) need numeric
-counts: ``compare`` skips them, with the note "n/a: needs numeric counts", on data with text or
-category columns, and ``fit``/``evaluate`` refuse them there.
+or the name of a bundled data set. Bundled data sets know their target and their column types.
 
-Exit codes: 0 on success, 2 for a bad argument (unknown model, file or column), 1 when the data
-or a model file is refused (the message says why).
+Column kinds for files (CSV carries no types; see ``bayeskit schema DATA``):
+
+* a column with any text cell (after the missing marks) is categorical;
+* a column of numbers is numeric, except whole numbers with at most 10 distinct values, or
+  integers written without a decimal point with at most 50 distinct values, each seen 20 times
+  on average (integer codes), which are categorical;
+* ``--categorical COL`` and ``--numeric COL`` override the rule for a column.
+
+Missing marks: pandas' defaults (empty, ``NA``, ``N/A``, ``NaN``, ``null``, ...), ``?`` (the
+UCI/Weka mark), and any ``--na-values``. Rows whose class is missing are dropped, with a note.
+The multinomial and Bernoulli models need numeric counts: they get the numeric columns, and are
+refused (``compare``: skipped) when a column is categorical.
+
+Exit codes: 0 on success, 2 for a bad argument (unknown model, file, column or parameter), 1 when
+the data or a model file is refused (the message says why).
 """
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import numpy as np
 import pandas as pd
@@ -38,12 +48,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from sklearn.dummy import DummyClassifier
 
 import bayeskit
 from bayeskit.classifiers import MODELS
 from bayeskit.data import datasets
+from bayeskit.decision import conditional_risk, cost_matrix
+from bayeskit.evaluate import class_report, cross_validate
 from bayeskit.evaluate import compare as compare_models
-from bayeskit.evaluate import cross_validate
 from bayeskit.io import load as load_model
 from bayeskit.io import save as save_model
 
@@ -58,24 +70,93 @@ app = typer.Typer(
 )
 
 NEEDS_COUNTS = "n/a: needs numeric counts"
+BASELINE = "baseline (majority)"
+CATEGORICAL, NUMERIC = "categorical", "numeric"
+MISSING_MARKS = ("?",)  # added to pandas' default missing marks
+FEW_VALUES = 10  # whole numbers with at most this many distinct values are categorical
+MAX_CODES = 50  # integers written without a decimal point: at most this many codes ...
+ROWS_PER_CODE = 20  # ... each seen this many times on average
+FORMATS = ("table", "csv", "json")
 _DEFAULT_MODEL = "naive-bayes"
 
-_Data = Annotated[str, typer.Argument(help="CSV/Parquet file or bundled data set name.")]
+_Data = Annotated[
+    str, typer.Argument(metavar="DATA", help="CSV/Parquet file or bundled data set name.")
+]
 _Target = Annotated[
     str | None,
     typer.Option(
-        "--target", "-t", help="Class column (default for a bundled data set: its own target)."
+        "--target",
+        "-t",
+        metavar="COL",
+        help="Class column (default for a bundled data set: its own target).",
     ),
 ]
 _Model = Annotated[
-    str, typer.Option("--model", "-m", help="Model name, one of bayeskit.classifiers.MODELS.")
+    str,
+    typer.Option(
+        "--model", "-m", metavar="NAME", help=f"Model: {', '.join(MODELS)}.", show_default=True
+    ),
 ]
-_Folds = Annotated[int, typer.Option("--folds", "-k", min=2, help="Number of stratified folds.")]
-_Seed = Annotated[int, typer.Option("--seed", help="Seed of the shuffle before splitting.")]
+_Folds = Annotated[
+    int,
+    typer.Option(
+        "--folds",
+        "-k",
+        min=2,
+        metavar="K",
+        help="Number of stratified folds (fewer when the largest class has fewer rows).",
+    ),
+]
+_Seed = Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the shuffle.")]
+_Categorical = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--categorical",
+        metavar="COL",
+        help="Read COL as categorical (repeatable, or a comma list).",
+    ),
+]
+_Numeric = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--numeric", metavar="COL", help="Read COL as numeric (repeatable, or a comma list)."
+    ),
+]
+_NaValues = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--na-values",
+        metavar="TEXT",
+        help="Extra cell texts read as missing (repeatable, or a comma list); '?', empty, NA, "
+        "N/A, NaN, null and pandas' other defaults always are.",
+    ),
+]
+_Encoding = Annotated[
+    str | None,
+    typer.Option(
+        "--encoding",
+        metavar="NAME",
+        help="Text encoding of a CSV file (default: UTF-8, falling back to latin-1 with a note).",
+    ),
+]
+_Param = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--param",
+        "-p",
+        metavar="NAME=VALUE",
+        help="Model hyperparameter (repeatable); VALUE is a number, true/false, none, a JSON "
+        "list or text.",
+    ),
+]
+_Format = Annotated[
+    str,
+    typer.Option("--format", "-f", metavar="FORMAT", help="Output: table, csv or json."),
+]
 
 
 # --------------------------------------------------------------------------------------------
-# helpers: consoles, errors, data and models
+# helpers: consoles, errors, arguments
 # --------------------------------------------------------------------------------------------
 
 
@@ -85,6 +166,10 @@ def _out() -> Console:
 
 def _err() -> Console:
     return Console(stderr=True, highlight=False)
+
+
+def _note(text: str) -> None:
+    _err().print(f"[yellow]note:[/] {escape(text)}")
 
 
 @contextmanager
@@ -100,7 +185,12 @@ def _refusals() -> Iterator[None]:
             raise typer.Exit(1) from None
         finally:
             for text in dict.fromkeys(str(w.message) for w in caught):
-                _err().print(f"[yellow]note:[/] {escape(text)}")
+                _note(text)
+
+
+def _fail(text: str) -> typer.Exit:
+    _err().print(f"[bold red]error:[/] {escape(text)}")
+    return typer.Exit(1)
 
 
 def _model_class(name: str) -> type:
@@ -110,71 +200,305 @@ def _model_class(name: str) -> type:
     return MODELS[name]
 
 
-def _read_file(path: Path) -> pd.DataFrame:
-    name = path.name.lower()
-    if name.endswith((".parquet", ".pq")):
-        try:
-            return pd.read_parquet(path)
-        except ImportError as exc:
-            msg = f"reading Parquet needs pyarrow ({exc}); install bayeskit[parquet]"
-            raise ImportError(msg) from exc
-    sep = "\t" if name.endswith((".tsv", ".tsv.gz", ".tab")) else ","
-    return pd.read_csv(path, sep=sep)
-
-
-def _text(value: object) -> str:
-    """A cell as text, with whole floats written as integers (a CSV column of codes with a
-    missing cell is read as 1.0, 2.0, ...)."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _align_categories(X: pd.DataFrame, schema: object) -> pd.DataFrame:
-    """Map each categorical cell to the category it names in the model's vocabulary.
-
-    A file carries no types: the same column may be read as text in the training file (one
-    cell was "A") and as numbers in the prediction file, or the reverse. Each cell is matched to
-    the category with the same text, so "1" and 1 are one category; a cell that names no
-    category is left as it is (and treated as unseen by the model).
-    """
-    if schema is None or not isinstance(X, pd.DataFrame):
-        return X
-    out = X.copy()
-    for col in schema.categorical:
-        if col.cuts is not None or col.name not in out.columns:
-            continue
-        by_text = {_text(v): v for v in col.categories}
-        out[col.name] = [
-            v if pd.isna(v) else by_text.get(_text(v), v) for v in out[col.name].tolist()
-        ]
+def _names(values: list[str] | None) -> list[str]:
+    """Repeated options and comma lists, flattened: ``["a,b", "c"]`` -> ``["a", "b", "c"]``."""
+    out: list[str] = []
+    for v in values or ():
+        out.extend(p.strip() for p in v.split(",") if p.strip())
     return out
 
 
-def _read_table(data: str, hint: str = "'DATA'") -> tuple[pd.DataFrame, str | None, bool]:
-    """The table named by DATA: ``(frame, default target or None, read from a file?)``."""
+def _check_format(fmt: str) -> str:
+    if fmt not in FORMATS:
+        msg = f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}"
+        raise typer.BadParameter(msg, param_hint="'--format'")
+    return fmt
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars as Python ones, so messages and JSON never show ``np.int64(2)``."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _parse_value(text: str) -> Any:
+    """A ``--param`` value: JSON (numbers, lists, quoted text), true/false, none, else text.
+
+    Never evaluated as code.
+    """
+    word = text.strip()
+    if word.lower() in ("true", "false"):
+        return word.lower() == "true"
+    if word.lower() in ("none", "null"):
+        return None
+    try:
+        return json.loads(word)
+    except ValueError:
+        return text
+
+
+def _parse_params(items: list[str] | None, models: dict[str, type]) -> dict[str, Any]:
+    """``NAME=VALUE`` options, each known to at least one of ``models``."""
+    params: dict[str, Any] = {}
+    known: set[str] = set()
+    for cls in models.values():
+        known |= set(cls().get_params())
+    known.discard("categorical_features")  # the CLI sets it from --categorical / --numeric
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            msg = f"expected NAME=VALUE, got {item!r}"
+            raise typer.BadParameter(msg, param_hint="'--param'")
+        if name == "categorical_features":
+            msg = "set column kinds with --categorical and --numeric, not --param"
+            raise typer.BadParameter(msg, param_hint="'--param'")
+        if name not in known:
+            which = " or ".join(repr(m) for m in models)
+            msg = f"unknown parameter {name!r} for {which}; valid: {', '.join(sorted(known))}"
+            raise typer.BadParameter(msg, param_hint="'--param'")
+        params[name] = _parse_value(value)
+    return params
+
+
+def _fmt(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "-"
+    value = float(value)
+    return "-" if not np.isfinite(value) else f"{value:.{digits}f}"
+
+
+# --------------------------------------------------------------------------------------------
+# reading data and typing its columns
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Table:
+    """A data set read for the command line: typed columns and the kind of each."""
+
+    frame: pd.DataFrame  # features and target, typed: numbers float64, categories objects
+    kinds: dict[str, str]
+    reasons: dict[str, str]
+    default_target: str | None
+    from_file: bool
+    raw: pd.DataFrame | None = None  # a file's cells as text (None for a bundled set)
+    notes: list[str] = field(default_factory=list)
+
+    def where(self, label: Any) -> str:
+        """Where a row is, for a message: its line in a file, or its row number."""
+        return f"line {int(label) + 2}" if self.from_file else f"row {label}"
+
+
+def _read_csv(path: Path, na_values: list[str], encoding: str | None) -> pd.DataFrame:
+    name = path.name.lower()
+    sep = "\t" if name.endswith((".tsv", ".tsv.gz", ".tab")) else ","
+    kw = {"sep": sep, "dtype": str, "na_values": [*MISSING_MARKS, *na_values]}
+    try:
+        try:
+            return pd.read_csv(path, encoding=encoding or "utf-8", **kw)
+        except UnicodeDecodeError as exc:
+            if encoding is not None:
+                msg = f"{path} is not valid {encoding} ({exc.reason} at byte {exc.start})"
+                raise ValueError(msg) from None
+            frame = pd.read_csv(path, encoding="latin-1", **kw)
+            _note(
+                f"{path} is not valid UTF-8 ({exc.reason} at byte {exc.start}); read it as "
+                "latin-1: pass --encoding to choose another (cp1252, utf-16, ...)"
+            )
+            return frame
+    except pd.errors.EmptyDataError:
+        msg = f"{path} is empty: no header row and no data"
+        raise ValueError(msg) from None
+    except pd.errors.ParserError as exc:
+        msg = f"{path} is not a valid CSV file: {exc}"
+        raise ValueError(msg) from None
+
+
+def _read_parquet(path: Path) -> pd.DataFrame:
+    try:
+        return pd.read_parquet(path)
+    except ImportError as exc:
+        msg = f"reading Parquet needs pyarrow ({exc}); install bayeskit[parquet]"
+        raise ImportError(msg) from exc
+
+
+def _is_whole(v: np.ndarray) -> bool:
+    return bool(np.all(np.isfinite(v)) and np.all(v == np.round(v)))
+
+
+def _rule(values: np.ndarray, written_as_integers: bool) -> tuple[str, str]:
+    """The kind the column rule gives a column of numbers (missing cells left out)."""
+    distinct = np.unique(values).size
+    if values.size and _is_whole(values):
+        if distinct <= FEW_VALUES:
+            return CATEGORICAL, f"{distinct} distinct whole numbers (at most {FEW_VALUES})"
+        if (
+            written_as_integers
+            and distinct <= MAX_CODES
+            and values.size >= ROWS_PER_CODE * distinct
+        ):
+            return CATEGORICAL, (
+                f"integer codes: {distinct} distinct values (at most {MAX_CODES}), "
+                f"{values.size // distinct} rows each on average"
+            )
+    return NUMERIC, f"numbers ({distinct} distinct)"
+
+
+def _as_categories(s: pd.Series) -> pd.Series:
+    """Categorical cells as Python objects: whole numbers as ints (1, not "1" or 1.0)."""
+    text = s.dropna()
+    numbers = pd.to_numeric(text, errors="coerce")
+    if len(text) and numbers.notna().all() and _is_whole(numbers.to_numpy(dtype=float)):
+        out = pd.Series([None] * len(s), index=s.index, dtype=object)
+        out[text.index] = [int(v) for v in numbers]
+        return out
+    return s.astype(object).where(s.notna(), None)
+
+
+def _numbers(s: pd.Series, name: str, where: Any) -> pd.Series:
+    """A column as float64; a cell that is not a number is refused, naming it and its line."""
+    if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
+        return s.astype(np.float64)
+    numbers = pd.to_numeric(s, errors="coerce")
+    bad = numbers.isna() & s.notna()
+    if bad.any():
+        label = bad[bad].index[0]
+        msg = (
+            f"column {name!r} is numeric but holds {str(s[label])!r} ({where(label)}); "
+            f"{int(bad.sum())} such cell(s). Pass --na-values if it marks a missing value, "
+            "or --categorical to read the column as categories"
+        )
+        raise ValueError(msg)
+    return numbers.astype(np.float64)
+
+
+def _type_file_columns(
+    raw: pd.DataFrame, categorical: list[str], numeric: list[str], table: _Table
+) -> None:
+    """Give each column of a file its kind (the rule in the module docstring) and its values."""
+    frame = {}
+    for name in raw.columns:
+        s = raw[name]
+        if name in categorical:
+            table.kinds[name], table.reasons[name] = CATEGORICAL, "--categorical"
+            frame[name] = _as_categories(s)
+            continue
+        if name in numeric:
+            table.kinds[name], table.reasons[name] = NUMERIC, "--numeric"
+            frame[name] = _numbers(s, name, table.where)
+            continue
+        if pd.api.types.is_bool_dtype(s.dtype) or not (
+            s.dtype == object or pd.api.types.is_string_dtype(s.dtype)
+        ):
+            kind, why = _typed_kind(s)
+        else:
+            numbers = pd.to_numeric(s, errors="coerce")
+            text = s.notna() & numbers.isna()
+            if text.any():
+                kind, why = CATEGORICAL, "text"
+                n_text, n_cells = int(text.sum()), int(s.notna().sum())
+                if n_text <= max(1, n_cells // 20):  # a few text cells among numbers
+                    first = text[text].index[0]
+                    table.notes.append(
+                        f"column {name!r} holds numbers but also text in {n_text} of "
+                        f"{n_cells} cells (first: {s[first]!r}, {table.where(first)}); read as "
+                        "categorical. If that text marks a missing value, pass --na-values; "
+                        f"or --numeric {name} to see every such cell refused"
+                    )
+            else:
+                written_int = not s.dropna().str.contains(r"[.eE]", regex=True).any()
+                kind, why = _rule(numbers.dropna().to_numpy(dtype=float), written_int)
+        table.kinds[name], table.reasons[name] = kind, why
+        frame[name] = _as_categories(s) if kind == CATEGORICAL else _numbers(s, name, table.where)
+    table.frame = pd.DataFrame(frame, index=raw.index)
+
+
+def _typed_kind(s: pd.Series) -> tuple[str, str]:
+    """The kind of a column that already has a dtype (Parquet, bundled data sets)."""
+    if isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return CATEGORICAL, f"dtype {s.dtype}"
+    if pd.api.types.is_numeric_dtype(s.dtype):
+        v = s.dropna().to_numpy(dtype=float)
+        return _rule(v, pd.api.types.is_integer_dtype(s.dtype))
+    return CATEGORICAL, f"dtype {s.dtype}"
+
+
+def _read_table(
+    data: str,
+    *,
+    categorical: list[str] | None = None,
+    numeric: list[str] | None = None,
+    na_values: list[str] | None = None,
+    encoding: str | None = None,
+    target: str | None = None,
+    hint: str = "'DATA'",
+) -> _Table:
+    """The table named by DATA, typed by the column rule (files) or its dtypes (bundled)."""
+    categorical, numeric = _names(categorical), _names(numeric)
+    both = sorted(set(categorical) & set(numeric))
+    if both:
+        msg = f"columns {both} are given both --categorical and --numeric"
+        raise typer.BadParameter(msg, param_hint="'--categorical'")
     path = Path(data)
     if path.is_file():
+        table = _Table(pd.DataFrame(), {}, {}, None, True)
         with _refusals():
-            return _read_file(path), None, True
-    if path.is_dir():
+            if path.name.lower().endswith((".parquet", ".pq")):
+                raw = _read_parquet(path)
+            else:
+                raw = _read_csv(path, _names(na_values), encoding)
+            raw.columns = [str(c) for c in raw.columns]
+            if raw.shape[0] == 0:
+                msg = f"{path} has a header ({raw.shape[1]} columns) but no data rows"
+                raise ValueError(msg)
+        table.raw = raw
+        _check_names(raw, categorical + numeric)
+        with _refusals():
+            _type_file_columns(raw, categorical, numeric, table)
+    elif path.is_dir():
         msg = f"{data} is a directory, not a data file"
         raise typer.BadParameter(msg, param_hint=hint)
-    if data in datasets.names():
+    elif data in datasets.names():
         X, y = datasets.load(data)
-        return X.assign(**{str(y.name): y}), datasets.describe(data)["target"], False
-    if path.suffix or "/" in data or "\\" in data:
-        msg = f"file not found: {data}"
+        frame = X.assign(**{str(y.name): y})
+        table = _Table(frame, {}, {}, datasets.describe(data)["target"], False)
+        _check_names(frame, categorical + numeric)
+        for name in frame.columns:
+            s = frame[name]
+            if name in categorical:
+                table.kinds[name], table.reasons[name] = CATEGORICAL, "--categorical"
+            elif name in numeric:
+                table.kinds[name], table.reasons[name] = NUMERIC, "--numeric"
+                with _refusals():
+                    frame[name] = _numbers(s, name, table.where)
+            elif pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
+                table.kinds[name], table.reasons[name] = NUMERIC, f"dtype {s.dtype}"
+            else:
+                table.kinds[name], table.reasons[name] = CATEGORICAL, f"dtype {s.dtype}"
     else:
-        msg = (
-            f"{data!r} is neither a file nor a bundled data set "
-            f"(bundled: {', '.join(datasets.names())})"
-        )
-    raise typer.BadParameter(msg, param_hint=hint)
+        if path.suffix or "/" in data or "\\" in data:
+            msg = f"file not found: {data}"
+        else:
+            msg = (
+                f"{data!r} is neither a file nor a bundled data set "
+                f"(bundled: {', '.join(datasets.names())})"
+            )
+        raise typer.BadParameter(msg, param_hint=hint)
+    if target is not None:
+        table.default_target = target
+    return table
 
 
-def _split(frame: pd.DataFrame, target: str | None, default: str | None):
-    target = target or default
+def _check_names(frame: pd.DataFrame, names: list[str]) -> None:
+    unknown = [n for n in names if n not in frame.columns]
+    if unknown:
+        msg = f"unknown columns {unknown}; columns: {', '.join(map(str, frame.columns))}"
+        raise typer.BadParameter(msg, param_hint="'--categorical' / '--numeric'")
+
+
+def _split(table: _Table) -> tuple[pd.DataFrame, pd.Series]:
+    """Features and class; rows whose class is missing are dropped, with a note."""
+    frame, target = table.frame, table.default_target
     columns = ", ".join(map(str, frame.columns))
     if target is None:
         msg = f"a file needs --target, the name of the class column (columns: {columns})"
@@ -182,7 +506,23 @@ def _split(frame: pd.DataFrame, target: str | None, default: str | None):
     if target not in frame.columns:
         msg = f"unknown target column {target!r}; columns: {columns}"
         raise typer.BadParameter(msg, param_hint="'--target'")
-    return frame.drop(columns=[target]), frame[target]
+    y = frame[target]
+    missing = y.isna()
+    if missing.any():
+        where = ", ".join(table.where(i) for i in missing[missing].index[:5])
+        more = ", ..." if missing.sum() > 5 else ""
+        _note(
+            f"dropped {int(missing.sum())} row(s) whose class {target!r} is missing ({where}{more})"
+        )
+        frame, y = frame[~missing], y[~missing]
+        if len(y) == 0:
+            msg = f"no row has a class: every value of {target!r} is missing"
+            raise _fail(msg)
+    if table.kinds.get(target) == CATEGORICAL:
+        y = y.map(_plain)
+    for text in table.notes:
+        _note(text)
+    return frame.drop(columns=[target]), y.rename(target)
 
 
 def _takes_tables(cls: type) -> bool:
@@ -190,28 +530,36 @@ def _takes_tables(cls: type) -> bool:
     return "categorical_features" in cls().get_params()
 
 
-def _categorical_columns(X: pd.DataFrame) -> list[str]:
-    return [str(c) for c in X.columns if not pd.api.types.is_numeric_dtype(X[c].dtype)]
+def _categorical(table: _Table, X: pd.DataFrame) -> list[str]:
+    return [c for c in X.columns if table.kinds[c] == CATEGORICAL]
 
 
-def _build(cls: type, from_file: bool):
-    # CSV has no dtypes: the schema rule for files is "infer" (see bayeskit.data.Schema)
-    return cls(categorical_features="infer") if from_file and _takes_tables(cls) else cls()
+def _build(cls: type, table: _Table, X: pd.DataFrame, params: dict[str, Any]):
+    """The model with the table's column kinds and the ``--param`` values it knows."""
+    known = cls().get_params()
+    model = cls(**{k: v for k, v in params.items() if k in known})
+    if _takes_tables(cls):
+        model.set_params(categorical_features=_categorical(table, X))
+    return model
 
 
-def _check_fits_data(name: str, cls: type, X: pd.DataFrame) -> None:
-    categorical = _categorical_columns(X)
+def _model_input(cls: type, table: _Table, X: pd.DataFrame) -> pd.DataFrame:
+    """The columns a model gets: all of them, or for a count model the numeric ones."""
+    if _takes_tables(cls):
+        return X
+    return X.astype(np.float64)
+
+
+def _check_fits_data(name: str, cls: type, table: _Table, X: pd.DataFrame) -> None:
+    categorical = _categorical(table, X)
     if categorical and not _takes_tables(cls):
         readers = ", ".join(n for n, c in MODELS.items() if _takes_tables(c))
         msg = (
-            f"model {name!r} needs numeric counts, but columns {categorical} are categorical; "
-            f"models that read categorical data: {readers}"
+            f"model {name!r} needs numeric counts, but columns {categorical} are categorical "
+            "(see `bayeskit schema DATA`); declare them --numeric if they hold counts, or use "
+            f"a model that reads categorical data: {readers}"
         )
         raise typer.BadParameter(msg, param_hint="'--model'")
-
-
-def _fmt(value: float, digits: int = 3) -> str:
-    return "-" if value is None or not np.isfinite(value) else f"{value:.{digits}f}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -229,7 +577,9 @@ def _version(value: bool) -> None:
 def _root(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+        typer.Option(
+            "--version", callback=_version, is_eager=True, metavar="", help="Show the version."
+        ),
     ] = False,
 ) -> None:
     """Bayesian classifiers: fit, predict, evaluate and compare models on your data."""
@@ -255,26 +605,159 @@ def list_datasets() -> None:
     _out().print(table)
 
 
+def _emit(frame: pd.DataFrame, fmt: str, title: str, caption: str | None = None) -> None:
+    """A result table as a rich table, CSV or JSON records on standard output."""
+    if fmt == "csv":
+        typer.echo(frame.to_csv(index=False), nl=False)
+        return
+    if fmt == "json":
+        typer.echo(frame.to_json(orient="records", indent=1))
+        return
+    table = Table(
+        title=escape(title), title_justify="left", caption=caption, caption_justify="left"
+    )
+    for k, col in enumerate(frame.columns):
+        text = k == 0 or col in ("note", "why", "examples", "kind", "role")
+        table.add_column(
+            escape(str(col)),
+            justify="left" if text else "right",
+            no_wrap=k == 0 or col in ("kind", "role", "accuracy"),
+            overflow="fold",
+        )
+    for _, row in frame.iterrows():
+        table.add_row(*(escape(_cell(v)) for v in row))
+    _out().print(table)
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float | np.floating):
+        return _fmt(value)
+    return "-" if value is None else str(_plain(value))
+
+
+@app.command()
+def schema(
+    data: _Data,
+    target: _Target = None,
+    categorical: _Categorical = None,
+    numeric: _Numeric = None,
+    na_values: _NaValues = None,
+    encoding: _Encoding = None,
+    fmt: _Format = "table",
+) -> None:
+    """Show the kind each column of DATA gets (categorical or numeric) and why."""
+    _check_format(fmt)
+    table = _read_table(
+        data,
+        categorical=categorical,
+        numeric=numeric,
+        na_values=na_values,
+        encoding=encoding,
+        target=target,
+    )
+    for text in table.notes:
+        _note(text)
+    rows = []
+    for name in table.frame.columns:
+        s = table.frame[name]
+        values = s.dropna()
+        examples = ", ".join(_text(_plain(v)) for v in pd.unique(values)[:4])
+        rows.append(
+            {
+                "column": name,
+                "role": "target" if name == table.default_target else "feature",
+                "kind": table.kinds[name],
+                "distinct": int(values.nunique()),
+                "missing": int(s.isna().sum()),
+                "why": table.reasons[name],
+                "examples": examples,
+            }
+        )
+    caption = (
+        "Rule for files: text -> categorical; numbers -> numeric, except whole numbers with at "
+        f"most {FEW_VALUES} distinct values, or integers written without a decimal point with at "
+        f"most {MAX_CODES} distinct values seen {ROWS_PER_CODE}+ times each on average "
+        "(categorical). Override with --categorical COL / --numeric COL."
+    )
+    _emit(pd.DataFrame(rows), fmt, f"schema of {data}: {len(table.frame)} rows", caption)
+
+
 @app.command()
 def fit(
     data: _Data,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Model file to write.")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", metavar="FILE", help="Model file to write.")
+    ],
     target: _Target = None,
     model: _Model = _DEFAULT_MODEL,
+    param: _Param = None,
+    categorical: _Categorical = None,
+    numeric: _Numeric = None,
+    na_values: _NaValues = None,
+    encoding: _Encoding = None,
 ) -> None:
     """Fit a model on DATA and save it to a model file."""
     cls = _model_class(model)
-    frame, default, from_file = _read_table(data)
-    X, y = _split(frame, target, default)
-    _check_fits_data(model, cls, X)
+    params = _parse_params(param, {model: cls})
+    table = _read_table(
+        data,
+        categorical=categorical,
+        numeric=numeric,
+        na_values=na_values,
+        encoding=encoding,
+        target=target,
+    )
+    X, y = _split(table)
+    _check_fits_data(model, cls, table, X)
     with _refusals():
-        estimator = _build(cls, from_file).fit(X, y)
+        estimator = _build(cls, table, X, params).fit(_model_input(cls, table, X), y)
         path = save_model(estimator, output)
-    classes = ", ".join(map(str, estimator.classes_))
+    classes = ", ".join(str(_plain(c)) for c in estimator.classes_)
     _out().print(
         f"fitted [bold]{model}[/] on {X.shape[0]} rows x {X.shape[1]} features "
         f"(classes: {escape(classes)}); saved to {escape(str(path))}"
     )
+
+
+def _text(value: object) -> str:
+    """A cell as text, with whole floats written as integers (1.0 -> "1")."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _align_categories(X: pd.DataFrame, schema: Any) -> pd.DataFrame:
+    """Map each categorical cell to the category with the same text in the model's vocabulary.
+
+    A file carries no types, so "1", 1 and 1.0 all name category 1. A cell that names no
+    category is left as it is (the model treats it as missing); a note on stderr counts such
+    cells per column.
+    """
+    if schema is None:
+        return X
+    out = X.copy()
+    unseen = []
+    for col in schema.categorical:
+        if col.cuts is not None or col.name not in out.columns:
+            continue
+        by_text = {_text(v): v for v in col.categories}
+        cells = out[col.name].tolist()
+        mapped, bad = [], {}
+        for v in cells:
+            if v is None or (isinstance(v, float) and np.isnan(v)):
+                mapped.append(None)
+            elif _text(v) in by_text:
+                mapped.append(by_text[_text(v)])
+            else:
+                mapped.append(v)
+                bad[_text(v)] = bad.get(_text(v), 0) + 1
+        out[col.name] = pd.Series(mapped, index=out.index, dtype=object)
+        if bad:
+            shown = ", ".join(repr(k) for k in sorted(bad)[:3]) + (", ..." if len(bad) > 3 else "")
+            unseen.append(f"{col.name!r}: {sum(bad.values())} cell(s) ({shown})")
+    if unseen:
+        _note("categories not seen in training, treated as missing: " + "; ".join(unseen))
+    return out
 
 
 @app.command()
@@ -285,23 +768,53 @@ def predict(
     data: _Data,
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="CSV file to write (default: standard output)."),
+        typer.Option(
+            "--output", "-o", metavar="FILE", help="CSV file to write (default: standard output)."
+        ),
     ] = None,
     proba: Annotated[
-        bool, typer.Option("--proba", help="Add a probability column per class.")
+        bool, typer.Option("--proba", metavar="", help="Add a probability column per class.")
     ] = False,
     cost: Annotated[
         Path | None,
         typer.Option(
             "--cost",
+            metavar="FILE",
             help=(
                 "CSV cost matrix for minimum-risk decisions: predicted classes down the first "
-                "column, true classes across the header; entry = cost of that prediction."
+                "column, true classes across the header, in any order; entry = cost of that "
+                "prediction. Adds the column expected_risk, the conditional risk of the "
+                "chosen class."
             ),
         ),
     ] = None,
+    keep: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--keep",
+            metavar="COL",
+            help="Copy COL (an identifier) into the output (repeatable, or a comma list).",
+        ),
+    ] = None,
+    target: Annotated[
+        str | None,
+        typer.Option(
+            "--target",
+            "-t",
+            metavar="COL",
+            help="Class column to ignore if DATA has it (default for a bundled data set: its "
+            "target).",
+        ),
+    ] = None,
+    na_values: _NaValues = None,
+    encoding: _Encoding = None,
 ) -> None:
-    """Predict the class of every row of DATA with a saved model."""
+    """Predict the class of every row of DATA with a saved model.
+
+    The model's features are taken from DATA by name, in any order; a missing one is an
+    error, other columns (the class, identifiers) are ignored with a note, or copied to the
+    output with --keep.
+    """
     if not model_file.is_file():
         msg = f"no model file at {model_file}"
         raise typer.BadParameter(msg, param_hint="'MODEL'")
@@ -310,28 +823,51 @@ def predict(
         raise typer.BadParameter(msg, param_hint="'--cost'")
     with _refusals():
         estimator = load_model(model_file)
-    frame, default, _ = _read_table(data)
+    table = _read_table(data, na_values=na_values, encoding=encoding)
+    frame = table.raw if table.raw is not None else table.frame
+    keep = _names(keep)
+    _check_names(frame, keep)
+    drop = [*keep]
+    target = target or table.default_target
+    if target is not None and target in frame.columns and target not in keep:
+        drop.append(target)
     names = getattr(estimator, "feature_names_in_", None)
+    names = None if names is None else [str(n) for n in names]
+    # a kept column that is also a feature stays a feature
+    X = frame.drop(columns=[c for c in drop if names is None or c not in names])
     if names is not None:
-        missing = [str(n) for n in names if n not in frame.columns]
+        missing = [n for n in names if n not in X.columns]
         if missing:
             msg = (
                 f"DATA lacks the model's feature columns {missing} "
                 f"(columns: {', '.join(map(str, frame.columns))})"
             )
             raise typer.BadParameter(msg, param_hint="'DATA'")
-        X = frame[list(names)]
-    else:
-        X = frame.drop(columns=[default]) if default in frame.columns else frame
-    X = _align_categories(X, getattr(estimator, "schema_", None))
+        extra = [str(c) for c in X.columns if c not in names]
+        if extra:
+            _note(
+                f"ignored columns that are not the model's features: {extra} "
+                "(--keep COL copies a column to the output)"
+            )
+        X = X[names]
+    schema_ = getattr(estimator, "schema_", None)
     with _refusals():
+        numeric = [c.name for c in schema_.numeric] if schema_ is not None else list(X.columns)
+        for name in numeric:
+            X[name] = _numbers(X[name], name, table.where)
+        X = _align_categories(X, schema_)
         cost_table = None if cost is None else _read_cost(cost, estimator.classes_)
         labels = estimator.predict(X, cost=cost_table)
-        result = pd.DataFrame({"prediction": labels})
+        result = frame[keep].reset_index(drop=True).copy()
+        result["prediction"] = labels
+        p = estimator.predict_proba(X) if proba or cost_table is not None else None
         if proba:
-            p = estimator.predict_proba(X)
             for k, c in enumerate(estimator.classes_):
-                result[f"proba_{c}"] = p[:, k]
+                result[f"proba_{_plain(c)}"] = p[:, k]
+        if cost_table is not None:
+            risk = conditional_risk(p, cost_matrix(cost_table, estimator.classes_))
+            chosen = np.searchsorted(estimator.classes_, labels)
+            result["expected_risk"] = risk[np.arange(len(labels)), chosen]
         if output is None:
             typer.echo(result.to_csv(index=False), nl=False)
         else:
@@ -375,59 +911,136 @@ def _progress() -> Progress:
     )
 
 
+_LEGEND_MEAN = "mean ± standard deviation over the folds"
+_LEGEND_TIME = (
+    "seconds: fit + predict time summed over the folds, measured after a warm-up fit on a few "
+    "rows, so one-off numba compilation is excluded"
+)
+
+
 @app.command()
 def evaluate(
     data: _Data,
     target: _Target = None,
     model: _Model = _DEFAULT_MODEL,
+    param: _Param = None,
     folds: _Folds = 10,
     seed: _Seed = 0,
+    categorical: _Categorical = None,
+    numeric: _Numeric = None,
+    na_values: _NaValues = None,
+    encoding: _Encoding = None,
+    fmt: _Format = "table",
 ) -> None:
-    """Stratified k-fold cross-validation: accuracy, log-loss, Brier score, confusion matrix."""
+    """Stratified k-fold cross-validation: accuracy, log-loss, Brier, ROC AUC, F1, per class."""
+    _check_format(fmt)
     cls = _model_class(model)
-    frame, default, from_file = _read_table(data)
-    X, y = _split(frame, target, default)
-    _check_fits_data(model, cls, X)
+    params = _parse_params(param, {model: cls})
+    table = _read_table(
+        data,
+        categorical=categorical,
+        numeric=numeric,
+        na_values=na_values,
+        encoding=encoding,
+        target=target,
+    )
+    X, y = _split(table)
+    _check_fits_data(model, cls, table, X)
     with _refusals(), _progress() as bar:
         task = bar.add_task(model, total=folds)
         result = cross_validate(
-            _build(cls, from_file),
-            X,
-            y,
+            _build(cls, table, X, params),
+            _model_input(cls, table, X),
+            y.to_numpy(),
             n_splits=folds,
             random_state=seed,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
         )
-    scores = Table(title=f"{model} on {data}: {folds}-fold cross-validation", title_justify="left")
-    for name in ("fold", "test rows", "accuracy", "log-loss", "Brier"):
+    used = result["n_splits"]
+    metrics = ("accuracy", "log_loss", "brier", "roc_auc", "f1_macro")
+    fold_rows = pd.DataFrame(
+        {
+            "fold": [str(k + 1) for k in range(used)],
+            "test rows": result["n_test"],
+            **{m: result[m] for m in metrics},
+        }
+    )
+    report = class_report(result["confusion_matrix"])
+    cm = result["confusion_matrix"]
+    if fmt == "json":
+        doc = {
+            "model": model,
+            "data": data,
+            "n_splits": int(used),
+            "classes": [_plain(c) for c in result["classes"]],
+            "folds": fold_rows.to_dict(orient="records"),
+            "mean": result["mean"],
+            "std": result["std"],
+            "per_class": [
+                {"class": _plain(c), **{k: _plain(v) for k, v in row.items()}}
+                for c, row in report.iterrows()
+            ],
+            "confusion_matrix": cm.to_numpy().tolist(),
+            "seconds": float(result["fit_time"].sum() + result["predict_time"].sum()),
+        }
+        typer.echo(json.dumps(doc, indent=1, default=_plain, allow_nan=True))
+        return
+    summary = pd.concat(
+        [
+            fold_rows,
+            pd.DataFrame(
+                [
+                    {"fold": "mean", "test rows": len(y), **result["mean"]},
+                    {"fold": "std", "test rows": len(y), **result["std"]},
+                ]
+            ),
+        ],
+        ignore_index=True,
+    )
+    if fmt == "csv":
+        typer.echo(summary.to_csv(index=False), nl=False)
+        return
+    scores = Table(
+        title=escape(f"{model} on {data}: {used}-fold cross-validation"),
+        title_justify="left",
+        caption="mean: ± is the standard deviation over the folds; ROC AUC: one class against "
+        "the rest, averaged over classes; F1: macro average; '-' where a fold's test part lacks "
+        "a class",
+        caption_justify="left",
+    )
+    for name in ("fold", "test rows", "accuracy", "log-loss", "Brier", "ROC AUC", "F1"):
         scores.add_column(name, justify="right", no_wrap=True)
-    for k in range(folds):
-        scores.add_row(
-            str(k + 1),
-            str(result["n_test"][k]),
-            _fmt(result["accuracy"][k]),
-            _fmt(result["log_loss"][k]),
-            _fmt(result["brier"][k]),
-        )
-    mean, std = result["mean"], result["std"]
+    for _, row in fold_rows.iterrows():
+        scores.add_row(row["fold"], str(row["test rows"]), *(_fmt(row[m]) for m in metrics))
     scores.add_section()
     scores.add_row(
         "mean",
         str(len(y)),
-        *(f"{_fmt(mean[m])} ± {_fmt(std[m])}" for m in ("accuracy", "log_loss", "brier")),
+        *(f"{_fmt(result['mean'][m])} ± {_fmt(result['std'][m])}" for m in metrics),
         style="bold",
     )
-    cm = result["confusion_matrix"]
+    per_class = Table(title="per class (out-of-fold predictions)", title_justify="left")
+    for name in ("class", "precision", "recall", "F1", "rows"):
+        per_class.add_column(name, justify="right" if name != "class" else "left")
+    for c, row in report.iterrows():
+        per_class.add_row(
+            escape(str(_plain(c))),
+            _fmt(row["precision"]),
+            _fmt(row["recall"]),
+            _fmt(row["f1"]),
+            str(int(row["support"])),
+        )
     confusion = Table(
         title="confusion matrix (rows: true class, columns: predicted)", title_justify="left"
     )
     confusion.add_column("true \\ predicted", style="bold", no_wrap=True)
     for c in cm.columns:
-        confusion.add_column(escape(str(c)), justify="right")
+        confusion.add_column(escape(str(_plain(c))), justify="right")
     for c, row in cm.iterrows():
-        confusion.add_row(escape(str(c)), *(str(v) for v in row))
+        confusion.add_row(escape(str(_plain(c))), *(str(v) for v in row))
     out = _out()
     out.print(scores)
+    out.print(per_class)
     out.print(confusion)
 
 
@@ -437,22 +1050,40 @@ def compare(
     target: _Target = None,
     folds: _Folds = 10,
     seed: _Seed = 0,
+    param: _Param = None,
+    categorical: _Categorical = None,
+    numeric: _Numeric = None,
+    na_values: _NaValues = None,
+    encoding: _Encoding = None,
+    fmt: _Format = "table",
 ) -> None:
-    """Cross-validate every model on the same folds of DATA (default: the bundled `car`)."""
-    frame, default, from_file = _read_table(data)
-    X, y = _split(frame, target, default)
-    categorical = _categorical_columns(X)
+    """Cross-validate every model and a majority-class baseline on the same folds of DATA.
+
+    DATA defaults to the bundled `car`. A --param applies to every model that has it.
+    """
+    _check_format(fmt)
+    params = _parse_params(param, MODELS)
+    table = _read_table(
+        data,
+        categorical=categorical,
+        numeric=numeric,
+        na_values=na_values,
+        encoding=encoding,
+        target=target,
+    )
+    X, y = _split(table)
+    categorical_cols = _categorical(table, X)
     runnable = {
-        name: _build(cls, from_file)
-        for name, cls in MODELS.items()
-        if _takes_tables(cls) or not categorical
+        name: cls for name, cls in MODELS.items() if _takes_tables(cls) or not categorical_cols
     }
+    models = {BASELINE: DummyClassifier(strategy="prior")}
+    models.update({name: _build(cls, table, X, params) for name, cls in runnable.items()})
     with _refusals(), _progress() as bar:
-        task = bar.add_task("models", total=len(runnable) * folds)
-        table = compare_models(
-            runnable,
-            X,
-            y,
+        task = bar.add_task("models", total=len(models) * folds)
+        frame = compare_models(
+            models,
+            X,  # count models only run when every column is numeric (float64)
+            y.to_numpy(),
             n_splits=folds,
             random_state=seed,
             errors="note",
@@ -460,33 +1091,61 @@ def compare(
                 task, completed=done, total=total, description=name
             ),
         )
-    out = Table(
-        title=f"{len(MODELS)} models on {data}: {folds}-fold cross-validation",
-        title_justify="left",
-    )
-    out.add_column("model", no_wrap=True, style="bold")
-    for name in ("accuracy", "log-loss", "Brier", "seconds"):
-        out.add_column(name, justify="right", no_wrap=True)
-    out.add_column("note", overflow="fold", min_width=10)
-    for name in MODELS:
-        if name not in table.index:
-            out.add_row(name, "-", "-", "-", "-", NEEDS_COUNTS)
+    scored = frame["note"] == ""
+    if not scored[[n for n in frame.index if n != BASELINE]].any():
+        reasons = "; ".join(f"{n}: {frame.loc[n, 'note']}" for n in frame.index)
+        msg = f"no model could be cross-validated on {data}: {reasons}"
+        raise _fail(msg)
+    used = int(frame["n_splits"].max())
+    rows = []
+    for name in [BASELINE, *MODELS]:
+        if name not in frame.index:
+            rows.append({"model": name, "note": NEEDS_COUNTS})
             continue
-        row = table.loc[name]
-        acc = (
-            "-"
-            if not np.isfinite(row["accuracy"])
-            else (f"{_fmt(row['accuracy'])} ± {_fmt(row['accuracy_std'])}")
-        )
-        out.add_row(
-            name,
-            acc,
-            _fmt(row["log_loss"]),
-            _fmt(row["brier"]),
-            _fmt(row["seconds"], 2),
-            escape(row["note"]),
-        )
-    _out().print(out)
+        row = frame.loc[name]
+        rows.append({"model": name, **{k: _plain(v) for k, v in row.items()}})
+    out = pd.DataFrame(rows, columns=["model", *frame.columns])
+    if fmt != "table":
+        _emit(out.drop(columns=["n_splits"]), fmt, "")
+        return
+    view = pd.DataFrame(
+        {
+            "model": out["model"],
+            "accuracy": [
+                "-" if not np.isfinite(a) else f"{_fmt(a)} ± {_fmt(s)}"
+                for a, s in zip(
+                    out["accuracy"].astype(float), out["accuracy_std"].astype(float), strict=True
+                )
+            ],
+            "p vs best": [_p_cell(p) for p in out["p_vs_best"].astype(float)],
+            "log-loss": [_fmt(v) for v in out["log_loss"]],
+            "Brier": [_fmt(v) for v in out["brier"]],
+            "ROC AUC": [_fmt(v) for v in out["roc_auc"]],
+            "F1": [_fmt(v) for v in out["f1_macro"]],
+            "seconds": [_fmt(v, 2) for v in out["seconds"]],
+            "note": out["note"].fillna(""),
+        }
+    )
+    best = frame.loc[frame["p_vs_best"].isna() & scored].index
+    caption = (
+        f"accuracy: {_LEGEND_MEAN}. p vs best: corrected resampled t-test (Nadeau & Bengio "
+        f"2003, as Weka's Experimenter) of fold accuracies against the best model"
+        f"{' (' + best[0] + ')' if len(best) else ''}; * marks p < 0.05, a difference larger "
+        f"than fold noise. ROC AUC: one-vs-rest, macro. F1: macro. {_LEGEND_TIME}. "
+        "baseline: always the most frequent class, class frequencies as probabilities."
+    )
+    _emit(
+        view,
+        "table",
+        f"{len(MODELS)} models and a baseline on {data}: {used}-fold cross-validation",
+        caption,
+    )
+
+
+def _p_cell(p: float) -> str:
+    if not np.isfinite(p):
+        return "-"
+    return f"{p:.3f}" + (" *" if p < 0.05 else "")
 
 
 def main() -> None:

@@ -11,7 +11,17 @@ Metrics, per test fold (``P`` the predicted posteriors, ``k`` the classes, ``y``
   to every class of the data, so a fold that lacks a class is scored on the same columns);
 * Brier score (multi-class): ``mean_i sum_k (P(k | x_i) - 1[y_i = k])^2``, between 0 (certain and
   right) and 2 (certain and wrong);
-* the confusion matrix, summed over the folds: rows are true classes, columns predicted ones.
+* ROC AUC: the area under the ROC curve, one class against the rest and averaged with equal
+  weights over the classes for more than two (:func:`sklearn.metrics.roc_auc_score`,
+  ``multi_class="ovr"``, ``average="macro"``); NaN for a fold whose test part lacks a class;
+* F1: the harmonic mean of precision and recall, per class, averaged with equal weights
+  (macro F1, :func:`sklearn.metrics.f1_score`);
+* the confusion matrix, summed over the folds: rows are true classes, columns predicted ones;
+  per-class precision and recall come from it (:func:`class_report`).
+
+Paired comparison: :func:`corrected_ttest` is the corrected resampled t-test of Nadeau and
+Bengio (2003), which Weka's Experimenter uses; the folds of one cross-validation share training
+rows, so the plain paired t-test is too eager to call a difference real.
 
 A class can be missing from a fold's training part (a class with fewer samples than folds).
 The model is then fitted on the classes it saw and its posteriors are laid out on the columns of
@@ -28,13 +38,130 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats as _stats
 from sklearn.base import clone
-from sklearn.metrics import confusion_matrix, log_loss
+from sklearn.metrics import confusion_matrix, f1_score, log_loss, roc_auc_score
 from sklearn.model_selection import StratifiedKFold
 
-__all__ = ["brier_score", "compare", "cross_validate"]
+__all__ = ["brier_score", "class_report", "compare", "corrected_ttest", "cross_validate"]
 
-_METRICS = ("accuracy", "log_loss", "brier")
+_METRICS = ("accuracy", "log_loss", "brier", "roc_auc", "f1_macro")
+_COLUMNS = (
+    "accuracy",
+    "accuracy_std",
+    "log_loss",
+    "brier",
+    "roc_auc",
+    "f1_macro",
+    "seconds",
+    "n_splits",
+    "note",
+)
+
+
+def corrected_ttest(
+    scores_a: Any, scores_b: Any, n_train: float, n_test: float
+) -> tuple[float, float]:
+    """Corrected resampled paired t-test of two models' per-fold scores (Nadeau and Bengio 2003).
+
+    With ``d_j = a_j - b_j`` over ``k`` folds, mean ``d`` and sample variance ``s^2`` (ddof 1),
+    ``t = d / sqrt((1/k + n_test/n_train) * s^2)``, two-sided p-value from Student's t with
+    ``k - 1`` degrees of freedom. The term ``n_test / n_train`` corrects the variance for the
+    overlap of training sets between folds (for k-fold cross-validation ``1 / (k - 1)``).
+    This is the test of Weka's Experimenter ("Paired T-Tester (corrected)").
+
+    Parameters
+    ----------
+    scores_a, scores_b : array-like of shape (k,)
+        The two models' scores on the same folds, in the same order.
+    n_train, n_test : float
+        Rows in a training part and in a test part (averages over the folds).
+
+    Returns
+    -------
+    (t, p) : tuple of float
+        ``t > 0`` when ``a`` scores higher. Identical scores give ``(0.0, 1.0)``; a constant
+        non-zero difference gives ``(±inf, 0.0)``.
+
+    References
+    ----------
+    C. Nadeau and Y. Bengio, "Inference for the generalization error", Machine Learning 52
+    (2003), 239-281.
+
+    Examples
+    --------
+    >>> t, p = corrected_ttest([0.9, 0.8, 0.85], [0.8, 0.8, 0.8], n_train=20, n_test=10)
+    >>> round(t, 3), round(p, 3)
+    (1.095, 0.388)
+    """
+    a = np.asarray(scores_a, dtype=np.float64)
+    b = np.asarray(scores_b, dtype=np.float64)
+    if a.shape != b.shape or a.ndim != 1 or a.size < 2:
+        msg = f"scores_a and scores_b must be 1-D of the same length >= 2, got {a.shape}, {b.shape}"
+        raise ValueError(msg)
+    if not (n_train > 0 and n_test > 0):
+        msg = f"n_train and n_test must be > 0, got {n_train} and {n_test}"
+        raise ValueError(msg)
+    d = a - b
+    k = d.size
+    mean = float(d.mean())
+    var = float(d.var(ddof=1))
+    if var == 0.0:
+        if mean == 0.0:
+            return 0.0, 1.0
+        return float(np.copysign(np.inf, mean)), 0.0
+    t = mean / np.sqrt((1.0 / k + n_test / n_train) * var)
+    p = 2.0 * float(_stats.t.sf(abs(t), df=k - 1))
+    return float(t), p
+
+
+def class_report(confusion: pd.DataFrame) -> pd.DataFrame:
+    """Per-class precision, recall, F1 and support from a confusion matrix (rows: true class).
+
+    Precision of a class no row was predicted as is NaN (undefined), as is its F1.
+
+    Examples
+    --------
+    >>> cm = pd.DataFrame([[3, 1], [0, 4]], index=["a", "b"], columns=["a", "b"])
+    >>> class_report(cm).round(2)
+       precision  recall    f1  support
+    a       1.0    0.75  0.86        4
+    b       0.8    1.00  0.89        4
+    """
+    cm = np.asarray(confusion, dtype=np.float64)
+    tp = np.diag(cm)
+    predicted, support = cm.sum(axis=0), cm.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(predicted > 0, tp / np.where(predicted > 0, predicted, 1), np.nan)
+        recall = np.where(support > 0, tp / np.where(support > 0, support, 1), np.nan)
+        denom = precision + recall
+        f1 = np.where(denom > 0, 2 * precision * recall / np.where(denom > 0, denom, 1), 0.0)
+    f1 = np.where(np.isnan(precision) | np.isnan(recall), np.nan, f1)
+    return pd.DataFrame(
+        {"precision": precision, "recall": recall, "f1": f1, "support": support.astype(np.int64)},
+        index=confusion.index,
+    )
+
+
+def _roc_auc(y_test: np.ndarray, proba: np.ndarray, classes: np.ndarray) -> float:
+    """Macro one-vs-rest ROC AUC of one fold; NaN when the fold's test part lacks a class."""
+    if len(np.unique(y_test)) != len(classes):
+        return np.nan
+    if len(classes) == 2:
+        return float(roc_auc_score(y_test == classes[1], proba[:, 1]))
+    return float(roc_auc_score(y_test, proba, multi_class="ovr", average="macro", labels=classes))
+
+
+def _mean(values: list[float]) -> float:
+    v = np.asarray(values, dtype=np.float64)
+    v = v[~np.isnan(v)]
+    return float(v.mean()) if v.size else np.nan
+
+
+def _std(values: list[float]) -> float:
+    v = np.asarray(values, dtype=np.float64)
+    v = v[~np.isnan(v)]
+    return float(v.std()) if v.size else np.nan
 
 
 def brier_score(y_true: Any, proba: Any, classes: Any) -> float:
@@ -85,6 +212,22 @@ def _aligned_proba(model: Any, X: Any, classes: np.ndarray, n: int) -> np.ndarra
     return out
 
 
+def _warm_up(model: Any, X: Any, y: np.ndarray) -> None:
+    """Fit and query a clone on a few rows of each class (compiles kernels before timing)."""
+    rows = np.concatenate([np.flatnonzero(y == c)[:3] for c in np.unique(y)])
+    if len(np.unique(y[rows])) < 2:
+        return
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est = clone(model).fit(_take(X, rows), y[rows])
+            est.predict(_take(X, rows))
+            if hasattr(est, "predict_proba"):
+                est.predict_proba(_take(X, rows))
+    except (ValueError, TypeError):  # the real folds will say why
+        return
+
+
 def cross_validate(
     model: Any,
     X: Any,
@@ -92,6 +235,7 @@ def cross_validate(
     n_splits: int = 10,
     random_state: int | None = 0,
     progress: Callable[[int, int], Any] | None = None,
+    warm_up: bool = True,
 ) -> dict[str, Any]:
     """Stratified k-fold cross-validation with accuracy, log-loss, Brier score and confusions.
 
@@ -112,22 +256,33 @@ def cross_validate(
         Seed of the shuffle before splitting.
     progress : callable, optional
         Called as ``progress(done, total)`` after each fold.
+    warm_up : bool, default=True
+        Fit and query a clone on a few rows before timing, so that ``fit_time`` and
+        ``predict_time`` exclude one-off costs such as compiling numba kernels.
 
     Returns
     -------
     dict
         ``classes`` (ndarray, sorted), ``n_splits``; per fold, as ndarrays of shape
         ``(n_splits,)``: ``accuracy``, ``log_loss``, ``brier`` (NaN for a model without
-        ``predict_proba``), ``fit_time``, ``predict_time`` (seconds) and ``n_test``;
-        ``mean`` and ``std``, dicts of the three metrics over the folds; and
+        ``predict_proba``), ``roc_auc`` (NaN for a fold whose test part lacks a class),
+        ``f1_macro``, ``fit_time``, ``predict_time`` (seconds), ``n_test`` and ``n_train``;
+        ``mean`` and ``std``, dicts of the five metrics over the folds (NaN folds left out);
+        and
         ``confusion_matrix``, a DataFrame summed over the folds with the true classes as index
         (named ``"true"``) and the predicted ones as columns (named ``"predicted"``).
 
     Raises
     ------
     ValueError
-        If ``n_splits`` is not an integer in ``[2, n_samples]``, or ``X`` and ``y`` differ in
-        length.
+        If ``n_splits`` is not an integer >= 2, there are fewer than 2 samples, or ``X`` and
+        ``y`` differ in length.
+
+    Warns
+    -----
+    UserWarning
+        When ``n_splits`` is more than the largest class has members: the folds used are then
+        that many (at least 2), and ``n_splits`` in the result says how many.
 
     Examples
     --------
@@ -145,23 +300,30 @@ def cross_validate(
     if isinstance(n_splits, (bool, np.bool_)) or not isinstance(n_splits, (int, np.integer)):
         msg = f"n_splits must be an integer >= 2, got {n_splits!r}"
         raise ValueError(msg)
-    if not 2 <= n_splits <= n:
-        msg = f"n_splits must be between 2 and the number of samples ({n}), got {n_splits}"
+    if n_splits < 2:
+        msg = f"n_splits must be an integer >= 2, got {n_splits}"
+        raise ValueError(msg)
+    if n < 2:
+        msg = f"cross-validation needs at least 2 samples, got {n}"
         raise ValueError(msg)
     n_rows = X.shape[0] if hasattr(X, "shape") else len(X)
     if n_rows != n:
         msg = f"X has {n_rows} samples but y has {n}"
         raise ValueError(msg)
     classes, class_sizes = np.unique(y_arr, return_counts=True)
-    if n_splits > class_sizes.max():
+    largest = int(class_sizes.max())
+    if n_splits > largest:
         # stratification needs at least one member of some class in every fold
         warnings.warn(
-            f"n_splits={n_splits} is more than the largest class has members "
-            f"({class_sizes.max()}); using {class_sizes.max()} folds",
+            f"n_splits={int(n_splits)} is more than the largest class has members "
+            f"({largest}); using {max(2, largest)} folds",
             UserWarning,
             stacklevel=2,
         )
-        n_splits = max(2, int(class_sizes.max()))
+        n_splits = max(2, largest)
+    n_splits = int(n_splits)
+    if warm_up:
+        _warm_up(model, X, y_arr)
     folds = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
     scores: dict[str, list[float]] = {k: [] for k in (*_METRICS, "fit_time", "predict_time")}
     n_test: list[int] = []
@@ -183,12 +345,16 @@ def cross_validate(
         scores["fit_time"].append(fitted - start)
         scores["predict_time"].append(stop - fitted)
         scores["accuracy"].append(float(np.mean(pred == y_test)))
+        scores["f1_macro"].append(
+            float(f1_score(y_test, pred, labels=classes, average="macro", zero_division=0.0))
+        )
         if proba is None:
-            scores["log_loss"].append(np.nan)
-            scores["brier"].append(np.nan)
+            for key in ("log_loss", "brier", "roc_auc"):
+                scores[key].append(np.nan)
         else:
             scores["log_loss"].append(float(log_loss(y_test, proba, labels=classes)))
             scores["brier"].append(brier_score(y_test, proba, classes))
+            scores["roc_auc"].append(_roc_auc(y_test, proba, classes))
         confusion += confusion_matrix(y_test, pred, labels=classes)
         n_test.append(len(test))
         if progress is not None:
@@ -196,8 +362,9 @@ def cross_validate(
     out: dict[str, Any] = {"classes": classes, "n_splits": n_splits}
     out.update({k: np.asarray(v) for k, v in scores.items()})
     out["n_test"] = np.asarray(n_test)
-    out["mean"] = {k: float(np.mean(scores[k])) for k in _METRICS}
-    out["std"] = {k: float(np.std(scores[k])) for k in _METRICS}
+    out["n_train"] = n - out["n_test"]
+    out["mean"] = {k: _mean(scores[k]) for k in _METRICS}
+    out["std"] = {k: _std(scores[k]) for k in _METRICS}
     out["confusion_matrix"] = pd.DataFrame(
         confusion,
         index=pd.Index(classes, name="true"),
@@ -214,6 +381,7 @@ def compare(
     random_state: int | None = 0,
     progress: Callable[[int, int, str], Any] | None = None,
     errors: str = "raise",
+    warm_up: bool = True,
 ) -> pd.DataFrame:
     """Cross-validate several models on the same folds and tabulate their scores.
 
@@ -230,14 +398,20 @@ def compare(
         What to do when a model cannot be cross-validated on this data (its ``fit`` or
         ``predict`` raises ``ValueError`` or ``TypeError``): re-raise, or give it a row of NaN
         scores with the reason in ``note``.
+    warm_up : bool, default=True
+        As in :func:`cross_validate`: timings exclude one-off compilation.
 
     Returns
     -------
     pandas.DataFrame
         One row per model, indexed by name (index named ``"model"``), with columns
-        ``accuracy`` and ``accuracy_std`` (mean and standard deviation over the folds),
-        ``log_loss``, ``brier`` (means over the folds), ``seconds`` (fit plus predict time
-        summed over the folds) and ``note`` (empty, or why the model has no scores).
+        ``accuracy`` and ``accuracy_std`` (mean and population standard deviation over the
+        folds), ``log_loss``, ``brier``, ``roc_auc``, ``f1_macro`` (means over the folds),
+        ``seconds`` (fit plus predict time summed over the folds, after a warm-up),
+        ``n_splits`` (the folds used), ``t_vs_best`` and ``p_vs_best`` (the corrected
+        resampled t-test of the model's fold accuracies against those of the most accurate
+        model, :func:`corrected_ttest`; NaN for the best model itself) and ``note`` (empty,
+        or why the model has no scores).
 
     Examples
     --------
@@ -254,33 +428,52 @@ def compare(
     if errors not in ("raise", "note"):
         msg = f"errors must be 'raise' or 'note', got {errors!r}"
         raise ValueError(msg)
-    total = len(models) * n_splits
     rows = []
+    per_fold: dict[str, np.ndarray] = {}
+    sizes: tuple[float, float] | None = None
     for k, (name, model) in enumerate(models.items()):
-        before = k * n_splits
 
-        def tick(done: int, _: int, name: str = name, before: int = before) -> None:
+        def tick(done: int, folds: int, name: str = name, k: int = k) -> None:
+            # folds is the number used (fewer than n_splits on small data)
             if progress is not None:
-                progress(before + done, total, name)
+                progress(k * folds + done, len(models) * folds, name)
 
         row: dict[str, Any] = {"model": name}
         try:
-            result = cross_validate(model, X, y, n_splits, random_state, progress=tick)
+            with warnings.catch_warnings():
+                if k > 0:  # the fold fall-back is said once, for the first model
+                    warnings.filterwarnings("ignore", message="n_splits=", category=UserWarning)
+                result = cross_validate(
+                    model, X, y, n_splits, random_state, progress=tick, warm_up=warm_up
+                )
         except (ValueError, TypeError) as exc:
             if errors == "raise":
                 raise
-            row.update({c: np.nan for c in ("accuracy", "accuracy_std", *_METRICS[1:])})
-            row.update(seconds=np.nan, note=f"n/a: {exc}")
+            row.update({c: np.nan for c in _COLUMNS[:-1]})
+            row.update(note=f"n/a: {exc}")
             tick(n_splits, n_splits)
         else:
+            per_fold[name] = result["accuracy"]
+            sizes = (float(result["n_train"].mean()), float(result["n_test"].mean()))
             row.update(
                 accuracy=result["mean"]["accuracy"],
                 accuracy_std=result["std"]["accuracy"],
                 log_loss=result["mean"]["log_loss"],
                 brier=result["mean"]["brier"],
+                roc_auc=result["mean"]["roc_auc"],
+                f1_macro=result["mean"]["f1_macro"],
                 seconds=float(result["fit_time"].sum() + result["predict_time"].sum()),
+                n_splits=result["n_splits"],
                 note="",
             )
         rows.append(row)
-    columns = ["model", "accuracy", "accuracy_std", "log_loss", "brier", "seconds", "note"]
-    return pd.DataFrame(rows, columns=columns).set_index("model")
+    table = pd.DataFrame(rows, columns=["model", *_COLUMNS]).set_index("model")
+    table["t_vs_best"] = np.nan
+    table["p_vs_best"] = np.nan
+    if per_fold and sizes is not None:
+        best = max(per_fold, key=lambda m: per_fold[m].mean())
+        for name, acc in per_fold.items():
+            if name != best:
+                t, p = corrected_ttest(acc, per_fold[best], *sizes)
+                table.loc[name, ["t_vs_best", "p_vs_best"]] = [t, p]
+    return table[[*_COLUMNS[:-1], "t_vs_best", "p_vs_best", "note"]]

@@ -232,6 +232,13 @@ def _sorted_vocabulary(s: pd.Series) -> tuple:
     return tuple(_plain(v) for v in uniq)
 
 
+def _is_missing(v: Any) -> bool:
+    try:
+        return bool(pd.isna(v))
+    except (TypeError, ValueError):  # a list or an array in a cell is not "missing"
+        return False
+
+
 def _hashable(v: Any) -> bool:
     try:
         hash(v)
@@ -708,8 +715,18 @@ def _encode_numeric(s: pd.Series, name: str) -> np.ndarray:
         try:
             v = pd.to_numeric(s, errors="raise").to_numpy(dtype=np.float64, na_value=np.nan)
         except (ValueError, TypeError) as exc:
-            bad = next((x for x in s if not _is_real_number(x) and not pd.isna(x)), None)
-            msg = f"column {name!r} is numeric but holds {bad!r} ({type(bad).__name__})"
+            # the first cell that is neither missing nor a number (text "2.5" is a number)
+            numbers = pd.to_numeric(s, errors="coerce")
+            row = next(
+                i
+                for i, (x, v) in enumerate(zip(s.tolist(), numbers.tolist(), strict=True))
+                if pd.isna(v) and not _is_missing(x)
+            )
+            bad = _plain(s.iloc[row])
+            msg = (
+                f"column {name!r} is numeric but holds {bad!r} ({type(bad).__name__}) in row "
+                f"{row}, which is not a number"
+            )
             raise SchemaError(msg) from exc
     if np.isinf(v).any():
         row = int(np.flatnonzero(np.isinf(v))[0])
