@@ -327,7 +327,7 @@ def test_evaluate_uses_the_folds_it_says(twelve_rows):
     result = run("evaluate", twelve_rows, "-t", "c")
     assert result.exit_code == 0, result.output
     assert "using 9 folds" in result.output
-    assert "9-fold cross-validation" in result.output
+    assert "9-fold cross-validation" in flat(result.output)
     assert "10-fold" not in result.output
 
 

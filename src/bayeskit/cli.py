@@ -34,6 +34,7 @@ the data or a model file is refused (the message says why).
 from __future__ import annotations
 
 import json
+import os
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -160,8 +161,16 @@ _Format = Annotated[
 # --------------------------------------------------------------------------------------------
 
 
+#: Width of tables written to a file or pipe (a terminal's own width is used when there is one,
+#: and COLUMNS overrides both): wide enough that no column of ``compare`` wraps.
+PIPE_WIDTH = 150
+
+
 def _out() -> Console:
-    return Console(highlight=False)
+    console = Console(highlight=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(highlight=False, width=PIPE_WIDTH)
+    return console
 
 
 def _err() -> Console:
