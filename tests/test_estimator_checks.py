@@ -33,5 +33,22 @@ def test_sklearn_compatible(estimator, check):
     check(estimator)
 
 
-def test_every_registered_model_is_checked():
-    assert {type(e) for e in ESTIMATORS} == set(MODELS.values())
+def test_every_public_classifier_is_registered_and_checked():
+    # the classes bayeskit.classifiers exports, found by inspection (not from MODELS): each
+    # concrete classifier must have a command-line name and be among the estimators checked
+    import inspect
+
+    import bayeskit.classifiers as classifiers
+    from bayeskit.classifiers import BayesClassifier
+
+    public = {
+        obj
+        for name in classifiers.__all__
+        if inspect.isclass(obj := getattr(classifiers, name))
+        and issubclass(obj, BayesClassifier)
+        and obj is not BayesClassifier
+        and not inspect.isabstract(obj)
+    }
+    assert public, "bayeskit.classifiers exports no classifier"
+    assert public == set(MODELS.values())
+    assert public <= {type(e) for e in ESTIMATORS}

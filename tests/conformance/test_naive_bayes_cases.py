@@ -289,10 +289,19 @@ def test_han_drug_test_conditional():
 
 
 def test_han_liver_cancer_bayes_theorem():
-    # Han 6.3 Sect. 2.2: P(C1 | A) = P(A | C1) P(C1) / P(A), computed in log space
+    # Han 6.3 Sect. 2.2: P(C1 | A) = P(A | C1) P(C1) / P(A). Through the library: a naive Bayes
+    # fitted on four weighted rows whose frequencies are the example's probabilities
+    # (P(A | C2) = (P(A) - P(A | C1) P(C1)) / P(C2)), counted, estimated by MLE and normalised
+    # in log space, answers the query "alcoholic".
     inp = case("han-2.2-liver-cancer")["inputs"]
     (out,) = outputs("han-2.2-liver-cancer")
-    got = np.exp(np.log(inp["P(A|C1)"]) + np.log(inp["P(C1)"]) - np.log(inp["P(A)"]))
+    p_c1, p_a, p_a_c1 = inp["P(C1)"], inp["P(A)"], inp["P(A|C1)"]
+    p_a_c2 = (p_a - p_a_c1 * p_c1) / inp["P(C2)"]
+    X = pd.DataFrame({"alcoholic": ["yes", "no", "yes", "no"]})
+    y = ["C1", "C1", "C2", "C2"]
+    w = [p_a_c1 * p_c1, (1 - p_a_c1) * p_c1, p_a_c2 * inp["P(C2)"], (1 - p_a_c2) * inp["P(C2)"]]
+    model = NaiveBayes(alpha=0.0, prior_alpha=0.0).fit(X, y, sample_weight=w)
+    got = model.predict_proba(pd.DataFrame({"alcoholic": ["yes"]}))[0, _class(model, "C1")]
     check(got, out)
 
 

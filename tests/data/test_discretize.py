@@ -282,6 +282,20 @@ def test_discretizer_equal_width_fit_transform_and_labels():
     assert d.bin_labels(0) == ["(-inf, 5.2]", "(5.2, 6.1]", "(6.1, 7]", "(7, inf)"]
 
 
+def test_discretizer_fit_transform_equals_fit_then_transform():
+    rng = np.random.default_rng(11)
+    x = np.column_stack([np.r_[rng.normal(0, 1, 60), rng.normal(4, 1, 60)], rng.normal(size=120)])
+    x[::17, 1] = np.nan
+    y = np.r_[[0] * 60, [1] * 60]
+    w = rng.integers(1, 4, 120).astype(float)
+    for method, args in [("mdl", (y, 2, w)), ("equal-frequency", ()), ("equal-width", ())]:
+        both = Discretizer(method, n_bins=3).fit_transform(x, *args)
+        apart = Discretizer(method, n_bins=3).fit(x, *args).transform(x)
+        np.testing.assert_array_equal(both, apart)
+        assert (both[::17, 1] == -1).all()  # missing stays missing
+    assert Discretizer("mdl").fit_transform(x, y, 2)[:, 0].max() >= 1  # the informative cut
+
+
 def test_discretizer_mdl_on_two_columns():
     rng = np.random.default_rng(7)
     informative = np.arange(40.0)
