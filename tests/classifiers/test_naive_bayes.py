@@ -527,3 +527,31 @@ def test_discretizer_unfitted_raises_not_fitted():
 
     with pytest.raises(NotFittedError, match="not fitted"):
         Discretizer().transform(np.zeros((2, 1)))
+
+
+def test_explain_as_a_labelled_long_frame():
+    X = pd.DataFrame(
+        {"colour": ["red", "red", "blue", "blue"], "size": [1.0, 2.0, 8.0, 9.0]},
+        index=["a", "b", "c", "d"],
+    )
+    y = ["apple", "apple", "plum", "plum"]
+    model = NaiveBayes(discretize=None).fit(X, y)
+    query = X.iloc[[3, 0], ::-1]  # other row order, columns reordered: matched by name
+    array = model.explain(query)
+    frame = model.explain(query, as_frame=True)
+    assert list(frame.columns) == ["row", "feature", "value", "class", "contribution"]
+    assert len(frame) == 2 * 2 * 2
+    first = frame[(frame["row"] == "d") & (frame["feature"] == "colour")]
+    assert first["value"].tolist() == ["blue", "blue"]
+    assert first["class"].tolist() == ["apple", "plum"]
+    np.testing.assert_array_equal(first["contribution"], array[0, 0])
+    np.testing.assert_array_equal(
+        frame.pivot_table(index="row", columns=["feature", "class"], values="contribution")
+        .loc[["d", "a"]]
+        .to_numpy(),
+        array.reshape(2, -1),
+    )
+    unnamed = NaiveBayes(discretize=None).fit(X.to_numpy(dtype=object)[:, 1:].astype(float), y)
+    plain = unnamed.explain(np.array([[8.5]]), as_frame=True)
+    assert plain["row"].tolist() == [0, 0]
+    assert plain["feature"].tolist() == ["x0", "x0"]

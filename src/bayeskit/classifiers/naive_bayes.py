@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from scipy.special import logsumexp
 
 from bayeskit.classifiers._base import (
@@ -278,14 +279,20 @@ class NaiveBayes(BayesClassifier):
             observed[:, pos] = ~np.isnan(x[:, 0])
         return out, observed
 
-    def explain(self, X: Any) -> np.ndarray:
+    def explain(self, X: Any, *, as_frame: bool = False) -> np.ndarray | pd.DataFrame:
         """Per-feature evidence for each class: ``log P(x_j | c) - log P(x_j)``.
 
         ``P(x_j) = sum_c P(c) P(x_j | c)`` is the feature's marginal under the model, so a
         positive entry means the feature's value speaks for class ``c``, a negative one against
         it. Since ``log P(c | x) = log P(c) + sum_j explain[j, c] + const``, the contributions add
-        up to the posterior's log-odds between any two classes. Shape ``(n_samples, n_features,
-        n_classes)``, features in ``schema_.names`` order; 0 where ``x_j`` is missing.
+        up to the posterior's log-odds between any two classes.
+
+        Returns an array of shape ``(n_samples, n_features, n_classes)``, features in
+        ``schema_.names`` order, classes in ``classes_`` order; 0 where ``x_j`` is missing. With
+        ``as_frame=True``, the same numbers as a labelled long-form DataFrame with columns
+        ``row`` (the index label of ``X`` if it is a DataFrame, else the row's position),
+        ``feature``, ``value`` (the value explained, as given), ``class`` and ``contribution``,
+        one row per (sample, feature, class).
 
         Examples
         --------
@@ -295,6 +302,12 @@ class NaiveBayes(BayesClassifier):
         >>> model.explain(X.iloc[:1]).round(3) + 0.0
         array([[[ 0.405, -0.693],
                 [ 0.   ,  0.   ]]])
+        >>> model.explain(X.iloc[:1], as_frame=True).round(3)
+           row feature value  class  contribution
+        0    0       a     u      0         0.405
+        1    0       a     u      1        -0.693
+        2    0       b     p      0         0.000
+        3    0       b     p      1         0.000
         """
         fll, observed = self._feature_terms(self._encode_for_predict(X))
         with np.errstate(invalid="ignore"):
@@ -302,7 +315,22 @@ class NaiveBayes(BayesClassifier):
             out = fll - marginal
         # undefined ratios (inf / inf, 0 / 0: a value impossible, or a point mass, under every
         # class that allows it) carry no comparable evidence: 0, never NaN
-        return np.where(observed[:, :, None] & ~np.isnan(out), out, 0.0)
+        out = np.where(observed[:, :, None] & ~np.isnan(out), out, 0.0) + 0.0
+        if not as_frame:
+            return out
+        frame = self.schema_._select(X)  # the user's values, in the schema's column order
+        n, d, n_classes = out.shape
+        rows = frame.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(n)
+        values = frame.to_numpy(dtype=object)
+        return pd.DataFrame(
+            {
+                "row": np.repeat(np.asarray(rows, dtype=object), d * n_classes),
+                "feature": np.tile(np.repeat(self.schema_.names, n_classes), n),
+                "value": np.repeat(values.reshape(-1), n_classes),
+                "class": np.tile(self.classes_, n * d),
+                "contribution": out.reshape(-1),
+            }
+        )
 
 
 def _check_finite_moments(moments: GaussianMoments, schema) -> None:
