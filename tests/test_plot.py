@@ -215,3 +215,35 @@ def test_decision_regions_holds_an_integer_column_at_a_fractional_median(tmp_pat
     y = (X["a"] > 0).astype(int)
     ax = decision_regions(NaiveBayes().fit(X, y), X, y, features=("a", "b"))
     assert ax.collections
+
+
+def test_decision_regions_defaults_to_the_separating_features_and_says_what_is_held():
+    from bayeskit import NaiveBayes
+    from bayeskit.data import datasets
+    from bayeskit.plot import decision_regions
+
+    X, y = datasets.load("iris")
+    model = NaiveBayes(discretize=None).fit(X, y)
+    ax = decision_regions(model, X, y)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("petal_length", "petal_width")
+    assert ax.get_title() == "NaiveBayes: predicted class over petal_length and petal_width"
+    assert set(ax.bayeskit_held) == {"sepal_length", "sepal_width"}
+    assert ax.bayeskit_held["sepal_length"] == pytest.approx(float(X["sepal_length"].median()))
+    notes = [t.get_text() for t in ax.texts]
+    assert any("held at" in t and "sepal_length=5.8" in t for t in notes)
+    # not one solid region: the plotted features decide between all three classes
+    (regions,) = [c for c in ax.collections if isinstance(c, ContourSet)]
+    assert [len(segments) > 0 for segments in regions.allsegs] == [True, True, True]
+
+
+def test_density_contours_have_a_title_and_labelled_levels():
+    from bayeskit import FullBayes
+    from bayeskit.data import datasets
+    from bayeskit.plot import density_contours
+
+    X, y = datasets.load("iris")
+    ax = density_contours(FullBayes().fit(X, y), ("petal_length", "petal_width"))
+    assert "class densities of petal_length and petal_width" in ax.get_title()
+    assert "1%, 10%, 50%, 90%" in ax.get_title()
+    labels = {t.get_text() for t in ax.texts}
+    assert {"1%", "50%"} <= labels

@@ -275,7 +275,7 @@ def density_contours(
         # f(x) / f(mu) = exp(-d^2 / 2), from the estimate layer's Cholesky-based log density
         log_f = mvn_log_density(cells, means[i], chol)
         log_peak = mvn_log_density(means[i][None, :], means[i], chol)
-        ax.contour(
+        lines = ax.contour(
             xx,
             yy,
             np.exp(log_f - log_peak).reshape(xx.shape),
@@ -283,6 +283,7 @@ def density_contours(
             colors=[colours[i]],
             linewidths=widths,
         )
+        ax.clabel(lines, fmt=lambda f: f"{100 * f:g}%", fontsize="x-small")
     for i, _ in enumerate(model.classes_):
         ax.scatter(*means[i], marker=_MARKERS[i % len(_MARKERS)], c="black", s=60, zorder=3)
     if point is not None:
@@ -291,6 +292,12 @@ def density_contours(
     _legend(ax, model, colours)
     ax.set_xlabel(names[0])
     ax.set_ylabel(names[1])
+    percent = ", ".join(f"{100 * f:g}%" for f in fractions)
+    ax.set_title(
+        f"{type(model).__name__}: class densities of {names[0]} and {names[1]}\n"
+        f"curves at {percent} of each class's peak density (1% thick)",
+        fontsize="medium",
+    )
     return ax
 
 
@@ -317,7 +324,13 @@ def decision_regions(
     """The class a model predicts over a grid of two numeric features, with the data on top.
 
     Every other feature is held at one value: its median (numeric) or its most frequent value
-    (categorical) in ``X``. The grid spans the data's range of the two features, padded by 5%.
+    (categorical) in ``X``; the figure says which values (a note under the axes, also kept in
+    ``ax.bayeskit_held``). The grid spans the data's range of the two features, padded by 5%.
+
+    By default the two features plotted are the numeric ones that separate the classes best in
+    ``(X, y)``: the largest ratio of between-class to within-class variance (Fisher's
+    criterion, each feature alone). Plotting the first two columns instead can show one solid
+    region when those two carry little evidence next to the features held fixed.
 
     Parameters
     ----------
@@ -327,7 +340,7 @@ def decision_regions(
     y : array-like of shape (n_samples,)
         Labels of ``X`` (classes of the model).
     features : pair of column names or positions, optional
-        The two numeric features (default: the first two numeric columns).
+        The two numeric features (default: the two that separate the classes best, see above).
     grid : int, default=200
         Grid points per axis.
     alpha : float, default=0.25
@@ -358,8 +371,10 @@ def decision_regions(
             f"{type(model).__name__} has no schema"
         )
         raise TypeError(msg)
-    names = _numeric_features(model, features)
     frame = _frame(model, X)
+    if features is None:
+        features = _separating_pair(model, frame, y)
+    names = _numeric_features(model, features)
     points = frame[names].to_numpy(dtype=np.float64)
     low, high = np.nanmin(points, axis=0), np.nanmax(points, axis=0)
     pad = 0.05 * np.where(high > low, high - low, 1.0)
@@ -368,13 +383,14 @@ def decision_regions(
     xx, yy = np.meshgrid(gx, gy)
 
     cells = {}
+    held = {}
     for col in frame.columns:
         if col == names[0]:
             cells[col] = xx.ravel()
         elif col == names[1]:
             cells[col] = yy.ravel()
         else:
-            value = _typical(frame[col], model, col)
+            value = held[col] = _typical(frame[col], model, col)
             numeric = model.schema_.column(str(col)).kind == "numeric"
             cells[col] = pd.Series(
                 [value] * xx.size, dtype=np.float64 if numeric else frame[col].dtype
@@ -394,7 +410,50 @@ def decision_regions(
     ax.legend(title="class", fontsize="small")
     ax.set_xlabel(names[0])
     ax.set_ylabel(names[1])
+    ax.set_title(f"{type(model).__name__}: predicted class over {names[0]} and {names[1]}")
+    ax.bayeskit_held = held
+    if held:
+        shown = [f"{k}={_short(v)}" for k, v in list(held.items())[:6]]
+        more = f", and {len(held) - 6} more" if len(held) > 6 else ""
+        ax.annotate(
+            "other features held at (median / most frequent): " + ", ".join(shown) + more,
+            xy=(0.0, -0.13),
+            xycoords="axes fraction",
+            va="top",
+            fontsize="x-small",
+            wrap=True,
+        )
     return ax
+
+
+def _short(v: Any) -> str:
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+
+def _separating_pair(model: Any, frame: pd.DataFrame, y: Any) -> list[str]:
+    """The two numeric features with the largest Fisher ratio (between- over within-class
+    variance) in the data; the first two numeric ones where fewer can be scored."""
+    schema = model.schema_
+    numeric = [c.name for c in schema.columns if c.kind != "categorical" or c.cuts is not None]
+    if len(numeric) <= 2:
+        return numeric
+    labels = np.asarray(y)
+    scores = []
+    for name in numeric:
+        v = pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=np.float64)
+        ok = ~np.isnan(v)
+        if ok.sum() < 2:
+            scores.append(-np.inf)
+            continue
+        v, lab = v[ok], labels[ok]
+        between = within = 0.0
+        for c in np.unique(lab):
+            part = v[lab == c]
+            between += part.size * (part.mean() - v.mean()) ** 2
+            within += ((part - part.mean()) ** 2).sum()
+        scores.append(between / within if within > 0 else (np.inf if between > 0 else 0.0))
+    order = np.argsort(-np.asarray(scores), kind="stable")[:2]
+    return [numeric[i] for i in sorted(order)]
 
 
 def _typical(s: pd.Series, model: Any, name: str) -> Any:
