@@ -184,52 +184,44 @@ def test_zaki_categorical_naive_bayes_iris(out):
         model = NaiveBayes(**TEXTBOOK, alpha=1.0, priors=priors).fit(Xd, y)
         check(_answer(model, q, query), out)
         return
-    # The seed's convention adds the pseudo-count only to the factor with a zero count
-    # (sepal_length = long in c1): build that from the model's own counts and estimators.
-    model = NaiveBayes(**TEXTBOOK, alpha=0.0, priors=priors).fit(Xd, y)
-    log_lik = np.zeros(len(model.classes_))
-    for j, name in enumerate(Xd.columns):
-        table = model.stats_.counts.feature_count[j]
-        code = list(Xd[name].cat.categories).index(query[name])
-        for k in range(len(model.classes_)):
-            est = lidstone(table[k], 1.0) if table[k, code] == 0 else mle(table[k])
-            log_lik[k] += est[code]
-    if q["kind"] == "likelihood":
-        got = np.exp(log_lik[_class(model, q["class"])])
-    elif q["kind"] == "joint":
-        got = np.exp(log_lik + model.log_prior_)[_class(model, q["class"])]
-    else:
-        got = model.classes_[np.argmax(log_lik + model.log_prior_)]
-    check(got, out)
+    # The seed adds the pseudo-count only where a count is zero (sepal_length = long in c1):
+    # the Laplacian correction applied per distribution, smoothing="lidstone-where-zero".
+    model = NaiveBayes(**TEXTBOOK, alpha=1.0, smoothing="lidstone-where-zero", priors=priors)
+    model.fit(Xd, y)
+    check(_answer(model, q, query), out)
 
 
 # --- Han 6.3 Sect. 3.1: the Laplacian correction on hypothetical counts -----------------------
 def test_han_laplace_correction():
+    # Through the library: naive Bayes fitted on weighted rows whose per-class counts are the
+    # example's two count tables (row weight n(s) n(c) / n_class keeps both margins), then
+    # asked for the per-feature likelihoods of the query. The seed's correction ("add one to
+    # each count" of a table that holds a zero) is smoothing="lidstone-where-zero".
     c = case("han-3.1-laplace-correction")
     counts = c["inputs"]["counts"]
-    student = {k: np.array([v["yes"], v["no"]], float) for k, v in counts["buy_x_student"].items()}
-    credit = {
-        k: np.array([v["fair"], v["excellent"]], float) for k, v in counts["buy_x_credit"].items()
+    student, credit = counts["buy_x_student"], counts["buy_x_credit"]
+    rows, weights = [], []
+    for k in ("yes", "no"):
+        total = sum(student[k].values())
+        for s_val, s_n in student[k].items():
+            for c_val, c_n in credit[k].items():
+                rows.append({"student": s_val, "credit": c_val, "buy": k})
+                weights.append(s_n * c_n / total)
+    data = pd.DataFrame(rows)
+    X, y = data[["student", "credit"]], data["buy"]
+    domains = {"student": ["yes", "no"], "credit": ["fair", "excellent"]}
+    settings = {
+        "none": {"alpha": 0.0},
+        "laplace_all": {"alpha": 1.0},
+        "laplace_selective": {"alpha": 1.0, "smoothing": "lidstone-where-zero"},
     }
-    # query: student = yes (index 0), credit = fair (index 0), unless the output says otherwise
     for out in outputs("han-3.1-laplace-correction"):
         q = out["quantity"]
         query = q.get("query", {"student": "yes", "credit": "fair"})
-        s_idx = 0 if query["student"] == "yes" else 1
-        c_idx = 0 if query["credit"] == "fair" else 1
-        k = q["class"]
-        smoothing = q.get("smoothing")
-        if smoothing == "none":
-            s_est, c_est = mle(student[k]), mle(credit[k])
-        elif smoothing == "laplace_all":
-            s_est, c_est = lidstone(student[k], 1.0), lidstone(credit[k], 1.0)
-        else:  # the seed smooths only a table that holds a zero count
-            s_est = lidstone(student[k], 1.0) if (student[k] == 0).any() else mle(student[k])
-            c_est = lidstone(credit[k], 1.0) if (credit[k] == 0).any() else mle(credit[k])
-        if q["kind"] == "conditional":
-            got = np.exp(s_est[s_idx])
-        else:
-            got = np.exp(s_est[s_idx] + c_est[c_idx])
+        params = settings[q.get("smoothing")]
+        model = NaiveBayes(**params, categories=domains).fit(X, y, sample_weight=weights)
+        terms = model.feature_log_likelihood(pd.DataFrame([query]))[0, :, _class(model, q["class"])]
+        got = np.exp(terms[0] if q["kind"] == "conditional" else terms.sum())
         check(got, out)
 
 

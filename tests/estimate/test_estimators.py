@@ -113,3 +113,19 @@ def test_variance_floor_uses_largest_pooled_variance():
     values = np.array([[0.0, 0.0], [2.0, 10.0], [4.0, 20.0]])
     gm = gaussian_moments(values, np.array([0, 1, 1]), 2)
     assert variance_floor(gm, 0.1) == pytest.approx(0.1 * np.var(values[:, 1]))
+
+
+def test_lidstone_where_zero_smooths_only_distributions_with_a_zero():
+    from bayeskit.estimate import lidstone, lidstone_where_zero, log_probabilities, mle
+
+    counts = np.array([[[0.0, 4.0], [2.0, 2.0]], [[1.0, 3.0], [0.0, 0.0]]])
+    got = lidstone_where_zero(counts, 0.5)
+    np.testing.assert_allclose(got[0, 0], lidstone(counts[0, 0], 0.5))
+    np.testing.assert_allclose(got[0, 1], mle(counts[0, 1]))
+    np.testing.assert_allclose(got[1, 0], mle(counts[1, 0]))
+    np.testing.assert_allclose(got[1, 1], np.log([0.5, 0.5]))  # an empty row: uniform
+    # along another axis, each column is its own distribution
+    np.testing.assert_allclose(
+        lidstone_where_zero(counts[0], 1.0, axis=0)[:, 1], mle(counts[0][:, 1])
+    )
+    np.testing.assert_allclose(log_probabilities(counts, "lidstone-where-zero", 0.5), got)

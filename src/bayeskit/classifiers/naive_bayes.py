@@ -101,9 +101,11 @@ class NaiveBayes(BayesClassifier):
         Pseudo-count for the categorical tables. With ``smoothing="lidstone"``,
         ``P(v | c) = (n_cv + alpha) / (n_c + K alpha)``: 1 is the Laplacian correction (Zhou eq.
         7.20), 0 the unsmoothed MLE (eq. 7.17).
-    smoothing : {"lidstone", "m-estimate", "dirichlet-map"}, default="lidstone"
-        How counts become probabilities (see :mod:`bayeskit.estimate`); for ``"m-estimate"``
-        alpha is the equivalent sample size m.
+    smoothing : str, default="lidstone"
+        One of "lidstone", "m-estimate", "dirichlet-map", "lidstone-where-zero": how counts
+        become probabilities (see :mod:`bayeskit.estimate`); for ``"m-estimate"``
+        alpha is the equivalent sample size m; ``"lidstone-where-zero"`` is Han's Laplacian
+        correction, the pseudo-count added only to a class's table that holds a zero count.
     ddof : int, default=0
         Variance ``M2 / (n - ddof)``: 0 is the MLE (Zhou eq. 7.12, Zaki, scikit-learn), 1 the
         sample variance used in Zhou's worked watermelon example.

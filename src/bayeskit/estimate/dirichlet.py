@@ -22,13 +22,14 @@ __all__ = [
     "dirichlet_posterior_mean",
     "laplace",
     "lidstone",
+    "lidstone_where_zero",
     "log_probabilities",
     "m_estimate",
     "mle",
     "sparse_lidstone",
 ]
 
-SMOOTHINGS = ("lidstone", "m-estimate", "dirichlet-map")
+SMOOTHINGS = ("lidstone", "m-estimate", "dirichlet-map", "lidstone-where-zero")
 
 
 def _log_normalise(numer: np.ndarray, axis: int) -> np.ndarray:
@@ -212,11 +213,32 @@ def dirichlet_posterior_mean(counts: np.ndarray, alpha: float, axis: int = -1) -
     return lidstone(counts, alpha, axis)
 
 
+def lidstone_where_zero(counts: np.ndarray, alpha: float = 1.0, axis: int = -1) -> np.ndarray:
+    """The Laplacian correction as Han, Kamber and Pei apply it (Sect. 6.3, "Laplacian
+    correction"): a distribution holding a zero count gets ``alpha`` added to every count
+    (Lidstone); one without zeros keeps its relative frequencies (MLE). Each distribution along
+    ``axis`` is judged on its own.
+
+    Examples
+    --------
+    Han's example: 0, 990 and 10 tuples of income low, medium, high for one class; another
+    class without zeros is left alone.
+
+    >>> np.exp(lidstone_where_zero(np.array([[0.0, 990, 10], [3, 5, 2]]))).round(3)
+    array([[0.001, 0.988, 0.011],
+           [0.3  , 0.5  , 0.2  ]])
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    has_zero = (counts == 0).any(axis=axis, keepdims=True)
+    return np.where(has_zero, lidstone(counts, alpha, axis), mle(counts, axis))
+
+
 def log_probabilities(
     counts: np.ndarray, smoothing: str = "lidstone", alpha: float = 1.0, axis: int = -1
 ) -> np.ndarray:
     """Dispatch on a model's ``smoothing`` name: ``"lidstone"`` (alpha = pseudo-count per state;
-    0 gives the MLE), ``"m-estimate"`` (alpha = m, uniform prior) or ``"dirichlet-map"``.
+    0 gives the MLE), ``"m-estimate"`` (alpha = m, uniform prior), ``"dirichlet-map"`` or
+    ``"lidstone-where-zero"`` (Han's Laplacian correction: only distributions with a zero).
 
     Examples
     --------
@@ -229,5 +251,7 @@ def log_probabilities(
         return m_estimate(counts, alpha, axis=axis)
     if smoothing == "dirichlet-map":
         return dirichlet_map(counts, alpha, axis)
+    if smoothing == "lidstone-where-zero":
+        return lidstone_where_zero(counts, alpha, axis)
     msg = f"smoothing must be one of {SMOOTHINGS}, got {smoothing!r}"
     raise ValueError(msg)
