@@ -41,5 +41,7 @@ PY
 
 # Weka (Java), for the comparisons against Weka's NaiveBayes, TAN and AODE, is not installed here:
 # it needs root and a Java runtime. On Debian or Ubuntu:
-#   apt-get install weka default-jre-headless
+#   apt-get update && apt-get install -y weka default-jre-headless
+# (Debian 12: Weka 3.6.14, OpenJDK 17; bench_defaults.py uses /usr/share/java/weka.jar and runs
+# its Java driver as a single-file source program, which needs Java 11 or later.)
 echo "peers ready in $VENV"
