@@ -559,6 +559,25 @@ def _model_input(cls: type, table: _Table, X: pd.DataFrame) -> pd.DataFrame:
     return X.astype(np.float64)
 
 
+def _training_data(
+    name: str, cls: type, param, data, target, categorical, numeric, na_values, encoding
+) -> tuple[dict, _Table, pd.DataFrame, Any]:
+    """What ``fit`` and ``evaluate`` start from: the model's parameters, the table read with the
+    column options, its features and class, checked against the model."""
+    params = _parse_params(param, {name: cls})
+    table = _read_table(
+        data,
+        categorical=categorical,
+        numeric=numeric,
+        na_values=na_values,
+        encoding=encoding,
+        target=target,
+    )
+    X, y = _split(table)
+    _check_fits_data(name, cls, table, X)
+    return params, table, X, y
+
+
 def _check_fits_data(name: str, cls: type, table: _Table, X: pd.DataFrame) -> None:
     categorical = _categorical(table, X)
     if categorical and not _takes_tables(cls):
@@ -707,17 +726,9 @@ def fit(
 ) -> None:
     """Fit a model on DATA and save it to a model file."""
     cls = _model_class(model)
-    params = _parse_params(param, {model: cls})
-    table = _read_table(
-        data,
-        categorical=categorical,
-        numeric=numeric,
-        na_values=na_values,
-        encoding=encoding,
-        target=target,
+    params, table, X, y = _training_data(
+        model, cls, param, data, target, categorical, numeric, na_values, encoding
     )
-    X, y = _split(table)
-    _check_fits_data(model, cls, table, X)
     with _refusals():
         estimator = _build(cls, table, X, params).fit(_model_input(cls, table, X), y)
         path = save_model(estimator, output)
@@ -944,17 +955,9 @@ def evaluate(
     """Stratified k-fold cross-validation: accuracy, log-loss, Brier, ROC AUC, F1, per class."""
     _check_format(fmt)
     cls = _model_class(model)
-    params = _parse_params(param, {model: cls})
-    table = _read_table(
-        data,
-        categorical=categorical,
-        numeric=numeric,
-        na_values=na_values,
-        encoding=encoding,
-        target=target,
+    params, table, X, y = _training_data(
+        model, cls, param, data, target, categorical, numeric, na_values, encoding
     )
-    X, y = _split(table)
-    _check_fits_data(model, cls, table, X)
     with _refusals(), _progress() as bar:
         task = bar.add_task(model, total=folds)
         result = cross_validate(
