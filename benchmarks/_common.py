@@ -230,5 +230,27 @@ def write_section(title: str, body: str, path: Path = RESULTS) -> None:
     path.write_text(text)
 
 
+#: The environment variable naming the benchmark suite's folder (it holds ``manifest.json``).
+SUITE_ENV = "BAYESKIT_SUITE"
+
+
+def suite_folder(given: Path | None) -> Path:
+    """The folder of the benchmark suite of data sets: ``--data``, else ``$BAYESKIT_SUITE``.
+
+    The suite is not part of the repository (nor of a user's clone): say where it is, or stop
+    with a message saying how, rather than guess a path.
+    """
+    folder = given if given is not None else os.environ.get(SUITE_ENV)
+    if folder is None:
+        raise SystemExit(
+            f"where is the benchmark suite? pass --data FOLDER or set {SUITE_ENV}=FOLDER (the "
+            "folder holding manifest.json and the data sets' .csv.gz files)"
+        )
+    folder = Path(folder)
+    if not (folder / "manifest.json").is_file():
+        raise SystemExit(f"{folder} holds no manifest.json: not the benchmark suite's folder")
+    return folder
+
+
 def say(*args: Any) -> None:
     print(*args, flush=True)

@@ -6,7 +6,9 @@ feature is compared with that type, for the command line's rule (``bayeskit.cli`
 library's ``categorical_features="infer"`` rule (whole numbers with at most 32 distinct values
 are categorical), which the command line used before issue 10. No timing: the figures are counts.
 
-    PYTHONPATH=src python benchmarks/bench_column_rule.py --datasets ../shared/datasets
+    PYTHONPATH=src python benchmarks/bench_column_rule.py --data SUITE_FOLDER
+
+(or set BAYESKIT_SUITE=SUITE_FOLDER; the suite is not part of the repository).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import json
 from pathlib import Path
 
 import pandas as pd
-from _common import machine_lines, markdown_table, say, write_section
+from _common import machine_lines, markdown_table, say, suite_folder, write_section
 
 from bayeskit.cli import _read_table
 from bayeskit.data import Schema
@@ -24,14 +26,15 @@ from bayeskit.data import Schema
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", default="../shared/datasets", type=Path)
+    parser.add_argument("--data", type=Path, help="the suite's folder (or $BAYESKIT_SUITE)")
     args = parser.parse_args()
-    manifest = json.loads((args.datasets / "manifest.json").read_text())
+    folder = suite_folder(args.data)
+    manifest = json.loads((folder / "manifest.json").read_text())
     counts = {"cli": 0, "infer": 0}
     total = 0
     wrong = []
     for entry in manifest["datasets"]:
-        path = args.datasets / entry["file"]
+        path = folder / entry["file"]
         table = _read_table(str(path), target="target")
         frame = pd.read_csv(path).drop(columns=["target"])
         infer = Schema.infer(frame, categorical_features="infer")

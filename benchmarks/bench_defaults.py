@@ -41,7 +41,15 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import REPO, load_average, machine_lines, markdown_table, say, write_section
+from _common import (
+    REPO,
+    load_average,
+    machine_lines,
+    markdown_table,
+    say,
+    suite_folder,
+    write_section,
+)
 from sklearn.model_selection import StratifiedKFold
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
@@ -51,7 +59,6 @@ from bayeskit.estimate import gaussian_log_terms
 TITLE = "Naive Bayes defaults on 26 data sets (issue 10)"
 EPS = 1e-15
 N_FOLDS = 10
-DEFAULT_DATA = REPO.parent / "shared" / "datasets"
 DEFAULT_WORK = REPO / "benchmarks" / "out" / "defaults"
 
 # ---------------------------------------------------------------------- data
@@ -279,7 +286,7 @@ def run_weka(jar, work, name, X, y, fold, classes) -> dict[str, np.ndarray]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--data", type=Path, help="the suite's folder (or $BAYESKIT_SUITE)")
     ap.add_argument("--work", type=Path, default=DEFAULT_WORK, help="folds, ARFF files, results")
     ap.add_argument("--datasets", nargs="*", help="names (default: all in the manifest)")
     ap.add_argument("--seed", type=int, default=0)
@@ -289,6 +296,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--write", choices=("auto", "yes", "no"), default="auto")
     args = ap.parse_args(argv)
 
+    args.data = suite_folder(args.data)
     manifest = json.loads((args.data / "manifest.json").read_text())
     entries = manifest["datasets"]
     if args.datasets:
