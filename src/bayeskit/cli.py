@@ -761,17 +761,16 @@ def _align_categories(X: pd.DataFrame, schema: Any) -> pd.DataFrame:
         if col.cuts is not None or col.name not in out.columns:
             continue
         by_text = {_text(v): v for v in col.categories}
-        cells = out[col.name].tolist()
-        mapped, bad = [], {}
-        for v in cells:
-            if v is None or (isinstance(v, float) and np.isnan(v)):
-                mapped.append(None)
-            elif _text(v) in by_text:
-                mapped.append(by_text[_text(v)])
-            else:
-                mapped.append(v)
-                bad[_text(v)] = bad.get(_text(v), 0) + 1
-        out[col.name] = pd.Series(mapped, index=out.index, dtype=object)
+        cells = out[col.name]
+        present = cells.notna()
+        # one look-up per distinct value, not per cell
+        text_of = {v: _text(v) for v in pd.unique(cells[present])}
+        texts = cells[present].map(text_of)
+        known = texts.isin(by_text)
+        mapped = pd.Series(None, index=out.index, dtype=object)
+        mapped[present] = cells[present].where(~known, texts.map(by_text))
+        out[col.name] = mapped
+        bad = texts[~known].value_counts().to_dict()
         if bad:
             shown = ", ".join(repr(k) for k in sorted(bad)[:3]) + (", ..." if len(bad) > 3 else "")
             unseen.append(f"{col.name!r}: {sum(bad.values())} cell(s) ({shown})")

@@ -53,11 +53,16 @@ def _colours(n: int) -> list:
     return [cmap(i % 10) for i in range(n)]
 
 
+def _plottable(schema: Any) -> list[str]:
+    """Columns that take numbers as input: numeric ones, and numeric ones binned (``cuts``)."""
+    return [c.name for c in schema.columns if c.kind != "categorical" or c.cuts is not None]
+
+
 def _numeric_features(model: Any, features: Sequence | None) -> list[str]:
     """The names of the two numeric features to plot (default: the first two). A discretized
     column (``cuts`` set) takes numbers as input, so it counts as numeric here."""
     schema = model.schema_
-    numeric = [c.name for c in schema.columns if c.kind != "categorical" or c.cuts is not None]
+    numeric = _plottable(schema)
     if features is None:
         if len(numeric) < 2:
             msg = (
@@ -434,7 +439,7 @@ def _separating_pair(model: Any, frame: pd.DataFrame, y: Any) -> list[str]:
     """The two numeric features with the largest Fisher ratio (between- over within-class
     variance) in the data; the first two numeric ones where fewer can be scored."""
     schema = model.schema_
-    numeric = [c.name for c in schema.columns if c.kind != "categorical" or c.cuts is not None]
+    numeric = _plottable(schema)
     if len(numeric) <= 2:
         return numeric
     labels = np.asarray(y)

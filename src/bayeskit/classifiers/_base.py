@@ -113,7 +113,7 @@ def _check_label_types(y: np.ndarray) -> None:
     first: dict[str, Any] = {}
     for v in y:
         first.setdefault(_label_kind(v), v)
-        if len(first) > 1 and len(first) == 3:
+        if len(first) == 3:  # enough kinds to say what is mixed
             break
     if len(first) > 1:
         shown = ", ".join(f"{kind} ({_plain_repr(v)})" for kind, v in first.items())
@@ -494,6 +494,27 @@ def _normalise(jll: np.ndarray, log_prior: np.ndarray) -> np.ndarray:
         if inf.any():  # a point-mass density matched exactly: that class (or those classes) win
             jll[inf] = np.where(np.isposinf(jll[inf]), 0.0, -np.inf)
     log_normalise_rows(jll)
+    return jll
+
+
+def redo_rows_beyond_float64(
+    jll: np.ndarray, values: np.ndarray, mean: np.ndarray, scale: np.ndarray, schema, terms
+) -> np.ndarray:
+    """Rows of ``jll`` that are ``-inf`` for every class, computed again by
+    ``terms(rows, values_of_rows)`` with their values beyond float64 left out (see
+    :func:`drop_beyond_float64`); ``jll`` is updated in place and returned.
+
+    A value beyond float64 for every class makes its whole row ``-inf``, so only such rows need
+    a second look: no extra pass over the data in prediction.
+    """
+    if not values.shape[1]:
+        return jll
+    dead = np.flatnonzero(jll.max(axis=1, initial=-np.inf) == -np.inf)
+    if dead.size:
+        rows = values[dead]
+        usable = drop_beyond_float64(rows, mean, scale, schema)
+        if usable is not rows:
+            jll[dead] = terms(dead, usable)
     return jll
 
 

@@ -22,7 +22,7 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from bayeskit.classifiers._base import BayesClassifier, _check_number
-from bayeskit.data.schema import as_frame, is_records
+from bayeskit.data.schema import as_frame, is_records, is_temporal_value
 from bayeskit.estimate import lidstone
 from bayeskit.exceptions import SchemaError
 from bayeskit.stats import CategoricalCounts, class_counts
@@ -46,7 +46,7 @@ def _check_count_columns(X: pd.DataFrame, model: str) -> None:
                 continue
             row = int(np.flatnonzero(text.to_numpy())[0])
             value = col.iloc[row]
-            if isinstance(value, (pd.Timestamp, pd.Timedelta, np.datetime64, np.timedelta64)):
+            if is_temporal_value(value):
                 bad.append(f"{name!r} (row {row}: a date or duration, {value!r})")
                 continue
             if not isinstance(value, (str, bytes)):  # not even text: numpy's words, our names

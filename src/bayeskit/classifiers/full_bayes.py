@@ -19,7 +19,7 @@ from bayeskit.classifiers._base import (
     BayesClassifier,
     _check_choice,
     _check_number,
-    drop_beyond_float64,
+    redo_rows_beyond_float64,
     warn_underflowed_variances,
 )
 from bayeskit.data.missing import row_patterns
@@ -339,16 +339,18 @@ class FullBayes(BayesClassifier):
 
     def _numeric_log_likelihood(self, values: np.ndarray) -> np.ndarray:
         out = self._normal_terms(values)
-        dead = np.flatnonzero(out.max(axis=1, initial=-np.inf) == -np.inf)
-        if dead.size and self._has_numeric:
-            # a value beyond float64 for every class's marginal is beyond it for the joint
-            # density too (a marginal Mahalanobis term never exceeds the joint one): such rows
-            # are looked at again with those values left out
-            rows = values[dead]
-            usable = drop_beyond_float64(rows, self.means_, self._marginal_scale, self.schema_)
-            if usable is not rows:
-                out[dead] = self._normal_terms(usable)
-        return out
+        if not self._has_numeric:
+            return out
+        # a value beyond float64 for every class's marginal is beyond it for the joint density
+        # too (a marginal Mahalanobis term never exceeds the joint one)
+        return redo_rows_beyond_float64(
+            out,
+            values,
+            self.means_,
+            self._marginal_scale,
+            self.schema_,
+            lambda _rows, usable: self._normal_terms(usable),
+        )
 
     def _normal_terms(self, values: np.ndarray) -> np.ndarray:
         out = np.zeros((values.shape[0], len(self.classes_)))

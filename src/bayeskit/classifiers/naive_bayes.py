@@ -15,6 +15,7 @@ from bayeskit.classifiers._base import (
     _check_choice,
     _check_number,
     drop_beyond_float64,
+    redo_rows_beyond_float64,
     warn_underflowed_variances,
 )
 from bayeskit.classifiers._lookup import add_gaussian_log_density, add_table_entries
@@ -219,17 +220,14 @@ class NaiveBayes(BayesClassifier):
 
     # ------------------------------------------------------------------ prediction
     def _log_likelihood(self, enc: Encoded) -> np.ndarray:
-        jll = self._joint_terms(enc.codes, enc.values)
-        if enc.values.shape[1]:
-            # a value beyond float64 for every class makes its whole row -inf: only such rows
-            # are looked at again, with those values left out (no extra pass over the data)
-            dead = np.flatnonzero(jll.max(axis=1) == -np.inf)
-            if dead.size:
-                values = enc.values[dead]
-                usable = self._usable(values)
-                if usable is not values:
-                    jll[dead] = self._joint_terms(enc.codes[dead], usable)
-        return jll
+        return redo_rows_beyond_float64(
+            self._joint_terms(enc.codes, enc.values),
+            enc.values,
+            self.theta_,
+            self._scale,
+            self.schema_,
+            lambda rows, values: self._joint_terms(enc.codes[rows], values),
+        )
 
     def _joint_terms(self, codes: np.ndarray, values: np.ndarray) -> np.ndarray:
         jll = np.zeros((codes.shape[0], len(self.classes_)))

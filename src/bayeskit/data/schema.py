@@ -140,7 +140,21 @@ def _is_real_number(v: Any) -> bool:
     return isinstance(v, Real) and not isinstance(v, (bool, np.bool_))
 
 
-_TEMPORAL_TYPES = (pd.Timestamp, pd.Timedelta, pd.Period, np.datetime64, np.timedelta64)
+_TEMPORAL_TYPES = (
+    pd.Timestamp,
+    pd.Timedelta,
+    pd.Period,
+    np.datetime64,
+    np.timedelta64,
+    datetime.date,
+    datetime.time,
+    datetime.timedelta,
+)
+
+
+def is_temporal_value(v: Any) -> bool:
+    """Whether ``v`` is a date, time, duration or period (pandas, numpy or datetime)."""
+    return isinstance(v, _TEMPORAL_TYPES)
 
 
 def _refuse_temporal(s: pd.Series) -> None:
@@ -155,8 +169,7 @@ def _refuse_temporal(s: pd.Series) -> None:
         or isinstance(dt, pd.PeriodDtype)
     )
     if not temporal and pd.api.types.is_object_dtype(dt):
-        kinds = (*_TEMPORAL_TYPES, datetime.date, datetime.time, datetime.timedelta)
-        temporal = any(isinstance(v, kinds) for v in s.dropna().head(1000))
+        temporal = any(is_temporal_value(v) for v in s.dropna().head(1000))
     if temporal:
         msg = (
             f"column {s.name!r} holds dates or durations (dtype {dt}), which bayeskit does not "

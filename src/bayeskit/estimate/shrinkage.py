@@ -299,9 +299,14 @@ def mahalanobis_squared(x: np.ndarray, mean: np.ndarray, chol: np.ndarray) -> np
     >>> mahalanobis_squared(np.array([[3.0, 4.0]]), np.array([1.0, 3.0]), chol).round(12)
     array([1.])
     """
-    dev = np.atleast_2d(np.asarray(x, dtype=np.float64)) - mean
-    z = solve_triangular(chol, dev.T, lower=True, check_finite=False, overwrite_b=True)
+    z = _whitened(x, mean, chol)
     return np.einsum("ij,ij->j", z, z)
+
+
+def _whitened(x: np.ndarray, mean: np.ndarray, chol: np.ndarray) -> np.ndarray:
+    """``L^-1 (x - mu)`` for each row of ``x``, as columns ``(d, n_samples)``."""
+    dev = np.atleast_2d(np.asarray(x, dtype=np.float64)) - mean
+    return solve_triangular(chol, dev.T, lower=True, check_finite=False, overwrite_b=True)
 
 
 def mvn_log_density(x: np.ndarray, mean: np.ndarray, chol: np.ndarray) -> np.ndarray:
@@ -318,9 +323,7 @@ def mvn_log_density(x: np.ndarray, mean: np.ndarray, chol: np.ndarray) -> np.nda
     """
     d = chol.shape[0]
     # halve before squaring: the term overflows only where the log-density is beyond float64
-    dev = np.atleast_2d(np.asarray(x, dtype=np.float64)) - mean
-    z = solve_triangular(chol, dev.T, lower=True, check_finite=False, overwrite_b=True)
-    z *= np.sqrt(0.5)
+    z = _whitened(x, mean, chol) * np.sqrt(0.5)
     with np.errstate(over="ignore"):
         half_quad = np.einsum("ij,ij->j", z, z)
     return -0.5 * (d * LOG_2PI + log_determinant(chol)) - half_quad
