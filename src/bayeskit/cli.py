@@ -353,10 +353,21 @@ def _rule(values: np.ndarray, written_as_integers: bool) -> tuple[str, str]:
     return NUMERIC, f"numbers ({distinct} distinct)"
 
 
+def _parse_numbers(s: pd.Series) -> pd.Series:
+    """``pd.to_numeric(s, errors="coerce")``, parsing each distinct cell once (a file's column
+    repeats a few texts many times; parsing every cell dominated reading it)."""
+    codes, distinct = pd.factorize(s)
+    parsed = pd.to_numeric(pd.Series(distinct, dtype=object), errors="coerce").to_numpy()
+    if len(parsed) and (codes >= 0).all():
+        return pd.Series(parsed[codes], index=s.index)
+    padded = np.append(parsed.astype(np.float64), np.nan)  # code -1 (missing) takes NaN
+    return pd.Series(padded[codes], index=s.index)
+
+
 def _as_categories(s: pd.Series) -> pd.Series:
     """Categorical cells as Python objects: whole numbers as ints (1, not "1" or 1.0)."""
     text = s.dropna()
-    numbers = pd.to_numeric(text, errors="coerce")
+    numbers = _parse_numbers(text)
     if len(text) and numbers.notna().all() and _is_whole(numbers.to_numpy(dtype=float)):
         out = pd.Series([None] * len(s), index=s.index, dtype=object)
         out[text.index] = [int(v) for v in numbers]
@@ -368,7 +379,7 @@ def _numbers(s: pd.Series, name: str, where: Any) -> pd.Series:
     """A column as float64; a cell that is not a number is refused, naming it and its line."""
     if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
         return s.astype(np.float64)
-    numbers = pd.to_numeric(s, errors="coerce")
+    numbers = _parse_numbers(s)
     bad = numbers.isna() & s.notna()
     if bad.any():
         label = bad[bad].index[0]
@@ -401,7 +412,7 @@ def _type_file_columns(
         ):
             kind, why = _typed_kind(s)
         else:
-            numbers = pd.to_numeric(s, errors="coerce")
+            numbers = _parse_numbers(s)
             text = s.notna() & numbers.isna()
             if text.any():
                 kind, why = CATEGORICAL, "text"
@@ -761,16 +772,18 @@ def _align_categories(X: pd.DataFrame, schema: Any) -> pd.DataFrame:
         if col.cuts is not None or col.name not in out.columns:
             continue
         by_text = {_text(v): v for v in col.categories}
-        cells = out[col.name]
-        present = cells.notna()
-        # one look-up per distinct value, not per cell
-        text_of = {v: _text(v) for v in pd.unique(cells[present])}
-        texts = cells[present].map(text_of)
-        known = texts.isin(by_text)
-        mapped = pd.Series(None, index=out.index, dtype=object)
-        mapped[present] = cells[present].where(~known, texts.map(by_text))
-        out[col.name] = mapped
-        bad = texts[~known].value_counts().to_dict()
+        # one look-up per distinct value (pd.factorize), not per cell
+        codes, distinct = pd.factorize(out[col.name])
+        texts = [_text(v) for v in distinct]
+        target = np.array(
+            [by_text.get(t, v) for t, v in zip(texts, distinct, strict=True)] + [None], object
+        )
+        out[col.name] = target[codes]  # code -1 (missing) takes the last entry, None
+        counts = np.bincount(codes[codes >= 0], minlength=len(texts))
+        bad: dict[str, int] = {}
+        for t, n in zip(texts, counts, strict=True):
+            if t not in by_text:
+                bad[t] = bad.get(t, 0) + int(n)
         if bad:
             shown = ", ".join(repr(k) for k in sorted(bad)[:3]) + (", ..." if len(bad) > 3 else "")
             unseen.append(f"{col.name!r}: {sum(bad.values())} cell(s) ({shown})")
