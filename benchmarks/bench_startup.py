@@ -106,7 +106,7 @@ LAYERS = """
 import json, time
 import numba, numpy as np
 from bayeskit.stats._kernels import count_codes, moment_sums
-from bayeskit.classifiers._lookup import (
+from bayeskit.stats._lookup import (
     add_gaussian_log_density, add_table_entries, log_normalise_rows)
 rng = np.random.default_rng(0)
 n, d = 1_000_000, 50
@@ -144,7 +144,7 @@ import json, time
 import numpy as np
 import bayeskit, bayeskit._compiled as compiled
 from bayeskit.stats._kernels import count_codes, moment_sums
-from bayeskit.classifiers._lookup import (
+from bayeskit.stats._lookup import (
     add_gaussian_log_density, add_table_entries, log_normalise_rows)
 rng = np.random.default_rng(0)
 d, k = 10, 2

@@ -24,13 +24,13 @@ from scipy.special import logsumexp
 import bayeskit
 import bayeskit._compiled as compiled
 from bayeskit import NaiveBayes
-from bayeskit.classifiers._lookup import (
+from bayeskit.data.discretize import Discretizer
+from bayeskit.stats._kernels import count_codes, moment_sums
+from bayeskit.stats._lookup import (
     add_gaussian_log_density,
     add_table_entries,
     log_normalise_rows,
 )
-from bayeskit.data.discretize import Discretizer
-from bayeskit.stats._kernels import count_codes, moment_sums
 
 SRC = str(Path(bayeskit.__file__).resolve().parent.parent)
 # rows: several row blocks of the counting kernels (16,384 rows each) and a partial last one
@@ -401,7 +401,7 @@ CACHE_SCRIPT = """
     import json, sys
     import numba, numpy as np
     from numba.core import event
-    from bayeskit.classifiers._lookup import log_normalise_rows
+    from bayeskit.stats._lookup import log_normalise_rows
 
     compiled = []
 
@@ -481,7 +481,7 @@ READ_ONLY_SCRIPT = """
     import json, numba, numpy as np
     from numba.core import event
     import bayeskit
-    from bayeskit.classifiers._lookup import log_normalise_rows
+    from bayeskit.stats._lookup import log_normalise_rows
 
     compiled = []
 

@@ -21,6 +21,10 @@ from bayeskit._version import __version__
 # Public names are imported on first use (PEP 562), so ``import bayeskit`` does not pay for
 # scikit-learn, scipy, pandas and numba until a model, ``load`` or a subpackage is used.
 _LAZY = {
+    "AODE": "bayeskit.classifiers",
+    "AnDE": "bayeskit.classifiers",
+    "SPODE": "bayeskit.classifiers",
+    "TAN": "bayeskit.classifiers",
     "BernoulliNaiveBayes": "bayeskit.classifiers",
     "FullBayes": "bayeskit.classifiers",
     "KNNBayes": "bayeskit.classifiers",
@@ -39,6 +43,10 @@ _SUBMODULES = frozenset(
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from bayeskit._compiled import get_num_threads, num_threads, set_num_threads
     from bayeskit.classifiers import (
+        AODE,
+        SPODE,
+        TAN,
+        AnDE,
         BernoulliNaiveBayes,
         FullBayes,
         KNNBayes,
@@ -48,6 +56,10 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from bayeskit.io import load, save
 
 __all__ = [
+    "AODE",
+    "SPODE",
+    "TAN",
+    "AnDE",
     "BernoulliNaiveBayes",
     "FullBayes",
     "KNNBayes",

@@ -59,6 +59,7 @@ __all__ = [
     "get_num_threads",
     "num_threads",
     "parallel_kernel",
+    "planned_threads",
     "serial_kernel",
     "set_num_threads",
 ]
@@ -229,6 +230,13 @@ def serial_kernel(func: Callable) -> Callable:
     return _jit(func)
 
 
+def planned_threads(work: int) -> int:
+    """The threads a :func:`parallel_kernel` call of this much work runs on: 1 below
+    ``PARALLEL_MIN_WORK``, else :func:`get_num_threads` (kernels that give each thread its own
+    table size their tables by it)."""
+    return get_num_threads() if work >= PARALLEL_MIN_WORK else 1
+
+
 def parallel_kernel(work: Callable[..., int]) -> Callable[[Callable], Callable]:
     """Decorator: compile a ``prange`` kernel serially and in parallel, pick per call.
 
@@ -242,7 +250,7 @@ def parallel_kernel(work: Callable[..., int]) -> Callable[[Callable], Callable]:
         parallel = _jit(_renamed(func, "_parallel"), parallel=True)
 
         def run(*args):
-            if work(*args) >= PARALLEL_MIN_WORK:
+            if planned_threads(work(*args)) > 1:
                 n = get_num_threads()
                 if n > 1:
                     with _launch_guard():

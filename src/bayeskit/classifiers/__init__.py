@@ -31,3 +31,13 @@ from bayeskit.classifiers.knn import KNNBayes  # noqa: E402
 
 MODELS["knn-bayes"] = KNNBayes
 __all__ += ["KNNBayes"]
+
+from bayeskit.classifiers.aode import AODE, AnDE  # noqa: E402
+from bayeskit.classifiers.spode import SPODE  # noqa: E402
+from bayeskit.classifiers.tan import TAN  # noqa: E402
+
+MODELS["spode"] = SPODE
+MODELS["aode"] = AODE
+MODELS["ande"] = AnDE
+MODELS["tan"] = TAN
+__all__ += ["AODE", "SPODE", "TAN", "AnDE"]

@@ -26,7 +26,6 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from bayeskit._warnings import warn
-from bayeskit.classifiers._lookup import log_normalise_rows
 from bayeskit.data.discretize import METHODS as DISCRETIZE_METHODS
 from bayeskit.data.schema import HANDLE_UNKNOWN, Encoded, Schema, as_frame, is_records
 from bayeskit.data.validation import check_sample_weight
@@ -34,6 +33,7 @@ from bayeskit.decision import bayes_decision, cost_matrix
 from bayeskit.estimate import beyond_float64, lidstone
 from bayeskit.exceptions import SchemaError, ZeroEvidenceWarning
 from bayeskit.stats import underflowed_features
+from bayeskit.stats._lookup import log_normalise_rows
 
 __all__ = ["BayesClassifier"]
 
@@ -189,6 +189,10 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
     def _estimate(self) -> None:
         raise NotImplementedError
+
+    def _after_count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None) -> None:
+        """Anything a model learns from the rows themselves once ``stats_`` holds them (a
+        score summed over rows into the statistics); nothing by default."""
 
     def _log_likelihood(self, enc: Encoded) -> np.ndarray:
         raise NotImplementedError
@@ -380,6 +384,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         if self.stats_.class_count.sum() <= 0:
             msg = "sample_weight sums to zero: there is nothing to learn from"
             raise ValueError(msg)
+        self._after_count(enc, y_idx, w)
         return self._reestimate()
 
     def _reestimate(self) -> BayesClassifier:

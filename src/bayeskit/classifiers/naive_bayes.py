@@ -18,7 +18,6 @@ from bayeskit.classifiers._base import (
     redo_rows_beyond_float64,
     warn_underflowed_variances,
 )
-from bayeskit.classifiers._lookup import add_gaussian_log_density, add_table_entries
 from bayeskit.data.schema import CATEGORICAL, Encoded
 from bayeskit.estimate import (
     SMOOTHINGS,
@@ -35,6 +34,7 @@ from bayeskit.stats import (
     gaussian_moments,
     nonfinite_features,
 )
+from bayeskit.stats._lookup import add_gaussian_log_density, add_table_entries
 
 __all__ = ["NaiveBayes", "NaiveStats"]
 

@@ -1,6 +1,8 @@
 """Sufficient statistics: count tables and Gaussian moments, all mergeable with ``a + b``."""
 
 from bayeskit.stats.counts import CategoricalCounts, categorical_counts, class_counts, count_table
+from bayeskit.stats.families import FamilyCounts, ScoredCounts, family_counts, pair_families
+from bayeskit.stats.information import conditional_mutual_information, mutual_information
 from bayeskit.stats.joint import JointCounts, joint_counts
 from bayeskit.stats.moments import (
     GaussianMoments,
@@ -15,16 +17,22 @@ from bayeskit.stats.moments import (
 
 __all__ = [
     "CategoricalCounts",
+    "FamilyCounts",
     "GaussianMoments",
     "JointCounts",
     "ScatterMoments",
+    "ScoredCounts",
     "ShrinkageMoments",
     "categorical_counts",
     "class_counts",
+    "conditional_mutual_information",
     "count_table",
+    "family_counts",
     "gaussian_moments",
     "joint_counts",
+    "mutual_information",
     "nonfinite_features",
+    "pair_families",
     "scatter_moments",
     "shrinkage_moments",
     "underflowed_features",

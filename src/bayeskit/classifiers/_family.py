@@ -1,0 +1,273 @@
+"""The family engine: one base that counts, estimates and looks up for every discrete structure.
+
+A classifier of this kind is a set of *families* over the codes of the features and the class
+(the class is the last column: column ``d`` when there are ``d`` features). It supplies two
+things:
+
+* ``_families(d)``: which families to count (:func:`bayeskit.stats.family_counts`, one pass);
+  by default the class, every ``(class, x_i)`` and the all-pairs table ``(class, x_i, x_j)``,
+  from which every one-dependence structure and its parameters are read;
+* ``_components()``: the structure chosen from ``stats_`` (the parents of each feature), as one
+  or more lists of :class:`~bayeskit.stats.lookup.LogFactor`, built with :meth:`_factor`.
+
+Everything else is written here once: numeric columns are discretized (MDL by default), counts
+are merged by ``partial_fit`` and regrown with vocabularies, each conditional table is estimated
+by the model's smoothing along its child axis, and prediction is one compiled look-up pass
+(:class:`~bayeskit.stats.lookup.FamilyTables`). Because structure and parameters are functions of
+mergeable counts, ``partial_fit`` over any split of the data followed by re-deriving the
+structure equals one ``fit`` (with ``discretize=None`` or categorical data, as cut points are
+learned from the first call).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.special import logsumexp
+from sklearn.utils.validation import check_is_fitted
+
+from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number
+from bayeskit.data.codes import code_dtype
+from bayeskit.data.schema import Encoded
+from bayeskit.estimate import SMOOTHINGS, log_probabilities
+from bayeskit.exceptions import SchemaError
+from bayeskit.stats import FamilyCounts, family_counts, pair_families
+from bayeskit.stats.lookup import FamilyTables, LogFactor
+
+__all__ = ["FAMILY_PARAMETERS", "FamilyClassifier", "with_family_parameters"]
+
+#: The parameters every family model shares, documented once (each model's docstring inserts it).
+FAMILY_PARAMETERS = """    alpha : float, default=1.0
+        Pseudo-count of the conditional tables: with ``smoothing="lidstone"``,
+        ``P(x | c, pa) = (n_{c,pa,x} + alpha) / (n_{c,pa} + K alpha)``; 1 is the Laplacian
+        correction (Zhou Eqs. 7.20 and 7.25), 0 the unsmoothed MLE.
+    smoothing : str, default="lidstone"
+        One of "lidstone", "m-estimate", "dirichlet-map", "lidstone-where-zero" (see
+        :mod:`bayeskit.estimate`), applied along each table's child axis.
+    priors : array-like of shape (n_classes,), optional
+        Class probabilities to use instead of estimating them.
+    prior_alpha : float, default=1.0
+        Pseudo-count of the estimated class prior (1: Zhou Eq. 7.19; 0: relative frequencies).
+    categorical_features, categories :
+        Which columns are categorical, and declared vocabularies; see
+        :class:`bayeskit.data.Schema`.
+    handle_unknown : {"missing", "warn", "error"}, default="missing"
+        A category not seen in fit is treated as missing (optionally with a warning) or refused.
+    discretize : {"mdl", "equal-width", "equal-frequency", None}, default="mdl"
+        How numeric columns are binned (cut points learned by the first ``fit`` or
+        ``partial_fit`` call and kept); these models need categorical features, so None is
+        accepted only for data without numeric columns.
+    n_bins : int, default=5
+        Bins for the unsupervised discretizers.
+"""
+
+
+def with_family_parameters(cls: type) -> type:
+    """Class decorator: put :data:`FAMILY_PARAMETERS` where the docstring says ``{params}``."""
+    cls.__doc__ = cls.__doc__.replace("    {params}\n", FAMILY_PARAMETERS)
+    return cls
+
+
+def with_class_column(codes: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
+    """The code matrix with the class codes appended as its last column."""
+    n_max = max(int(codes.max(initial=0)), n_classes)
+    dtype = np.promote_types(codes.dtype, code_dtype(n_max))
+    out = np.empty((codes.shape[0], codes.shape[1] + 1), dtype=dtype)
+    out[:, :-1] = codes
+    out[:, -1] = y
+    return out
+
+
+class FamilyClassifier(BayesClassifier):
+    """Base class of the discrete structure classifiers (see the module docstring)."""
+
+    # ------------------------------------------------------------------ hooks
+    def _families(self, d: int) -> list[tuple[int, ...]]:
+        """The families to count: the class, ``(class, x_i)`` and all ``(class, x_i, x_j)``."""
+        return [(d,), *((d, i) for i in range(d)), *pair_families(range(d), (d,))]
+
+    def _components(self) -> dict[str, Any]:
+        """The look-up structure: keyword arguments of :class:`FamilyTables` (``components``,
+        and optionally ``base``, ``gates``, ``fallback``)."""
+        raise NotImplementedError
+
+    def _check_structure(self, d: int) -> None:
+        """Checks of structure arguments that need the features (run before counting)."""
+
+    # ------------------------------------------------------------------ parameters
+    def _check_own_params(self) -> None:
+        _check_number("alpha", self.alpha, low=0)
+        _check_choice("smoothing", self.smoothing, SMOOTHINGS)
+        if self.smoothing == "dirichlet-map" and self.alpha < 1:
+            msg = f"smoothing='dirichlet-map' needs alpha >= 1, got {self.alpha}"
+            raise ValueError(msg)
+
+    def _feature_index(self, name: str, value: Any) -> int:
+        """The position of the feature ``value`` (a column name, or an integer position) given
+        as argument ``name``; ValueError naming the argument and the features otherwise."""
+        names = self.schema_.names
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            if 0 <= value < len(names):
+                return int(value)
+        elif value in names:
+            return names.index(value)
+        shown = ", ".join(map(repr, names[:20])) + (" ..." if len(names) > 20 else "")
+        msg = (
+            f"{name}={value!r} is not a feature; give a column name or a position below "
+            f"{len(names)} (features: {shown})"
+        )
+        raise ValueError(msg)
+
+    # ------------------------------------------------------------------ learning
+    def _count(
+        self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int
+    ) -> FamilyCounts:
+        if enc.values.shape[1]:
+            names = [c.name for c in self.schema_.numeric]
+            msg = (
+                f"{type(self).__name__} models categorical features only; numeric columns "
+                f"{names} need binning: pass discretize='mdl' (the default), 'equal-width' or "
+                "'equal-frequency', or declare them categorical"
+            )
+            raise SchemaError(msg)
+        d = enc.codes.shape[1]
+        n_states = [*self.schema_.n_states.tolist(), n_classes]
+        codes = with_class_column(enc.codes, y, n_classes)
+        return family_counts(codes, self._families(d), n_states, w, target=d)
+
+    def _grow(self, X: Any, stats: FamilyCounts) -> FamilyCounts:
+        self.schema_, remap = self.schema_.extend(X)
+        if not remap:
+            return stats
+        return stats.regrow(remap, [*self.schema_.n_states.tolist(), len(self.classes_)])
+
+    def _estimate(self) -> None:
+        self._check_structure(self._d)
+        self._explain_factors = None
+        self._tables = FamilyTables(n_classes=len(self.classes_), **self._components())
+
+    # ------------------------------------------------------------------ tables
+    @property
+    def _d(self) -> int:
+        return len(self.stats_.n_states) - 1
+
+    def _log_cpt(self, child: int, parents: tuple[int, ...] = ()) -> np.ndarray:
+        """``log P(x_child | c, x_parents)``, shape ``(n_classes, *parent states, n_states)``,
+        estimated from the family's counts with the model's smoothing."""
+        table = self.stats_.table((self._d, *parents, child))
+        return log_probabilities(table, self.smoothing, self.alpha)
+
+    def _factor(self, child: int, parents: tuple[int, ...] = ()) -> LogFactor:
+        """A family's log factor; with parents, ``log P(x | c)`` is its fallback for rows where a
+        parent is missing."""
+        fallback = self._log_cpt(child) if parents else None
+        return LogFactor(child, tuple(parents), self._log_cpt(child, parents), fallback)
+
+    def _joint_factor(self, columns: tuple[int, ...]) -> LogFactor:
+        """``log P(c, x_columns) - log P(c)`` as a factor: the smoothed joint of the class and
+        the columns (Zhou eq. 7.24: ``(|D_c,x| + alpha) / (|D| + alpha N prod N_i)``), less the
+        class prior the base adds back; 0 for a class of prior 0 (its joint is -inf anyway)."""
+        joint = self.joint_log_table(columns)
+        prior = self.log_prior_.reshape((-1,) + (1,) * len(columns))
+        with np.errstate(invalid="ignore"):
+            rel = np.where(np.isfinite(prior), joint - prior, 0.0)
+        return LogFactor(columns[-1], tuple(columns[:-1]), rel)
+
+    def _structure_factors(self, parents: dict[int, tuple[int, ...]]) -> list[LogFactor]:
+        """One component: a factor per feature given its parents; also sets ``structure_``
+        (feature name -> parent names) and ``log_cpt_``."""
+        names = self.schema_.names
+        factors = [self._factor(j, parents.get(j, ())) for j in range(self._d)]
+        self.structure_ = {
+            names[j]: tuple(names[p] for p in parents.get(j, ())) for j in range(self._d)
+        }
+        n_classes = len(self.classes_)
+        self.log_cpt_ = [f.log_table.reshape(n_classes, -1, f.log_table.shape[-1]) for f in factors]
+        self._explain_factors = factors
+        return factors
+
+    # ------------------------------------------------------------------ reading the tables
+    def conditional_log_table(self, feature: Any, given: tuple = ()) -> np.ndarray:
+        """``log P(x_feature | c, x_given)`` as this model estimates it from its counts, shape
+        ``(n_classes, *states of given, states of feature)`` (features by name or position).
+
+        Examples
+        --------
+        >>> from bayeskit.classifiers import AODE
+        >>> from bayeskit.data import datasets
+        >>> X, y = datasets.load("watermelon3")
+        >>> model = AODE().fit(X, y)   # Zhou Eq. 7.25: (3 + 1) / (6 + 3)
+        >>> j = model.schema_.column("umbilicus").categories.index("hollow")
+        >>> v = model.schema_.column("sound").categories.index("muffled")
+        >>> c = list(model.classes_).index("true")
+        >>> table = model.conditional_log_table("umbilicus", given=("sound",))
+        >>> round(float(np.exp(table[c, v, j])), 3)
+        0.444
+        """
+        check_is_fitted(self, "stats_")
+        child = self._feature_index("feature", feature)
+        parents = tuple(self._feature_index("given", g) for g in given)
+        return self._log_cpt(child, parents)
+
+    def joint_log_table(self, features: tuple) -> np.ndarray:
+        """``log P(c, x_features)``, the smoothed joint of the class and ``features`` (Zhou Eq.
+        7.24), shape ``(n_classes, *states of features)``.
+
+        Examples
+        --------
+        >>> from bayeskit.classifiers import AODE
+        >>> from bayeskit.data import datasets
+        >>> X, y = datasets.load("watermelon3")
+        >>> model = AODE().fit(X, y)   # Zhou Eq. 7.24: (6 + 1) / (17 + 3 * 2)
+        >>> v = model.schema_.column("sound").categories.index("muffled")
+        >>> c = list(model.classes_).index("true")
+        >>> round(float(np.exp(model.joint_log_table(("sound",))[c, v])), 3)
+        0.304
+        """
+        check_is_fitted(self, "stats_")
+        cols = tuple(self._feature_index("features", f) for f in features)
+        table = self.stats_.table((self._d, *cols))
+        flat = log_probabilities(table.ravel(), self.smoothing, self.alpha)
+        return flat.reshape(table.shape)
+
+    # ------------------------------------------------------------------ prediction
+    def _log_likelihood(self, enc: Encoded) -> np.ndarray:
+        jll = np.zeros((enc.n_samples, len(self.classes_)))
+        return self._tables.add_to(jll, enc.codes)
+
+    def explain(self, X: Any, *, as_frame: bool = False) -> np.ndarray | pd.DataFrame:
+        """Per-feature evidence for each class: ``log P(x_j | c, pa_j) - log P(x_j | pa_j)``,
+        where ``P(x_j | pa_j) = sum_c P(c) P(x_j | c, pa_j)`` is that family's term averaged
+        over the classes under the prior. Positive: the feature's value (given its parents)
+        speaks for the class. Shape ``(n_samples, n_features, n_classes)``, 0 where ``x_j`` is
+        missing; ``as_frame=True`` gives the long table of :meth:`NaiveBayes.explain`.
+
+        Defined for models of one structure (not for the averaged AODE / AnDE).
+        """
+        factors = getattr(self, "_explain_factors", None)
+        if factors is None:
+            msg = f"{type(self).__name__} averages several structures: explain is not defined"
+            raise AttributeError(msg)
+        enc = self._encode_for_predict(X)
+        single = FamilyTables([[f] for f in factors], n_classes=len(self.classes_))
+        fll = single.component_terms(enc.codes)  # (n, d, n_classes)
+        observed = enc.codes >= 0
+        with np.errstate(invalid="ignore"):
+            out = fll - logsumexp(fll + self.log_prior_, axis=2, keepdims=True)
+        out = np.where(observed[:, :, None] & np.isfinite(out), out, 0.0) + 0.0
+        if not as_frame:
+            return out
+        frame = self.schema_._select(X)
+        n, d, n_classes = out.shape
+        rows = frame.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(n)
+        return pd.DataFrame(
+            {
+                "row": np.repeat(np.asarray(rows, dtype=object), d * n_classes),
+                "feature": np.tile(np.repeat(self.schema_.names, n_classes), n),
+                "value": np.repeat(frame.to_numpy(dtype=object).reshape(-1), n_classes),
+                "class": np.tile(self.classes_, n * d),
+                "contribution": out.reshape(-1),
+            }
+        )

@@ -1,0 +1,332 @@
+"""Compiled look-up kernels: prediction is gathering table entries and adding logs.
+
+numba pays here for the same reason as in counting: one pass over the rows reading int8 codes,
+no ``(n_samples, n_classes, n_features)`` temporary (which at 1,000,000 x 50 x 2 would be 800 MB).
+Compilation, caching and threads are set up in :mod:`bayeskit._compiled`; the timings are in
+benchmarks/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from bayeskit._compiled import parallel_kernel, serial_kernel
+
+
+def _add_table_entries(jll, codes, table, offsets):  # pragma: no cover - compiled
+    """jll[i, c] += table[offsets[f] + codes[i, f], c] for every feature f; code -1 adds nothing.
+
+    ``table`` is (total_states, n_classes), one block of rows per feature, so the entries one
+    sample needs for all classes are contiguous.
+    """
+    n, d = codes.shape
+    n_classes = jll.shape[1]
+    for i in nb.prange(n):
+        for c in range(n_classes):  # one class at a time, so the sum stays in a register
+            acc = 0.0
+            for f in range(d):
+                v = codes[i, f]
+                if v >= 0:
+                    acc += table[offsets[f] + v, c]
+            jll[i, c] += acc
+
+
+def _add_gaussian_log_density(jll, values, mean, log_norm, scale):  # pragma: no cover
+    """jll[i, c] += log N(values[i, f] | mean[c, f], var[c, f]) for every feature f (NaN: nothing).
+
+    ``log_norm = -log(2 pi var) / 2`` and ``scale = 1 / sqrt(2 var)``, both (n_classes, d), are
+    computed once per model (:func:`bayeskit.estimate.gaussian_log_terms`). The deviation is
+    standardised before it is squared, ``(dev * scale)^2``, so a term overflows only where the
+    log-density itself is beyond float64 (not where ``dev^2`` alone is). A zero variance (only
+    with ``var_smoothing=0``) is a point mass: ``+inf`` at its mean, ``-inf`` elsewhere; ``-inf``
+    from any feature wins, so no NaN arises.
+    """
+    n, d = values.shape
+    n_classes = jll.shape[1]
+    for i in nb.prange(n):
+        for c in range(n_classes):
+            acc = 0.0
+            impossible = False
+            point_mass = False
+            for f in range(d):
+                x = values[i, f]
+                if np.isnan(x):
+                    continue
+                dev = x - mean[c, f]
+                s = scale[c, f]
+                if np.isinf(s):
+                    if dev != 0.0:
+                        impossible = True
+                    else:
+                        point_mass = True
+                else:
+                    z = dev * s
+                    if np.isinf(z):  # x - mean overflowed: scale each first
+                        z = x * s - mean[c, f] * s
+                    acc += log_norm[c, f] - z * z
+            if impossible:
+                jll[i, c] = -np.inf
+            elif point_mass:
+                jll[i, c] = np.inf if np.isfinite(jll[i, c]) or jll[i, c] > 0 else jll[i, c]
+            else:
+                jll[i, c] += acc
+
+
+# work: table entries (or densities) added, cells of the input times classes
+add_table_entries = parallel_kernel(lambda jll, codes, *_: codes.size * jll.shape[1])(
+    _add_table_entries
+)
+add_gaussian_log_density = parallel_kernel(lambda jll, values, *_: values.size * jll.shape[1])(
+    _add_gaussian_log_density
+)
+
+
+def _log_normalise_rows(jll):  # pragma: no cover - compiled
+    """jll[i, c] -= log sum_c' exp(jll[i, c']) for every row, in place (the row's maximum is
+    subtracted before exponentiating). Every row must have a finite maximum."""
+    n, n_classes = jll.shape
+    for i in nb.prange(n):
+        m = jll[i, 0]
+        for c in range(1, n_classes):
+            if jll[i, c] > m:
+                m = jll[i, c]
+        s = 0.0
+        for c in range(n_classes):
+            s += np.exp(jll[i, c] - m)
+        log_s = np.log(s)
+        for c in range(n_classes):  # (x - m) first: exact for huge |x|, so rows sum to 1
+            jll[i, c] = (jll[i, c] - m) - log_s
+
+
+# work: an exp per entry costs about eight additions
+log_normalise_rows = parallel_kernel(lambda jll: 8 * jll.size)(_log_normalise_rows)
+
+
+_ROWS_PER_BLOCK = 256
+
+
+def _component_sum(  # pragma: no cover - compiled
+    acc,
+    row,
+    s,
+    table,
+    fam_child,
+    fam_size,
+    fam_offset,
+    fam_fallback,
+    par_ptr,
+    par_cols,
+    par_strides,
+    comp_ptr,
+    comp_base,
+):
+    """acc[c] = comp_base[s, c] + the terms of component s's families for one row of codes
+    (see :func:`_add_family_terms` for the layout)."""
+    n_classes = acc.shape[0]
+    for c in range(n_classes):
+        acc[c] = comp_base[s, c]
+    for f in range(comp_ptr[s], comp_ptr[s + 1]):
+        v = row[fam_child[f]]
+        if v < 0:
+            continue
+        cfg = 0
+        for k in range(par_ptr[f], par_ptr[f + 1]):
+            p = row[par_cols[k]]
+            if p < 0:
+                cfg = -1
+                break
+            cfg += p * par_strides[k]
+        if cfg >= 0:
+            base = fam_offset[f] + (cfg * fam_size[f] + v) * n_classes
+        elif fam_fallback[f] >= 0:
+            base = fam_fallback[f] + v * n_classes
+        else:
+            continue
+        for c in range(n_classes):
+            acc[c] += table[base + c]
+
+
+component_sum = serial_kernel(_component_sum)
+
+
+def _gate_open(row, s, gate_ptr, gate_cols, gate_strides, gate_offset, gate):  # pragma: no cover
+    """Whether component s takes part in this row (its gate columns observed, its gate set)."""
+    cfg = 0
+    for k in range(gate_ptr[s], gate_ptr[s + 1]):
+        v = row[gate_cols[k]]
+        if v < 0:
+            return False
+        cfg += v * gate_strides[k]
+    return gate[gate_offset[s] + cfg] != 0
+
+
+gate_open = serial_kernel(_gate_open)
+
+
+def _add_family_terms(  # pragma: no cover - compiled
+    jll,
+    codes,
+    table,
+    fam_child,
+    fam_size,
+    fam_offset,
+    fam_fallback,
+    par_ptr,
+    par_cols,
+    par_strides,
+    comp_ptr,
+    comp_base,
+    gate_ptr,
+    gate_cols,
+    gate_strides,
+    gate_offset,
+    gate,
+    fallback,
+):
+    """jll[i, c] += the log-likelihood of row i under a structure (or the mean of several).
+
+    A structure (a *component*) is a list of families; family f adds
+    ``table[fam_offset[f] + (config * fam_size[f] + codes[i, fam_child[f]]) * C + c]``, where
+    ``config = sum_k codes[i, par_cols[k]] * par_strides[k]`` over its parents (so each table is
+    laid out ``(parent configuration, child state, class)``: the entries a row needs for every
+    class are contiguous). A missing child adds nothing (summed out: its table sums to 1 over
+    the child); a missing parent adds the family's fallback entry
+    ``table[fam_fallback[f] + child * C + c]`` (nothing when ``fam_fallback[f] < 0``).
+    Component s adds ``comp_base[s, c]`` too.
+
+    With one component, its sum is added to jll. With several, jll gets the log of the mean
+    of ``exp(sum)`` over the components whose gate is open for the row: gate s is open when every
+    column ``gate_cols[gate_ptr[s]:gate_ptr[s + 1]]`` is observed and
+    ``gate[gate_offset[s] + sum codes * gate_strides]`` is set (the AODE rule that a super-parent
+    value must have been seen often enough). Component ``fallback`` (if >= 0) is used only in
+    rows where no other gate is open (AODE falls back to naive Bayes).
+    """
+    n = codes.shape[0]
+    n_classes = jll.shape[1]
+    n_comp = comp_ptr.shape[0] - 1
+    n_blocks = (n + _ROWS_PER_BLOCK - 1) // _ROWS_PER_BLOCK
+    for b in nb.prange(n_blocks):
+        acc = np.empty(n_classes)
+        best = np.empty(n_classes)
+        total = np.empty(n_classes)
+        for i in range(b * _ROWS_PER_BLOCK, min(n, (b + 1) * _ROWS_PER_BLOCK)):
+            row = codes[i]
+            if n_comp == 1:
+                component_sum(
+                    acc,
+                    row,
+                    0,
+                    table,
+                    fam_child,
+                    fam_size,
+                    fam_offset,
+                    fam_fallback,
+                    par_ptr,
+                    par_cols,
+                    par_strides,
+                    comp_ptr,
+                    comp_base,
+                )
+                for c in range(n_classes):
+                    jll[i, c] += acc[c]
+                continue
+            n_open = 0
+            for c in range(n_classes):
+                best[c] = -np.inf
+                total[c] = 0.0
+            for step in range(n_comp + 1):
+                # components in order, the fallback last and only if no other gate opened
+                if step < n_comp:
+                    s = step
+                    if s == fallback or not gate_open(
+                        row, s, gate_ptr, gate_cols, gate_strides, gate_offset, gate
+                    ):
+                        continue
+                elif n_open > 0 or fallback < 0:
+                    break
+                else:
+                    s = fallback
+                n_open += 1
+                component_sum(
+                    acc,
+                    row,
+                    s,
+                    table,
+                    fam_child,
+                    fam_size,
+                    fam_offset,
+                    fam_fallback,
+                    par_ptr,
+                    par_cols,
+                    par_strides,
+                    comp_ptr,
+                    comp_base,
+                )
+                for c in range(n_classes):  # streaming log-sum-exp over the open components
+                    a = acc[c]
+                    if a == -np.inf:
+                        continue
+                    if a > best[c]:
+                        total[c] = total[c] * np.exp(best[c] - a) + 1.0
+                        best[c] = a
+                    else:
+                        total[c] += np.exp(a - best[c])
+            log_open = np.log(max(n_open, 1))
+            for c in range(n_classes):
+                if total[c] > 0.0:
+                    jll[i, c] += best[c] + np.log(total[c]) - log_open
+                else:
+                    jll[i, c] = -np.inf
+
+
+def _component_terms(  # pragma: no cover - compiled
+    out,
+    codes,
+    table,
+    fam_child,
+    fam_size,
+    fam_offset,
+    fam_fallback,
+    par_ptr,
+    par_cols,
+    par_strides,
+    comp_ptr,
+    comp_base,
+):
+    """out[i, s, c] = component s's log-likelihood of row i (no gates, no averaging): what a
+    structure search compares candidates by."""
+    n = codes.shape[0]
+    n_classes = out.shape[2]
+    n_comp = comp_ptr.shape[0] - 1
+    n_blocks = (n + _ROWS_PER_BLOCK - 1) // _ROWS_PER_BLOCK
+    for b in nb.prange(n_blocks):
+        acc = np.empty(n_classes)
+        for i in range(b * _ROWS_PER_BLOCK, min(n, (b + 1) * _ROWS_PER_BLOCK)):
+            for s in range(n_comp):
+                component_sum(
+                    acc,
+                    codes[i],
+                    s,
+                    table,
+                    fam_child,
+                    fam_size,
+                    fam_offset,
+                    fam_fallback,
+                    par_ptr,
+                    par_cols,
+                    par_strides,
+                    comp_ptr,
+                    comp_base,
+                )
+                for c in range(n_classes):
+                    out[i, s, c] = acc[c]
+
+
+def _family_work(jll, codes, table, fam_child, *_) -> int:
+    return codes.shape[0] * fam_child.shape[0] * jll.shape[-1]
+
+
+# work: table entries added, rows times families (of all components) times classes
+add_family_terms = parallel_kernel(_family_work)(_add_family_terms)
+component_terms = parallel_kernel(_family_work)(_component_terms)

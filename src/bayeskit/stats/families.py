@@ -1,0 +1,352 @@
+"""Family counts: the one statistic below every discrete model with dependencies.
+
+A *family* is a tuple of columns of a code matrix: a child and its parents (for a classifier, the
+class among them; the class is just another column). :class:`FamilyCounts` holds, for a list of
+families, the weighted count of every joint value of each family's columns, one dense table per
+family with **one axis per column, in the family's order** (for a classifier's family
+``(class, parent, child)``: ``(n_classes, n_parent_states, n_states)``). Keeping the parent axes
+separate (not one flattened "parent configuration" axis) lets a vocabulary that grows in
+``partial_fit`` regrow the tables axis by axis.
+
+Counts are float64 (sample weights are native), a row missing (-1) any column of a family is not
+counted in that family's table, and counts are mergeable: the counts of two disjoint pieces of
+data added (``a + b``) equal the counts of their concatenation, which is all that ``partial_fit``,
+out-of-core and distributed fitting need. All families are counted in one compiled pass over the
+rows (:func:`family_counts`); the all-pairs table of a semi-naive classifier in one pass of a
+dedicated kernel (:func:`pair_families` names the families, :func:`family_counts` spots them).
+
+Examples
+--------
+>>> codes = np.array([[0, 1, 0], [1, 1, 1], [1, 0, 1], [1, -1, 1]])  # x0, x1 and the class (2)
+>>> fc = family_counts(codes, [(2,), (2, 0), (2, 0, 1)], [2, 2, 2])
+>>> fc.table((2,))
+array([1., 3.])
+>>> fc.table((2, 0))          # (class, x0)
+array([[1., 0.],
+       [0., 3.]])
+>>> fc.table((2, 1, 0))[1]    # (class, x1, x0): axes follow the order asked for
+array([[0., 1.],
+       [0., 1.]])
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from bayeskit._compiled import planned_threads
+from bayeskit.stats import _checks
+from bayeskit.stats._kernels import count_families, count_pairs, families_work, pairs_work
+
+__all__ = ["FamilyCounts", "ScoredCounts", "family_counts", "pair_families"]
+
+Family = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FamilyCounts:
+    """Weighted counts over the joint values of families of columns.
+
+    Attributes
+    ----------
+    n_states : ndarray of int64, shape (n_columns,)
+        The number of states (vocabulary size) of each column of the code matrix counted.
+    families : tuple of tuple of int
+        The columns of each family, in the order of its table's axes.
+    counts : ndarray of float64, shape (sum of the tables' sizes,)
+        The tables, each flattened in C order, one after the other in the order of
+        ``families``; :meth:`table` gives them back shaped.
+    target : int
+        The column of the class for a classifier's counts, -1 for none. When set, the family
+        ``(target,)`` must be among the families: it gives :attr:`class_count`.
+    """
+
+    n_states: np.ndarray
+    families: tuple[Family, ...]
+    counts: np.ndarray
+    target: int = -1
+
+    # ------------------------------------------------------------------ layout
+    @cached_property
+    def _layout(self) -> tuple[dict[Family, int], np.ndarray, list[tuple[int, ...]]]:
+        index = {fam: k for k, fam in enumerate(self.families)}
+        shapes = [tuple(int(self.n_states[c]) for c in fam) for fam in self.families]
+        sizes = np.array([int(np.prod(s, dtype=np.int64)) for s in shapes], dtype=np.int64)
+        offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=offsets[1:])
+        return index, offsets, shapes
+
+    @property
+    def class_count(self) -> np.ndarray:
+        """The weighted number of samples per class (the table of the family ``(target,)``)."""
+        if self.target < 0:
+            msg = "these counts have no class column (target=-1)"
+            raise AttributeError(msg)
+        return self.table((self.target,))
+
+    def table(self, family: Sequence[int]) -> np.ndarray:
+        """The counts over ``family``'s columns, axes in the order given.
+
+        The family must have been counted, in any column order; a table is never computed by
+        summing a larger family out here, because rows missing the summed-out column would be
+        lost from it (use :meth:`marginal` for that, knowingly).
+        """
+        family = tuple(int(c) for c in family)
+        index, offsets, shapes = self._layout
+        key = family
+        if key not in index:
+            key = next((f for f in index if sorted(f) == sorted(family)), None)
+            if key is None or len(set(family)) != len(family):
+                msg = f"family {family} was not counted (counted: {len(index)} families)"
+                raise KeyError(msg)
+        k = index[key]
+        flat = self.counts[offsets[k] : offsets[k + 1]].reshape(shapes[k])
+        if key == family:
+            return flat
+        return np.transpose(flat, [key.index(c) for c in family])
+
+    def marginal(self, family: Sequence[int]) -> np.ndarray:
+        """The counts over ``family``'s columns, summed out of the smallest counted family that
+        holds them all (the family itself when counted). With missing values this counts only
+        the rows complete on the larger family."""
+        family = tuple(int(c) for c in family)
+        holders = [f for f in self.families if set(family) <= set(f)]
+        if not holders:
+            msg = f"no counted family holds the columns {family}"
+            raise KeyError(msg)
+        best = min(holders, key=len)
+        table = self.table(best)
+        drop = tuple(i for i, c in enumerate(best) if c not in family)
+        summed = table.sum(axis=drop) if drop else table
+        kept = [c for c in best if c in family]
+        return np.transpose(summed, [kept.index(c) for c in family])
+
+    # ------------------------------------------------------------------ merging
+    def __add__(self, other: FamilyCounts) -> FamilyCounts:
+        if (
+            not isinstance(other, FamilyCounts)
+            or self.families != other.families
+            or self.target != other.target
+            or not np.array_equal(self.n_states, other.n_states)
+        ):
+            msg = (
+                "cannot add family counts over different families or vocabularies; regrow "
+                "them to the same vocabularies first"
+            )
+            raise ValueError(msg)
+        return FamilyCounts(self.n_states, self.families, self.counts + other.counts, self.target)
+
+    def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> FamilyCounts:
+        """Re-lay the tables out for grown vocabularies: old code ``k`` of column ``c`` moves to
+        ``remap[c][k]`` in a vocabulary of ``n_states[c]`` states (new states start at zero).
+        Each table regrows along each of its axes whose column grew."""
+        n_states = np.asarray(n_states, dtype=np.int64)
+        tables = []
+        for fam in self.families:
+            old = self.table(fam)
+            grown = np.zeros(tuple(int(n_states[c]) for c in fam))
+            where = tuple(
+                np.asarray(remap[c]) if c in remap else np.arange(old.shape[a])
+                for a, c in enumerate(fam)
+            )
+            grown[np.ix_(*where)] = old
+            tables.append(grown.ravel())
+        counts = np.concatenate(tables) if tables else np.zeros(0)
+        return FamilyCounts(n_states, self.families, counts, self.target)
+
+    # ------------------------------------------------------------------ validation
+    def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
+        """Check counts read from a model file against ``layout``: one column per categorical
+        feature (vocabulary sizes as the schema says) and the class as the last column, the
+        families within those columns, the class family present, and the counts float64, finite,
+        non-negative, exactly as many as the families' tables hold, with a positive class
+        total. Raises ValueError naming the field."""
+        expected = (*layout.n_states, layout.n_classes)
+        n_states = _checks.array(
+            self.n_states, f"{where}.n_states", ((len(expected), "columns"),), kind="count"
+        )
+        labels = (*layout.state_names, "classes")
+        for c, (got, want) in enumerate(zip(n_states.tolist(), expected, strict=True)):
+            if got != want:
+                _checks.fail(f"{where}.n_states[{c}]", f"is {got}, expected {want} {labels[c]}")
+        if self.target != len(expected) - 1:
+            _checks.fail(f"{where}.target", f"is {self.target!r}, expected {len(expected) - 1}")
+        fams = _checks.sequence(self.families, f"{where}.families", len(self.families), "families")
+        for k, fam in enumerate(fams):
+            ok = (
+                isinstance(fam, tuple)
+                and len(fam) > 0
+                and all(isinstance(c, int) and not isinstance(c, bool) for c in fam)
+                and all(0 <= c < len(expected) for c in fam)
+                and len(set(fam)) == len(fam)
+            )
+            if not ok:
+                _checks.fail(
+                    f"{where}.families[{k}]",
+                    f"must be distinct column indices below {len(expected)}, got {fam!r}",
+                )
+        if len(set(fams)) != len(fams):
+            _checks.fail(f"{where}.families", "lists a family twice")
+        if (self.target,) not in set(fams):
+            _checks.fail(f"{where}.families", "does not hold the class family")
+        total = int(self._layout[1][-1])
+        _checks.counts(self.counts, f"{where}.counts", ((total, "cells of the families' tables"),))
+        _checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
+
+
+@dataclass(frozen=True)
+class ScoredCounts:
+    """Family counts plus a running score per candidate structure, both mergeable: what a model
+    that chooses among candidates by a score summed over rows (SPODE's leave-one-out log-loss)
+    keeps so that the choice survives ``partial_fit``, saving and loading.
+
+    Attributes
+    ----------
+    counts : FamilyCounts
+    scores : ndarray of float64, shape (n_candidates,)
+        Summed over the rows seen (higher is better).
+    """
+
+    counts: FamilyCounts
+    scores: np.ndarray
+
+    @property
+    def class_count(self) -> np.ndarray:
+        return self.counts.class_count
+
+    @property
+    def n_states(self) -> np.ndarray:
+        return self.counts.n_states
+
+    def table(self, family: Sequence[int]) -> np.ndarray:
+        return self.counts.table(family)
+
+    def __add__(self, other: ScoredCounts) -> ScoredCounts:
+        if not isinstance(other, ScoredCounts) or other.scores.shape != self.scores.shape:
+            msg = "cannot add scored counts over different candidates"
+            raise ValueError(msg)
+        return ScoredCounts(self.counts + other.counts, self.scores + other.scores)
+
+    def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> ScoredCounts:
+        return ScoredCounts(self.counts.regrow(remap, n_states), self.scores)
+
+    def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
+        """The counts as :meth:`FamilyCounts.validate`; one score per feature, each a number
+        or -inf (a candidate that gave a row probability zero)."""
+        if not isinstance(self.counts, FamilyCounts):
+            _checks.fail(f"{where}.counts", "expected FamilyCounts")
+        self.counts.validate(layout, f"{where}.counts")
+        scores = _checks.array(
+            self.scores, f"{where}.scores", ((len(layout.n_states), "candidates"),)
+        )
+        if np.isnan(scores).any() or np.isposinf(scores).any():
+            _checks.fail(f"{where}.scores", "must be finite numbers or -inf")
+
+
+def pair_families(columns: Iterable[int], given: Sequence[int] = ()) -> list[Family]:
+    """The families ``(*given, a, b)`` for every pair ``a < b`` of ``columns``: the all-pairs
+    table over ``(class, x_a, x_b)`` when ``given`` is the class column.
+
+    Examples
+    --------
+    >>> pair_families([0, 1, 2], given=(3,))
+    [(3, 0, 1), (3, 0, 2), (3, 1, 2)]
+    """
+    given = tuple(int(g) for g in given)
+    cols = sorted(int(c) for c in columns)
+    return [(*given, a, b) for a, b in itertools.combinations(cols, 2)]
+
+
+def family_counts(
+    codes: np.ndarray,
+    families: Sequence[Sequence[int]],
+    n_states: Sequence[int],
+    weights: np.ndarray | None = None,
+    *,
+    target: int = -1,
+) -> FamilyCounts:
+    """Count every family in one compiled pass over the rows.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_columns), integer, -1 = missing
+    families : sequence of tuples of column indices
+    n_states : sequence of int, the vocabulary size of each column
+    weights : ndarray of shape (n_samples,), optional
+    target : int, default=-1
+        The class column, for a classifier's counts (see :class:`FamilyCounts`).
+
+    The families that are the all-pairs table (:func:`pair_families`) of some columns given the
+    same prefix are counted by a dedicated kernel; the rest by the generic one.
+    """
+    fams = tuple(tuple(int(c) for c in f) for f in families)
+    n_states = np.asarray(n_states, dtype=np.int64)
+    counts = FamilyCounts(n_states, fams, np.zeros(0), target)
+    _, offsets, _ = counts._layout
+    total = int(offsets[-1])
+    codes = np.ascontiguousarray(codes)
+    n = codes.shape[0]
+    w = np.ones(n) if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+    flat = np.zeros(total)
+    if n and fams:
+        pairs, rest = _split_pairs(fams)
+        if pairs is not None:
+            given, members = pairs
+            flat += _count_pair_block(codes, w, given, members, n_states, fams, offsets, total)
+        if rest:
+            flat += _count_generic(codes, w, [fams[k] for k in rest], rest, offsets, n_states)
+    return FamilyCounts(n_states, fams, flat, target)
+
+
+def _split_pairs(fams: tuple[Family, ...]) -> tuple[tuple[Family, list[int]] | None, list[int]]:
+    """Find the largest all-pairs block ``(*given, a, b)`` among the families (same prefix,
+    every pair of a set of columns, a < b, at least 3 pairs); the other families' indices."""
+    by_prefix: dict[Family, list[int]] = {}
+    for k, f in enumerate(fams):
+        if len(f) >= 3 and f[-2] < f[-1]:
+            by_prefix.setdefault(f[:-2], []).append(k)
+    best: tuple[Family, list[int]] | None = None
+    for prefix, ks in by_prefix.items():
+        members = sorted({c for k in ks for c in fams[k][-2:]})
+        if set(prefix) & set(members) or len(ks) < 3:
+            continue
+        if len(ks) == len(members) * (len(members) - 1) // 2 and (
+            best is None or len(ks) > len(best[1])
+        ):
+            best = (prefix, ks)
+    if best is None:
+        return None, list(range(len(fams)))
+    taken = set(best[1])
+    members = sorted({c for k in best[1] for c in fams[k][-2:]})
+    return (best[0], members), [k for k in range(len(fams)) if k not in taken]
+
+
+def _count_pair_block(codes, w, given, members, n_states, fams, offsets, total) -> np.ndarray:
+    d = codes.shape[1]
+    pair_offset = np.full((d, d), -1, dtype=np.int64)
+    index = {f: k for k, f in enumerate(fams)}
+    for a in members:
+        pair_offset[a, a] = 0
+    for a, b in itertools.combinations(members, 2):
+        pair_offset[a, b] = offsets[index[(*given, a, b)]]
+    given = np.asarray(given, dtype=np.int64)
+    tasks = planned_threads(pairs_work(codes))
+    return count_pairs(codes, w, given, n_states, pair_offset, total, tasks)
+
+
+def _count_generic(codes, w, fams, positions, offsets, n_states) -> np.ndarray:
+    ptr = np.zeros(len(fams) + 1, dtype=np.int64)
+    np.cumsum([len(f) for f in fams], out=ptr[1:])
+    cols = np.fromiter((c for f in fams for c in f), dtype=np.int64, count=int(ptr[-1]))
+    strides = np.empty_like(cols)
+    for k, f in enumerate(fams):
+        shape = [int(n_states[c]) for c in f]
+        s = np.cumprod([1, *shape[::-1]])[:-1][::-1]  # C-order strides of the table
+        strides[ptr[k] : ptr[k + 1]] = s
+    fam_offset = np.asarray([offsets[p] for p in positions], dtype=np.int64)
+    tasks = planned_threads(families_work(codes, w, cols))
+    return count_families(codes, w, cols, strides, ptr, fam_offset, int(offsets[-1]), tasks)

@@ -1,0 +1,186 @@
+"""Prediction as table look-up: log-probability tables of families, packed for one compiled pass.
+
+:class:`FamilyTables` takes one or more *components* (structures), each a list of
+:class:`LogFactor` (a child column, its parent columns, and a log table over
+``(class, *parents, child)``), packs every table into one flat array laid out for the look-up
+kernel, and adds ``log P(x | c)`` (or the log of the mean over components, as AODE does) to a
+``(n_samples, n_classes)`` array. Classifiers and networks share it; it knows nothing of how the
+tables were estimated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from bayeskit.stats._lookup import add_family_terms, component_terms
+
+__all__ = ["FamilyTables", "LogFactor"]
+
+
+@dataclass(frozen=True)
+class LogFactor:
+    """One family's log table for look-up.
+
+    Attributes
+    ----------
+    child : int
+        The child's column in the code matrix.
+    parents : tuple of int
+        The parents' columns (the class is not among them: it is the table's first axis).
+    log_table : ndarray of shape (n_classes, *n_parent_states, n_child_states)
+    fallback : ndarray of shape (n_classes, n_child_states), optional
+        The log table used in rows where a parent is missing (for example ``log P(x | c)``);
+        without it such rows get no term from this family.
+    """
+
+    child: int
+    parents: tuple[int, ...]
+    log_table: np.ndarray
+    fallback: np.ndarray | None = None
+
+
+class FamilyTables:
+    """Components of log factors, packed for :func:`add_family_terms`.
+
+    Parameters
+    ----------
+    components : sequence of sequences of LogFactor
+    n_classes : int
+    base : ndarray of shape (n_components, n_classes), optional
+        A log term each component adds (zero by default).
+    gates : sequence of (columns, bool table) or None, optional
+        Per component, the columns whose joint value decides whether the component takes part in
+        a row, and a boolean table over their joint values (C order); None: always.
+    fallback : int, default=-1
+        A component used only in rows where no other gate is open.
+
+    Examples
+    --------
+    >>> log_t = np.log(np.array([[[0.9, 0.1], [0.2, 0.8]], [[0.5, 0.5], [0.5, 0.5]]]))
+    >>> tables = FamilyTables([[LogFactor(1, (0,), log_t)]], n_classes=2)
+    >>> jll = np.zeros((2, 2))
+    >>> np.exp(tables.add_to(jll, np.array([[0, 1], [1, 1]]))).round(2)
+    array([[0.1, 0.5],
+           [0.8, 0.5]])
+    """
+
+    def __init__(
+        self,
+        components: Sequence[Sequence[LogFactor]],
+        n_classes: int,
+        *,
+        base: np.ndarray | None = None,
+        gates: Sequence[tuple[Sequence[int], np.ndarray] | None] | None = None,
+        fallback: int = -1,
+    ):
+        self.n_classes = int(n_classes)
+        blocks: list[np.ndarray] = []
+        size = 0
+        child, fsize, offset, fb, par_ptr, par_cols, par_strides, comp_ptr = (
+            [],
+            [],
+            [],
+            [],
+            [0],
+            [],
+            [],
+            [0],
+        )
+        for comp in components:
+            for factor in comp:
+                t = np.asarray(factor.log_table, dtype=np.float64)
+                k = t.shape[-1]
+                # (class, *parents, child) -> (parent configuration, child, class)
+                blocks.append(np.moveaxis(t, 0, -1).ravel())
+                offset.append(size)
+                size += t.size
+                if factor.fallback is not None:
+                    blocks.append(np.asarray(factor.fallback, dtype=np.float64).T.ravel())
+                    fb.append(size)
+                    size += factor.fallback.size
+                else:
+                    fb.append(-1)
+                child.append(factor.child)
+                fsize.append(k)
+                par_cols.extend(factor.parents)
+                par_strides.extend(_strides(t.shape[1:-1]))
+                par_ptr.append(len(par_cols))
+            comp_ptr.append(len(child))
+        n_comp = len(components)
+        self.table = np.concatenate(blocks) if blocks else np.zeros(0)
+        as64 = lambda v: np.asarray(v, dtype=np.int64)  # noqa: E731
+        self._fams = (
+            as64(child),
+            as64(fsize),
+            as64(offset),
+            as64(fb),
+            as64(par_ptr),
+            as64(par_cols),
+            as64(par_strides),
+            as64(comp_ptr),
+        )
+        self.base = (
+            np.zeros((n_comp, self.n_classes))
+            if base is None
+            else np.ascontiguousarray(base, dtype=np.float64).reshape(n_comp, self.n_classes)
+        )
+        g_ptr, g_cols, g_strides, g_off, g_flat = [0], [], [], [], []
+        pos = 0
+        for s in range(n_comp):
+            g = None if gates is None else gates[s]
+            if g is None:
+                g_off.append(pos)
+                g_flat.append(np.ones(1, dtype=np.uint8))
+                pos += 1
+            else:
+                cols, open_ = g
+                open_ = np.asarray(open_, dtype=bool)
+                g_cols.extend(int(c) for c in cols)
+                g_strides.extend(_strides(open_.shape))
+                g_off.append(pos)
+                g_flat.append(open_.ravel().astype(np.uint8))
+                pos += open_.size
+            g_ptr.append(len(g_cols))
+        self._gates = (
+            as64(g_ptr),
+            as64(g_cols),
+            as64(g_strides),
+            as64(g_off),
+            np.concatenate(g_flat) if g_flat else np.zeros(0, dtype=np.uint8),
+        )
+        self.fallback = int(fallback)
+
+    def add_to(self, jll: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """Add the log-likelihood of each row of ``codes`` to ``jll`` (in place, returned)."""
+        if codes.shape[0]:
+            add_family_terms(
+                jll,
+                np.ascontiguousarray(codes),
+                self.table,
+                *self._fams[:7],
+                self._fams[7],
+                self.base,
+                *self._gates,
+                self.fallback,
+            )
+        return jll
+
+    def component_terms(self, codes: np.ndarray) -> np.ndarray:
+        """Each component's log-likelihood of each row, shape ``(n_samples, n_components,
+        n_classes)``, its base included (gates and the fallback rule are not applied)."""
+        out = np.empty((codes.shape[0], self.base.shape[0], self.n_classes))
+        if codes.shape[0]:
+            component_terms(out, np.ascontiguousarray(codes), self.table, *self._fams, self.base)
+        return out
+
+
+def _strides(shape: Sequence[int]) -> list[int]:
+    """C-order strides, in elements, of an array of ``shape``."""
+    out, s = [], 1
+    for k in reversed(shape):
+        out.append(s)
+        s *= int(k)
+    return out[::-1]

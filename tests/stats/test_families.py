@@ -1,0 +1,220 @@
+"""Family counts, information measures and the family look-up (bayeskit.stats)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy.special import logsumexp
+
+import bayeskit._compiled as compiled
+from bayeskit.stats import (
+    FamilyCounts,
+    conditional_mutual_information,
+    family_counts,
+    mutual_information,
+    pair_families,
+)
+from bayeskit.stats._checks import Layout
+from bayeskit.stats.lookup import FamilyTables, LogFactor
+
+
+def _data(n=3000, d=6, seed=0, missing=0.05):
+    rng = np.random.default_rng(seed)
+    states = rng.integers(2, 6, d)
+    codes = (rng.random((n, d)) * states).astype(np.int8)
+    codes[rng.random((n, d)) < missing] = -1
+    y = rng.integers(0, 3, n).astype(np.int8)
+    return np.column_stack([codes, y]), np.append(states, 3)
+
+
+def _reference(codes, family, n_states, w=None):
+    """The table of one family by np.add.at, rows missing any of its columns left out."""
+    cols = list(family)
+    ok = (codes[:, cols] >= 0).all(axis=1)
+    out = np.zeros([n_states[c] for c in cols])
+    weights = np.ones(len(codes)) if w is None else w
+    np.add.at(out, tuple(codes[ok, c] for c in cols), weights[ok])
+    return out
+
+
+@pytest.fixture(params=["serial", "parallel"])
+def build(request, monkeypatch):
+    """Run the kernels' serial build, or force the parallel one (threshold 0)."""
+    if request.param == "parallel":
+        monkeypatch.setattr(compiled, "PARALLEL_MIN_WORK", 0)
+    return request.param
+
+
+def test_family_counts_match_a_reference_with_missing_values_and_weights(build):
+    codes, ns = _data()
+    d = len(ns) - 1
+    w = np.random.default_rng(1).random(len(codes)) * 3
+    fams = [(d,), (d, 2), (d, 4, 1), (3, 0, d), (1, 2, 3, 5)] + pair_families(range(d), (d,))
+    fc = family_counts(codes, fams, ns, w, target=d)
+    for fam in fams:
+        np.testing.assert_allclose(fc.table(fam), _reference(codes, fam, ns, w), rtol=1e-12)
+    np.testing.assert_allclose(fc.class_count, np.bincount(codes[:, d], w, minlength=3))
+
+
+def test_pair_kernel_equals_generic_kernel(build):
+    codes, ns = _data(n=5000, d=8)
+    d = len(ns) - 1
+    pairs = pair_families(range(d), (d,))
+    fast = family_counts(codes, pairs, ns)  # spotted as an all-pairs block
+    # the same families with one extra family breaking nothing, and each counted alone
+    for fam in pairs[:: max(len(pairs) // 5, 1)]:
+        alone = family_counts(codes, [fam], ns)
+        np.testing.assert_array_equal(fast.table(fam), alone.table(fam))
+
+
+def test_table_transposes_to_the_order_asked_for():
+    codes, ns = _data(d=4)
+    fc = family_counts(codes, [(4, 0, 2)], ns)
+    np.testing.assert_array_equal(fc.table((4, 2, 0)), fc.table((4, 0, 2)).transpose(0, 2, 1))
+    np.testing.assert_array_equal(fc.table((0, 4, 2)), fc.table((4, 0, 2)).transpose(1, 0, 2))
+    with pytest.raises(KeyError, match="was not counted"):
+        fc.table((4, 1))
+
+
+def test_marginal_sums_out_of_the_smallest_holder():
+    codes, ns = _data(d=4, missing=0.0)
+    fc = family_counts(codes, [(4, 0, 2), (4, 1, 2, 3)], ns)
+    np.testing.assert_allclose(fc.marginal((2, 4)), _reference(codes, (2, 4), ns))
+
+
+def test_counts_of_pieces_add_up_to_counts_of_the_whole():
+    codes, ns = _data()
+    d = len(ns) - 1
+    fams = [(d,), *pair_families(range(d), (d,))]
+    whole = family_counts(codes, fams, ns, target=d)
+    parts = family_counts(codes[:1000], fams, ns, target=d) + family_counts(
+        codes[1000:], fams, ns, target=d
+    )
+    np.testing.assert_allclose(parts.counts, whole.counts)
+    with pytest.raises(ValueError, match="different families"):
+        whole + family_counts(codes, fams[:-1], ns, target=d)
+
+
+def test_regrow_moves_every_axis_of_a_grown_column():
+    codes, ns = _data(d=3, missing=0.0)
+    fc = family_counts(codes, [(3,), (3, 0, 1), (1, 0)], ns, target=3)
+    grown_states = ns.copy()
+    grown_states[0] += 2
+    remap = {0: np.arange(ns[0]) * 0 + np.arange(ns[0]) + 1}  # old code k -> k + 1
+    g = fc.regrow(remap, grown_states)
+    old, new = fc.table((3, 0, 1)), g.table((3, 0, 1))
+    assert new.shape == (3, ns[0] + 2, ns[1])
+    np.testing.assert_array_equal(new[:, 1 : ns[0] + 1, :], old)
+    assert new[:, 0, :].sum() == 0
+    assert new[:, -1, :].sum() == 0
+    np.testing.assert_array_equal(g.table((1, 0))[:, 1 : ns[0] + 1], fc.table((1, 0)))
+
+
+def test_validate_names_the_field():
+    codes, ns = _data(d=2)
+    fc = family_counts(codes, [(2,), (2, 0), (2, 1)], ns, target=2)
+    layout = Layout(3, tuple(int(k) for k in ns[:2]), ("a", "b"))
+    fc.validate(layout)
+    bad = FamilyCounts(fc.n_states, fc.families, -fc.counts, 2)
+    with pytest.raises(ValueError, match=r"stats_\.counts: holds negative"):
+        bad.validate(layout)
+    short = FamilyCounts(fc.n_states, fc.families, fc.counts[:-1], 2)
+    with pytest.raises(ValueError, match=r"stats_\.counts: shape"):
+        short.validate(layout)
+    stray = FamilyCounts(fc.n_states, ((2,), (2, 7)), fc.counts, 2)
+    with pytest.raises(ValueError, match=r"families\[1\]"):
+        stray.validate(layout)
+
+
+# ------------------------------------------------------------------ information
+def test_mutual_information_matches_its_definition():
+    rng = np.random.default_rng(3)
+    t = rng.integers(0, 20, (3, 4)).astype(float)
+    p = t / t.sum()
+    expected = sum(
+        p[a, b] * np.log(p[a, b] / (p[a].sum() * p[:, b].sum()))
+        for a in range(3)
+        for b in range(4)
+        if p[a, b] > 0
+    )
+    assert mutual_information(t) == pytest.approx(expected, rel=1e-12)
+
+
+def test_conditional_mutual_information_both_forms():
+    rng = np.random.default_rng(4)
+    t = rng.integers(0, 9, (2, 3, 4)).astype(float)
+    n = t.sum()
+    joint = per_class = 0.0
+    for c, a, b in itertools.product(range(2), range(3), range(4)):
+        if t[c, a, b] == 0:
+            continue
+        pc = t[c].sum()
+        ratio = (t[c, a, b] / pc) / ((t[c, a].sum() / pc) * (t[c, :, b].sum() / pc))
+        joint += t[c, a, b] / n * np.log(ratio)  # seed 004's form
+        per_class += t[c, a, b] / pc * np.log(ratio)  # Zhou Eq. (7.22) as printed
+    assert conditional_mutual_information(t) == pytest.approx(joint, rel=1e-12)
+    assert conditional_mutual_information(t, "per-class") == pytest.approx(per_class, rel=1e-12)
+    with pytest.raises(ValueError, match="weighting must be one of"):
+        conditional_mutual_information(t, "bogus")
+
+
+def test_information_of_independent_tables_is_zero():
+    t = np.outer([1.0, 2.0], [3.0, 4.0, 5.0])
+    assert mutual_information(t) == pytest.approx(0.0, abs=1e-15)
+    assert conditional_mutual_information(np.stack([t, 2 * t])) == pytest.approx(0.0, abs=1e-15)
+
+
+# ------------------------------------------------------------------ look-up
+def _random_factor(rng, child, parents, ns, n_classes=3, fallback=True):
+    shape = (n_classes, *(ns[p] for p in parents), ns[child])
+    t = np.log(rng.dirichlet(np.ones(shape[-1]), size=shape[:-1]))
+    fb = np.log(rng.dirichlet(np.ones(ns[child]), size=n_classes)) if fallback else None
+    return LogFactor(child, tuple(parents), t, fb)
+
+
+def _term(factor, row):
+    if row[factor.child] < 0:
+        return 0.0
+    if any(row[p] < 0 for p in factor.parents):
+        if factor.fallback is None:
+            return 0.0
+        return factor.fallback[:, row[factor.child]]
+    return factor.log_table[(slice(None), *(row[p] for p in factor.parents), row[factor.child])]
+
+
+def test_single_structure_look_up_matches_a_reference(build):
+    rng = np.random.default_rng(5)
+    codes, ns = _data(n=700, d=5)
+    factors = [
+        _random_factor(rng, 0, (), ns),
+        _random_factor(rng, 1, (0,), ns),
+        _random_factor(rng, 2, (0, 1), ns),
+        _random_factor(rng, 3, (1,), ns, fallback=False),
+        _random_factor(rng, 4, (3, 2, 0), ns),
+    ]
+    jll = FamilyTables([factors], 3).add_to(np.zeros((len(codes), 3)), codes)
+    expected = np.array([sum(_term(f, row) for f in factors) for row in codes])
+    np.testing.assert_allclose(jll, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_gated_average_with_fallback_matches_a_reference(build):
+    rng = np.random.default_rng(6)
+    codes, ns = _data(n=600, d=4)
+    comps = [[_random_factor(rng, j, (s,), ns) for j in range(4) if j != s] for s in range(4)]
+    naive = [_random_factor(rng, j, (), ns) for j in range(4)]
+    gates = [((s,), rng.random(ns[s]) < 0.6) for s in range(4)]
+    tables = FamilyTables([*comps, naive], 3, gates=[*gates, None], fallback=4)
+    jll = tables.add_to(np.zeros((len(codes), 3)), codes)
+    for i, row in enumerate(codes):
+        open_ = [s for s in range(4) if row[s] >= 0 and gates[s][1][row[s]]]
+        if open_:
+            each = [sum(_term(f, row) for f in comps[s]) for s in open_]
+            expected = logsumexp(each, axis=0) - np.log(len(open_))
+        else:
+            expected = sum(_term(f, row) for f in naive)
+        np.testing.assert_allclose(jll[i], expected, rtol=1e-12, atol=1e-12)
+    terms = tables.component_terms(codes)
+    assert terms.shape == (len(codes), 5, 3)
+    np.testing.assert_allclose(terms[:, 4], [sum(_term(f, r) for f in naive) for r in codes])
