@@ -159,10 +159,12 @@ class FamilyClassifier(BayesClassifier):
         table = self.stats_.table((self._d, *parents, child))
         return log_probabilities(table, self.smoothing, self.alpha)
 
-    def _factor(self, child: int, parents: tuple[int, ...] = ()) -> LogFactor:
-        """A family's log factor; with parents, ``log P(x | c)`` is its fallback for rows where a
-        parent is missing."""
-        fallback = self._log_cpt(child) if parents else None
+    def _factor(
+        self, child: int, parents: tuple[int, ...] = (), *, fallback: bool = True
+    ) -> LogFactor:
+        """A family's log factor; with parents (and ``fallback``), ``log P(x | c)`` is its
+        fallback for rows where a parent is missing."""
+        fallback = self._log_cpt(child) if parents and fallback else None
         return LogFactor(child, tuple(parents), self._log_cpt(child, parents), fallback)
 
     def _joint_factor(self, columns: tuple[int, ...]) -> LogFactor:

@@ -114,9 +114,10 @@ class AnDE(FamilyClassifier):
         components, gates, sets = [], [], []
         for parents in itertools.combinations(range(d), n):
             factors = [self._joint_factor(parents)]
-            factors += [self._factor(j, parents) for j in range(d) if j not in parents]
-            # the fallback tables of these factors are never used: the gate needs every parent
-            factors = [f.__class__(f.child, f.parents, f.log_table) for f in factors]
+            # no fallback tables: the gate opens only where every parent is observed
+            factors += [
+                self._factor(j, parents, fallback=False) for j in range(d) if j not in parents
+            ]
             seen = self.stats_.table((d, *parents)).sum(axis=0)
             components.append(factors)
             gates.append((parents, seen >= self.m))

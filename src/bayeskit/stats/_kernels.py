@@ -125,25 +125,29 @@ def _count_families(codes, weights, cols, strides, fam_ptr, fam_offset, total, n
     return partial.sum(axis=0)
 
 
-def _count_pairs(codes, weights, given, n_states, pair_offset, total, n_tasks):  # pragma: no cover
-    """The all-pairs table: for every row and every pair of columns a < b (neither in ``given``),
-    counts[pair_offset[a, b] + (g * K_a + x_a) * K_b + x_b] += weight, where ``g`` is the joint
-    code of the ``given`` columns (the class, for classifiers). Rows missing a ``given`` column
-    are skipped; a missing x_a or x_b skips the pairs that hold it.
-
-    The generic family kernel does the same work, but reads each family's column list per row;
-    this loop keeps ``g * K_a + x_a`` in a register across the inner loop over b, about twice as
-    fast on 100,000 x 50 (benchmarks/RESULTS.md), which is the floor of TAN's and AODE's fit.
-    ``pair_offset[a, b] < 0`` marks a column that is not paired (a ``given`` column).
+def _count_pairs(
+    codes, weights, given, given_states, members, states, block, width, cum, total, n_tasks
+):  # noqa: E501  # pragma: no cover
+    """The all-pairs table of the ``members`` columns given the ``given`` columns (the class,
+    for classifiers), laid out row-major by the first column of each pair: for member ``a``
+    (position ``ia``), a block of ``(G * K_a, width[ia])`` counts at ``block[ia]``, whose row
+    ``g * K_a + x_a`` holds, for every later member ``b``, its ``K_b`` counts from column
+    ``cum[ia, ib]``. So the cells one row adds to for a given ``(g, a, x_a)`` lie side by side
+    (a few KB), not scattered over every pair's table: about twice as fast as one table per
+    pair (benchmarks/RESULTS.md). :func:`bayeskit.stats.families.family_counts` cuts the blocks
+    into the pairs' tables. Rows missing a ``given`` column are skipped; a missing x_a or x_b
+    skips the pairs that hold it.
     """
-    n, d = codes.shape
+    n = codes.shape[0]
     n_given = given.shape[0]
+    d = members.shape[0]
     per_task = (n + n_tasks - 1) // n_tasks
     partial = np.zeros((n_tasks, total))
     for t in nb.prange(n_tasks):
         lo = t * per_task
         hi = min(n, lo + per_task)
         out = partial[t]
+        vals = np.empty(d, dtype=np.int64)
         for i in range(lo, hi):
             w = weights[i]
             row = codes[i]
@@ -153,25 +157,25 @@ def _count_pairs(codes, weights, given, n_states, pair_offset, total, n_tasks): 
                 if v < 0:
                     g = -1
                     break
-                g = g * n_states[given[k]] + v
+                g = g * given_states[k] + v
             if g < 0:
                 continue
-            for a in range(d):
-                va = row[a]
-                if va < 0 or pair_offset[a, a] < 0:
+            for ib in range(d):
+                vals[ib] = row[members[ib]]
+            for ia in range(d - 1):
+                va = vals[ia]
+                if va < 0:
                     continue
-                base = g * n_states[a] + va
-                for b in range(a + 1, d):
-                    vb = row[b]
-                    off = pair_offset[a, b]
-                    if vb >= 0 and off >= 0:
-                        out[off + base * n_states[b] + vb] += w
+                base = block[ia] + (g * states[ia] + va) * width[ia]
+                for ib in range(ia + 1, d):
+                    vb = vals[ib]
+                    if vb >= 0:
+                        out[base + cum[ia, ib] + vb] += w
     if n_tasks == 1:
         return partial[0]
     return partial.sum(axis=0)
 
 
-# work: one unit per column read per family and row, and one per pair and row
 def families_work(codes, w, cols, *_) -> int:
     return codes.shape[0] * cols.shape[0]
 

@@ -73,7 +73,9 @@ class FamilyCounts:
     # ------------------------------------------------------------------ layout
     @cached_property
     def _layout(self) -> tuple[dict[Family, int], np.ndarray, list[tuple[int, ...]]]:
-        index = {fam: k for k, fam in enumerate(self.families)}
+        # keyed by the sorted columns too, so a family asked for in another order is found
+        index = {tuple(sorted(fam)): k for k, fam in enumerate(self.families)}
+        index.update({fam: k for k, fam in enumerate(self.families)})
         shapes = [tuple(int(self.n_states[c]) for c in fam) for fam in self.families]
         sizes = np.array([int(np.prod(s, dtype=np.int64)) for s in shapes], dtype=np.int64)
         offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
@@ -97,14 +99,14 @@ class FamilyCounts:
         """
         family = tuple(int(c) for c in family)
         index, offsets, shapes = self._layout
-        key = family
-        if key not in index:
-            key = next((f for f in index if sorted(f) == sorted(family)), None)
-            if key is None or len(set(family)) != len(family):
-                msg = f"family {family} was not counted (counted: {len(index)} families)"
+        k = index.get(family)
+        if k is None:
+            k = index.get(tuple(sorted(family)))
+            if k is None or len(set(family)) != len(family):
+                msg = f"family {family} was not counted (counted: {len(self.families)} families)"
                 raise KeyError(msg)
-        k = index[key]
         flat = self.counts[offsets[k] : offsets[k + 1]].reshape(shapes[k])
+        key = self.families[k]
         if key == family:
             return flat
         return np.transpose(flat, [key.index(c) for c in family])
@@ -326,16 +328,36 @@ def _split_pairs(fams: tuple[Family, ...]) -> tuple[tuple[Family, list[int]] | N
 
 
 def _count_pair_block(codes, w, given, members, n_states, fams, offsets, total) -> np.ndarray:
-    d = codes.shape[1]
-    pair_offset = np.full((d, d), -1, dtype=np.int64)
-    index = {f: k for k, f in enumerate(fams)}
-    for a in members:
-        pair_offset[a, a] = 0
-    for a, b in itertools.combinations(members, 2):
-        pair_offset[a, b] = offsets[index[(*given, a, b)]]
-    given = np.asarray(given, dtype=np.int64)
+    """Count the all-pairs block with :func:`count_pairs` (its own layout) and cut the result
+    into the pairs' tables at their places in the flat ``total``-long array."""
+    members = np.asarray(members, dtype=np.int64)
+    states = n_states[members]
+    g_states = n_states[list(given)]
+    n_given = int(np.prod(g_states, dtype=np.int64))
+    d = len(members)
+    cum = np.zeros((d, d), dtype=np.int64)
+    width = np.zeros(d, dtype=np.int64)
+    for ia in range(d):
+        later = states[ia + 1 :]
+        cum[ia, ia + 1 :] = np.concatenate([[0], np.cumsum(later)[:-1]]) if len(later) else []
+        width[ia] = later.sum()
+    sizes = n_given * states * width
+    block = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    size = int(sizes.sum())
+    given_arr = np.asarray(given, dtype=np.int64)
     tasks = planned_threads(pairs_work(codes))
-    return count_pairs(codes, w, given, n_states, pair_offset, total, tasks)
+    flat = count_pairs(
+        codes, w, given_arr, g_states, members, states, block, width, cum, size, tasks
+    )
+    out = np.zeros(total)
+    index = {f: k for k, f in enumerate(fams)}
+    for ia in range(d - 1):
+        rows = flat[block[ia] : block[ia] + sizes[ia]].reshape(n_given, states[ia], width[ia])
+        for ib in range(ia + 1, d):
+            k = index[(*given, int(members[ia]), int(members[ib]))]
+            part = rows[:, :, cum[ia, ib] : cum[ia, ib] + states[ib]]
+            out[offsets[k] : offsets[k + 1]] = part.ravel()
+    return out
 
 
 def _count_generic(codes, w, fams, positions, offsets, n_states) -> np.ndarray:
