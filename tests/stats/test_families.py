@@ -218,3 +218,17 @@ def test_gated_average_with_fallback_matches_a_reference(build):
     terms = tables.component_terms(codes)
     assert terms.shape == (len(codes), 5, 3)
     np.testing.assert_allclose(terms[:, 4], [sum(_term(f, r) for f in naive) for r in codes])
+
+
+def test_naive_structure_takes_its_own_kernel_with_the_same_answer(build):
+    rng = np.random.default_rng(7)
+    codes, ns = _data(n=900, d=5)
+    factors = [_random_factor(rng, j, (), ns, fallback=False) for j in range(5)]
+    tables = FamilyTables([factors], 3)
+    assert tables._naive
+    jll = tables.add_to(np.zeros((len(codes), 3)), codes[:, :5])
+    expected = np.array([sum(_term(f, row) for f in factors) for row in codes])
+    np.testing.assert_allclose(jll, expected, rtol=1e-12, atol=1e-12)
+    general = FamilyTables([factors], 3, base=np.zeros((1, 3)) + 0.5)  # a base: general kernel
+    assert not general._naive
+    np.testing.assert_allclose(general.add_to(np.zeros_like(jll), codes[:, :5]), jll + 0.5)

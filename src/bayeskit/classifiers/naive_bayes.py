@@ -34,7 +34,8 @@ from bayeskit.stats import (
     gaussian_moments,
     nonfinite_features,
 )
-from bayeskit.stats._lookup import add_gaussian_log_density, add_table_entries
+from bayeskit.stats._lookup import add_gaussian_log_density
+from bayeskit.stats.lookup import FamilyTables, LogFactor
 
 __all__ = ["NaiveBayes", "NaiveStats"]
 
@@ -216,7 +217,9 @@ class NaiveBayes(BayesClassifier):
         self.theta_, self.var_ = gaussian_parameters(moments, self.ddof)
         self.var_floor_ = variance_floor(moments, self.var_smoothing)
         self._log_norm, self._scale = gaussian_log_terms(self.var_ + self.var_floor_)
-        self._table, self._offsets = _stack_tables(self.log_cpt_, len(self.classes_))
+        # the structure with no feature parents: one factor log P(x_j | c) per feature
+        self._factors = [LogFactor(j, (), t[:, 0, :]) for j, t in enumerate(self.log_cpt_)]
+        self._tables = FamilyTables([self._factors], len(self.classes_))
 
     # ------------------------------------------------------------------ prediction
     def _log_likelihood(self, enc: Encoded) -> np.ndarray:
@@ -232,7 +235,7 @@ class NaiveBayes(BayesClassifier):
     def _joint_terms(self, codes: np.ndarray, values: np.ndarray) -> np.ndarray:
         jll = np.zeros((codes.shape[0], len(self.classes_)))
         if codes.shape[1]:
-            add_table_entries(jll, np.ascontiguousarray(codes), self._table, self._offsets)
+            self._tables.add_to(jll, codes)
         if values.shape[1]:
             add_gaussian_log_density(
                 jll, np.ascontiguousarray(values), self.theta_, self._log_norm, self._scale
@@ -258,12 +261,10 @@ class NaiveBayes(BayesClassifier):
         observed = np.ones((n, len(self.schema_.columns)), dtype=bool)
         cat_pos = [i for i, c in enumerate(self.schema_.columns) if c.kind == CATEGORICAL]
         num_pos = [i for i, c in enumerate(self.schema_.columns) if c.kind != CATEGORICAL]
-        for j, pos in enumerate(cat_pos):
-            col = np.zeros((n, n_classes))
-            codes = np.ascontiguousarray(enc.codes[:, j : j + 1])
-            add_table_entries(col, codes, self._table, self._offsets[j : j + 1].copy())
-            out[:, pos, :] = col
-            observed[:, pos] = codes[:, 0] >= 0
+        if cat_pos:  # each feature's factor as a structure of its own
+            single = FamilyTables([[f] for f in self._factors], n_classes)
+            out[:, cat_pos, :] = single.component_terms(enc.codes)
+            observed[:, cat_pos] = enc.codes >= 0
         values = self._usable(enc.values) if num_pos else enc.values
         for j, pos in enumerate(num_pos):
             col = np.zeros((n, n_classes))
@@ -344,13 +345,3 @@ def _check_finite_moments(moments: GaussianMoments, schema) -> None:
             "in float64 (squares overflow); rescale them"
         )
         raise SchemaError(msg)
-
-
-def _stack_tables(log_cpts: list[np.ndarray], n_classes: int) -> tuple[np.ndarray, np.ndarray]:
-    """Stack per-feature ``(n_classes, 1, K)`` tables into one ``(sum K, n_classes)`` array."""
-    if not log_cpts:
-        return np.zeros((0, n_classes)), np.zeros(0, dtype=np.int64)
-    sizes = np.array([t.shape[2] for t in log_cpts], dtype=np.int64)
-    offsets = np.concatenate([[0], np.cumsum(sizes[:-1])]).astype(np.int64)
-    table = np.ascontiguousarray(np.concatenate([t[:, 0, :].T for t in log_cpts], axis=0))
-    return table, offsets
