@@ -13,10 +13,9 @@ from sklearn.exceptions import NotFittedError
 
 import bayeskit
 from bayeskit.classifiers import MODELS, NaiveBayes
-from bayeskit.classifiers.naive_bayes import NaiveStats
 from bayeskit.data import datasets
 from bayeskit.exceptions import ModelFileError
-from bayeskit.stats import CategoricalCounts
+from bayeskit.stats import CategoricalCounts, NaiveStats
 
 
 def _data_for(cls):

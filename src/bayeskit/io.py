@@ -41,9 +41,8 @@ The stats tree has one node type per kind of value, each a JSON object with one 
 * ``{"tuple": [node, ...]}``, ``{"list": [node, ...]}``: sequences, kept as the type they were;
 * ``{"dict": [[key, node], ...]}``: a dict with string or integer keys;
 * ``{"dataclass": name, "fields": {field: node, ...}}``: a statistics dataclass, ``name`` being
-  its class name in an allow-list gathered from :mod:`bayeskit.stats` and the modules of the
-  registered models (e.g. ``NaiveStats`` holding a ``CategoricalCounts`` and a
-  ``GaussianMoments``).
+  its class name in an allow-list gathered from :mod:`bayeskit.stats` (e.g. ``NaiveStats``
+  holding a ``CategoricalCounts`` and a ``GaussianMoments``).
 
 Safety
 ------
@@ -168,13 +167,12 @@ _MAX_META_BYTES = 1 << 30
 def _stats_types() -> dict[str, Any]:
     """Class name -> dataclass type, for every statistics class a model file may name.
 
-    Gathered from the modules of :mod:`bayeskit.stats`'s public names and of every registered
-    model (and its base classes). A name two different
-    classes share maps to ``None`` (ambiguous: such a class cannot be saved or loaded).
+    Every statistics class lives in :mod:`bayeskit.stats` (the models' own bundles in
+    :mod:`bayeskit.stats.model_stats`), so the allow-list is gathered from the modules of its
+    public names, never from model modules. A name two different classes share maps to
+    ``None`` (ambiguous: such a class cannot be saved or loaded).
     """
     modules = {getattr(_stats_pkg, n).__module__ for n in _stats_pkg.__all__}
-    for cls in MODELS.values():
-        modules.update(k.__module__ for k in cls.__mro__ if k.__module__.startswith("bayeskit."))
     found: dict[str, Any] = {}
     for name in sorted(modules):
         module = sys.modules.get(name)

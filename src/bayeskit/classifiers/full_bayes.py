@@ -8,7 +8,6 @@ the two parts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,7 +33,7 @@ from bayeskit.estimate import (
 )
 from bayeskit.exceptions import SchemaError, SingularCovarianceWarning
 from bayeskit.stats import (
-    JointCounts,
+    FullStats,
     ShrinkageMoments,
     joint_counts,
     nonfinite_features,
@@ -42,38 +41,6 @@ from bayeskit.stats import (
 )
 
 __all__ = ["FullBayes", "FullStats"]
-
-
-@dataclass(frozen=True)
-class FullStats:
-    """The sufficient statistics of full Bayes: sparse joint counts of the categorical codes and
-    the scatter (plus Ledoit-Wolf) moments of the numeric values."""
-
-    joint: JointCounts
-    moments: ShrinkageMoments
-
-    @property
-    def class_count(self) -> np.ndarray:
-        return self.joint.class_count
-
-    def __add__(self, other: FullStats) -> FullStats:
-        with np.errstate(over="ignore", invalid="ignore"):  # FullBayes refuses overflow by name
-            moments = self.moments + other.moments
-        return FullStats(self.joint + other.joint, moments)
-
-    def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> FullStats:
-        return FullStats(self.joint.regrow(remap, n_states), self.moments)
-
-    def validate(self, layout, where: str = "stats_") -> None:
-        """Check statistics read from a model file against ``layout`` (a
-        :class:`bayeskit.stats._checks.Layout`); ValueError naming the field if they do not
-        fit."""
-        for name, kind in (("joint", JointCounts), ("moments", ShrinkageMoments)):
-            if not isinstance(getattr(self, name), kind):
-                msg = f"{where}.{name}: expected {kind.__name__}"
-                raise ValueError(msg)
-        self.joint.validate(layout, f"{where}.joint")
-        self.moments.validate(layout, f"{where}.moments")
 
 
 class FullBayes(BayesClassifier):

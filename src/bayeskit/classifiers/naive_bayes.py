@@ -3,7 +3,6 @@ with one Gaussian per class (Zhou ch. 7.3; Zaki & Meira 18.2; Han, Kamber & Pei 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,8 +27,8 @@ from bayeskit.estimate import (
 )
 from bayeskit.exceptions import SchemaError
 from bayeskit.stats import (
-    CategoricalCounts,
     GaussianMoments,
+    NaiveStats,
     categorical_counts,
     gaussian_moments,
     nonfinite_features,
@@ -38,35 +37,6 @@ from bayeskit.stats._lookup import add_gaussian_log_density
 from bayeskit.stats.lookup import FamilyTables, LogFactor
 
 __all__ = ["NaiveBayes", "NaiveStats"]
-
-
-@dataclass(frozen=True)
-class NaiveStats:
-    """The sufficient statistics of naive Bayes: categorical counts and Gaussian moments."""
-
-    counts: CategoricalCounts
-    moments: GaussianMoments
-
-    @property
-    def class_count(self) -> np.ndarray:
-        return self.counts.class_count
-
-    def __add__(self, other: NaiveStats) -> NaiveStats:
-        return NaiveStats(self.counts + other.counts, self.moments + other.moments)
-
-    def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> NaiveStats:
-        return NaiveStats(self.counts.regrow(remap, n_states), self.moments)
-
-    def validate(self, layout, where: str = "stats_") -> None:
-        """Check statistics read from a model file against ``layout`` (a
-        :class:`bayeskit.stats._checks.Layout`); ValueError naming the field if they do not
-        fit."""
-        for name, kind in (("counts", CategoricalCounts), ("moments", GaussianMoments)):
-            if not isinstance(getattr(self, name), kind):
-                msg = f"{where}.{name}: expected {kind.__name__}"
-                raise ValueError(msg)
-        self.counts.validate(layout, f"{where}.counts")
-        self.moments.validate(layout, f"{where}.moments")
 
 
 class NaiveBayes(BayesClassifier):

@@ -4,6 +4,7 @@ from bayeskit.stats.counts import CategoricalCounts, categorical_counts, class_c
 from bayeskit.stats.families import FamilyCounts, ScoredCounts, family_counts, pair_families
 from bayeskit.stats.information import conditional_mutual_information, mutual_information
 from bayeskit.stats.joint import JointCounts, joint_counts
+from bayeskit.stats.model_stats import FullStats, KNNStats, NaiveStats
 from bayeskit.stats.moments import (
     GaussianMoments,
     ScatterMoments,
@@ -18,8 +19,11 @@ from bayeskit.stats.moments import (
 __all__ = [
     "CategoricalCounts",
     "FamilyCounts",
+    "FullStats",
     "GaussianMoments",
     "JointCounts",
+    "KNNStats",
+    "NaiveStats",
     "ScatterMoments",
     "ScoredCounts",
     "ShrinkageMoments",
