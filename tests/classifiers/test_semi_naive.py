@@ -71,6 +71,23 @@ def test_aode_joint_is_the_mean_of_its_spodes():
     np.testing.assert_allclose(model.predict_joint_log_proba(X), expected, rtol=1e-12)
 
 
+def test_aode_with_given_priors_uses_them_with_the_conditional_of_the_super_parent():
+    X, y = _categorical(n=150, d=3, seed=2)
+    priors = np.array([0.2, 0.5, 0.3])
+    model = AODE(m=0, priors=priors).fit(X, y)
+    enc = model.schema_.encode(X)
+    each = []
+    for i in range(3):
+        term = model.conditional_log_table(i)[:, enc.codes[:, i]].T
+        for j in range(3):
+            if j != i:
+                t = model.conditional_log_table(j, given=(i,))
+                term = term + t[:, enc.codes[:, i], enc.codes[:, j]].T
+        each.append(np.exp(term))
+    expected = np.log(priors) + np.log(np.mean(each, axis=0))
+    np.testing.assert_allclose(model.predict_joint_log_proba(X), expected, rtol=1e-12)
+
+
 # ------------------------------------------------------------------ properties
 @pytest.mark.parametrize("missing", [0.0, 0.1])
 def test_aode_with_m_above_the_rows_is_naive_bayes(missing):

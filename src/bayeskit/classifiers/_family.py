@@ -29,6 +29,7 @@ from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
 from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number
+from bayeskit.classifiers._params import tabular_parameters
 from bayeskit.data.codes import code_dtype
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import SMOOTHINGS, log_probabilities
@@ -46,28 +47,16 @@ FAMILY_PARAMETERS = """    alpha : float, default=1.0
     smoothing : str, default="lidstone"
         One of "lidstone", "m-estimate", "dirichlet-map", "lidstone-where-zero" (see
         :mod:`bayeskit.estimate`), applied along each table's child axis.
-    priors : array-like of shape (n_classes,), optional
-        Class probabilities to use instead of estimating them.
-    prior_alpha : float, default=1.0
-        Pseudo-count of the estimated class prior (1: Zhou Eq. 7.19; 0: relative frequencies).
-    categorical_features, categories :
-        Which columns are categorical, and declared vocabularies; see
-        :class:`bayeskit.data.Schema`.
-    handle_unknown : {"missing", "warn", "error"}, default="missing"
-        A category not seen in fit is treated as missing (optionally with a warning) or refused.
-    discretize : {"mdl", "equal-width", "equal-frequency", None}, default="mdl"
-        How numeric columns are binned (cut points learned by the first ``fit`` or
-        ``partial_fit`` call and kept); these models need categorical features, so None is
-        accepted only for data without numeric columns.
-    n_bins : int, default=5
-        Bins for the unsupervised discretizers.
+    {tabular}
 """
 
 
 def with_family_parameters(cls: type) -> type:
     """Class decorator: put :data:`FAMILY_PARAMETERS` where the docstring says ``{params}``."""
-    cls.__doc__ = cls.__doc__.replace("    {params}\n", FAMILY_PARAMETERS)
-    return cls
+    cls.__doc__ = cls.__doc__.replace("    {params}\n", FAMILY_PARAMETERS + "\n")
+    return tabular_parameters(
+        none="accepted only for data without numeric columns (these models need categories)"
+    )(cls)
 
 
 def with_class_column(codes: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
@@ -168,9 +157,18 @@ class FamilyClassifier(BayesClassifier):
         return LogFactor(child, tuple(parents), self._log_cpt(child, parents), fallback)
 
     def _joint_factor(self, columns: tuple[int, ...]) -> LogFactor:
-        """``log P(c, x_columns) - log P(c)`` as a factor: the smoothed joint of the class and
-        the columns (Zhou eq. 7.24: ``(|D_c,x| + alpha) / (|D| + alpha N prod N_i)``), less the
-        class prior the base adds back; 0 for a class of prior 0 (its joint is -inf anyway)."""
+        """The factor that, with the class prior the base adds, gives ``P(c, x_columns)``.
+
+        Estimated prior (``priors=None``): the smoothed joint of the class and the columns (Zhou
+        Eq. 7.24: ``(|D_c,x| + alpha) / (|D| + alpha N prod N_i)``) less ``log_prior_`` (0 for a
+        class of prior 0, whose joint is -inf anyway), so the class enters through Eq. 7.24 alone.
+        Given ``priors``: ``log P(x_columns | c)`` (smoothed over the columns' joint values), so
+        the class enters through the given prior."""
+        table = self.stats_.table((self._d, *columns))
+        if self.priors is not None:
+            flat = table.reshape(table.shape[0], -1)
+            cond = log_probabilities(flat, self.smoothing, self.alpha).reshape(table.shape)
+            return LogFactor(columns[-1], tuple(columns[:-1]), cond)
         joint = self.joint_log_table(columns)
         prior = self.log_prior_.reshape((-1,) + (1,) * len(columns))
         with np.errstate(invalid="ignore"):

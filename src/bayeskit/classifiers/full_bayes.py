@@ -21,6 +21,7 @@ from bayeskit.classifiers._base import (
     redo_rows_beyond_float64,
     warn_underflowed_variances,
 )
+from bayeskit.classifiers._params import tabular_parameters
 from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import (
@@ -43,6 +44,12 @@ from bayeskit.stats import (
 __all__ = ["FullBayes", "FullStats"]
 
 
+@tabular_parameters(
+    none=(
+        "numeric features are modelled by the multivariate normal; binned, they enter the "
+        "joint PMF of Eq. (18.6) with the categorical features"
+    ),
+)
 class FullBayes(BayesClassifier):
     """Full Bayes classifier: a joint model of all features per class (Zaki & Meira 18.1).
 
@@ -93,22 +100,7 @@ class FullBayes(BayesClassifier):
         below the smallest positive float) and grows tenfold until the Cholesky
         factorisation succeeds (:func:`bayeskit.estimate.regularised_cholesky`); a
         :class:`~bayeskit.exceptions.SingularCovarianceWarning` says so, and ``ridge_`` records it.
-    priors : array-like of shape (n_classes,), optional
-        Class probabilities to use instead of estimating them.
-    prior_alpha : float, default=0.0
-        Pseudo-count for the estimated class prior (0: relative frequencies ``n_i / n``).
-    categorical_features, categories :
-        Which columns are categorical, and declared vocabularies (their sizes are the ``K_j`` of
-        Eq. 18.6); see :class:`bayeskit.data.Schema`.
-    handle_unknown : {"missing", "warn", "error"}, default="missing"
-        A category not seen in fit is treated as missing (optionally with a warning) or refused.
-    discretize : {None, "mdl", "equal-width", "equal-frequency"}, default=None
-        None models numeric features with the multivariate normal; otherwise they are binned (cut
-        points learned on the training data, supervised MDL of Fayyad and Irani by default) and
-        modelled as categorical, so they enter the joint PMF of Eq. (18.6) with the categorical
-        features (Zaki & Meira 18.2).
-    n_bins : int, default=5
-        Bins for the unsupervised discretizers.
+    {tabular}
 
     Attributes
     ----------

@@ -25,6 +25,7 @@ from scipy.special import gammaln
 from sklearn.neighbors import NearestNeighbors
 
 from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number, _normalise
+from bayeskit.classifiers._params import tabular_parameters
 from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import gaussian_parameters
@@ -131,6 +132,10 @@ def _log_ball_volume(radius: np.ndarray, n_dims: np.ndarray, p: float) -> np.nda
     return d * (np.log(2.0) + gammaln(1.0 + inv_p)) - gammaln(1.0 + d * inv_p) + radial
 
 
+@tabular_parameters(
+    priors="; the posterior is then proportional to ``P(c_i) K_i / n_i`` (the volume cancels)",
+    prior_alpha="; with 0 the posterior is ``K_i / K``",
+)
 class KNNBayes(BayesClassifier):
     """K nearest neighbours classifier, read as a Bayes classifier (Zaki & Meira, Sect. 18.3).
 
@@ -214,11 +219,6 @@ class KNNBayes(BayesClassifier):
         ``"auto"`` means a tree (k-d tree up to 15 dimensions, else ball tree), which computes
         distances exactly so that equal distances are recognised; scikit-learn's brute-force
         euclidean distances go through a dot-product expansion whose rounding can part them.
-    priors : array-like of shape (n_classes,), optional
-        Class probabilities to use instead of ``n_i / n``; the posterior is then proportional to
-        ``P(c_i) K_i / n_i`` (the volume still cancels).
-    prior_alpha : float, default=0.0
-        Pseudo-count for the estimated class prior; 0 gives ``n_i / n`` and ``P(c_i | x) = K_i/K``.
     posterior_alpha : float, default=0.0
         Pseudo-count ``a`` added to every class's neighbour count in the posterior:
         ``P(c_i | x) = (K_i + a) / (K + a C)`` with the empirical prior (``P(c_i) (K_i + a) / n_i``,
@@ -229,10 +229,7 @@ class KNNBayes(BayesClassifier):
         in benchmarks/RESULTS.md). Only the posteriors (:meth:`predict_proba`,
         :meth:`predict_log_proba`, :meth:`predict` with costs) are smoothed:
         :meth:`predict_joint_log_proba`, :meth:`neighbor_counts` and :meth:`density` keep ``K_i``.
-    categorical_features, categories :
-        Which columns are categorical, and declared vocabularies; see :class:`bayeskit.data.Schema`.
-    handle_unknown : {"missing", "warn", "error"}, default="missing"
-        A category not seen in fit is treated as missing (optionally with a warning) or refused.
+    {tabular}
 
     Attributes
     ----------

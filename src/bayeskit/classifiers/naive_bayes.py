@@ -17,6 +17,7 @@ from bayeskit.classifiers._base import (
     redo_rows_beyond_float64,
     warn_underflowed_variances,
 )
+from bayeskit.classifiers._params import tabular_parameters
 from bayeskit.data.schema import CATEGORICAL, Encoded
 from bayeskit.estimate import (
     SMOOTHINGS,
@@ -39,6 +40,10 @@ from bayeskit.stats.lookup import FamilyTables, LogFactor
 __all__ = ["NaiveBayes", "NaiveStats"]
 
 
+@tabular_parameters(
+    prior_alpha="; it matters only on small data sets and rare classes",
+    none="one Gaussian per class and feature (Zhou Eq. 7.18)",
+)
 class NaiveBayes(BayesClassifier):
     """Naive Bayes classifier for categorical, numeric and mixed features.
 
@@ -88,22 +93,7 @@ class NaiveBayes(BayesClassifier):
         floor is tiny for a feature whose range is small beside the largest one, so an
         integer-valued feature constant within a class becomes a near point mass that vetoes
         the class on any other value: the main reason Gaussians are not the default.
-    priors : array-like of shape (n_classes,), optional
-        Class probabilities to use instead of estimating them.
-    prior_alpha : float, default=1.0
-        Pseudo-count for the estimated class prior: ``P(c) = (n_c + prior_alpha) / (n + C
-        prior_alpha)``; 1 is the Laplacian correction (Zhou eq. 7.19, Weka's NaiveBayes), 0 the
-        relative frequencies (scikit-learn). It matters only on small data sets and rare classes.
-    categorical_features, categories :
-        Which columns are categorical, and declared vocabularies; see :class:`bayeskit.data.Schema`.
-    handle_unknown : {"missing", "warn", "error"}, default="missing"
-        A category not seen in fit is treated as missing (optionally with a warning) or refused.
-    discretize : {"mdl", "equal-width", "equal-frequency", None}, default="mdl"
-        How numeric features are binned before being modelled as categorical (cut points learned
-        on the training data; "mdl" is the supervised method of Fayyad and Irani, which suits
-        skewed or multi-modal features, Zaki & Meira 18.2); None models them with Gaussians.
-    n_bins : int, default=5
-        Bins for the unsupervised discretizers.
+    {tabular}
 
     Attributes
     ----------
