@@ -278,6 +278,15 @@ def test_save_and_load_round_trip(tmp_path):
 
 
 # ------------------------------------------------------------------ errors
+def test_too_many_cells_is_refused_before_counting(monkeypatch):
+    import bayeskit.classifiers._family as family
+
+    monkeypatch.setattr(family, "MAX_CELLS", 1000)
+    X, y = _categorical(d=6)
+    with pytest.raises(MemoryError, match=r"AnDE would count .* families holding"):
+        AnDE(n=2).fit(X, y)
+
+
 @pytest.mark.parametrize(
     ("model", "match"),
     [

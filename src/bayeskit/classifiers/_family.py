@@ -51,6 +51,11 @@ FAMILY_PARAMETERS = """    alpha : float, default=1.0
 """
 
 
+#: The most count cells a model may ask for (8 GiB of float64): beyond, fitting refuses with a
+#: MemoryError that says how many it would need (AnDE with n = 2 on hundreds of features).
+MAX_CELLS = 1 << 30
+
+
 def with_family_parameters(cls: type) -> type:
     """Class decorator: put :data:`FAMILY_PARAMETERS` where the docstring says ``{params}``."""
     cls.__doc__ = cls.__doc__.replace("    {params}\n", FAMILY_PARAMETERS + "\n")
@@ -123,8 +128,18 @@ class FamilyClassifier(BayesClassifier):
             raise SchemaError(msg)
         d = enc.codes.shape[1]
         n_states = [*self.schema_.n_states.tolist(), n_classes]
+        families = self._families(d)
+        cells = sum(int(np.prod([n_states[c] for c in f], dtype=np.float64)) for f in families)
+        if cells > MAX_CELLS:
+            msg = (
+                f"{type(self).__name__} would count {len(families):,} families holding "
+                f"{cells:,} cells ({cells * 8 / 2**30:.1f} GiB of float64 counts), more than "
+                f"{MAX_CELLS:,}; use fewer features or categories, or a lower order "
+                "(AnDE's n)"
+            )
+            raise MemoryError(msg)
         codes = with_class_column(enc.codes, y, n_classes)
-        return family_counts(codes, self._families(d), n_states, w, target=d)
+        return family_counts(codes, families, n_states, w, target=d)
 
     def _grow(self, X: Any, stats: FamilyCounts) -> FamilyCounts:
         self.schema_, remap = self.schema_.extend(X)

@@ -109,6 +109,9 @@ class NaiveBayes(BayesClassifier):
         Per-class mean and variance (before the floor) of each Gaussian numeric feature (none
         when numeric features are discretized).
     var_floor_ : float
+    structure_ : dict
+        Feature name -> its feature parents: none, for every feature (the structure that the
+        semi-naive models of :mod:`bayeskit.classifiers` relax).
     n_features_in_, feature_names_in_ :
         As in scikit-learn.
 
@@ -178,6 +181,7 @@ class NaiveBayes(BayesClassifier):
         self.var_floor_ = variance_floor(moments, self.var_smoothing)
         self._log_norm, self._scale = gaussian_log_terms(self.var_ + self.var_floor_)
         # the structure with no feature parents: one factor log P(x_j | c) per feature
+        self.structure_ = {name: () for name in self.schema_.names}
         self._factors = [LogFactor(j, (), t[:, 0, :]) for j, t in enumerate(self.log_cpt_)]
         self._tables = FamilyTables([self._factors], len(self.classes_))
 
