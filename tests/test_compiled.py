@@ -191,7 +191,7 @@ def test_discretizer_uses_the_bayeskit_thread_count(monkeypatch, rng):
             super().__init__(max_workers=max_workers)
 
     monkeypatch.setattr(discretize, "ThreadPoolExecutor", Pool)
-    monkeypatch.setattr(discretize, "_PARALLEL_MIN_SIZE", 0)
+    monkeypatch.setattr(compiled, "PARALLEL_MIN_WORK", 0)  # the one dispatch rule
     x, y = rng.normal(size=(200, 3)), rng.integers(0, 2, 200)
     with bayeskit.num_threads(1):
         Discretizer("mdl").fit(x, y, 2)

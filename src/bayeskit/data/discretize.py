@@ -31,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
-from bayeskit._compiled import get_num_threads, serial_kernel
+from bayeskit._compiled import planned_threads, serial_kernel
 from bayeskit.data.codes import code_dtype
 from bayeskit.data.validation import check_sample_weight
 
@@ -45,7 +45,10 @@ __all__ = [
 
 METHODS = ("equal-width", "equal-frequency", "mdl")
 _EMPTY = np.empty(0, dtype=np.float64)
-_PARALLEL_MIN_SIZE = 200_000  # values in a fit before columns are spread over threads
+# work per value of an MDL fit, in the units of bayeskit._compiled (about one addition): a sort
+# and a scan of the class counts; with PARALLEL_MIN_WORK = 500,000, columns go to threads from
+# about 170,000 values, the same one rule that picks every parallel kernel
+_MDL_WORK_PER_VALUE = 3
 
 
 # --------------------------------------------------------------------------- argument checks
@@ -597,10 +600,10 @@ class Discretizer:
             def one(j: int) -> np.ndarray:
                 return _mdl_column(np.ascontiguousarray(x[:, j]), ya, w, k, table)
 
-            # The compiled kernels release the GIL, so columns run in parallel on threads
-            # (as many as bayeskit.get_num_threads() allows).
-            workers = min(get_num_threads(), x.shape[1])
-            if workers > 1 and x.size >= _PARALLEL_MIN_SIZE:
+            # The compiled kernels release the GIL, so columns run in parallel on threads, as
+            # many as the kernels' one dispatch rule gives this much work (planned_threads).
+            workers = min(planned_threads(_MDL_WORK_PER_VALUE * x.size), x.shape[1])
+            if workers > 1:
                 with ThreadPoolExecutor(max_workers=workers) as pool:
                     cuts = list(pool.map(one, range(x.shape[1])))
             else:
