@@ -232,3 +232,29 @@ def test_naive_structure_takes_its_own_kernel_with_the_same_answer(build):
     general = FamilyTables([factors], 3, base=np.zeros((1, 3)) + 0.5)  # a base: general kernel
     assert not general._naive
     np.testing.assert_allclose(general.add_to(np.zeros_like(jll), codes[:, :5]), jll + 0.5)
+
+
+def test_leave_one_out_scores_match_a_reference(build):
+    from bayeskit.stats.lookup import leave_one_out_scores
+
+    rng = np.random.default_rng(8)
+    codes, ns = _data(n=400, d=3)
+    feats, y = codes[:, :3], codes[:, 3].astype(np.int64)
+    comps_k = [
+        [_random_factor(rng, j, (s,) if j != s else (), ns) for j in range(3)] for s in range(3)
+    ]
+    comps_l = [
+        [LogFactor(f.child, f.parents, f.log_table - 0.1, f.fallback) for f in comp]
+        for comp in comps_k
+    ]
+    kept, left = FamilyTables(comps_k, 3), FamilyTables(comps_l, 3)
+    pk, pl = np.log([0.2, 0.3, 0.5]), np.log([0.1, 0.2, 0.4])
+    w = rng.random(len(y)) + 0.5
+    got = leave_one_out_scores(kept, left, feats, y, w, pk, pl)
+    expected = np.zeros(3)
+    for i, row in enumerate(feats):
+        for s in range(3):
+            a = pk + sum(_term(f, row) for f in comps_k[s])
+            a[y[i]] = pl[y[i]] + sum(_term(f, row) for f in comps_l[s])[y[i]]
+            expected[s] += w[i] * (a[y[i]] - logsumexp(a))
+    np.testing.assert_allclose(got, expected, rtol=1e-12)

@@ -5,20 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.special import logsumexp
 
 from bayeskit.classifiers._family import (
     FamilyClassifier,
-    with_class_column,
     with_family_parameters,
 )
 from bayeskit.data.schema import Encoded
 from bayeskit.stats import FamilyCounts, ScoredCounts
-from bayeskit.stats.lookup import FamilyTables, LogFactor
+from bayeskit.stats.lookup import FamilyTables, LogFactor, leave_one_out_scores
 
 __all__ = ["SPODE"]
-
-_ROWS_PER_CHUNK = 4096
 
 
 def equivalent_alpha(smoothing: str, alpha: float, n_states: int) -> float:
@@ -170,7 +166,6 @@ class SPODE(FamilyClassifier):
         """Each candidate's ``sum_i w_i log P_{-i}(y_i | x_i)`` over these rows, with the
         counts of ``stats_`` less one unit of row ``i``."""
         counts = self.stats_.counts
-        n_classes = len(counts.class_count)
         kept = self._candidate_tables(counts, 0.0)
         left = self._candidate_tables(counts, 1.0)
         if self.priors is None:
@@ -181,17 +176,5 @@ class SPODE(FamilyClassifier):
         else:
             with np.errstate(divide="ignore"):
                 prior_kept = prior_left = np.log(np.asarray(self.priors, dtype=np.float64))
-        full = with_class_column(codes, y, n_classes)
         weights = np.ones(len(y)) if w is None else w
-        total = np.zeros(self._d)
-        for lo in range(0, len(y), _ROWS_PER_CHUNK):
-            rows = full[lo : lo + _ROWS_PER_CHUNK]
-            yc = y[lo : lo + _ROWS_PER_CHUNK]
-            b = kept.component_terms(rows) + prior_kept  # (n, d, C)
-            own = left.component_terms(rows)[np.arange(len(yc)), :, yc] + prior_left[yc, None]
-            b[np.arange(len(yc)), :, yc] = own
-            with np.errstate(invalid="ignore"):
-                norm = logsumexp(b, axis=2)
-                ll = np.where(np.isneginf(own), -np.inf, own - norm)
-            total += (weights[lo : lo + _ROWS_PER_CHUNK, None] * ll).sum(axis=0)
-        return total
+        return leave_one_out_scores(kept, left, codes, y, weights, prior_kept, prior_left)

@@ -106,6 +106,47 @@ log_normalise_rows = parallel_kernel(lambda jll: 8 * jll.size)(_log_normalise_ro
 _ROWS_PER_BLOCK = 256
 
 
+def _family_positions(  # pragma: no cover - compiled
+    bases,
+    row,
+    s,
+    n_classes,
+    fam_child,
+    fam_size,
+    fam_offset,
+    fam_fallback,
+    par_ptr,
+    par_cols,
+    par_strides,
+    comp_ptr,
+):
+    """bases[k] = where the entries of component s's k-th family for this row start in the
+    table (its classes follow), or -1 where the family adds nothing (missing child, or missing
+    parent without fallback); returns the number of families."""
+    first = comp_ptr[s]
+    m = comp_ptr[s + 1] - first
+    for f in range(first, first + m):
+        v = row[fam_child[f]]
+        b = -1
+        if v >= 0:
+            cfg = 0
+            for k in range(par_ptr[f], par_ptr[f + 1]):
+                p = row[par_cols[k]]
+                if p < 0:
+                    cfg = -1
+                    break
+                cfg += p * par_strides[k]
+            if cfg >= 0:
+                b = fam_offset[f] + (cfg * fam_size[f] + v) * n_classes
+            elif fam_fallback[f] >= 0:
+                b = fam_fallback[f] + v * n_classes
+        bases[f - first] = b
+    return m
+
+
+family_positions = serial_kernel(_family_positions)
+
+
 def _component_sum(  # pragma: no cover - compiled
     acc,
     bases,
@@ -128,24 +169,20 @@ def _component_sum(  # pragma: no cover - compiled
     once, then the classes are summed one at a time, so each sum stays in a register (about
     15% faster than adding a row of classes per family)."""
     n_classes = acc.shape[0]
-    first = comp_ptr[s]
-    m = comp_ptr[s + 1] - first
-    for f in range(first, first + m):
-        v = row[fam_child[f]]
-        b = -1
-        if v >= 0:
-            cfg = 0
-            for k in range(par_ptr[f], par_ptr[f + 1]):
-                p = row[par_cols[k]]
-                if p < 0:
-                    cfg = -1
-                    break
-                cfg += p * par_strides[k]
-            if cfg >= 0:
-                b = fam_offset[f] + (cfg * fam_size[f] + v) * n_classes
-            elif fam_fallback[f] >= 0:
-                b = fam_fallback[f] + v * n_classes
-        bases[f - first] = b
+    m = family_positions(
+        bases,
+        row,
+        s,
+        n_classes,
+        fam_child,
+        fam_size,
+        fam_offset,
+        fam_fallback,
+        par_ptr,
+        par_cols,
+        par_strides,
+        comp_ptr,
+    )
     for c in range(n_classes):
         total = comp_base[s, c]
         for f in range(m):
@@ -343,3 +380,82 @@ def _family_work(jll, codes, table, fam_child, *_) -> int:
 # work: table entries added, rows times families (of all components) times classes
 add_family_terms = parallel_kernel(_family_work)(_add_family_terms)
 component_terms = parallel_kernel(_family_work)(_component_terms)
+
+
+def _leave_one_out(  # pragma: no cover - compiled
+    scores,
+    codes,
+    y,
+    weights,
+    kept,
+    left,
+    prior_kept,
+    prior_left,
+    fam_child,
+    fam_size,
+    fam_offset,
+    fam_fallback,
+    par_ptr,
+    par_cols,
+    par_strides,
+    comp_ptr,
+    n_tasks,
+):
+    """scores[s] += sum_i w_i log P_{-i}(y_i | x_i) under each component s: the class of row i
+    is scored with the ``left`` tables (its own counts less one row), every other class with
+    the ``kept`` ones; both share one layout. What a structure search by leave-one-out
+    log-loss needs, without an ``(n_samples, n_components, n_classes)`` temporary."""
+    n = codes.shape[0]
+    n_comp = comp_ptr.shape[0] - 1
+    n_classes = prior_kept.shape[0]
+    per_task = (n + n_tasks - 1) // n_tasks
+    partial = np.zeros((n_tasks, n_comp))
+    for t in nb.prange(n_tasks):
+        bases = np.empty(fam_child.shape[0], dtype=np.int64)
+        acc = np.empty(n_classes)
+        for i in range(t * per_task, min(n, (t + 1) * per_task)):
+            row = codes[i]
+            yi = y[i]
+            for s in range(n_comp):
+                m = family_positions(
+                    bases,
+                    row,
+                    s,
+                    n_classes,
+                    fam_child,
+                    fam_size,
+                    fam_offset,
+                    fam_fallback,
+                    par_ptr,
+                    par_cols,
+                    par_strides,
+                    comp_ptr,
+                )
+                top = -np.inf
+                for c in range(n_classes):
+                    total = prior_left[c] if c == yi else prior_kept[c]
+                    table = left if c == yi else kept
+                    for f in range(m):
+                        b = bases[f]
+                        if b >= 0:
+                            total += table[b + c]
+                    acc[c] = total
+                    if total > top:
+                        top = total
+                if acc[yi] == -np.inf:
+                    partial[t, s] = -np.inf
+                    continue
+                z = 0.0
+                for c in range(n_classes):
+                    z += np.exp(acc[c] - top)
+                partial[t, s] += weights[i] * (acc[yi] - top - np.log(z))
+    out = partial.sum(axis=0)
+    for s in range(n_comp):
+        scores[s] += out[s]
+
+
+def _loo_work(scores, codes, y, weights, kept, left, prior_kept, prior_left, fam_child, *_):
+    return codes.shape[0] * fam_child.shape[0] * (prior_kept.shape[0] + 1)
+
+
+leave_one_out = parallel_kernel(_loo_work)(_leave_one_out)

@@ -15,9 +15,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bayeskit.stats._lookup import add_family_terms, add_table_entries, component_terms
+from bayeskit._compiled import planned_threads
+from bayeskit.stats._lookup import (
+    _loo_work,
+    add_family_terms,
+    add_table_entries,
+    component_terms,
+    leave_one_out,
+)
 
-__all__ = ["FamilyTables", "LogFactor"]
+__all__ = ["FamilyTables", "LogFactor", "leave_one_out_scores"]
 
 
 @dataclass(frozen=True)
@@ -192,6 +199,32 @@ class FamilyTables:
         if codes.shape[0]:
             component_terms(out, np.ascontiguousarray(codes), self.table, *self._fams, self.base)
         return out
+
+
+def leave_one_out_scores(
+    kept: FamilyTables,
+    left: FamilyTables,
+    codes: np.ndarray,
+    y: np.ndarray,
+    weights: np.ndarray,
+    prior_kept: np.ndarray,
+    prior_left: np.ndarray,
+) -> np.ndarray:
+    """Each component's ``sum_i w_i log P_{-i}(y_i | x_i)``: row ``i``'s own class is scored
+    by ``left`` (tables estimated with row ``i`` taken out of its cells) and ``prior_left``, the
+    other classes by ``kept`` and ``prior_kept``. ``kept`` and ``left`` must hold the same
+    families (only their numbers differ). A component that gives a row's class probability
+    zero scores -inf."""
+    scores = np.zeros(kept.base.shape[0])
+    if codes.shape[0]:
+        codes = np.ascontiguousarray(codes)
+        y = np.ascontiguousarray(y, dtype=np.int64)
+        w = np.ascontiguousarray(weights, dtype=np.float64)
+        pk = np.ascontiguousarray(prior_kept, dtype=np.float64)
+        pl = np.ascontiguousarray(prior_left, dtype=np.float64)
+        args = (scores, codes, y, w, kept.table, left.table, pk, pl, *kept._fams)
+        leave_one_out(*args, planned_threads(_loo_work(*args)))
+    return scores
 
 
 def _strides(shape: Sequence[int]) -> list[int]:
