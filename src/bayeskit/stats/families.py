@@ -335,27 +335,23 @@ def _count_pair_block(codes, w, given, members, n_states, fams, offsets, total) 
     g_states = n_states[list(given)]
     n_given = int(np.prod(g_states, dtype=np.int64))
     d = len(members)
-    cum = np.zeros((d, d), dtype=np.int64)
-    width = np.zeros(d, dtype=np.int64)
-    for ia in range(d):
-        later = states[ia + 1 :]
-        cum[ia, ia + 1 :] = np.concatenate([[0], np.cumsum(later)[:-1]]) if len(later) else []
-        width[ia] = later.sum()
-    sizes = n_given * states * width
-    block = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-    size = int(sizes.sum())
-    given_arr = np.asarray(given, dtype=np.int64)
+    colpos = np.zeros(d + 1, dtype=np.int64)
+    np.cumsum(states, out=colpos[1:])
+    width = int(colpos[-1]) + 1  # the trash column of missing values
+    colpos[-1] = width
+    size = n_given * int(states.sum()) * width
     tasks = planned_threads(pairs_work(codes))
-    flat = count_pairs(
-        codes, w, given_arr, g_states, members, states, block, width, cum, size, tasks
-    )
+    given_arr = np.asarray(given, dtype=np.int64)
+    flat = count_pairs(codes, w, given_arr, g_states, members, states, colpos, size, tasks)
     out = np.zeros(total)
     index = {f: k for k, f in enumerate(fams)}
     for ia in range(d - 1):
-        rows = flat[block[ia] : block[ia] + sizes[ia]].reshape(n_given, states[ia], width[ia])
+        lo = n_given * int(colpos[ia]) * width
+        rows = flat[lo : lo + n_given * int(states[ia]) * width]
+        rows = rows.reshape(n_given, int(states[ia]), width)
         for ib in range(ia + 1, d):
             k = index[(*given, int(members[ia]), int(members[ib]))]
-            part = rows[:, :, cum[ia, ib] : cum[ia, ib] + states[ib]]
+            part = rows[:, :, colpos[ib] : colpos[ib] + states[ib]]
             out[offsets[k] : offsets[k + 1]] = part.ravel()
     return out
 
