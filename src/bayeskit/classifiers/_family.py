@@ -163,13 +163,35 @@ class FamilyClassifier(BayesClassifier):
         table = self.stats_.table((self._d, *parents, child))
         return log_probabilities(table, self.smoothing, self.alpha)
 
-    def _factor(
-        self, child: int, parents: tuple[int, ...] = (), *, fallback: bool = True
-    ) -> LogFactor:
-        """A family's log factor; with parents (and ``fallback``), ``log P(x | c)`` is its
-        fallback for rows where a parent is missing."""
-        fallback = self._log_cpt(child) if parents and fallback else None
-        return LogFactor(child, tuple(parents), self._log_cpt(child, parents), fallback)
+    def _log_cpts(self, families: list[tuple[int, tuple[int, ...]]]) -> list[np.ndarray]:
+        """:meth:`_log_cpt` of many ``(child, parents)`` at once: tables of one shape are
+        estimated in one call (the estimators work along the child axis, table by table), so
+        AODE's 2,450 tables on 50 features take a few dozen calls, not 2,450."""
+        tables = [self.stats_.table((self._d, *parents, child)) for child, parents in families]
+        out: list[np.ndarray] = [np.empty(0)] * len(tables)
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for k, t in enumerate(tables):
+            groups.setdefault(t.shape, []).append(k)
+        for ks in groups.values():
+            logp = log_probabilities(np.stack([tables[k] for k in ks]), self.smoothing, self.alpha)
+            for i, k in enumerate(ks):
+                out[k] = logp[i]
+        return out
+
+    def _factors(
+        self, families: list[tuple[int, tuple[int, ...]]], *, fallback: bool = True
+    ) -> list[LogFactor]:
+        """Log factors of ``(child, parents)`` families; with parents (and ``fallback``),
+        ``log P(x | c)`` is a family's fallback for rows where a parent is missing."""
+        tables = self._log_cpts(families)
+        naive: dict[int, np.ndarray] = {}
+        if fallback:
+            kids = sorted({c for c, p in families if p})
+            naive = dict(zip(kids, self._log_cpts([(c, ()) for c in kids]), strict=True))
+        return [
+            LogFactor(c, tuple(p), t, naive.get(c) if p else None)
+            for (c, p), t in zip(families, tables, strict=True)
+        ]
 
     def _joint_factor(self, columns: tuple[int, ...]) -> LogFactor:
         """The factor that, with the class prior the base adds, gives ``P(c, x_columns)``.
@@ -194,7 +216,7 @@ class FamilyClassifier(BayesClassifier):
         """One component: a factor per feature given its parents; also sets ``structure_``
         (feature name -> parent names) and ``log_cpt_``."""
         names = self.schema_.names
-        factors = [self._factor(j, parents.get(j, ())) for j in range(self._d)]
+        factors = self._factors([(j, parents.get(j, ())) for j in range(self._d)])
         self.structure_ = {
             names[j]: tuple(names[p] for p in parents.get(j, ())) for j in range(self._d)
         }

@@ -107,19 +107,20 @@ class AnDE(FamilyClassifier):
     def _components(self) -> dict[str, Any]:
         d, n = self._d, self._order()
         names = self.schema_.names
-        naive = [self._factor(j) for j in range(d)]
+        naive = self._factors([(j, ()) for j in range(d)])
         if n == 0:
             self.structure_ = ((),)
             return {"components": [naive]}
+        members = list(itertools.combinations(range(d), n))
+        # no fallback tables: the gate opens only where every parent is observed
+        children = [(j, parents) for parents in members for j in range(d) if j not in parents]
+        factors = iter(self._factors(children, fallback=False))
         components, gates, sets = [], [], []
-        for parents in itertools.combinations(range(d), n):
-            factors = [self._joint_factor(parents)]
-            # no fallback tables: the gate opens only where every parent is observed
-            factors += [
-                self._factor(j, parents, fallback=False) for j in range(d) if j not in parents
-            ]
+        for parents in members:
+            comp = [self._joint_factor(parents)]
+            comp += [next(factors) for j in range(d) if j not in parents]
             seen = self.stats_.table((d, *parents)).sum(axis=0)
-            components.append(factors)
+            components.append(comp)
             gates.append((parents, seen >= self.m))
             sets.append(tuple(names[p] for p in parents))
         self.structure_ = tuple(sets)

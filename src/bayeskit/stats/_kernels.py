@@ -133,8 +133,9 @@ def _count_pairs(codes, weights, given, given_states, members, states, colpos, t
     last column (``W - 1``) takes the counts of missing values. So a row's column of every
     member, ``colpos[ib] + x_b`` (or ``W - 1``), is worked out once per row, and each pair adds
     with one load and one increment, no branch, into a stretch of ``W`` cells that stays in
-    cache: 1.7 times faster than one table per pair (benchmarks/RESULTS.md). Cells of pairs
-    ``b <= a`` and the trash column are never read.
+    cache: 1.7 times faster than one table per pair (benchmarks/RESULTS.md). The diagonal
+    (``b = a``) counts ``(given, x_a)``, the single families, in the same pass; cells of pairs
+    ``b < a`` and the trash column are never read.
     :func:`bayeskit.stats.families.family_counts` cuts the blocks into the pairs' tables. Rows
     missing a ``given`` column are skipped.
     """
@@ -170,10 +171,11 @@ def _count_pairs(codes, weights, given, given_states, members, states, colpos, t
                 v = row[members[ib]]
                 vals[ib] = v
                 col[ib] = colpos[ib] + v if v >= 0 else trash
-            for ia in range(d - 1):
+            for ia in range(d):
                 va = vals[ia]
                 if va >= 0:  # block of a starts at row n_g * colpos[ia]
                     base = (n_g * colpos[ia] + g * states[ia] + va) * width
+                    out[base + col[ia]] += w  # the diagonal: counts of (given, x_a)
                     for ib in range(ia + 1, d):
                         out[base + col[ib]] += w
     if n_tasks == 1:

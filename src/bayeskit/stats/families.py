@@ -297,16 +297,19 @@ def family_counts(
     if n and fams:
         pairs, rest = _split_pairs(fams)
         if pairs is not None:
-            given, members = pairs
-            flat += _count_pair_block(codes, w, given, members, n_states, fams, offsets, total)
+            flat += _count_pair_block(codes, w, *pairs, n_states, fams, offsets, total)
         if rest:
             flat += _count_generic(codes, w, [fams[k] for k in rest], rest, offsets, n_states)
     return FamilyCounts(n_states, fams, flat, target)
 
 
-def _split_pairs(fams: tuple[Family, ...]) -> tuple[tuple[Family, list[int]] | None, list[int]]:
+def _split_pairs(
+    fams: tuple[Family, ...],
+) -> tuple[tuple[Family, list[int], list[int]] | None, list[int]]:
     """Find the largest all-pairs block ``(*given, a, b)`` among the families (same prefix,
-    every pair of a set of columns, a < b, at least 3 pairs); the other families' indices."""
+    every pair of a set of columns, a < b, at least 3 pairs) and the single families
+    ``(*given, a)`` of its columns, which the pair kernel counts on the way; the other
+    families' indices."""
     by_prefix: dict[Family, list[int]] = {}
     for k, f in enumerate(fams):
         if len(f) >= 3 and f[-2] < f[-1]:
@@ -322,14 +325,23 @@ def _split_pairs(fams: tuple[Family, ...]) -> tuple[tuple[Family, list[int]] | N
             best = (prefix, ks)
     if best is None:
         return None, list(range(len(fams)))
-    taken = set(best[1])
-    members = sorted({c for k in best[1] for c in fams[k][-2:]})
-    return (best[0], members), [k for k in range(len(fams)) if k not in taken]
+    prefix, pair_ks = best
+    members = {c for k in pair_ks for c in fams[k][-2:]}
+    singles = [
+        k
+        for k, f in enumerate(fams)
+        if len(f) == len(prefix) + 1 and f[:-1] == prefix and f[-1] in members
+    ]
+    taken = set(pair_ks) | set(singles)
+    return (prefix, sorted(members), singles), [k for k in range(len(fams)) if k not in taken]
 
 
-def _count_pair_block(codes, w, given, members, n_states, fams, offsets, total) -> np.ndarray:
+def _count_pair_block(
+    codes, w, given, members, singles, n_states, fams, offsets, total
+) -> np.ndarray:
     """Count the all-pairs block with :func:`count_pairs` (its own layout) and cut the result
-    into the pairs' tables at their places in the flat ``total``-long array."""
+    into the pairs' tables, and the single families' from its diagonal, at their places in the
+    flat ``total``-long array."""
     members = np.asarray(members, dtype=np.int64)
     states = n_states[members]
     g_states = n_states[list(given)]
@@ -345,10 +357,15 @@ def _count_pair_block(codes, w, given, members, n_states, fams, offsets, total) 
     flat = count_pairs(codes, w, given_arr, g_states, members, states, colpos, size, tasks)
     out = np.zeros(total)
     index = {f: k for k, f in enumerate(fams)}
-    for ia in range(d - 1):
+    single = {fams[k][-1]: k for k in singles}
+    for ia in range(d):
         lo = n_given * int(colpos[ia]) * width
         rows = flat[lo : lo + n_given * int(states[ia]) * width]
         rows = rows.reshape(n_given, int(states[ia]), width)
+        if int(members[ia]) in single:
+            k = single[int(members[ia])]
+            diag = np.arange(int(states[ia]))
+            out[offsets[k] : offsets[k + 1]] = rows[:, diag, colpos[ia] + diag].ravel()
         for ib in range(ia + 1, d):
             k = index[(*given, int(members[ia]), int(members[ib]))]
             part = rows[:, :, colpos[ib] : colpos[ib] + states[ib]]
