@@ -250,80 +250,59 @@ def _add_family_terms(  # pragma: no cover - compiled
     n = codes.shape[0]
     n_classes = jll.shape[1]
     n_comp = comp_ptr.shape[0] - 1
+    fams = (fam_child, fam_size, fam_offset, fam_fallback, par_ptr, par_cols, par_strides)
     n_blocks = (n + _ROWS_PER_BLOCK - 1) // _ROWS_PER_BLOCK
     for b in nb.prange(n_blocks):
+        lo = b * _ROWS_PER_BLOCK
+        hi = min(n, lo + _ROWS_PER_BLOCK)
         acc = np.empty(n_classes)
         bases = np.empty(fam_child.shape[0], dtype=np.int64)
-        best = np.empty(n_classes)
-        total = np.empty(n_classes)
-        for i in range(b * _ROWS_PER_BLOCK, min(n, (b + 1) * _ROWS_PER_BLOCK)):
-            row = codes[i]
-            if n_comp == 1:
-                component_sum(
-                    acc,
-                    bases,
-                    row,
-                    0,
-                    table,
-                    fam_child,
-                    fam_size,
-                    fam_offset,
-                    fam_fallback,
-                    par_ptr,
-                    par_cols,
-                    par_strides,
-                    comp_ptr,
-                    comp_base,
-                )
+        if n_comp == 1:
+            for i in range(lo, hi):
+                component_sum(acc, bases, codes[i], 0, table, *fams, comp_ptr, comp_base)
                 for c in range(n_classes):
                     jll[i, c] += acc[c]
+            continue
+        # Several components: component by component over the block of rows, so that one
+        # component's tables (a few KB for a SPODE) are read for all the block's rows while in
+        # cache, with a streaming log-sum-exp per row and class.
+        best = np.full((hi - lo, n_classes), -np.inf)
+        total = np.zeros((hi - lo, n_classes))
+        n_open = np.zeros(hi - lo, dtype=np.int64)
+        for s in range(n_comp):
+            if s == fallback:
                 continue
-            n_open = 0
-            for c in range(n_classes):
-                best[c] = -np.inf
-                total[c] = 0.0
-            for step in range(n_comp + 1):
-                # components in order, the fallback last and only if no other gate opened
-                if step < n_comp:
-                    s = step
-                    if s == fallback or not gate_open(
-                        row, s, gate_ptr, gate_cols, gate_strides, gate_offset, gate
-                    ):
-                        continue
-                elif n_open > 0 or fallback < 0:
-                    break
-                else:
-                    s = fallback
-                n_open += 1
-                component_sum(
-                    acc,
-                    bases,
-                    row,
-                    s,
-                    table,
-                    fam_child,
-                    fam_size,
-                    fam_offset,
-                    fam_fallback,
-                    par_ptr,
-                    par_cols,
-                    par_strides,
-                    comp_ptr,
-                    comp_base,
-                )
-                for c in range(n_classes):  # streaming log-sum-exp over the open components
+            for i in range(lo, hi):
+                row = codes[i]
+                if not gate_open(row, s, gate_ptr, gate_cols, gate_strides, gate_offset, gate):
+                    continue
+                r = i - lo
+                n_open[r] += 1
+                component_sum(acc, bases, row, s, table, *fams, comp_ptr, comp_base)
+                for c in range(n_classes):
                     a = acc[c]
                     if a == -np.inf:
                         continue
-                    if a > best[c]:
-                        total[c] = total[c] * np.exp(best[c] - a) + 1.0
-                        best[c] = a
+                    if a > best[r, c]:
+                        total[r, c] = total[r, c] * np.exp(best[r, c] - a) + 1.0
+                        best[r, c] = a
                     else:
-                        total[c] += np.exp(a - best[c])
-            log_open = np.log(max(n_open, 1))
+                        total[r, c] += np.exp(a - best[r, c])
+        for i in range(lo, hi):
+            r = i - lo
+            if n_open[r] == 0:  # no gate open: the fallback component, if any
+                if fallback >= 0:
+                    component_sum(acc, bases, codes[i], fallback, table, *fams, comp_ptr, comp_base)
+                    for c in range(n_classes):
+                        jll[i, c] += acc[c]
+                else:
+                    for c in range(n_classes):
+                        jll[i, c] = -np.inf
+                continue
+            log_open = np.log(n_open[r])
             for c in range(n_classes):
-                if total[c] > 0.0:
-                    jll[i, c] += best[c] + np.log(total[c]) - log_open
+                if total[r, c] > 0.0:
+                    jll[i, c] += best[r, c] + np.log(total[r, c]) - log_open
                 else:
                     jll[i, c] = -np.inf
 

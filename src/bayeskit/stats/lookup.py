@@ -101,7 +101,7 @@ class FamilyTables:
                 t = np.asarray(factor.log_table, dtype=np.float64)
                 k = t.shape[-1]
                 # (class, *parents, child) -> (parent configuration, child, class)
-                blocks.append(np.moveaxis(t, 0, -1).ravel())
+                blocks.append(t.transpose((*range(1, t.ndim), 0)).ravel())
                 offset.append(size)
                 size += t.size
                 if factor.fallback is not None:
