@@ -21,6 +21,7 @@ learned from the first call).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -129,7 +130,7 @@ class FamilyClassifier(BayesClassifier):
         d = enc.codes.shape[1]
         n_states = [*self.schema_.n_states.tolist(), n_classes]
         families = self._families(d)
-        cells = sum(int(np.prod([n_states[c] for c in f], dtype=np.float64)) for f in families)
+        cells = sum(math.prod(n_states[c] for c in f) for f in families)
         if cells > MAX_CELLS:
             msg = (
                 f"{type(self).__name__} would count {len(families):,} families holding "

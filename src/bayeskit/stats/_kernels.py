@@ -125,7 +125,7 @@ def _count_families(codes, weights, cols, strides, fam_ptr, fam_offset, total, n
     return partial.sum(axis=0)
 
 
-def _count_pairs(codes, weights, given, given_states, members, states, colpos, total, n_tasks):  # noqa: E501  # pragma: no cover
+def _count_pairs(codes, weights, given, given_states, members, states, colpos, total, splits):  # noqa: E501  # pragma: no cover
     """The all-pairs table of the ``members`` columns given the ``given`` columns (the class,
     for classifiers), in a layout made for counting: for each member ``a`` (position ``ia``) a
     block of ``G * K_a`` rows (``G`` joint states of the given columns), each ``W`` wide, where
@@ -136,6 +136,11 @@ def _count_pairs(codes, weights, given, given_states, members, states, colpos, t
     cache: 1.7 times faster than one table per pair (benchmarks/RESULTS.md). The diagonal
     (``b = a``) counts ``(given, x_a)``, the single families, in the same pass; cells of pairs
     ``b < a`` and the trash column are never read.
+
+    Threads split the members, not the rows: task ``t`` counts the blocks of members
+    ``splits[t] <= ia < splits[t + 1]`` (chosen so each has about as many pairs) over every row,
+    into its own part of one table. Each thread's cells are then its share of the table alone
+    (they stay in its core's cache), and no per-thread copies are added up at the end.
     :func:`bayeskit.stats.families.family_counts` cuts the blocks into the pairs' tables. Rows
     missing a ``given`` column are skipped.
     """
@@ -147,15 +152,14 @@ def _count_pairs(codes, weights, given, given_states, members, states, colpos, t
     n_g = 1
     for k in range(n_given):
         n_g *= given_states[k]
-    per_task = (n + n_tasks - 1) // n_tasks
-    partial = np.zeros((n_tasks, total))
+    out = np.zeros(total)
+    n_tasks = splits.shape[0] - 1
     for t in nb.prange(n_tasks):
-        lo = t * per_task
-        hi = min(n, lo + per_task)
-        out = partial[t]
+        first = splits[t]
+        last = splits[t + 1]
         col = np.empty(d, dtype=np.int64)
         vals = np.empty(d, dtype=np.int64)
-        for i in range(lo, hi):
+        for i in range(n):
             w = weights[i]
             row = codes[i]
             g = 0
@@ -167,20 +171,18 @@ def _count_pairs(codes, weights, given, given_states, members, states, colpos, t
                 g = g * given_states[k] + v
             if g < 0:
                 continue
-            for ib in range(d):
+            for ib in range(first, d):
                 v = row[members[ib]]
                 vals[ib] = v
                 col[ib] = colpos[ib] + v if v >= 0 else trash
-            for ia in range(d):
+            for ia in range(first, last):
                 va = vals[ia]
                 if va >= 0:  # block of a starts at row n_g * colpos[ia]
                     base = (n_g * colpos[ia] + g * states[ia] + va) * width
                     out[base + col[ia]] += w  # the diagonal: counts of (given, x_a)
                     for ib in range(ia + 1, d):
                         out[base + col[ib]] += w
-    if n_tasks == 1:
-        return partial[0]
-    return partial.sum(axis=0)
+    return out
 
 
 def families_work(codes, w, cols, *_) -> int:

@@ -32,6 +32,7 @@ array([[0., 1.],
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -76,8 +77,9 @@ class FamilyCounts:
         # keyed by the sorted columns too, so a family asked for in another order is found
         index = {tuple(sorted(fam)): k for k, fam in enumerate(self.families)}
         index.update({fam: k for k, fam in enumerate(self.families)})
-        shapes = [tuple(int(self.n_states[c]) for c in fam) for fam in self.families]
-        sizes = np.array([int(np.prod(s, dtype=np.int64)) for s in shapes], dtype=np.int64)
+        states = [int(k) for k in self.n_states]
+        shapes = [tuple(states[c] for c in fam) for fam in self.families]
+        sizes = np.array([math.prod(s) for s in shapes], dtype=np.int64)
         offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
         np.cumsum(sizes, out=offsets[1:])
         return index, offsets, shapes
@@ -353,8 +355,13 @@ def _count_pair_block(
     colpos[-1] = width
     size = n_given * int(states.sum()) * width
     tasks = planned_threads(pairs_work(codes))
+    # members split so that each thread has about as many pairs (member ia pairs with d - ia)
+    pairs_before = np.concatenate([[0], np.cumsum(np.arange(d, 0, -1))])
+    splits = np.searchsorted(pairs_before, np.linspace(0, pairs_before[-1], tasks + 1))
+    splits = np.unique(np.clip(splits, 0, d)).astype(np.int64)
+    splits[-1] = d
     given_arr = np.asarray(given, dtype=np.int64)
-    flat = count_pairs(codes, w, given_arr, g_states, members, states, colpos, size, tasks)
+    flat = count_pairs(codes, w, given_arr, g_states, members, states, colpos, size, splits)
     out = np.zeros(total)
     index = {f: k for k, f in enumerate(fams)}
     single = {fams[k][-1]: k for k in singles}
