@@ -258,3 +258,16 @@ def test_leave_one_out_scores_match_a_reference(build):
             a[y[i]] = pl[y[i]] + sum(_term(f, row) for f in comps_l[s])[y[i]]
             expected[s] += w[i] * (a[y[i]] - logsumexp(a))
     np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+def test_grouped_tables_equal_one_table_at_a_time():
+    codes, ns = _data(d=5)
+    fams = [(5,), *pair_families(range(5), (5,)), (5, 1), (5, 3)]
+    fc = family_counts(codes, fams, ns, target=5)
+    asked = [(5, 3, 1), (5, 1, 3), (5, 0, 4), (5, 4, 0), (5, 1), (4, 5, 2)]
+    seen = []
+    for positions, stacked in fc.grouped_tables(asked):
+        for i, k in enumerate(positions):
+            np.testing.assert_array_equal(stacked[i], fc.table(asked[k]))
+            seen.append(k)
+    assert sorted(seen) == list(range(len(asked)))

@@ -165,17 +165,14 @@ class FamilyClassifier(BayesClassifier):
         return log_probabilities(table, self.smoothing, self.alpha)
 
     def _log_cpts(self, families: list[tuple[int, tuple[int, ...]]]) -> list[np.ndarray]:
-        """:meth:`_log_cpt` of many ``(child, parents)`` at once: tables of one shape are
-        estimated in one call (the estimators work along the child axis, table by table), so
-        AODE's 2,450 tables on 50 features take a few dozen calls, not 2,450."""
-        tables = [self.stats_.table((self._d, *parents, child)) for child, parents in families]
-        out: list[np.ndarray] = [np.empty(0)] * len(tables)
-        groups: dict[tuple[int, ...], list[int]] = {}
-        for k, t in enumerate(tables):
-            groups.setdefault(t.shape, []).append(k)
-        for ks in groups.values():
-            logp = log_probabilities(np.stack([tables[k] for k in ks]), self.smoothing, self.alpha)
-            for i, k in enumerate(ks):
+        """:meth:`_log_cpt` of many ``(child, parents)`` at once: tables gathered and estimated
+        a group of one shape at a time (the estimators work along the child axis, table by
+        table), so AODE's 2,450 tables on 50 features take a few dozen calls, not 2,450."""
+        asked = [(self._d, *parents, child) for child, parents in families]
+        out: list[np.ndarray] = [np.empty(0)] * len(asked)
+        for positions, stacked in self.stats_.grouped_tables(asked):
+            logp = log_probabilities(stacked, self.smoothing, self.alpha)
+            for i, k in enumerate(positions):
                 out[k] = logp[i]
         return out
 

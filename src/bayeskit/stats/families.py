@@ -113,6 +113,35 @@ class FamilyCounts:
             return flat
         return np.transpose(flat, [key.index(c) for c in family])
 
+    def grouped_tables(
+        self, families: Sequence[Sequence[int]]
+    ) -> list[tuple[list[int], np.ndarray]]:
+        """:meth:`table` of many families, gathered a group at a time: for each group of
+        families stored with one shape and asked for in one axis order, the positions of its
+        members in ``families`` and their tables stacked along a new first axis (one fancy
+        index per group, instead of a slice, reshape and transpose per family)."""
+        index, offsets, shapes = self._layout
+        groups: dict[tuple, tuple[list[int], list[int]]] = {}
+        for pos, fam in enumerate(families):
+            fam = tuple(int(c) for c in fam)
+            k = index.get(fam)
+            if k is None:
+                k = index.get(tuple(sorted(fam)))
+                if k is None or len(set(fam)) != len(fam):
+                    msg = f"family {fam} was not counted (counted: {len(self.families)} families)"
+                    raise KeyError(msg)
+            stored = self.families[k]
+            perm = tuple(stored.index(c) for c in fam)
+            members = groups.setdefault((shapes[k], perm), ([], []))
+            members[0].append(pos)
+            members[1].append(k)
+        out = []
+        for (shape, perm), (positions, ks) in groups.items():
+            local = np.arange(math.prod(shape)).reshape(shape).transpose(perm)
+            idx = offsets[np.asarray(ks)][:, None] + local.ravel()[None, :]
+            out.append((positions, self.counts[idx].reshape((len(ks), *local.shape))))
+        return out
+
     def marginal(self, family: Sequence[int]) -> np.ndarray:
         """The counts over ``family``'s columns, summed out of the smallest counted family that
         holds them all (the family itself when counted). With missing values this counts only
@@ -228,6 +257,9 @@ class ScoredCounts:
 
     def table(self, family: Sequence[int]) -> np.ndarray:
         return self.counts.table(family)
+
+    def grouped_tables(self, families: Sequence[Sequence[int]]) -> list:
+        return self.counts.grouped_tables(families)
 
     def __add__(self, other: ScoredCounts) -> ScoredCounts:
         if not isinstance(other, ScoredCounts) or other.scores.shape != self.scores.shape:
