@@ -8,6 +8,7 @@
 #   PYTHON=/usr/bin/python3.11 bash benchmarks/setup.sh
 #
 # Then run a benchmark with benchmarks/.venv-peers/bin/python benchmarks/bench_<name>.py.
+# Run as root on Debian or Ubuntu, it also installs Weka (apt) when it is missing; see the end.
 # Re-running the script reuses the environment and re-applies the pins.
 set -euo pipefail
 
@@ -39,9 +40,26 @@ for name in ("bayeskit", "numpy", "pandas", "scikit-learn", "numba", "pgmpy", "p
     print(f"{name:>12} {md.version(name)}")
 PY
 
-# Weka (Java), for the comparisons against Weka's NaiveBayes, TAN and AODE, is not installed here:
-# it needs root and a Java runtime. On Debian or Ubuntu:
-#   apt-get update && apt-get install -y weka default-jre-headless
-# (Debian 12: Weka 3.6.14, OpenJDK 17; bench_defaults.py uses /usr/share/java/weka.jar and runs
-# its Java driver as a single-file source program, which needs Java 11 or later.)
+# Weka (Java), for the comparisons against Weka's NaiveBayes, TAN and AODE: the Debian package
+# (Debian 12: Weka 3.6.14, OpenJDK 17), installed here when running as root and missing. The
+# benchmarks use /usr/share/java/weka.jar and run their Java drivers as single-file source
+# programs (`java Driver.java`), which needs Java 11 or later. SKIP_WEKA=1 leaves it alone.
+WEKA_JAR=/usr/share/java/weka.jar
+if [ "${SKIP_WEKA:-0}" = "1" ]; then
+    echo "Weka: skipped (SKIP_WEKA=1)"
+elif [ -f "$WEKA_JAR" ] && command -v java >/dev/null 2>&1; then
+    echo "Weka: $WEKA_JAR present"
+elif [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Weka: installing the Debian packages weka and default-jre-headless"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq weka default-jre-headless >/dev/null
+else
+    echo "Weka: not installed ($WEKA_JAR missing). As root on Debian or Ubuntu run:" >&2
+    echo "    apt-get update && apt-get install -y weka default-jre-headless" >&2
+    echo "(the Weka benchmarks can also be skipped with --no-weka)" >&2
+fi
+if [ -f "$WEKA_JAR" ] && command -v java >/dev/null 2>&1; then
+    printf 'Weka %s, ' "$(unzip -p "$WEKA_JAR" weka/core/version.txt 2>/dev/null || echo '?')"
+    java -version 2>&1 | head -n 1
+fi
 echo "peers ready in $VENV"
