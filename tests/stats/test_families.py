@@ -271,3 +271,22 @@ def test_grouped_tables_equal_one_table_at_a_time():
             np.testing.assert_array_equal(stacked[i], fc.table(asked[k]))
             seen.append(k)
     assert sorted(seen) == list(range(len(asked)))
+
+
+def test_ande_triples_count_as_pair_blocks_given_class_and_feature(build):
+    # AnDE(n=2) counts (class, a, b, c): the pairs of the later features given (class, a)
+    from bayeskit.stats.families import _count_generic, _pair_blocks
+
+    codes, ns = _data(n=2000, d=6, missing=0.05)
+    d = 6
+    fams = [(d,), *((d, i) for i in range(d)), *pair_families(range(d), (d,))]
+    fams += [(d, *t) for t in itertools.combinations(range(d), 3)]
+    blocks, rest = _pair_blocks(tuple(fams))
+    assert [b[0] for b in blocks] == [(d,), (d, 0), (d, 1), (d, 2)]
+    # left to the generic kernel: the class count, and (class, 3, 4, 5) (a block of one pair)
+    assert [fams[k] for k in rest] == [(d,), (d, 3, 4, 5)]
+    fc = family_counts(codes, fams, ns)
+    generic = _count_generic(
+        codes, np.ones(len(codes)), fams, list(range(len(fams))), fc._layout[1], ns
+    )
+    np.testing.assert_array_equal(fc.counts, generic)

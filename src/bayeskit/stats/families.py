@@ -317,7 +317,8 @@ def family_counts(
         The class column, for a classifier's counts (see :class:`FamilyCounts`).
 
     The families that are the all-pairs table (:func:`pair_families`) of some columns given the
-    same prefix are counted by a dedicated kernel; the rest by the generic one.
+    same prefix (the class; for AnDE's triples, the class and a feature) are counted by a
+    dedicated kernel, one pass per such block; the rest by the generic one.
     """
     fams = tuple(tuple(int(c) for c in f) for f in families)
     n_states = np.asarray(n_states, dtype=np.int64)
@@ -329,53 +330,65 @@ def family_counts(
     w = np.ones(n) if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
     flat = np.zeros(total)
     if n and fams:
-        pairs, rest = _split_pairs(fams)
-        if pairs is not None:
-            flat += _count_pair_block(codes, w, *pairs, n_states, fams, offsets, total)
+        blocks, rest = _pair_blocks(fams)
+        index = {f: k for k, f in enumerate(fams)}
+        for block in blocks:  # each writes its families' tables into flat
+            _count_pair_block(codes, w, *block, n_states, fams, index, offsets, flat)
         if rest:
             flat += _count_generic(codes, w, [fams[k] for k in rest], rest, offsets, n_states)
     return FamilyCounts(n_states, fams, flat, target)
 
 
-def _split_pairs(
+def _pair_blocks(
     fams: tuple[Family, ...],
-) -> tuple[tuple[Family, list[int], list[int]] | None, list[int]]:
-    """Find the largest all-pairs block ``(*given, a, b)`` among the families (same prefix,
-    every pair of a set of columns, a < b, at least 3 pairs) and the single families
-    ``(*given, a)`` of its columns, which the pair kernel counts on the way; the other
-    families' indices."""
+) -> tuple[list[tuple[Family, list[int], list[int]]], list[int]]:
+    """Split the families into all-pairs blocks and the rest.
+
+    A block is every ``(*given, a, b)``, ``a < b``, over a set of columns given the same
+    prefix (at least 3 pairs), plus the single families ``(*given, a)`` of its columns, which
+    the pair kernel counts on its diagonal. AnDE's families make several: the pairs given the
+    class, and for each feature ``a`` the triples ``(class, a, b, c)``, which are the pairs of
+    the later features given ``(class, a)``. Blocks are taken largest first, each family once.
+    Returns the blocks as ``(given, members, single families)`` and the indices of the
+    families left for the generic kernel.
+    """
     by_prefix: dict[Family, list[int]] = {}
     for k, f in enumerate(fams):
         if len(f) >= 3 and f[-2] < f[-1]:
             by_prefix.setdefault(f[:-2], []).append(k)
-    best: tuple[Family, list[int]] | None = None
+    candidates = []
     for prefix, ks in by_prefix.items():
         members = sorted({c for k in ks for c in fams[k][-2:]})
         if set(prefix) & set(members) or len(ks) < 3:
             continue
-        if len(ks) == len(members) * (len(members) - 1) // 2 and (
-            best is None or len(ks) > len(best[1])
-        ):
-            best = (prefix, ks)
-    if best is None:
-        return None, list(range(len(fams)))
-    prefix, pair_ks = best
-    members = {c for k in pair_ks for c in fams[k][-2:]}
-    singles = [
-        k
-        for k, f in enumerate(fams)
-        if len(f) == len(prefix) + 1 and f[:-1] == prefix and f[-1] in members
-    ]
-    taken = set(pair_ks) | set(singles)
-    return (prefix, sorted(members), singles), [k for k in range(len(fams)) if k not in taken]
+        if len(ks) == len(members) * (len(members) - 1) // 2:
+            candidates.append((prefix, ks, members))
+    candidates.sort(key=lambda c: -len(c[1]))
+    taken: set[int] = set()
+    blocks = []
+    for prefix, ks, members in candidates:
+        if taken & set(ks):
+            continue
+        member_set = set(members)
+        singles = [
+            k
+            for k, f in enumerate(fams)
+            if k not in taken
+            and len(f) == len(prefix) + 1
+            and f[:-1] == prefix
+            and f[-1] in member_set
+        ]
+        taken |= set(ks) | set(singles)
+        blocks.append((prefix, members, singles))
+    return blocks, [k for k in range(len(fams)) if k not in taken]
 
 
 def _count_pair_block(
-    codes, w, given, members, singles, n_states, fams, offsets, total
-) -> np.ndarray:
+    codes, w, given, members, singles, n_states, fams, index, offsets, out
+) -> None:
     """Count the all-pairs block with :func:`count_pairs` (its own layout) and cut the result
-    into the pairs' tables, and the single families' from its diagonal, at their places in the
-    flat ``total``-long array."""
+    into the pairs' tables, and the single families' from its diagonal, at their places in
+    ``out``."""
     members = np.asarray(members, dtype=np.int64)
     states = n_states[members]
     g_states = n_states[list(given)]
@@ -394,8 +407,6 @@ def _count_pair_block(
     splits[-1] = d
     given_arr = np.asarray(given, dtype=np.int64)
     flat = count_pairs(codes, w, given_arr, g_states, members, states, colpos, size, splits)
-    out = np.zeros(total)
-    index = {f: k for k, f in enumerate(fams)}
     single = {fams[k][-1]: k for k in singles}
     for ia in range(d):
         lo = n_given * int(colpos[ia]) * width
@@ -409,7 +420,6 @@ def _count_pair_block(
             k = index[(*given, int(members[ia]), int(members[ib]))]
             part = rows[:, :, colpos[ib] : colpos[ib] + states[ib]]
             out[offsets[k] : offsets[k + 1]] = part.ravel()
-    return out
 
 
 def _count_generic(codes, w, fams, positions, offsets, n_states) -> np.ndarray:
