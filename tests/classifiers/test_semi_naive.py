@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -156,7 +158,8 @@ def test_spode_leave_one_out_equals_a_brute_force_refit():
             one.fit(X[rest], y[rest])
             row = X.iloc[[i]]
             brute[p] += one.predict_log_proba(row)[0, list(one.classes_).index(y[i])]
-    np.testing.assert_allclose(model.stats_.scores, brute, rtol=1e-10)
+    np.testing.assert_array_equal(model.stats_.scores[0], 0.0)
+    np.testing.assert_allclose(model.stats_.scores[1], brute, rtol=1e-10)
     np.testing.assert_allclose(model.loo_log_loss_, -brute / len(X), rtol=1e-10)
     assert model.parent_ == f"x{int(np.argmax(brute))}"
 
@@ -215,11 +218,10 @@ def test_missing_values_give_finite_posteriors(model):
 def test_tan_missing_parent_uses_the_class_conditional():
     X, y = _categorical(n=300, seed=12)
     model = TAN().fit(X, y)
-    child, (parent,) = next((c, p) for c, p in model.structure_.items() if p)
+    _, (parent,) = next((c, p) for c, p in model.structure_.items() if p)
     row = X.iloc[[0]].copy()
     row[parent] = None
     enc = model.schema_.encode(row)
-    j = model.schema_.names.index(child)
     expected = model.log_prior_.copy()
     for k, name in enumerate(model.schema_.names):
         pa = model.structure_[name]
@@ -230,7 +232,6 @@ def test_tan_missing_parent_uses_the_class_conditional():
             expected += t[:, enc.codes[0, model.schema_.names.index(pa[0])], enc.codes[0, k]]
         else:
             expected += model.conditional_log_table(name)[:, enc.codes[0, k]]
-    assert j >= 0
     np.testing.assert_allclose(model.predict_joint_log_proba(row)[0], expected, rtol=1e-12)
 
 
@@ -281,9 +282,9 @@ def test_save_and_load_round_trip(tmp_path):
 def test_too_many_cells_is_refused_before_counting(monkeypatch):
     import bayeskit.classifiers._family as family
 
-    monkeypatch.setattr(family, "MAX_CELLS", 1000)
+    monkeypatch.setattr(family, "MEMORY_LIMIT", 100_000)
     X, y = _categorical(d=6)
-    with pytest.raises(MemoryError, match=r"AnDE would count .* families holding"):
+    with pytest.raises(MemoryError, match=r"AnDE would count .* families holding .* GiB"):
         AnDE(n=2).fit(X, y)
 
 
@@ -305,3 +306,103 @@ def test_bad_arguments_are_named(model, match):
     with pytest.raises(ValueError, match=match):
         model.fit(X, y)
     assert not hasattr(model, "stats_")  # a failed fit leaves nothing behind
+
+
+# ------------------------------------------------------------------ found in review
+def test_naive_bayes_through_the_engine_equals_its_formula():
+    # Zhou Eqs. (7.15), (7.19)-(7.20) computed with numpy from the raw data, independent of
+    # any kernel: log P(c) + sum_j log P(x_j | c), Laplace on both, missing values skipped
+    X, y = _categorical(n=200, missing=0.1, seed=21)
+    model = NaiveBayes().fit(X, y)
+    classes = model.classes_
+    n_c = np.array([(y == c).sum() for c in classes], dtype=float)
+    expected = np.tile(np.log((n_c + 1) / (n_c.sum() + len(classes))), (len(X), 1))
+    for col in X.columns:
+        values = sorted(X[col].dropna().unique())
+        for k, c in enumerate(classes):
+            seen = X[col][y == c].dropna()
+            p = {v: ((seen == v).sum() + 1) / (len(seen) + len(values)) for v in values}
+            expected[:, k] += [0.0 if pd.isna(v) else np.log(p[v]) for v in X[col]]
+    np.testing.assert_allclose(model.predict_joint_log_proba(X), expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("make", [TAN, SPODE, lambda: SPODE(parent=0), AODE, lambda: AnDE(n=2)])
+def test_a_column_with_no_value_at_all(make):
+    X, y = _categorical(n=60, d=3, seed=22)
+    X["empty"] = None
+    proba = make().fit(X, y).predict_proba(X)
+    assert np.isfinite(proba).all()
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+
+
+def test_spode_prefers_the_candidate_that_finds_no_row_impossible():
+    # alpha=0: a category seen once makes its row impossible when left out, under the
+    # candidates that hold it; the choice goes to the fewest such rows, not to feature 0
+    rng = np.random.default_rng(23)
+    n = 200
+    y = rng.integers(0, 2, n)
+    X = pd.DataFrame(
+        {
+            "rare": np.where(np.arange(n) == 0, "once", rng.choice(["a", "b"], n)),
+            "x1": np.where(rng.random(n) < 0.9, y, 1 - y).astype(str),
+            "x2": rng.choice(["a", "b"], n),
+        }
+    )
+    model = SPODE(alpha=0).fit(X, y)
+    impossible = model.stats_.scores[0]
+    assert impossible[0] > 0  # the rare category's own row, left out, is impossible
+    assert model.parent_ != "rare"
+    assert np.isinf(model.loo_log_loss_[0])
+    assert impossible[model.schema_.names.index(model.parent_)] == impossible.min()
+
+
+def test_spode_partial_fit_in_one_chunk_is_fit_and_in_several_keeps_the_counts():
+    X, y = _categorical(n=120, seed=24)
+    whole = SPODE().fit(X, y)
+    one = SPODE().partial_fit(X, y, classes=np.unique(y))
+    assert one.parent_ == whole.parent_
+    np.testing.assert_allclose(one.stats_.scores, whole.stats_.scores, rtol=1e-12)
+    parts = SPODE()
+    for lo in range(0, 120, 30):
+        parts.partial_fit(X.iloc[lo : lo + 30], y[lo : lo + 30], classes=np.unique(y))
+    np.testing.assert_allclose(parts.stats_.counts.counts, whole.stats_.counts.counts)
+    # the tables of any one super-parent agree; only the choice may differ (documented)
+    same = SPODE(parent=parts.parent_).fit(X, y)
+    np.testing.assert_allclose(parts.predict_proba(X), same.predict_proba(X), atol=1e-12)
+
+
+def test_order_is_checked_before_anything_is_counted(monkeypatch):
+    import bayeskit.classifiers._family as family
+
+    def never(*args, **kwargs):
+        raise AssertionError("counted before the argument check")
+
+    monkeypatch.setattr(family, "family_counts", never)
+    X, y = _categorical(d=5)
+    with pytest.raises(ValueError, match=r"n=16 is larger than the number of features"):
+        AnDE(n=16).fit(X, y)
+
+
+def test_integer_parent_is_a_column_label_before_a_position():
+    X, y = _categorical(n=100, d=3, seed=25)
+    X.columns = [10, 20, 30]
+    assert SPODE(parent=20).fit(X, y).parent_ == "20"
+    X.columns = [1, 0, 2]
+    assert SPODE(parent=0).fit(X, y).parent_ == "0"  # the label 0, the second column
+    arr = X.to_numpy()
+    assert SPODE(parent=2).fit(arr, y).parent_ == "x2"  # no labels: a position
+    assert TAN(root="x1").fit(arr, y).root_ == "x1"
+
+
+def test_ande_with_n_0_explains_like_naive_bayes():
+    X, y = _categorical(n=100, seed=26)
+    np.testing.assert_allclose(
+        AnDE(n=0).fit(X, y).explain(X.iloc[:3]), NaiveBayes().fit(X, y).explain(X.iloc[:3])
+    )
+
+
+def test_spode_with_an_unseen_class_warns_nothing():
+    X, y = _categorical(n=90, seed=27)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        SPODE(prior_alpha=0).partial_fit(X, y, classes=[*np.unique(y), "zz"])

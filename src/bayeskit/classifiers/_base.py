@@ -323,8 +323,11 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     ) -> BayesClassifier:
         """Add a chunk of data: count it, add the counts to those held, re-estimate.
 
-        Fitting chunk by chunk gives the same model as one :meth:`fit` on all the data.
-        ``classes`` (every class label) must be given on the first call.
+        For counting models, fitting chunk by chunk gives the same model as one :meth:`fit`
+        on all the data; the exceptions, each documented with its model, are cut points of
+        binned numeric columns (learned from the first call) and SPODE's automatic choice of
+        super-parent (a leave-one-out score). ``classes`` (every class label) must be given on
+        the first call.
         """
         with self._transaction():
             self._check_params()

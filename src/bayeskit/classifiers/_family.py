@@ -16,12 +16,14 @@ by the model's smoothing along its child axis, and prediction is one compiled lo
 (:class:`~bayeskit.stats.lookup.FamilyTables`). Because structure and parameters are functions of
 mergeable counts, ``partial_fit`` over any split of the data followed by re-deriving the
 structure equals one ``fit`` (with ``discretize=None`` or categorical data, as cut points are
-learned from the first call).
+learned from the first call). The one structure that is not a function of counts alone is
+SPODE's automatic super-parent, chosen by a leave-one-out score of the rows (see there).
 """
 
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
 import numpy as np
@@ -29,6 +31,7 @@ import pandas as pd
 from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
+from bayeskit._compiled import get_num_threads
 from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number
 from bayeskit.classifiers._params import tabular_parameters
 from bayeskit.data.codes import code_dtype
@@ -52,9 +55,34 @@ FAMILY_PARAMETERS = """    alpha : float, default=1.0
 """
 
 
-#: The most count cells a model may ask for (8 GiB of float64): beyond, fitting refuses with a
-#: MemoryError that says how many it would need (AnDE with n = 2 on hundreds of features).
-MAX_CELLS = 1 << 30
+#: Bytes a fit may plan to use; None: the machine's physical memory. Beyond, fitting refuses
+#: with a MemoryError that says how much it would need (AnDE with n = 2 on hundreds of features).
+MEMORY_LIMIT: int | None = None
+# Peak memory of a fit, per count cell: the counts, the flat array they are cut from, the pair
+# kernel's layout (up to twice the pairs' cells), the log tables and their packed copy, plus one
+# copy per thread of the families the generic kernel counts: 8 bytes each.
+_COPIES_PER_CELL = 6
+
+
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        return 1 << 40
+
+
+def _check_memory(model: str, families: list, n_states: list[int], n_rows: int) -> None:
+    """Refuse, before counting, a set of families whose fit would not fit in memory."""
+    cells = sum(math.prod(n_states[c] for c in f) for f in families)
+    need = 8 * cells * (_COPIES_PER_CELL + (get_num_threads() if n_rows else 1))
+    limit = MEMORY_LIMIT if MEMORY_LIMIT is not None else _physical_memory()
+    if need > limit:
+        msg = (
+            f"{model} would count {len(families):,} families holding {cells:,} cells and need "
+            f"about {need / 2**30:.1f} GiB to fit, more than the {limit / 2**30:.1f} GiB "
+            "available; use fewer features or categories, or a lower order (AnDE's n)"
+        )
+        raise MemoryError(msg)
 
 
 def with_family_parameters(cls: type) -> type:
@@ -100,14 +128,19 @@ class FamilyClassifier(BayesClassifier):
             raise ValueError(msg)
 
     def _feature_index(self, name: str, value: Any) -> int:
-        """The position of the feature ``value`` (a column name, or an integer position) given
-        as argument ``name``; ValueError naming the argument and the features otherwise."""
+        """The position of the feature ``value`` given as argument ``name``: a column label
+        (matched as text, so the label ``20`` of a DataFrame column is found by ``20`` or
+        ``"20"``), else an integer position; ValueError naming the argument and the features
+        otherwise. Labels come first: with columns ``[1, 0, 2]``, ``0`` is the column labelled
+        0, the second one."""
         names = self.schema_.names
-        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        if isinstance(value, str) and value in names:
+            return names.index(value)
+        if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+            if self.schema_.input_names and str(value) in names:
+                return names.index(str(value))  # a column label: labels come first
             if 0 <= value < len(names):
                 return int(value)
-        elif value in names:
-            return names.index(value)
         shown = ", ".join(map(repr, names[:20])) + (" ..." if len(names) > 20 else "")
         msg = (
             f"{name}={value!r} is not a feature; give a column name or a position below "
@@ -128,17 +161,11 @@ class FamilyClassifier(BayesClassifier):
             )
             raise SchemaError(msg)
         d = enc.codes.shape[1]
+        if enc.n_samples:  # (a model file's check counts no rows, before the schema is set)
+            self._check_structure(d)
         n_states = [*self.schema_.n_states.tolist(), n_classes]
         families = self._families(d)
-        cells = sum(math.prod(n_states[c] for c in f) for f in families)
-        if cells > MAX_CELLS:
-            msg = (
-                f"{type(self).__name__} would count {len(families):,} families holding "
-                f"{cells:,} cells ({cells * 8 / 2**30:.1f} GiB of float64 counts), more than "
-                f"{MAX_CELLS:,}; use fewer features or categories, or a lower order "
-                "(AnDE's n)"
-            )
-            raise MemoryError(msg)
+        _check_memory(type(self).__name__, families, n_states, enc.n_samples)
         codes = with_class_column(enc.codes, y, n_classes)
         return family_counts(codes, families, n_states, w, target=d)
 
@@ -195,10 +222,13 @@ class FamilyClassifier(BayesClassifier):
         """The factor that, with the class prior the base adds, gives ``P(c, x_columns)``.
 
         Estimated prior (``priors=None``): the smoothed joint of the class and the columns (Zhou
-        Eq. 7.24: ``(|D_c,x| + alpha) / (|D| + alpha N prod N_i)``) less ``log_prior_`` (0 for a
-        class of prior 0, whose joint is -inf anyway), so the class enters through Eq. 7.24 alone.
-        Given ``priors``: ``log P(x_columns | c)`` (smoothed over the columns' joint values), so
-        the class enters through the given prior."""
+        Eq. 7.24: ``(|D_c,x| + alpha) / (|D| + alpha N prod N_i)``) less ``log_prior_``, so the
+        class enters through Eq. 7.24 alone; ``prior_alpha`` then matters only for the
+        naive-Bayes fallback, and for a class never seen in training: with ``prior_alpha=0``
+        its prior is 0 (the factor is 0 and the class is never predicted), otherwise Eq. 7.24's
+        pseudo-counts give it a little mass. Given ``priors``: ``log P(x_columns | c)``
+        (smoothed over the columns' joint values), so the class enters through the given
+        prior."""
         table = self.stats_.table((self._d, *columns))
         if self.priors is not None:
             flat = table.reshape(table.shape[0], -1)
@@ -219,7 +249,12 @@ class FamilyClassifier(BayesClassifier):
             names[j]: tuple(names[p] for p in parents.get(j, ())) for j in range(self._d)
         }
         n_classes = len(self.classes_)
-        self.log_cpt_ = [f.log_table.reshape(n_classes, -1, f.log_table.shape[-1]) for f in factors]
+        self.log_cpt_ = [
+            f.log_table.reshape(
+                n_classes, math.prod(f.log_table.shape[1:-1]), f.log_table.shape[-1]
+            )
+            for f in factors
+        ]
         self._explain_factors = factors
         return factors
 

@@ -31,6 +31,11 @@ class AnDE(FamilyClassifier):
     Missing values: a set with a missing feature does not take part in that row; a missing
     child contributes no factor.
 
+    The class enters through ``P(c, x_S)`` (Eq. 7.24), so ``prior_alpha`` matters only for the
+    naive-Bayes fallback and for a class never seen in training (given to ``partial_fit``'s
+    ``classes``): ``prior_alpha=0`` gives it prior 0, so it is never predicted. Given
+    ``priors`` replace Eq. 7.24's class term: the members are ``P(c) P(x_S | c) prod ...``.
+
     Parameters
     ----------
     n : int, default=2
@@ -108,8 +113,9 @@ class AnDE(FamilyClassifier):
         d, n = self._d, self._order()
         names = self.schema_.names
         naive = self._factors([(j, ()) for j in range(d)])
-        if n == 0:
+        if n == 0:  # naive Bayes: one structure, so explain is defined
             self.structure_ = ((),)
+            self._explain_factors = naive
             return {"components": [naive]}
         members = list(itertools.combinations(range(d), n))
         # no fallback tables: the gate opens only where every parent is observed

@@ -36,7 +36,8 @@ def _lidstone_minus(table: np.ndarray, alpha: float, minus: float) -> np.ndarray
     den = np.maximum(table.sum(axis=-1, keepdims=True) - minus, 0.0) + alpha * k
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.log(num) - np.log(den)
-    return np.where(den > 0, out, -np.log(k))
+    # no count to go on (or a column with no state at all): the uniform distribution
+    return np.where(den > 0, out, -np.log(max(k, 1)))
 
 
 @with_family_parameters
@@ -46,17 +47,24 @@ class SPODE(FamilyClassifier):
     ``P(c | x) ∝ P(c) P(x_p | c) prod_{j != p} P(x_j | c, x_p)`` (Zhou Eq. 7.21 with
     ``pa_j = x_p``). With ``parent=None`` the super-parent is chosen by cross-validation, as
     Zhou says: the leave-one-out log-loss ``-sum_i w_i log P_{-i}(y_i | x_i)`` of every
-    candidate, computed exactly from the counts by taking row ``i`` out of the cells it fell in
-    (no refit), and the candidate of least loss wins (ties to the first feature). The scores are
-    summed into ``stats_``: after ``partial_fit`` each chunk's rows were scored against the
-    counts of the data seen up to and including that chunk (one chunk: exactly leave-one-out;
-    several: a running estimate, so the choice may differ from one ``fit``; the tables never
-    do). With a
-    given ``parent`` everything is a function of the pair counts and ``partial_fit`` is exact.
+    candidate, computed from the counts by taking row ``i`` out of the cells it fell in (no
+    refit). The candidate that gives the fewest rows probability zero wins (possible only with
+    ``alpha=0``, ``smoothing="dirichlet-map"`` with ``alpha=1``, or a zero in ``priors``), then
+    the one of least loss on the rest; ties go to the first feature.
 
-    Leave-one-out removes one unit of weight per row (so an integer weight acts as that many
-    repeated rows), and scores every smoothing as the Lidstone estimate it amounts to (see
-    :func:`equivalent_alpha`).
+    Exact for unit and integer weights (an integer weight acts as that many repeated rows: one
+    unit is left out at a time); with fractional weights one unit is still left out, floored at
+    zero, so the choice is a heuristic there. Every smoothing is scored as the Lidstone estimate
+    it amounts to (see :func:`equivalent_alpha`; exact for "lidstone", "m-estimate" and
+    "dirichlet-map", approximate for "lidstone-where-zero").
+
+    Incremental learning: the scores are summed into ``stats_``, and after ``partial_fit`` each
+    chunk's rows were scored against the counts of the data seen up to and including that
+    chunk. One chunk is exactly leave-one-out; several give a running estimate, so the chosen
+    super-parent may differ from one ``fit`` on all the data (the counts, and so the tables of
+    any given super-parent, never do). The leave-one-out normaliser depends on each whole row,
+    which the pair counts do not keep. With a given ``parent`` everything is a function of the
+    pair counts and ``partial_fit`` equals ``fit``.
 
     Missing values: skipped when counting; at prediction a missing feature contributes no
     factor, and where the super-parent is missing the others use ``P(x_j | c)`` (naive Bayes).
@@ -71,11 +79,13 @@ class SPODE(FamilyClassifier):
     classes_, schema_, class_count_, log_prior_ :
         As in :class:`NaiveBayes`.
     stats_ : ScoredCounts
-        The pair counts and each candidate's summed leave-one-out log-likelihood.
+        The pair counts and, per candidate, the weight of rows it found impossible and the
+        summed leave-one-out log-likelihood of the others (shape ``(2, n_features)``).
     parent_ : str
         The super-parent used.
     loo_log_loss_ : ndarray of shape (n_features,)
-        Mean leave-one-out log-loss of each candidate (NaN when ``parent`` was given).
+        Mean leave-one-out log-loss of each candidate (inf for one that gives some row
+        probability zero; NaN when ``parent`` was given).
     structure_ : dict
         Feature name -> tuple of its feature parents.
     log_cpt_ : list of ndarray, shape (n_classes, n_parent_states, n_states)
@@ -119,7 +129,7 @@ class SPODE(FamilyClassifier):
 
     def _count(self, enc, y, w, n_classes) -> ScoredCounts:
         counts = super()._count(enc, y, w, n_classes)
-        return ScoredCounts(counts, np.zeros(enc.codes.shape[1]))
+        return ScoredCounts(counts, np.zeros((2, enc.codes.shape[1])))
 
     def _grow(self, X: Any, stats: ScoredCounts) -> ScoredCounts:
         counts = super()._grow(X, stats.counts)
@@ -136,9 +146,13 @@ class SPODE(FamilyClassifier):
             p = self._feature_index("parent", self.parent)
             self.loo_log_loss_ = np.full(d, np.nan)
         else:
-            scores = self.stats_.scores
-            p = int(np.argmax(scores)) if d else 0
-            self.loo_log_loss_ = -scores / self.class_count_.sum()
+            impossible, loglik = self.stats_.scores
+            # fewest rows given probability zero first, then the best log-likelihood of the rest
+            p = int(np.lexsort((-loglik, impossible))[0]) if d else 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                self.loo_log_loss_ = np.where(
+                    impossible > 0, np.inf, -loglik / self.class_count_.sum()
+                )
         self.parent_ = self.schema_.names[p]
         parents = {j: (p,) for j in range(d) if j != p}
         return {"components": [self._structure_factors(parents)]}
@@ -163,15 +177,16 @@ class SPODE(FamilyClassifier):
         return FamilyTables(components, n_classes=len(counts.class_count))
 
     def _loo_scores(self, codes: np.ndarray, y: np.ndarray, w: np.ndarray | None) -> np.ndarray:
-        """Each candidate's ``sum_i w_i log P_{-i}(y_i | x_i)`` over these rows, with the
-        counts of ``stats_`` less one unit of row ``i``."""
+        """Each candidate's leave-one-out score over these rows, shape ``(2, n_features)``: the
+        weight of the rows it gives probability zero, and ``sum_i w_i log P_{-i}(y_i | x_i)``
+        over the others, with the counts of ``stats_`` less one unit of row ``i``."""
         counts = self.stats_.counts
         kept = self._candidate_tables(counts, 0.0)
         left = self._candidate_tables(counts, 1.0)
         if self.priors is None:
             nc = counts.class_count
-            prior_kept = np.log(nc + self.prior_alpha)
-            with np.errstate(divide="ignore"):
+            with np.errstate(divide="ignore"):  # a class never seen, with prior_alpha=0
+                prior_kept = np.log(nc + self.prior_alpha)
                 prior_left = np.log(np.maximum(nc - 1.0, 0.0) + self.prior_alpha)
         else:
             with np.errstate(divide="ignore"):

@@ -380,15 +380,17 @@ def _leave_one_out(  # pragma: no cover - compiled
     comp_ptr,
     n_tasks,
 ):
-    """scores[s] += sum_i w_i log P_{-i}(y_i | x_i) under each component s: the class of row i
-    is scored with the ``left`` tables (its own counts less one row), every other class with
-    the ``kept`` ones; both share one layout. What a structure search by leave-one-out
-    log-loss needs, without an ``(n_samples, n_components, n_classes)`` temporary."""
+    """Leave-one-out scores of each component s: ``scores[1, s] += sum_i w_i log P_{-i}(y_i |
+    x_i)`` over the rows the component finds possible, and ``scores[0, s] += w_i`` for each
+    row it gives probability zero. The class of row i is scored with the ``left`` tables (its
+    own counts less one row), every other class with the ``kept`` ones; both share one layout.
+    What a structure search by leave-one-out log-loss needs, without an ``(n_samples,
+    n_components, n_classes)`` temporary."""
     n = codes.shape[0]
     n_comp = comp_ptr.shape[0] - 1
     n_classes = prior_kept.shape[0]
     per_task = (n + n_tasks - 1) // n_tasks
-    partial = np.zeros((n_tasks, n_comp))
+    partial = np.zeros((n_tasks, 2, n_comp))
     for t in nb.prange(n_tasks):
         bases = np.empty(fam_child.shape[0], dtype=np.int64)
         acc = np.empty(n_classes)
@@ -422,15 +424,16 @@ def _leave_one_out(  # pragma: no cover - compiled
                     if total > top:
                         top = total
                 if acc[yi] == -np.inf:
-                    partial[t, s] = -np.inf
+                    partial[t, 0, s] += weights[i]
                     continue
                 z = 0.0
                 for c in range(n_classes):
                     z += np.exp(acc[c] - top)
-                partial[t, s] += weights[i] * (acc[yi] - top - np.log(z))
+                partial[t, 1, s] += weights[i] * (acc[yi] - top - np.log(z))
     out = partial.sum(axis=0)
     for s in range(n_comp):
-        scores[s] += out[s]
+        scores[0, s] += out[0, s]
+        scores[1, s] += out[1, s]
 
 
 def _loo_work(scores, codes, y, weights, kept, left, prior_kept, prior_left, fam_child, *_):

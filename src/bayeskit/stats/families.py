@@ -240,8 +240,9 @@ class ScoredCounts:
     Attributes
     ----------
     counts : FamilyCounts
-    scores : ndarray of float64, shape (n_candidates,)
-        Summed over the rows seen (higher is better).
+    scores : ndarray of float64, shape (2, n_candidates)
+        Summed over the rows seen: the weight of the rows a candidate gives probability zero
+        (lower is better), and the log-likelihood of the others (higher is better).
     """
 
     counts: FamilyCounts
@@ -271,16 +272,18 @@ class ScoredCounts:
         return ScoredCounts(self.counts.regrow(remap, n_states), self.scores)
 
     def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
-        """The counts as :meth:`FamilyCounts.validate`; one score per feature, each a number
-        or -inf (a candidate that gave a row probability zero)."""
+        """The counts as :meth:`FamilyCounts.validate`; per feature, a finite non-negative
+        weight of impossible rows and a finite log-likelihood of at most 0."""
         if not isinstance(self.counts, FamilyCounts):
             _checks.fail(f"{where}.counts", "expected FamilyCounts")
         self.counts.validate(layout, f"{where}.counts")
-        scores = _checks.array(
-            self.scores, f"{where}.scores", ((len(layout.n_states), "candidates"),)
-        )
-        if np.isnan(scores).any() or np.isposinf(scores).any():
-            _checks.fail(f"{where}.scores", "must be finite numbers or -inf")
+        dims = ((2, "scores"), (len(layout.n_states), "candidates"))
+        scores = _checks.finite(self.scores, f"{where}.scores", dims)
+        if (scores[0] < 0).any() or (scores[1] > 0).any():
+            _checks.fail(
+                f"{where}.scores",
+                "impossible-row weights must be >= 0 and log-likelihoods <= 0",
+            )
 
 
 def pair_families(columns: Iterable[int], given: Sequence[int] = ()) -> list[Family]:
@@ -322,6 +325,22 @@ def family_counts(
     """
     fams = tuple(tuple(int(c) for c in f) for f in families)
     n_states = np.asarray(n_states, dtype=np.int64)
+    keys = [tuple(sorted(f)) for f in fams]
+    if len(set(keys)) != len(keys):
+        seen: set = set()
+        dup = next(f for f, key in zip(fams, keys, strict=True) if key in seen or seen.add(key))
+        msg = f"families lists the columns {dup} more than once; count each family once"
+        raise ValueError(msg)
+    bad = [f for f in fams if not f or len(set(f)) != len(f)]
+    if bad or any(not 0 <= c < len(n_states) for f in fams for c in f):
+        shown = (
+            bad[0] if bad else next(f for f in fams if any(not 0 <= c < len(n_states) for c in f))
+        )
+        msg = (
+            f"family {shown} must be distinct column indices below {len(n_states)} (the "
+            "columns of n_states)"
+        )
+        raise ValueError(msg)
     counts = FamilyCounts(n_states, fams, np.zeros(0), target)
     _, offsets, _ = counts._layout
     total = int(offsets[-1])
@@ -335,7 +354,12 @@ def family_counts(
         for block in blocks:  # each writes its families' tables into flat
             _count_pair_block(codes, w, *block, n_states, fams, index, offsets, flat)
         if rest:
-            flat += _count_generic(codes, w, [fams[k] for k in rest], rest, offsets, n_states)
+            compact = _count_generic(codes, w, [fams[k] for k in rest], n_states)
+            at = 0
+            for k in rest:
+                size = int(offsets[k + 1] - offsets[k])
+                flat[offsets[k] : offsets[k + 1]] = compact[at : at + size]
+                at += size
     return FamilyCounts(n_states, fams, flat, target)
 
 
@@ -422,15 +446,19 @@ def _count_pair_block(
             out[offsets[k] : offsets[k + 1]] = part.ravel()
 
 
-def _count_generic(codes, w, fams, positions, offsets, n_states) -> np.ndarray:
+def _count_generic(codes, w, fams, n_states) -> np.ndarray:
+    """The tables of ``fams``, each flattened, one after the other (their own compact layout,
+    so each thread's copy holds only these families' cells)."""
     ptr = np.zeros(len(fams) + 1, dtype=np.int64)
     np.cumsum([len(f) for f in fams], out=ptr[1:])
     cols = np.fromiter((c for f in fams for c in f), dtype=np.int64, count=int(ptr[-1]))
     strides = np.empty_like(cols)
+    sizes = np.empty(len(fams), dtype=np.int64)
     for k, f in enumerate(fams):
         shape = [int(n_states[c]) for c in f]
         s = np.cumprod([1, *shape[::-1]])[:-1][::-1]  # C-order strides of the table
         strides[ptr[k] : ptr[k + 1]] = s
-    fam_offset = np.asarray([offsets[p] for p in positions], dtype=np.int64)
+        sizes[k] = math.prod(shape)
+    fam_offset = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     tasks = planned_threads(families_work(codes, w, cols))
-    return count_families(codes, w, cols, strides, ptr, fam_offset, int(offsets[-1]), tasks)
+    return count_families(codes, w, cols, strides, ptr, fam_offset, int(sizes.sum()), tasks)
