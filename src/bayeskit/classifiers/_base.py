@@ -30,7 +30,7 @@ from bayeskit.data.discretize import METHODS as DISCRETIZE_METHODS
 from bayeskit.data.schema import HANDLE_UNKNOWN, Encoded, Schema, as_frame, is_records
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.decision import bayes_decision, cost_matrix
-from bayeskit.estimate import beyond_float64, lidstone
+from bayeskit.estimate import SMOOTHINGS, beyond_float64, lidstone
 from bayeskit.exceptions import SchemaError, ZeroEvidenceWarning
 from bayeskit.stats import underflowed_features
 from bayeskit.stats._lookup import log_normalise_rows
@@ -57,6 +57,16 @@ def _check_number(
 def _check_choice(name: str, value: Any, options: tuple) -> None:
     if value not in options:
         msg = f"{name} must be one of {', '.join(map(repr, options))}, got {value!r}"
+        raise ValueError(msg)
+
+
+def _check_smoothing(alpha: Any, smoothing: Any) -> None:
+    """The pseudo-count and smoothing of a categorical table, as every counting model takes
+    them (see :func:`bayeskit.estimate.log_probabilities`)."""
+    _check_number("alpha", alpha, low=0)
+    _check_choice("smoothing", smoothing, SMOOTHINGS)
+    if smoothing == "dirichlet-map" and alpha < 1:
+        msg = f"smoothing='dirichlet-map' needs alpha >= 1, got {alpha}"
         raise ValueError(msg)
 
 

@@ -32,11 +32,14 @@ from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
 from bayeskit._compiled import get_num_threads
-from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number
+from bayeskit.classifiers._base import (
+    BayesClassifier,
+    _check_smoothing,
+)
 from bayeskit.classifiers._params import tabular_parameters
 from bayeskit.data.codes import code_dtype
 from bayeskit.data.schema import Encoded
-from bayeskit.estimate import SMOOTHINGS, log_probabilities
+from bayeskit.estimate import log_probabilities
 from bayeskit.exceptions import SchemaError
 from bayeskit.stats import FamilyCounts, family_counts, pair_families
 from bayeskit.stats.lookup import FamilyTables, LogFactor
@@ -121,11 +124,7 @@ class FamilyClassifier(BayesClassifier):
 
     # ------------------------------------------------------------------ parameters
     def _check_own_params(self) -> None:
-        _check_number("alpha", self.alpha, low=0)
-        _check_choice("smoothing", self.smoothing, SMOOTHINGS)
-        if self.smoothing == "dirichlet-map" and self.alpha < 1:
-            msg = f"smoothing='dirichlet-map' needs alpha >= 1, got {self.alpha}"
-            raise ValueError(msg)
+        _check_smoothing(self.alpha, self.smoothing)
 
     def _feature_index(self, name: str, value: Any) -> int:
         """The position of the feature ``value`` given as argument ``name``: a column label

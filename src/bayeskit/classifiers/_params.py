@@ -13,7 +13,7 @@ import inspect
 import textwrap
 from collections.abc import Callable
 
-__all__ = ["tabular_parameters"]
+__all__ = ["store_parameters", "tabular_parameters"]
 
 _PRIORS = """\
     priors : array-like of shape (n_classes,), optional
@@ -84,3 +84,12 @@ def _wrapped(text: str) -> str:
             out.append(line)
     flush()
     return "\n".join(out) + "\n"
+
+
+def store_parameters(estimator: object, values: dict) -> None:
+    """Store every constructor argument on ``estimator`` under its own name, exactly as given
+    (scikit-learn's rule: no check, no conversion in ``__init__``). Call it as the whole body
+    of ``__init__`` with ``locals()``, so the signature is the one list of parameters."""
+    for name in inspect.signature(type(estimator).__init__).parameters:
+        if name != "self":
+            setattr(estimator, name, values[name])

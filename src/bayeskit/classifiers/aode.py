@@ -8,6 +8,7 @@ from typing import Any
 
 from bayeskit.classifiers._base import _check_number
 from bayeskit.classifiers._family import FamilyClassifier, with_family_parameters
+from bayeskit.classifiers._params import store_parameters
 
 __all__ = ["AODE", "AnDE"]
 
@@ -77,17 +78,7 @@ class AnDE(FamilyClassifier):
         discretize: str | None = "mdl",
         n_bins: int = 5,
     ):
-        self.n = n
-        self.m = m
-        self.alpha = alpha
-        self.smoothing = smoothing
-        self.priors = priors
-        self.prior_alpha = prior_alpha
-        self.categorical_features = categorical_features
-        self.categories = categories
-        self.handle_unknown = handle_unknown
-        self.discretize = discretize
-        self.n_bins = n_bins
+        store_parameters(self, locals())
 
     def _order(self) -> int:
         return self.n
@@ -183,16 +174,7 @@ class AODE(AnDE):
         discretize: str | None = "mdl",
         n_bins: int = 5,
     ):
-        self.m = m
-        self.alpha = alpha
-        self.smoothing = smoothing
-        self.priors = priors
-        self.prior_alpha = prior_alpha
-        self.categorical_features = categorical_features
-        self.categories = categories
-        self.handle_unknown = handle_unknown
-        self.discretize = discretize
-        self.n_bins = n_bins
+        store_parameters(self, locals())
 
     def _order(self) -> int:
         return 1

@@ -21,7 +21,7 @@ from bayeskit.classifiers._base import (
     redo_rows_beyond_float64,
     warn_underflowed_variances,
 )
-from bayeskit.classifiers._params import tabular_parameters
+from bayeskit.classifiers._params import store_parameters, tabular_parameters
 from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import (
@@ -169,16 +169,7 @@ class FullBayes(BayesClassifier):
         discretize: str | None = None,
         n_bins: int = 5,
     ):
-        self.alpha = alpha
-        self.ddof = ddof
-        self.shrinkage = shrinkage
-        self.priors = priors
-        self.prior_alpha = prior_alpha
-        self.categorical_features = categorical_features
-        self.categories = categories
-        self.handle_unknown = handle_unknown
-        self.discretize = discretize
-        self.n_bins = n_bins
+        store_parameters(self, locals())
 
     def _check_own_params(self) -> None:
         _check_number("alpha", self.alpha, low=0)

@@ -25,7 +25,7 @@ from scipy.special import gammaln
 from sklearn.neighbors import NearestNeighbors
 
 from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number, _normalise
-from bayeskit.classifiers._params import tabular_parameters
+from bayeskit.classifiers._params import store_parameters, tabular_parameters
 from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import gaussian_parameters
@@ -304,20 +304,7 @@ class KNNBayes(BayesClassifier):
         categories: Any = None,
         handle_unknown: str = "missing",
     ):
-        self.n_neighbors = n_neighbors
-        self.weights = weights
-        self.metric = metric
-        self.p = p
-        self.scale = scale
-        self.categorical_weight = categorical_weight
-        self.ties = ties
-        self.algorithm = algorithm
-        self.priors = priors
-        self.prior_alpha = prior_alpha
-        self.posterior_alpha = posterior_alpha
-        self.categorical_features = categorical_features
-        self.categories = categories
-        self.handle_unknown = handle_unknown
+        store_parameters(self, locals())
 
     def _check_own_params(self) -> None:
         _check_number("n_neighbors", self.n_neighbors, low=1, integer=True)

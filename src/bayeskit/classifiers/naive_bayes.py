@@ -11,16 +11,15 @@ from scipy.special import logsumexp
 
 from bayeskit.classifiers._base import (
     BayesClassifier,
-    _check_choice,
     _check_number,
+    _check_smoothing,
     drop_beyond_float64,
     redo_rows_beyond_float64,
     warn_underflowed_variances,
 )
-from bayeskit.classifiers._params import tabular_parameters
+from bayeskit.classifiers._params import store_parameters, tabular_parameters
 from bayeskit.data.schema import CATEGORICAL, Encoded
 from bayeskit.estimate import (
-    SMOOTHINGS,
     gaussian_log_terms,
     gaussian_parameters,
     log_probabilities,
@@ -139,24 +138,10 @@ class NaiveBayes(BayesClassifier):
         discretize: str | None = "mdl",
         n_bins: int = 5,
     ):
-        self.alpha = alpha
-        self.smoothing = smoothing
-        self.ddof = ddof
-        self.var_smoothing = var_smoothing
-        self.priors = priors
-        self.prior_alpha = prior_alpha
-        self.categorical_features = categorical_features
-        self.categories = categories
-        self.handle_unknown = handle_unknown
-        self.discretize = discretize
-        self.n_bins = n_bins
+        store_parameters(self, locals())
 
     def _check_own_params(self) -> None:
-        _check_number("alpha", self.alpha, low=0)
-        _check_choice("smoothing", self.smoothing, SMOOTHINGS)
-        if self.smoothing == "dirichlet-map" and self.alpha < 1:
-            msg = f"smoothing='dirichlet-map' needs alpha >= 1, got {self.alpha}"
-            raise ValueError(msg)
+        _check_smoothing(self.alpha, self.smoothing)
         _check_number("ddof", self.ddof, low=0, integer=True)
         _check_number("var_smoothing", self.var_smoothing, low=0)
 

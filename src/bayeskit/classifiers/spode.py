@@ -10,6 +10,7 @@ from bayeskit.classifiers._family import (
     FamilyClassifier,
     with_family_parameters,
 )
+from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.schema import Encoded
 from bayeskit.stats import FamilyCounts, ScoredCounts
 from bayeskit.stats.lookup import FamilyTables, LogFactor, leave_one_out_scores
@@ -112,16 +113,7 @@ class SPODE(FamilyClassifier):
         discretize: str | None = "mdl",
         n_bins: int = 5,
     ):
-        self.parent = parent
-        self.alpha = alpha
-        self.smoothing = smoothing
-        self.priors = priors
-        self.prior_alpha = prior_alpha
-        self.categorical_features = categorical_features
-        self.categories = categories
-        self.handle_unknown = handle_unknown
-        self.discretize = discretize
-        self.n_bins = n_bins
+        store_parameters(self, locals())
 
     def _check_structure(self, d: int) -> None:
         if self.parent is not None:

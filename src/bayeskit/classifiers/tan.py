@@ -9,6 +9,7 @@ from scipy.sparse.csgraph import breadth_first_order, minimum_spanning_tree
 
 from bayeskit.classifiers._base import _check_choice
 from bayeskit.classifiers._family import FamilyClassifier, with_family_parameters
+from bayeskit.classifiers._params import store_parameters
 from bayeskit.stats import conditional_mutual_information, mutual_information
 from bayeskit.stats.information import CMI_WEIGHTINGS
 
@@ -96,17 +97,7 @@ class TAN(FamilyClassifier):
         discretize: str | None = "mdl",
         n_bins: int = 5,
     ):
-        self.root = root
-        self.cmi = cmi
-        self.alpha = alpha
-        self.smoothing = smoothing
-        self.priors = priors
-        self.prior_alpha = prior_alpha
-        self.categorical_features = categorical_features
-        self.categories = categories
-        self.handle_unknown = handle_unknown
-        self.discretize = discretize
-        self.n_bins = n_bins
+        store_parameters(self, locals())
 
     def _check_own_params(self) -> None:
         super()._check_own_params()

@@ -169,19 +169,9 @@ def _component_sum(  # pragma: no cover - compiled
     once, then the classes are summed one at a time, so each sum stays in a register (about
     15% faster than adding a row of classes per family)."""
     n_classes = acc.shape[0]
+    pars = (par_ptr, par_cols, par_strides)
     m = family_positions(
-        bases,
-        row,
-        s,
-        n_classes,
-        fam_child,
-        fam_size,
-        fam_offset,
-        fam_fallback,
-        par_ptr,
-        par_cols,
-        par_strides,
-        comp_ptr,
+        bases, row, s, n_classes, fam_child, fam_size, fam_offset, fam_fallback, *pars, comp_ptr
     )
     for c in range(n_classes):
         total = comp_base[s, c]
@@ -323,6 +313,7 @@ def _component_terms(  # pragma: no cover - compiled
 ):
     """out[i, s, c] = component s's log-likelihood of row i (no gates, no averaging): what a
     structure search compares candidates by."""
+    fams = (fam_child, fam_size, fam_offset, fam_fallback, par_ptr, par_cols, par_strides)
     n = codes.shape[0]
     n_classes = out.shape[2]
     n_comp = comp_ptr.shape[0] - 1
@@ -332,22 +323,7 @@ def _component_terms(  # pragma: no cover - compiled
         bases = np.empty(fam_child.shape[0], dtype=np.int64)
         for i in range(b * _ROWS_PER_BLOCK, min(n, (b + 1) * _ROWS_PER_BLOCK)):
             for s in range(n_comp):
-                component_sum(
-                    acc,
-                    bases,
-                    codes[i],
-                    s,
-                    table,
-                    fam_child,
-                    fam_size,
-                    fam_offset,
-                    fam_fallback,
-                    par_ptr,
-                    par_cols,
-                    par_strides,
-                    comp_ptr,
-                    comp_base,
-                )
+                component_sum(acc, bases, codes[i], s, table, *fams, comp_ptr, comp_base)
                 for c in range(n_classes):
                     out[i, s, c] = acc[c]
 
@@ -386,6 +362,7 @@ def _leave_one_out(  # pragma: no cover - compiled
     own counts less one row), every other class with the ``kept`` ones; both share one layout.
     What a structure search by leave-one-out log-loss needs, without an ``(n_samples,
     n_components, n_classes)`` temporary."""
+    fams = (fam_child, fam_size, fam_offset, fam_fallback, par_ptr, par_cols, par_strides)
     n = codes.shape[0]
     n_comp = comp_ptr.shape[0] - 1
     n_classes = prior_kept.shape[0]
@@ -398,20 +375,7 @@ def _leave_one_out(  # pragma: no cover - compiled
             row = codes[i]
             yi = y[i]
             for s in range(n_comp):
-                m = family_positions(
-                    bases,
-                    row,
-                    s,
-                    n_classes,
-                    fam_child,
-                    fam_size,
-                    fam_offset,
-                    fam_fallback,
-                    par_ptr,
-                    par_cols,
-                    par_strides,
-                    comp_ptr,
-                )
+                m = family_positions(bases, row, s, n_classes, *fams, comp_ptr)
                 top = -np.inf
                 for c in range(n_classes):
                     total = prior_left[c] if c == yi else prior_kept[c]

@@ -99,19 +99,24 @@ class FamilyCounts:
         summing a larger family out here, because rows missing the summed-out column would be
         lost from it (use :meth:`marginal` for that, knowingly).
         """
+        k, perm = self._locate(family)
+        _, offsets, shapes = self._layout
+        flat = self.counts[offsets[k] : offsets[k + 1]].reshape(shapes[k])
+        return flat if perm == tuple(range(len(perm))) else np.transpose(flat, perm)
+
+    def _locate(self, family: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+        """The index of the counted family with these columns, and the axis order that turns
+        its table into the order asked for; KeyError if it was not counted."""
         family = tuple(int(c) for c in family)
-        index, offsets, shapes = self._layout
+        index = self._layout[0]
         k = index.get(family)
         if k is None:
             k = index.get(tuple(sorted(family)))
             if k is None or len(set(family)) != len(family):
                 msg = f"family {family} was not counted (counted: {len(self.families)} families)"
                 raise KeyError(msg)
-        flat = self.counts[offsets[k] : offsets[k + 1]].reshape(shapes[k])
-        key = self.families[k]
-        if key == family:
-            return flat
-        return np.transpose(flat, [key.index(c) for c in family])
+        stored = self.families[k]
+        return k, tuple(stored.index(c) for c in family)
 
     def grouped_tables(
         self, families: Sequence[Sequence[int]]
@@ -120,18 +125,10 @@ class FamilyCounts:
         families stored with one shape and asked for in one axis order, the positions of its
         members in ``families`` and their tables stacked along a new first axis (one fancy
         index per group, instead of a slice, reshape and transpose per family)."""
-        index, offsets, shapes = self._layout
+        _, offsets, shapes = self._layout
         groups: dict[tuple, tuple[list[int], list[int]]] = {}
         for pos, fam in enumerate(families):
-            fam = tuple(int(c) for c in fam)
-            k = index.get(fam)
-            if k is None:
-                k = index.get(tuple(sorted(fam)))
-                if k is None or len(set(fam)) != len(fam):
-                    msg = f"family {fam} was not counted (counted: {len(self.families)} families)"
-                    raise KeyError(msg)
-            stored = self.families[k]
-            perm = tuple(stored.index(c) for c in fam)
+            k, perm = self._locate(fam)
             members = groups.setdefault((shapes[k], perm), ([], []))
             members[0].append(pos)
             members[1].append(k)
