@@ -257,13 +257,19 @@ def write_arff(path: Path, X: pd.DataFrame, y: np.ndarray, classes: np.ndarray) 
     path.write_text(text)
 
 
-def run_weka(jar, work, name, X, y, fold, classes) -> dict[str, np.ndarray]:
-    folder = work / "arff" / name
+def write_fold_arffs(folder: Path, X, y, fold, classes) -> None:
+    """The training and test rows of every fold as ARFF files ``train{k}.arff`` and
+    ``test{k}.arff`` in ``folder`` (created), for Weka to read the same folds."""
     folder.mkdir(parents=True, exist_ok=True)
     for k in range(N_FOLDS):
         tr, te = fold != k, fold == k
         write_arff(folder / f"train{k}.arff", X[tr], y[tr], classes)
         write_arff(folder / f"test{k}.arff", X[te], y[te], classes)
+
+
+def run_weka(jar, work, name, X, y, fold, classes) -> dict[str, np.ndarray]:
+    folder = work / "arff" / name
+    write_fold_arffs(folder, X, y, fold, classes)
     driver = work / "Driver.java"
     driver.write_text(JAVA_DRIVER)
     out = {}

@@ -72,7 +72,7 @@ from bench_defaults import (
     load,
     scores,
     weka_version,
-    write_arff,
+    write_fold_arffs,
 )
 from sklearn.ensemble import RandomForestClassifier
 
@@ -238,11 +238,7 @@ def run_weka(jar: Path, work: Path, name: str, X, y, fold, classes, labels) -> t
     """Per Weka configuration of ``labels``, the class probabilities of every row (from its test
     fold); and the options in effect."""
     folder = work / "arff" / name
-    folder.mkdir(parents=True, exist_ok=True)
-    for k in range(N_FOLDS):
-        tr, te = fold != k, fold == k
-        write_arff(folder / f"train{k}.arff", X[tr], y[tr], classes)
-        write_arff(folder / f"test{k}.arff", X[te], y[te], classes)
+    write_fold_arffs(folder, X, y, fold, classes)
     driver = work / "Driver.java"
     driver.write_text(JAVA_DRIVER)
     files = {lab: folder / f"pred-{lab.replace(' ', '_')}.txt" for lab in labels}
