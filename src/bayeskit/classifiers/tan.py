@@ -111,11 +111,12 @@ class TAN(FamilyClassifier):
         d, t = self._d, self._d
         names = self.schema_.names
         weights = np.zeros((d, d))
-        for i in range(d):
-            for j in range(i + 1, d):
-                weights[i, j] = weights[j, i] = conditional_mutual_information(
-                    self.stats_.table((t, i, j)), self.cmi
-                )
+        pairs = [(i, j) for i in range(d) for j in range(i + 1, d)]
+        for positions, stacked in self.stats_.grouped_tables([(t, i, j) for i, j in pairs]):
+            values = conditional_mutual_information(stacked, self.cmi)  # a group at a time
+            for k, v in zip(positions, values, strict=True):
+                i, j = pairs[k]
+                weights[i, j] = weights[j, i] = v
         if self.root is None:
             info = [mutual_information(self.stats_.table((t, i))) for i in range(d)]
             root = int(np.argmax(info))
