@@ -118,17 +118,19 @@ def _family_positions(  # pragma: no cover - compiled
     par_ptr,
     par_cols,
     par_strides,
+    fam_reuse,
     comp_ptr,
 ):
     """bases[k] = where the entries of component s's k-th family for this row start in the
     table (its classes follow), or -1 where the family adds nothing (missing child, or missing
-    parent without fallback); returns the number of families."""
+    parent without fallback); returns the number of families. A family whose parents are those
+    of the family before it (``fam_reuse[f]``: every family of a SPODE) reuses its parent
+    configuration instead of reading the parents again."""
     first = comp_ptr[s]
     m = comp_ptr[s + 1] - first
+    cfg = 0
     for f in range(first, first + m):
-        v = row[fam_child[f]]
-        b = -1
-        if v >= 0:
+        if f == first or not fam_reuse[f]:
             cfg = 0
             for k in range(par_ptr[f], par_ptr[f + 1]):
                 p = row[par_cols[k]]
@@ -136,6 +138,9 @@ def _family_positions(  # pragma: no cover - compiled
                     cfg = -1
                     break
                 cfg += p * par_strides[k]
+        v = row[fam_child[f]]
+        b = -1
+        if v >= 0:
             if cfg >= 0:
                 b = fam_offset[f] + (cfg * fam_size[f] + v) * n_classes
             elif fam_fallback[f] >= 0:
@@ -160,6 +165,7 @@ def _component_sum(  # pragma: no cover - compiled
     par_ptr,
     par_cols,
     par_strides,
+    fam_reuse,
     comp_ptr,
     comp_base,
 ):
@@ -169,7 +175,7 @@ def _component_sum(  # pragma: no cover - compiled
     once, then the classes are summed one at a time, so each sum stays in a register (about
     15% faster than adding a row of classes per family)."""
     n_classes = acc.shape[0]
-    pars = (par_ptr, par_cols, par_strides)
+    pars = (par_ptr, par_cols, par_strides, fam_reuse)
     m = family_positions(
         bases, row, s, n_classes, fam_child, fam_size, fam_offset, fam_fallback, *pars, comp_ptr
     )
@@ -210,6 +216,7 @@ def _add_family_terms(  # pragma: no cover - compiled
     par_ptr,
     par_cols,
     par_strides,
+    fam_reuse,
     comp_ptr,
     comp_base,
     gate_ptr,
@@ -240,7 +247,16 @@ def _add_family_terms(  # pragma: no cover - compiled
     n = codes.shape[0]
     n_classes = jll.shape[1]
     n_comp = comp_ptr.shape[0] - 1
-    fams = (fam_child, fam_size, fam_offset, fam_fallback, par_ptr, par_cols, par_strides)
+    fams = (
+        fam_child,
+        fam_size,
+        fam_offset,
+        fam_fallback,
+        par_ptr,
+        par_cols,
+        par_strides,
+        fam_reuse,
+    )
     n_blocks = (n + _ROWS_PER_BLOCK - 1) // _ROWS_PER_BLOCK
     for b in nb.prange(n_blocks):
         lo = b * _ROWS_PER_BLOCK
@@ -308,12 +324,22 @@ def _component_terms(  # pragma: no cover - compiled
     par_ptr,
     par_cols,
     par_strides,
+    fam_reuse,
     comp_ptr,
     comp_base,
 ):
     """out[i, s, c] = component s's log-likelihood of row i (no gates, no averaging): what a
     structure search compares candidates by."""
-    fams = (fam_child, fam_size, fam_offset, fam_fallback, par_ptr, par_cols, par_strides)
+    fams = (
+        fam_child,
+        fam_size,
+        fam_offset,
+        fam_fallback,
+        par_ptr,
+        par_cols,
+        par_strides,
+        fam_reuse,
+    )
     n = codes.shape[0]
     n_classes = out.shape[2]
     n_comp = comp_ptr.shape[0] - 1
@@ -353,6 +379,7 @@ def _leave_one_out(  # pragma: no cover - compiled
     par_ptr,
     par_cols,
     par_strides,
+    fam_reuse,
     comp_ptr,
     n_tasks,
 ):
@@ -362,7 +389,16 @@ def _leave_one_out(  # pragma: no cover - compiled
     own counts less one row), every other class with the ``kept`` ones; both share one layout.
     What a structure search by leave-one-out log-loss needs, without an ``(n_samples,
     n_components, n_classes)`` temporary."""
-    fams = (fam_child, fam_size, fam_offset, fam_fallback, par_ptr, par_cols, par_strides)
+    fams = (
+        fam_child,
+        fam_size,
+        fam_offset,
+        fam_fallback,
+        par_ptr,
+        par_cols,
+        par_strides,
+        fam_reuse,
+    )
     n = codes.shape[0]
     n_comp = comp_ptr.shape[0] - 1
     n_classes = prior_kept.shape[0]

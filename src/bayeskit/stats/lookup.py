@@ -125,6 +125,7 @@ class FamilyTables:
             as64(par_ptr),
             as64(par_cols),
             as64(par_strides),
+            _reuse(par_ptr, par_cols, comp_ptr),
             as64(comp_ptr),
         )
         self.base = (
@@ -182,8 +183,7 @@ class FamilyTables:
                 jll,
                 np.ascontiguousarray(codes),
                 self.table,
-                *self._fams[:7],
-                self._fams[7],
+                *self._fams,
                 self.base,
                 *self._gates,
                 self.fallback,
@@ -224,6 +224,18 @@ def leave_one_out_scores(
         args = (scores, codes, y, w, kept.table, left.table, pk, pl, *kept._fams)
         leave_one_out(*args, planned_threads(_loo_work(*args)))
     return scores
+
+
+def _reuse(par_ptr: list[int], par_cols: list[int], comp_ptr: list[int]) -> np.ndarray:
+    """1 for a family whose parent columns are those of the family before it in its component,
+    so the look-up reuses the parent configuration it has just read."""
+    out = np.zeros(len(par_ptr) - 1, dtype=np.uint8)
+    starts = set(comp_ptr)
+    for f in range(1, len(out)):
+        if f not in starts:
+            mine = par_cols[par_ptr[f] : par_ptr[f + 1]]
+            out[f] = mine == par_cols[par_ptr[f - 1] : par_ptr[f]]
+    return out
 
 
 def _pack(placed: list[tuple[np.ndarray, int]], size: int) -> np.ndarray:
