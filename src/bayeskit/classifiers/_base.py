@@ -515,6 +515,25 @@ def _normalise(jll: np.ndarray, log_prior: np.ndarray) -> np.ndarray:
     return jll
 
 
+def explain_frame(model: Any, X: Any, out: np.ndarray) -> pd.DataFrame:
+    """Per-feature evidence ``out`` (``(n_samples, n_features, n_classes)``, features in the
+    schema's order) as a long DataFrame: ``row`` (the index label of ``X`` if it is a DataFrame,
+    else the row's position), ``feature``, ``value`` (the value explained, as given), ``class``
+    and ``contribution``, one row per (sample, feature, class)."""
+    frame = model.schema_._select(X)  # the user's values, in the schema's column order
+    n, d, n_classes = out.shape
+    rows = frame.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(n)
+    return pd.DataFrame(
+        {
+            "row": np.repeat(np.asarray(rows, dtype=object), d * n_classes),
+            "feature": np.tile(np.repeat(model.schema_.names, n_classes), n),
+            "value": np.repeat(frame.to_numpy(dtype=object).reshape(-1), n_classes),
+            "class": np.tile(model.classes_, n * d),
+            "contribution": out.reshape(-1),
+        }
+    )
+
+
 def redo_rows_beyond_float64(
     jll: np.ndarray, values: np.ndarray, mean: np.ndarray, scale: np.ndarray, schema, terms
 ) -> np.ndarray:

@@ -35,13 +35,14 @@ from bayeskit._compiled import get_num_threads
 from bayeskit.classifiers._base import (
     BayesClassifier,
     _check_smoothing,
+    explain_frame,
 )
 from bayeskit.classifiers._params import tabular_parameters
 from bayeskit.data.codes import code_dtype
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import log_probabilities
 from bayeskit.exceptions import SchemaError
-from bayeskit.stats import FamilyCounts, family_counts, pair_families
+from bayeskit.stats import FamilyCounts, family_counts, pair_families, table_shapes
 from bayeskit.stats.lookup import FamilyTables, LogFactor
 
 __all__ = ["FAMILY_PARAMETERS", "FamilyClassifier", "with_family_parameters"]
@@ -76,7 +77,7 @@ def _physical_memory() -> int:
 
 def _check_memory(model: str, families: list, n_states: list[int], n_rows: int) -> None:
     """Refuse, before counting, a set of families whose fit would not fit in memory."""
-    cells = sum(math.prod(n_states[c] for c in f) for f in families)
+    cells = sum(math.prod(shape) for shape in table_shapes(n_states, families))
     need = 8 * cells * (_COPIES_PER_CELL + (get_num_threads() if n_rows else 1))
     limit = MEMORY_LIMIT if MEMORY_LIMIT is not None else _physical_memory()
     if need > limit:
@@ -187,8 +188,7 @@ class FamilyClassifier(BayesClassifier):
     def _log_cpt(self, child: int, parents: tuple[int, ...] = ()) -> np.ndarray:
         """``log P(x_child | c, x_parents)``, shape ``(n_classes, *parent states, n_states)``,
         estimated from the family's counts with the model's smoothing."""
-        table = self.stats_.table((self._d, *parents, child))
-        return log_probabilities(table, self.smoothing, self.alpha)
+        return self._log_cpts([(child, tuple(parents))])[0]
 
     def _log_cpts(self, families: list[tuple[int, tuple[int, ...]]]) -> list[np.ndarray]:
         """:meth:`_log_cpt` of many ``(child, parents)`` at once: tables gathered and estimated
@@ -328,15 +328,4 @@ class FamilyClassifier(BayesClassifier):
         out = np.where(observed[:, :, None] & np.isfinite(out), out, 0.0) + 0.0
         if not as_frame:
             return out
-        frame = self.schema_._select(X)
-        n, d, n_classes = out.shape
-        rows = frame.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(n)
-        return pd.DataFrame(
-            {
-                "row": np.repeat(np.asarray(rows, dtype=object), d * n_classes),
-                "feature": np.tile(np.repeat(self.schema_.names, n_classes), n),
-                "value": np.repeat(frame.to_numpy(dtype=object).reshape(-1), n_classes),
-                "class": np.tile(self.classes_, n * d),
-                "contribution": out.reshape(-1),
-            }
-        )
+        return explain_frame(self, X, out)

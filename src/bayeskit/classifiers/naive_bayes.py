@@ -14,6 +14,7 @@ from bayeskit.classifiers._base import (
     _check_number,
     _check_smoothing,
     drop_beyond_float64,
+    explain_frame,
     redo_rows_beyond_float64,
     warn_underflowed_variances,
 )
@@ -268,19 +269,7 @@ class NaiveBayes(BayesClassifier):
         out = np.where(observed[:, :, None] & ~np.isnan(out), out, 0.0) + 0.0
         if not as_frame:
             return out
-        frame = self.schema_._select(X)  # the user's values, in the schema's column order
-        n, d, n_classes = out.shape
-        rows = frame.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(n)
-        values = frame.to_numpy(dtype=object)
-        return pd.DataFrame(
-            {
-                "row": np.repeat(np.asarray(rows, dtype=object), d * n_classes),
-                "feature": np.tile(np.repeat(self.schema_.names, n_classes), n),
-                "value": np.repeat(values.reshape(-1), n_classes),
-                "class": np.tile(self.classes_, n * d),
-                "contribution": out.reshape(-1),
-            }
-        )
+        return explain_frame(self, X, out)
 
 
 def _check_finite_moments(moments: GaussianMoments, schema) -> None:

@@ -12,33 +12,11 @@ from bayeskit.classifiers._family import (
 )
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.schema import Encoded
+from bayeskit.estimate import lidstone, lidstone_equivalent, lidstone_left_out
 from bayeskit.stats import FamilyCounts, ScoredCounts
 from bayeskit.stats.lookup import FamilyTables, LogFactor, leave_one_out_scores
 
 __all__ = ["SPODE"]
-
-
-def equivalent_alpha(smoothing: str, alpha: float, n_states: int) -> float:
-    """The Lidstone pseudo-count that a smoothing amounts to, for leave-one-out scoring:
-    Dirichlet MAP with ``alpha`` is Lidstone with ``alpha - 1``, the m-estimate with a uniform
-    prior is Lidstone with ``m / K``; Han's correction is scored as Lidstone with ``alpha``."""
-    if smoothing == "dirichlet-map":
-        return alpha - 1.0
-    if smoothing == "m-estimate":
-        return alpha / n_states
-    return alpha
-
-
-def _lidstone_minus(table: np.ndarray, alpha: float, minus: float) -> np.ndarray:
-    """``log((n - minus + alpha) / (n_parent - minus + K alpha))`` along the last axis, counts
-    floored at 0: the estimate with one row of the cell left out (``minus = 1``) or not (0)."""
-    k = table.shape[-1]
-    num = np.maximum(table - minus, 0.0) + alpha
-    den = np.maximum(table.sum(axis=-1, keepdims=True) - minus, 0.0) + alpha * k
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log(num) - np.log(den)
-    # no count to go on (or a column with no state at all): the uniform distribution
-    return np.where(den > 0, out, -np.log(max(k, 1)))
 
 
 @with_family_parameters
@@ -56,8 +34,8 @@ class SPODE(FamilyClassifier):
     Exact for unit and integer weights (an integer weight acts as that many repeated rows: one
     unit is left out at a time); with fractional weights one unit is still left out, floored at
     zero, so the choice is a heuristic there. Every smoothing is scored as the Lidstone estimate
-    it amounts to (see :func:`equivalent_alpha`; exact for "lidstone", "m-estimate" and
-    "dirichlet-map", approximate for "lidstone-where-zero").
+    it amounts to (see :func:`bayeskit.estimate.lidstone_equivalent`; exact for "lidstone",
+    "m-estimate" and "dirichlet-map", approximate for "lidstone-where-zero").
 
     Incremental learning: the scores are summed into ``stats_``, and after ``partial_fit`` each
     chunk's rows were scored against the counts of the data seen up to and including that
@@ -150,15 +128,17 @@ class SPODE(FamilyClassifier):
         return {"components": [self._structure_factors(parents)]}
 
     # ------------------------------------------------------------------ leave-one-out
-    def _candidate_tables(self, counts: FamilyCounts, minus: float) -> FamilyTables:
-        """Every candidate super-parent as one component, estimated with one row left out of
-        each cell (``minus=1``) or not (0)."""
+    def _candidate_tables(self, counts: FamilyCounts, left_out: bool) -> FamilyTables:
+        """Every candidate super-parent as one component, estimated by Lidstone with one row
+        left out of each cell (``left_out``) or not."""
         d = self._d
         ks = counts.n_states
 
+        estimate = lidstone_left_out if left_out else lidstone
+
         def cpt(child, parents=()):
-            a = equivalent_alpha(self.smoothing, self.alpha, int(ks[child]))
-            return _lidstone_minus(counts.table((d, *parents, child)), a, minus)
+            a = lidstone_equivalent(self.smoothing, self.alpha, int(ks[child]))
+            return estimate(counts.table((d, *parents, child)), a)
 
         naive = [cpt(j) for j in range(d)]
         components = [
@@ -173,8 +153,8 @@ class SPODE(FamilyClassifier):
         weight of the rows it gives probability zero, and ``sum_i w_i log P_{-i}(y_i | x_i)``
         over the others, with the counts of ``stats_`` less one unit of row ``i``."""
         counts = self.stats_.counts
-        kept = self._candidate_tables(counts, 0.0)
-        left = self._candidate_tables(counts, 1.0)
+        kept = self._candidate_tables(counts, left_out=False)
+        left = self._candidate_tables(counts, left_out=True)
         if self.priors is None:
             nc = counts.class_count
             with np.errstate(divide="ignore"):  # a class never seen, with prior_alpha=0

@@ -72,6 +72,45 @@ def lidstone(counts: np.ndarray, alpha: float, axis: int = -1) -> np.ndarray:
     return _log_normalise(np.asarray(counts, dtype=np.float64) + alpha, axis)
 
 
+def lidstone_left_out(counts: np.ndarray, alpha: float) -> np.ndarray:
+    """Additive smoothing with one observation left out of each cell, along the last axis:
+    ``log((n_v - 1 + alpha) / (N - 1 + K alpha))``, counts floored at 0. Entry ``v`` is the
+    estimate of ``P(v)`` a leave-one-out pass uses for a row that fell in cell ``v`` (the row
+    taken out of its cell and of the total); a distribution with nothing left is uniform.
+
+    Examples
+    --------
+    >>> np.exp(lidstone_left_out(np.array([3.0, 1.0]), alpha=1.0)).round(3)  # (2+1)/(3+2)
+    array([0.6, 0.2])
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    k = counts.shape[-1]
+    num = np.maximum(counts - 1.0, 0.0) + alpha
+    den = np.maximum(counts.sum(axis=-1, keepdims=True) - 1.0, 0.0) + alpha * k
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.log(num) - np.log(den)
+    # no count to go on (or a column with no state at all): the uniform distribution
+    return np.where(den > 0, out, -np.log(max(k, 1)))
+
+
+def lidstone_equivalent(smoothing: str, alpha: float, n_states: int) -> float:
+    """The Lidstone pseudo-count a smoothing of :func:`log_probabilities` amounts to: Dirichlet
+    MAP with ``alpha`` is Lidstone with ``alpha - 1``, the m-estimate with a uniform prior is
+    Lidstone with ``m / K``; Han's correction (``"lidstone-where-zero"``) has no single one and
+    is taken as Lidstone with ``alpha``.
+
+    Examples
+    --------
+    >>> lidstone_equivalent("m-estimate", 2.0, 4), lidstone_equivalent("dirichlet-map", 2.0, 4)
+    (0.5, 1.0)
+    """
+    if smoothing == "dirichlet-map":
+        return alpha - 1.0
+    if smoothing == "m-estimate":
+        return alpha / n_states
+    return alpha
+
+
 def sparse_lidstone(
     counts: np.ndarray, n_states, alpha: float, log_summed_cells: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -1,7 +1,13 @@
 """Sufficient statistics: count tables and Gaussian moments, all mergeable with ``a + b``."""
 
 from bayeskit.stats.counts import CategoricalCounts, categorical_counts, class_counts, count_table
-from bayeskit.stats.families import FamilyCounts, ScoredCounts, family_counts, pair_families
+from bayeskit.stats.families import (
+    FamilyCounts,
+    ScoredCounts,
+    family_counts,
+    pair_families,
+    table_shapes,
+)
 from bayeskit.stats.information import conditional_mutual_information, mutual_information
 from bayeskit.stats.joint import JointCounts, joint_counts
 from bayeskit.stats.model_stats import FullStats, KNNStats, NaiveStats
@@ -39,5 +45,6 @@ __all__ = [
     "pair_families",
     "scatter_moments",
     "shrinkage_moments",
+    "table_shapes",
     "underflowed_features",
 ]

@@ -133,7 +133,8 @@ def _count_pairs(codes, weights, given, given_states, members, states, colpos, t
     last column (``W - 1``) takes the counts of missing values. So a row's column of every
     member, ``colpos[ib] + x_b`` (or ``W - 1``), is worked out once per row, and each pair adds
     with one load and one increment, no branch, into a stretch of ``W`` cells that stays in
-    cache: 1.7 times faster than one table per pair (benchmarks/RESULTS.md). The diagonal
+    cache (100,000 x 50, one thread: 0.136 s, against 0.167 s counting into one table per pair
+    and 0.36 s with the generic family kernel). The diagonal
     (``b = a``) counts ``(given, x_a)``, the single families, in the same pass; cells of pairs
     ``b < a`` and the trash column are never read.
 

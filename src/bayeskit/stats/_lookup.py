@@ -106,31 +106,24 @@ log_normalise_rows = parallel_kernel(lambda jll: 8 * jll.size)(_log_normalise_ro
 _ROWS_PER_BLOCK = 256
 
 
-def _family_positions(  # pragma: no cover - compiled
-    bases,
-    row,
-    s,
-    n_classes,
-    fam_child,
-    fam_size,
-    fam_offset,
-    fam_fallback,
-    par_ptr,
-    par_cols,
-    par_strides,
-    fam_reuse,
-    comp_ptr,
-):
+# A structure's families travel to the kernels as one tuple ``fams`` of arrays, one entry per
+# family: (child column, child states, table offset, fallback offset or -1, parents' start in
+# the two arrays that follow, parent columns, parent strides, reuses the previous family's
+# parents); see stats.lookup.FamilyTables for how it is built.
+
+
+def _family_positions(bases, row, s, n_classes, fams, comp_ptr):  # pragma: no cover
     """bases[k] = where the entries of component s's k-th family for this row start in the
     table (its classes follow), or -1 where the family adds nothing (missing child, or missing
     parent without fallback); returns the number of families. A family whose parents are those
-    of the family before it (``fam_reuse[f]``: every family of a SPODE) reuses its parent
+    of the family before it (``reuse[f]``: every family of a SPODE) reuses its parent
     configuration instead of reading the parents again."""
+    child, size, offset, fallback, par_ptr, par_cols, par_strides, reuse = fams
     first = comp_ptr[s]
     m = comp_ptr[s + 1] - first
     cfg = 0
     for f in range(first, first + m):
-        if f == first or not fam_reuse[f]:
+        if f == first or not reuse[f]:
             cfg = 0
             for k in range(par_ptr[f], par_ptr[f + 1]):
                 p = row[par_cols[k]]
@@ -138,13 +131,13 @@ def _family_positions(  # pragma: no cover - compiled
                     cfg = -1
                     break
                 cfg += p * par_strides[k]
-        v = row[fam_child[f]]
+        v = row[child[f]]
         b = -1
         if v >= 0:
             if cfg >= 0:
-                b = fam_offset[f] + (cfg * fam_size[f] + v) * n_classes
-            elif fam_fallback[f] >= 0:
-                b = fam_fallback[f] + v * n_classes
+                b = offset[f] + (cfg * size[f] + v) * n_classes
+            elif fallback[f] >= 0:
+                b = fallback[f] + v * n_classes
         bases[f - first] = b
     return m
 
@@ -152,33 +145,14 @@ def _family_positions(  # pragma: no cover - compiled
 family_positions = serial_kernel(_family_positions)
 
 
-def _component_sum(  # pragma: no cover - compiled
-    acc,
-    bases,
-    row,
-    s,
-    table,
-    fam_child,
-    fam_size,
-    fam_offset,
-    fam_fallback,
-    par_ptr,
-    par_cols,
-    par_strides,
-    fam_reuse,
-    comp_ptr,
-    comp_base,
-):
+def _component_sum(acc, bases, row, s, table, fams, comp_ptr, comp_base):  # pragma: no cover
     """acc[c] = comp_base[s, c] + the terms of component s's families for one row of codes
     (see :func:`_add_family_terms` for the layout). ``bases`` is scratch space, at least as
     long as the component's families: the table position of each family's entries is found
     once, then the classes are summed one at a time, so each sum stays in a register (about
     15% faster than adding a row of classes per family)."""
     n_classes = acc.shape[0]
-    pars = (par_ptr, par_cols, par_strides, fam_reuse)
-    m = family_positions(
-        bases, row, s, n_classes, fam_child, fam_size, fam_offset, fam_fallback, *pars, comp_ptr
-    )
+    m = family_positions(bases, row, s, n_classes, fams, comp_ptr)
     for c in range(n_classes):
         total = comp_base[s, c]
         for f in range(m):
@@ -191,8 +165,9 @@ def _component_sum(  # pragma: no cover - compiled
 component_sum = serial_kernel(_component_sum)
 
 
-def _gate_open(row, s, gate_ptr, gate_cols, gate_strides, gate_offset, gate):  # pragma: no cover
+def _gate_open(row, s, gates):  # pragma: no cover - compiled
     """Whether component s takes part in this row (its gate columns observed, its gate set)."""
+    gate_ptr, gate_cols, gate_strides, gate_offset, gate = gates
     cfg = 0
     for k in range(gate_ptr[s], gate_ptr[s + 1]):
         v = row[gate_cols[k]]
@@ -205,36 +180,16 @@ def _gate_open(row, s, gate_ptr, gate_cols, gate_strides, gate_offset, gate):  #
 gate_open = serial_kernel(_gate_open)
 
 
-def _add_family_terms(  # pragma: no cover - compiled
-    jll,
-    codes,
-    table,
-    fam_child,
-    fam_size,
-    fam_offset,
-    fam_fallback,
-    par_ptr,
-    par_cols,
-    par_strides,
-    fam_reuse,
-    comp_ptr,
-    comp_base,
-    gate_ptr,
-    gate_cols,
-    gate_strides,
-    gate_offset,
-    gate,
-    fallback,
-):
+def _add_family_terms(jll, codes, table, fams, comp_ptr, comp_base, gates, fallback):  # noqa: E501  # pragma: no cover
     """jll[i, c] += the log-likelihood of row i under a structure (or the mean of several).
 
     A structure (a *component*) is a list of families; family f adds
-    ``table[fam_offset[f] + (config * fam_size[f] + codes[i, fam_child[f]]) * C + c]``, where
+    ``table[offset[f] + (config * size[f] + codes[i, child[f]]) * C + c]``, where
     ``config = sum_k codes[i, par_cols[k]] * par_strides[k]`` over its parents (so each table is
     laid out ``(parent configuration, child state, class)``: the entries a row needs for every
     class are contiguous). A missing child adds nothing (summed out: its table sums to 1 over
     the child); a missing parent adds the family's fallback entry
-    ``table[fam_fallback[f] + child * C + c]`` (nothing when ``fam_fallback[f] < 0``).
+    ``table[fallback[f] + child * C + c]`` (nothing when ``fallback[f] < 0``).
     Component s adds ``comp_base[s, c]`` too.
 
     With one component, its sum is added to jll. With several, jll gets the log of the mean
@@ -247,25 +202,15 @@ def _add_family_terms(  # pragma: no cover - compiled
     n = codes.shape[0]
     n_classes = jll.shape[1]
     n_comp = comp_ptr.shape[0] - 1
-    fams = (
-        fam_child,
-        fam_size,
-        fam_offset,
-        fam_fallback,
-        par_ptr,
-        par_cols,
-        par_strides,
-        fam_reuse,
-    )
     n_blocks = (n + _ROWS_PER_BLOCK - 1) // _ROWS_PER_BLOCK
     for b in nb.prange(n_blocks):
         lo = b * _ROWS_PER_BLOCK
         hi = min(n, lo + _ROWS_PER_BLOCK)
         acc = np.empty(n_classes)
-        bases = np.empty(fam_child.shape[0], dtype=np.int64)
+        bases = np.empty(fams[0].shape[0], dtype=np.int64)
         if n_comp == 1:
             for i in range(lo, hi):
-                component_sum(acc, bases, codes[i], 0, table, *fams, comp_ptr, comp_base)
+                component_sum(acc, bases, codes[i], 0, table, fams, comp_ptr, comp_base)
                 for c in range(n_classes):
                     jll[i, c] += acc[c]
             continue
@@ -280,11 +225,11 @@ def _add_family_terms(  # pragma: no cover - compiled
                 continue
             for i in range(lo, hi):
                 row = codes[i]
-                if not gate_open(row, s, gate_ptr, gate_cols, gate_strides, gate_offset, gate):
+                if not gate_open(row, s, gates):
                     continue
                 r = i - lo
                 n_open[r] += 1
-                component_sum(acc, bases, row, s, table, *fams, comp_ptr, comp_base)
+                component_sum(acc, bases, row, s, table, fams, comp_ptr, comp_base)
                 for c in range(n_classes):
                     a = acc[c]
                     if a == -np.inf:
@@ -298,7 +243,7 @@ def _add_family_terms(  # pragma: no cover - compiled
             r = i - lo
             if n_open[r] == 0:  # no gate open: the fallback component, if any
                 if fallback >= 0:
-                    component_sum(acc, bases, codes[i], fallback, table, *fams, comp_ptr, comp_base)
+                    component_sum(acc, bases, codes[i], fallback, table, fams, comp_ptr, comp_base)
                     for c in range(n_classes):
                         jll[i, c] += acc[c]
                 else:
@@ -313,49 +258,25 @@ def _add_family_terms(  # pragma: no cover - compiled
                     jll[i, c] = -np.inf
 
 
-def _component_terms(  # pragma: no cover - compiled
-    out,
-    codes,
-    table,
-    fam_child,
-    fam_size,
-    fam_offset,
-    fam_fallback,
-    par_ptr,
-    par_cols,
-    par_strides,
-    fam_reuse,
-    comp_ptr,
-    comp_base,
-):
+def _component_terms(out, codes, table, fams, comp_ptr, comp_base):  # pragma: no cover
     """out[i, s, c] = component s's log-likelihood of row i (no gates, no averaging): what a
     structure search compares candidates by."""
-    fams = (
-        fam_child,
-        fam_size,
-        fam_offset,
-        fam_fallback,
-        par_ptr,
-        par_cols,
-        par_strides,
-        fam_reuse,
-    )
     n = codes.shape[0]
     n_classes = out.shape[2]
     n_comp = comp_ptr.shape[0] - 1
     n_blocks = (n + _ROWS_PER_BLOCK - 1) // _ROWS_PER_BLOCK
     for b in nb.prange(n_blocks):
         acc = np.empty(n_classes)
-        bases = np.empty(fam_child.shape[0], dtype=np.int64)
+        bases = np.empty(fams[0].shape[0], dtype=np.int64)
         for i in range(b * _ROWS_PER_BLOCK, min(n, (b + 1) * _ROWS_PER_BLOCK)):
             for s in range(n_comp):
-                component_sum(acc, bases, codes[i], s, table, *fams, comp_ptr, comp_base)
+                component_sum(acc, bases, codes[i], s, table, fams, comp_ptr, comp_base)
                 for c in range(n_classes):
                     out[i, s, c] = acc[c]
 
 
-def _family_work(jll, codes, table, fam_child, *_) -> int:
-    return codes.shape[0] * fam_child.shape[0] * jll.shape[-1]
+def _family_work(jll, codes, table, fams, *_) -> int:
+    return codes.shape[0] * fams[0].shape[0] * jll.shape[-1]
 
 
 # work: table entries added, rows times families (of all components) times classes
@@ -364,24 +285,7 @@ component_terms = parallel_kernel(_family_work)(_component_terms)
 
 
 def _leave_one_out(  # pragma: no cover - compiled
-    scores,
-    codes,
-    y,
-    weights,
-    kept,
-    left,
-    prior_kept,
-    prior_left,
-    fam_child,
-    fam_size,
-    fam_offset,
-    fam_fallback,
-    par_ptr,
-    par_cols,
-    par_strides,
-    fam_reuse,
-    comp_ptr,
-    n_tasks,
+    scores, codes, y, weights, kept, left, prior_kept, prior_left, fams, comp_ptr, n_tasks
 ):
     """Leave-one-out scores of each component s: ``scores[1, s] += sum_i w_i log P_{-i}(y_i |
     x_i)`` over the rows the component finds possible, and ``scores[0, s] += w_i`` for each
@@ -389,29 +293,19 @@ def _leave_one_out(  # pragma: no cover - compiled
     own counts less one row), every other class with the ``kept`` ones; both share one layout.
     What a structure search by leave-one-out log-loss needs, without an ``(n_samples,
     n_components, n_classes)`` temporary."""
-    fams = (
-        fam_child,
-        fam_size,
-        fam_offset,
-        fam_fallback,
-        par_ptr,
-        par_cols,
-        par_strides,
-        fam_reuse,
-    )
     n = codes.shape[0]
     n_comp = comp_ptr.shape[0] - 1
     n_classes = prior_kept.shape[0]
     per_task = (n + n_tasks - 1) // n_tasks
     partial = np.zeros((n_tasks, 2, n_comp))
     for t in nb.prange(n_tasks):
-        bases = np.empty(fam_child.shape[0], dtype=np.int64)
+        bases = np.empty(fams[0].shape[0], dtype=np.int64)
         acc = np.empty(n_classes)
         for i in range(t * per_task, min(n, (t + 1) * per_task)):
             row = codes[i]
             yi = y[i]
             for s in range(n_comp):
-                m = family_positions(bases, row, s, n_classes, *fams, comp_ptr)
+                m = family_positions(bases, row, s, n_classes, fams, comp_ptr)
                 top = -np.inf
                 for c in range(n_classes):
                     total = prior_left[c] if c == yi else prior_kept[c]
@@ -436,8 +330,8 @@ def _leave_one_out(  # pragma: no cover - compiled
         scores[1, s] += out[1, s]
 
 
-def _loo_work(scores, codes, y, weights, kept, left, prior_kept, prior_left, fam_child, *_):
-    return codes.shape[0] * fam_child.shape[0] * (prior_kept.shape[0] + 1)
+def _loo_work(scores, codes, y, weights, kept, left, prior_kept, prior_left, fams, *_) -> int:
+    return codes.shape[0] * fams[0].shape[0] * (prior_kept.shape[0] + 1)
 
 
 leave_one_out = parallel_kernel(_loo_work)(_leave_one_out)

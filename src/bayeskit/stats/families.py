@@ -43,9 +43,15 @@ from bayeskit._compiled import planned_threads
 from bayeskit.stats import _checks
 from bayeskit.stats._kernels import count_families, count_pairs, families_work, pairs_work
 
-__all__ = ["FamilyCounts", "ScoredCounts", "family_counts", "pair_families"]
+__all__ = ["FamilyCounts", "ScoredCounts", "family_counts", "pair_families", "table_shapes"]
 
 Family = tuple[int, ...]
+
+
+def table_shapes(n_states: Sequence[int], families: Sequence[Sequence[int]]) -> list[tuple]:
+    """The shape of each family's table: the states of its columns, in its order."""
+    states = [int(k) for k in n_states]
+    return [tuple(states[c] for c in fam) for fam in families]
 
 
 @dataclass(frozen=True)
@@ -77,8 +83,7 @@ class FamilyCounts:
         # keyed by the sorted columns too, so a family asked for in another order is found
         index = {tuple(sorted(fam)): k for k, fam in enumerate(self.families)}
         index.update({fam: k for k, fam in enumerate(self.families)})
-        states = [int(k) for k in self.n_states]
-        shapes = [tuple(states[c] for c in fam) for fam in self.families]
+        shapes = table_shapes(self.n_states, self.families)
         sizes = np.array([math.prod(s) for s in shapes], dtype=np.int64)
         offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
         np.cumsum(sizes, out=offsets[1:])
@@ -357,7 +362,9 @@ def family_counts(
                 size = int(offsets[k + 1] - offsets[k])
                 flat[offsets[k] : offsets[k + 1]] = compact[at : at + size]
                 at += size
-    return FamilyCounts(n_states, fams, flat, target)
+    result = FamilyCounts(n_states, fams, flat, target)
+    result.__dict__["_layout"] = counts._layout  # same states and families: same layout
+    return result
 
 
 def _pair_blocks(

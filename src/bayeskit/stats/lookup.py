@@ -126,8 +126,8 @@ class FamilyTables:
             as64(par_cols),
             as64(par_strides),
             _reuse(par_ptr, par_cols, comp_ptr),
-            as64(comp_ptr),
         )
+        self._comp_ptr = as64(comp_ptr)
         self.base = (
             np.zeros((n_comp, self.n_classes))
             if base is None
@@ -172,6 +172,11 @@ class FamilyTables:
             self._naive_table = self.table.reshape(-1, self.n_classes)
             self._naive_offsets = np.asarray(offset, dtype=np.int64) // self.n_classes
 
+    @property
+    def _structure(self) -> tuple:
+        """What the look-up kernels take after the codes and the table."""
+        return self._fams, self._comp_ptr, self.base
+
     def add_to(self, jll: np.ndarray, codes: np.ndarray) -> np.ndarray:
         """Add the log-likelihood of each row of ``codes`` to ``jll`` (in place, returned)."""
         if codes.shape[0] and self._naive and codes.shape[1] == len(self._naive_offsets):
@@ -179,15 +184,8 @@ class FamilyTables:
                 jll, np.ascontiguousarray(codes), self._naive_table, self._naive_offsets
             )
         elif codes.shape[0]:
-            add_family_terms(
-                jll,
-                np.ascontiguousarray(codes),
-                self.table,
-                *self._fams,
-                self.base,
-                *self._gates,
-                self.fallback,
-            )
+            codes = np.ascontiguousarray(codes)
+            add_family_terms(jll, codes, self.table, *self._structure, self._gates, self.fallback)
         return jll
 
     def component_terms(self, codes: np.ndarray) -> np.ndarray:
@@ -195,7 +193,7 @@ class FamilyTables:
         n_classes)``, its base included (gates and the fallback rule are not applied)."""
         out = np.empty((codes.shape[0], self.base.shape[0], self.n_classes))
         if codes.shape[0]:
-            component_terms(out, np.ascontiguousarray(codes), self.table, *self._fams, self.base)
+            component_terms(out, np.ascontiguousarray(codes), self.table, *self._structure)
         return out
 
 
@@ -221,7 +219,7 @@ def leave_one_out_scores(
         w = np.ascontiguousarray(weights, dtype=np.float64)
         pk = np.ascontiguousarray(prior_kept, dtype=np.float64)
         pl = np.ascontiguousarray(prior_left, dtype=np.float64)
-        args = (scores, codes, y, w, kept.table, left.table, pk, pl, *kept._fams)
+        args = (scores, codes, y, w, kept.table, left.table, pk, pl, kept._fams, kept._comp_ptr)
         leave_one_out(*args, planned_threads(_loo_work(*args)))
     return scores
 
