@@ -25,6 +25,8 @@ _LAZY = {
     "AnDE": "bayeskit.classifiers",
     "SPODE": "bayeskit.classifiers",
     "TAN": "bayeskit.classifiers",
+    "KDB": "bayeskit.classifiers",
+    "SelectiveKDB": "bayeskit.classifiers",
     "BernoulliNaiveBayes": "bayeskit.classifiers",
     "FullBayes": "bayeskit.classifiers",
     "KNNBayes": "bayeskit.classifiers",
@@ -44,6 +46,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from bayeskit._compiled import get_num_threads, num_threads, set_num_threads
     from bayeskit.classifiers import (
         AODE,
+        KDB,
         SPODE,
         TAN,
         AnDE,
@@ -52,6 +55,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
         KNNBayes,
         MultinomialNaiveBayes,
         NaiveBayes,
+        SelectiveKDB,
     )
     from bayeskit.io import load, save
 
@@ -62,9 +66,11 @@ __all__ = [
     "AnDE",
     "BernoulliNaiveBayes",
     "FullBayes",
+    "KDB",
     "KNNBayes",
     "MultinomialNaiveBayes",
     "NaiveBayes",
+    "SelectiveKDB",
     "__version__",
     "get_num_threads",
     "load",

@@ -41,3 +41,9 @@ MODELS["aode"] = AODE
 MODELS["ande"] = AnDE
 MODELS["tan"] = TAN
 __all__ += ["AODE", "SPODE", "TAN", "AnDE"]
+
+from bayeskit.classifiers.kdb import KDB, SelectiveKDB  # noqa: E402
+
+MODELS["kdb"] = KDB
+MODELS["selective-kdb"] = SelectiveKDB
+__all__ += ["KDB", "SelectiveKDB"]

@@ -42,10 +42,24 @@ from bayeskit.data.codes import code_dtype
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import log_probabilities
 from bayeskit.exceptions import SchemaError
-from bayeskit.stats import FamilyCounts, family_counts, pair_families, table_shapes
+from bayeskit.stats import (
+    FamilyCounts,
+    ScoredCounts,
+    conditional_mutual_information,
+    family_counts,
+    mutual_information,
+    pair_families,
+    table_shapes,
+)
 from bayeskit.stats.lookup import FamilyTables, LogFactor
 
-__all__ = ["FAMILY_PARAMETERS", "FamilyClassifier", "with_family_parameters"]
+__all__ = [
+    "FAMILY_PARAMETERS",
+    "FamilyClassifier",
+    "class_information",
+    "pair_information",
+    "with_family_parameters",
+]
 
 #: The parameters every family model shares, documented once (each model's docstring inserts it).
 FAMILY_PARAMETERS = """    alpha : float, default=1.0
@@ -107,6 +121,24 @@ def with_class_column(codes: np.ndarray, y: np.ndarray, n_classes: int) -> np.nd
     return out
 
 
+def pair_information(counts: FamilyCounts, d: int, weighting: str) -> np.ndarray:
+    """``I(x_i; x_j | y)`` of every pair of the ``d`` features (the class is column ``d``),
+    from the all-pairs counts: a symmetric ``(d, d)`` matrix (nats), zero diagonal."""
+    weights = np.zeros((d, d))
+    pairs = [(i, j) for i in range(d) for j in range(i + 1, d)]
+    for positions, stacked in counts.grouped_tables([(d, i, j) for i, j in pairs]):
+        values = conditional_mutual_information(stacked, weighting)  # a group at a time
+        for k, v in zip(positions, values, strict=True):
+            i, j = pairs[k]
+            weights[i, j] = weights[j, i] = v
+    return weights
+
+
+def class_information(counts: FamilyCounts, d: int) -> np.ndarray:
+    """``I(x_i; y)`` of each of the ``d`` features (nats), from the ``(class, x_i)`` counts."""
+    return np.array([mutual_information(counts.table((d, i))) for i in range(d)])
+
+
 class FamilyClassifier(BayesClassifier):
     """Base class of the discrete structure classifiers (see the module docstring)."""
 
@@ -152,6 +184,15 @@ class FamilyClassifier(BayesClassifier):
     def _count(
         self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int
     ) -> FamilyCounts:
+        d = enc.codes.shape[1]
+        if enc.n_samples:  # (a model file's check counts no rows, before the schema is set)
+            self._check_structure(d)
+        return self._count_families(enc, y, w, n_classes, self._families(d))
+
+    def _count_families(
+        self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int, families: list
+    ) -> FamilyCounts:
+        """Count ``families`` of the rows (the class is column ``d``) in one pass."""
         if enc.values.shape[1]:
             names = [c.name for c in self.schema_.numeric]
             msg = (
@@ -161,10 +202,7 @@ class FamilyClassifier(BayesClassifier):
             )
             raise SchemaError(msg)
         d = enc.codes.shape[1]
-        if enc.n_samples:  # (a model file's check counts no rows, before the schema is set)
-            self._check_structure(d)
         n_states = [*self.schema_.n_states.tolist(), n_classes]
-        families = self._families(d)
         _check_memory(type(self).__name__, families, n_states, enc.n_samples)
         codes = with_class_column(enc.codes, y, n_classes)
         return family_counts(codes, families, n_states, w, target=d)
@@ -196,11 +234,30 @@ class FamilyClassifier(BayesClassifier):
         table), so AODE's 2,450 tables on 50 features take a few dozen calls, not 2,450."""
         asked = [(self._d, *parents, child) for child, parents in families]
         out: list[np.ndarray] = [np.empty(0)] * len(asked)
-        for positions, stacked in self.stats_.grouped_tables(asked):
-            logp = log_probabilities(stacked, self.smoothing, self.alpha)
+        for positions, stacked in self._grouped_tables(asked):
+            logp = log_probabilities(stacked, self.smoothing, self.alpha, batch_axes=1)
             for i, k in enumerate(positions):
                 out[k] = logp[i]
         return out
+
+    def _grouped_tables(self, asked: list[tuple[int, ...]]) -> list[tuple[list[int], np.ndarray]]:
+        """The count tables of ``asked`` families, stacked a group of one shape at a time; a
+        family that was not counted is summed out of a larger one that was
+        (:meth:`FamilyCounts.marginal`)."""
+        counts = self.stats_.counts if isinstance(self.stats_, ScoredCounts) else self.stats_
+        index = counts._layout[0]
+        counted = [k for k, fam in enumerate(asked) if tuple(sorted(fam)) in index]
+        groups = [
+            ([counted[i] for i in positions], stacked)
+            for positions, stacked in counts.grouped_tables([asked[k] for k in counted])
+        ]
+        by_shape: dict[tuple, list[int]] = {}
+        others = [k for k in range(len(asked)) if tuple(sorted(asked[k])) not in index]
+        tables = {k: counts.marginal(asked[k]) for k in others}
+        for k in others:
+            by_shape.setdefault(tables[k].shape, []).append(k)
+        groups += [(ks, np.stack([tables[k] for k in ks])) for ks in by_shape.values()]
+        return groups
 
     def _factors(
         self, families: list[tuple[int, tuple[int, ...]]], *, fallback: bool = True
@@ -239,15 +296,25 @@ class FamilyClassifier(BayesClassifier):
             rel = np.where(np.isfinite(prior), joint - prior, 0.0)
         return LogFactor(columns[-1], tuple(columns[:-1]), rel)
 
-    def _structure_factors(self, parents: dict[int, tuple[int, ...]]) -> list[LogFactor]:
+    def _structure_factors(
+        self, parents: dict[int, tuple[int, ...]], features: list[int] | None = None
+    ) -> list[LogFactor]:
         """One component: a factor per feature given its parents; also sets ``structure_``
-        (feature name -> parent names) and ``log_cpt_``."""
+        (feature name -> parent names) and ``log_cpt_``. Only ``features`` (all by default)
+        take part: the others get a zero log table (no evidence) and no entry in
+        ``structure_``."""
         names = self.schema_.names
-        factors = self._factors([(j, parents.get(j, ())) for j in range(self._d)])
-        self.structure_ = {
-            names[j]: tuple(names[p] for p in parents.get(j, ())) for j in range(self._d)
-        }
+        used = list(range(self._d)) if features is None else sorted(features)
+        fitted = self._factors([(j, parents.get(j, ())) for j in used])
+        estimated = dict(zip(used, fitted, strict=True))
         n_classes = len(self.classes_)
+        zero = {
+            j: LogFactor(j, (), np.zeros((n_classes, int(self.stats_.n_states[j]))))
+            for j in range(self._d)
+            if j not in estimated
+        }
+        factors = [estimated.get(j) or zero[j] for j in range(self._d)]
+        self.structure_ = {names[j]: tuple(names[p] for p in parents.get(j, ())) for j in used}
         self.log_cpt_ = [
             f.log_table.reshape(
                 n_classes, math.prod(f.log_table.shape[1:-1]), f.log_table.shape[-1]

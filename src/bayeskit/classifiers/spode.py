@@ -112,6 +112,9 @@ class SPODE(FamilyClassifier):
 
     def _components(self) -> dict[str, Any]:
         d = self._d
+        if self.stats_.scores.shape != (2, d):
+            msg = f"stats_.scores has shape {self.stats_.scores.shape}, expected {(2, d)}"
+            raise ValueError(msg)
         if self.parent is not None:
             p = self._feature_index("parent", self.parent)
             self.loo_log_loss_ = np.full(d, np.nan)

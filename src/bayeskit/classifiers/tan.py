@@ -8,9 +8,13 @@ import numpy as np
 from scipy.sparse.csgraph import breadth_first_order, minimum_spanning_tree
 
 from bayeskit.classifiers._base import _check_choice
-from bayeskit.classifiers._family import FamilyClassifier, with_family_parameters
+from bayeskit.classifiers._family import (
+    FamilyClassifier,
+    class_information,
+    pair_information,
+    with_family_parameters,
+)
 from bayeskit.classifiers._params import store_parameters
-from bayeskit.stats import conditional_mutual_information, mutual_information
 from bayeskit.stats.information import CMI_WEIGHTINGS
 
 __all__ = ["TAN"]
@@ -108,18 +112,11 @@ class TAN(FamilyClassifier):
             self._feature_index("root", self.root)
 
     def _components(self) -> dict[str, Any]:
-        d, t = self._d, self._d
+        d = self._d
         names = self.schema_.names
-        weights = np.zeros((d, d))
-        pairs = [(i, j) for i in range(d) for j in range(i + 1, d)]
-        for positions, stacked in self.stats_.grouped_tables([(t, i, j) for i, j in pairs]):
-            values = conditional_mutual_information(stacked, self.cmi)  # a group at a time
-            for k, v in zip(positions, values, strict=True):
-                i, j = pairs[k]
-                weights[i, j] = weights[j, i] = v
+        weights = pair_information(self.stats_, d, self.cmi)
         if self.root is None:
-            info = [mutual_information(self.stats_.table((t, i))) for i in range(d)]
-            root = int(np.argmax(info))
+            root = int(np.argmax(class_information(self.stats_, d)))
         else:
             root = self._feature_index("root", self.root)
         parents: dict[int, tuple[int, ...]] = {}

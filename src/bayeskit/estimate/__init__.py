@@ -21,6 +21,12 @@ from bayeskit.estimate.gaussian import (
     gaussian_parameters,
     variance_floor,
 )
+from bayeskit.estimate.hierarchical import (
+    CONCENTRATION_BOUNDS,
+    hierarchical_concentrations,
+    hierarchical_dirichlet,
+    level_tables,
+)
 from bayeskit.estimate.shrinkage import (
     PIVOT_RTOL,
     RIDGE_FACTOR,
@@ -38,6 +44,7 @@ from bayeskit.estimate.shrinkage import (
 )
 
 __all__ = [
+    "CONCENTRATION_BOUNDS",
     "PIVOT_RTOL",
     "RIDGE_FACTOR",
     "SMOOTHINGS",
@@ -47,8 +54,11 @@ __all__ = [
     "gaussian_log_density",
     "gaussian_log_terms",
     "gaussian_parameters",
+    "hierarchical_concentrations",
+    "hierarchical_dirichlet",
     "laplace",
     "ledoit_wolf_intensity",
+    "level_tables",
     "lidstone",
     "lidstone_equivalent",
     "lidstone_left_out",

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from bayeskit.estimate.hierarchical import hierarchical_dirichlet
+
 __all__ = [
     "SMOOTHINGS",
     "dirichlet_map",
@@ -29,7 +31,7 @@ __all__ = [
     "sparse_lidstone",
 ]
 
-SMOOTHINGS = ("lidstone", "m-estimate", "dirichlet-map", "lidstone-where-zero")
+SMOOTHINGS = ("lidstone", "m-estimate", "dirichlet-map", "lidstone-where-zero", "hierarchical")
 
 
 def _log_normalise(numer: np.ndarray, axis: int) -> np.ndarray:
@@ -273,11 +275,19 @@ def lidstone_where_zero(counts: np.ndarray, alpha: float = 1.0, axis: int = -1) 
 
 
 def log_probabilities(
-    counts: np.ndarray, smoothing: str = "lidstone", alpha: float = 1.0, axis: int = -1
+    counts: np.ndarray,
+    smoothing: str = "lidstone",
+    alpha: float = 1.0,
+    axis: int = -1,
+    *,
+    batch_axes: int = 0,
 ) -> np.ndarray:
     """Dispatch on a model's ``smoothing`` name: ``"lidstone"`` (alpha = pseudo-count per state;
-    0 gives the MLE), ``"m-estimate"`` (alpha = m, uniform prior), ``"dirichlet-map"`` or
-    ``"lidstone-where-zero"`` (Han's Laplacian correction: only distributions with a zero).
+    0 gives the MLE), ``"m-estimate"`` (alpha = m, uniform prior), ``"dirichlet-map"``,
+    ``"lidstone-where-zero"`` (Han's Laplacian correction: only distributions with a zero) or
+    ``"hierarchical"`` (:func:`~bayeskit.estimate.hierarchical_dirichlet`: the axes after the
+    first ``batch_axes`` and before the child's, which must be the last, are the conditioning
+    variables, most important first; alpha smooths the root ``P(x)``).
 
     Examples
     --------
@@ -292,5 +302,11 @@ def log_probabilities(
         return dirichlet_map(counts, alpha, axis)
     if smoothing == "lidstone-where-zero":
         return lidstone_where_zero(counts, alpha, axis)
+    if smoothing == "hierarchical":
+        counts = np.asarray(counts)
+        if axis not in (-1, counts.ndim - 1):
+            msg = f"hierarchical smoothing needs the child on the last axis, got axis={axis}"
+            raise ValueError(msg)
+        return hierarchical_dirichlet(counts, alpha, batch_axes=batch_axes)
     msg = f"smoothing must be one of {SMOOTHINGS}, got {smoothing!r}"
     raise ValueError(msg)

@@ -243,7 +243,8 @@ class ScoredCounts:
     ----------
     counts : FamilyCounts
     scores : ndarray of float64, shape (2, n_candidates)
-        Summed over the rows seen: the weight of the rows a candidate gives probability zero
+        One column per candidate (the model that reads them checks how many). Summed over the
+        rows seen: the weight of the rows a candidate gives probability zero
         (lower is better), and the log-likelihood of the others (higher is better).
     """
 
@@ -279,7 +280,7 @@ class ScoredCounts:
         if not isinstance(self.counts, FamilyCounts):
             _checks.fail(f"{where}.counts", "expected FamilyCounts")
         self.counts.validate(layout, f"{where}.counts")
-        dims = ((2, "scores"), (len(layout.n_states), "candidates"))
+        dims = ((2, "scores"), (None, "candidates"))  # how many: the model checks
         scores = _checks.finite(self.scores, f"{where}.scores", dims)
         if (scores[0] < 0).any() or (scores[1] > 0).any():
             _checks.fail(
