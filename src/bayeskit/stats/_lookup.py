@@ -339,22 +339,19 @@ leave_one_out = parallel_kernel(_loo_work)(_leave_one_out)
 
 def _nested_leave_one_out(  # pragma: no cover - compiled
     scores, codes, y, weights, order, n_par, par, par_states, k_states, counts, cnt_off, totals,
-    tot_off, conc, root_alpha, hier, prior_kept, prior_left, n_tasks,
+    tot_off, alpha, prior_kept, prior_left, n_tasks,
 ):  # fmt: skip
     """Leave-one-out scores of every nested k-dependence model at once: the candidate ``(q, i)``
     uses the first ``i + 1`` features of ``order`` and at most ``q`` parents each (the first
     ones of ``par``). ``scores[0, q * d + i]`` sums the weight of the rows it gives probability
     zero, ``scores[1, q * d + i]`` the others' ``w log P_{-row}(y | x)``.
 
-    Feature ``order[i]`` has count tables by level ``l`` (flat, from ``cnt_off[i, l]``): level 0
-    over its states, level ``l >= 1`` over ``(class, pa_1..pa_{l-1}, x)``; ``totals`` holds the
-    same tables summed over ``x``, and ``conc`` (laid out as ``totals``) at each configuration
-    of level ``l - 1`` the concentration toward it of its children at level ``l``. One unit of
-    the row is taken out of level 0 and, for its own class, of every level (floored at 0), so an
-    integer weight scores as that many copies of the row. Level 0 is Lidstone
-    with ``root_alpha[i]``; then ``hier``: level ``l`` is shrunk toward level ``l - 1``;
-    otherwise each level is Lidstone with pseudo-count ``conc``. A missing parent stops a
-    feature at the level before it; a missing feature adds nothing."""
+    Feature ``order[i]`` has count tables by level ``l >= 1`` (flat, from ``cnt_off[i, l]``)
+    over ``(class, pa_1..pa_{l-1}, x)``, and ``totals`` the same tables summed over ``x``. Each
+    is estimated by Lidstone with pseudo-count ``alpha[i]``, with one unit of the row taken out
+    of its own class's cells (floored at 0), so an integer weight scores as that many copies of
+    the row. A missing parent stops a feature at the level before it; a missing feature adds
+    nothing."""
     n, d = codes.shape[0], order.shape[0]
     n_classes = prior_kept.shape[0]
     n_q = scores.shape[1] // max(d, 1)
@@ -375,14 +372,9 @@ def _nested_leave_one_out(  # pragma: no cover - compiled
                 x = row[order[i]]
                 if x >= 0:
                     k = k_states[i]
-                    a0 = root_alpha[i]
-                    num = max(counts[cnt_off[i, 0] + x] - 1.0, 0.0) + a0
-                    den = max(totals[tot_off[i, 0]] - 1.0, 0.0) + k * a0
-                    root = num / den if den > 0 else 1.0 / k
+                    a = alpha[i]
                     for c in range(n_classes):
-                        theta = root
                         cfg = c
-                        up = 0  # the configuration one level up
                         delta = 1.0 if c == yr else 0.0
                         top = 0
                         for lev in range(1, n_par[i] + 2):
@@ -390,19 +382,11 @@ def _nested_leave_one_out(  # pragma: no cover - compiled
                                 v = row[par[i, lev - 2]]
                                 if v < 0:
                                     break
-                                up = cfg
                                 cfg = cfg * par_states[i, lev - 2] + v
                             cnt = max(counts[cnt_off[i, lev] + cfg * k + x] - delta, 0.0)
                             tot = max(totals[tot_off[i, lev] + cfg] - delta, 0.0)
-                            s = conc[tot_off[i, lev - 1] + up]
-                            if hier:
-                                if tot + s > 0:
-                                    theta = (cnt + s * theta) / (tot + s)
-                            elif tot + k * s > 0:
-                                theta = (cnt + s) / (tot + k * s)
-                            else:
-                                theta = 1.0 / k
-                            logs[lev - 1] = np.log(theta)
+                            den = tot + k * a
+                            logs[lev - 1] = np.log((cnt + a) / den) if den > 0 else -np.log(k)
                             top = lev
                         for q in range(n_q):
                             acc[q, c] += logs[min(q, top - 1)]

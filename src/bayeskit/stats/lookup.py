@@ -229,9 +229,8 @@ def leave_one_out_scores(
 def nested_leave_one_out_scores(
     levels: Sequence[Sequence[np.ndarray]],
     parents: Sequence[Sequence[int]],
-    concentrations: Sequence[Sequence[float]],
+    alpha: Sequence[float],
     *,
-    hierarchical: bool,
     n_candidates: int,
     codes: np.ndarray,
     y: np.ndarray,
@@ -245,13 +244,11 @@ def nested_leave_one_out_scores(
     ``order`` with at most ``q`` parents each. Row 0 sums the weight of the rows a candidate
     gives probability zero, row 1 ``sum_r w_r log P_{-r}(y_r | x_r)`` over the others.
 
-    Feature ``order[i]`` comes with its count tables by level (``levels[i][0]`` over its states,
-    ``levels[i][l]`` over ``(class, parents[i][:l-1], x)``), its parents (columns of ``codes``)
-    and ``concentrations[i]``: the root's Lidstone pseudo-count, then for each level ``l >= 1``
-    the concentrations of the hierarchical estimate (``hierarchical``) or the Lidstone
-    pseudo-counts, one per configuration of level ``l - 1`` (shape ``levels[i][l - 1].shape[:-1]``,
-    as :func:`bayeskit.estimate.hierarchical_concentrations` gives them). One compiled pass over
-    the rows scores every candidate."""
+    Feature ``order[i]`` comes with its count tables by level (``levels[i][l]`` over
+    ``(class, parents[i][:l-1], x)`` for ``l >= 1``; ``levels[i][0]`` is not read), its parents
+    (columns of ``codes``) and its Lidstone pseudo-count ``alpha[i]``. The class is scored with
+    ``prior_left`` for the row's own class and ``prior_kept`` for the others. One compiled pass
+    over the rows scores every candidate."""
     d = len(order)
     scores = np.zeros((2, n_candidates * d))
     if not codes.shape[0] or not d:
@@ -260,29 +257,21 @@ def nested_leave_one_out_scores(
     n_par = np.array([len(p) for p in parents], dtype=np.int64)
     par = np.zeros((d, max(depth, 1)), dtype=np.int64)
     par_states = np.ones((d, max(depth, 1)), dtype=np.int64)
-    root_alpha = np.array([float(c[0]) for c in concentrations])
     cnt_off = np.zeros((d, depth + 2), dtype=np.int64)
     tot_off = np.zeros((d, depth + 2), dtype=np.int64)
     flat_counts: list[np.ndarray] = []
     flat_totals: list[np.ndarray] = []
-    flat_conc: list[np.ndarray] = []
     at_c = at_t = 0
     for i, tables in enumerate(levels):
         par[i, : n_par[i]] = parents[i]
         par_states[i, : n_par[i]] = tables[-1].shape[1:-1]
-        below = [*concentrations[i][1:], None]  # toward level l, the concentrations of level l+1
         for lev, table in enumerate(tables):
             cnt_off[i, lev], tot_off[i, lev] = at_c, at_t
             flat_counts.append(table.ravel())
             flat_totals.append(table.sum(axis=-1).ravel())
-            size = flat_totals[-1].size
-            conc = below[lev]
-            flat_conc.append(
-                np.zeros(size) if conc is None else np.broadcast_to(np.ravel(conc), size)
-            )
             at_c += table.size
-            at_t += size
-    k_states = np.array([t[0].shape[-1] for t in levels], dtype=np.int64)
+            at_t += flat_totals[-1].size
+    k_states = np.array([t[-1].shape[-1] for t in levels], dtype=np.int64)
     args = (
         scores,
         np.ascontiguousarray(codes),
@@ -297,9 +286,7 @@ def nested_leave_one_out_scores(
         cnt_off,
         np.concatenate(flat_totals),
         tot_off,
-        np.concatenate(flat_conc).astype(np.float64),
-        root_alpha,
-        bool(hierarchical),
+        np.asarray(alpha, dtype=np.float64),
         np.ascontiguousarray(prior_kept, dtype=np.float64),
         np.ascontiguousarray(prior_left, dtype=np.float64),
     )
