@@ -26,6 +26,7 @@ _LAZY = {
     "SPODE": "bayeskit.classifiers",
     "TAN": "bayeskit.classifiers",
     "KDB": "bayeskit.classifiers",
+    "NBTree": "bayeskit.classifiers",
     "SelectiveKDB": "bayeskit.classifiers",
     "BernoulliNaiveBayes": "bayeskit.classifiers",
     "FullBayes": "bayeskit.classifiers",
@@ -55,6 +56,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
         KNNBayes,
         MultinomialNaiveBayes,
         NaiveBayes,
+        NBTree,
         SelectiveKDB,
     )
     from bayeskit.io import load, save
@@ -69,6 +71,7 @@ __all__ = [
     "KDB",
     "KNNBayes",
     "MultinomialNaiveBayes",
+    "NBTree",
     "NaiveBayes",
     "SelectiveKDB",
     "__version__",

@@ -47,3 +47,8 @@ from bayeskit.classifiers.kdb import KDB, SelectiveKDB  # noqa: E402
 MODELS["kdb"] = KDB
 MODELS["selective-kdb"] = SelectiveKDB
 __all__ += ["KDB", "SelectiveKDB"]
+
+from bayeskit.classifiers.nbtree import NBTree  # noqa: E402
+
+MODELS["nbtree"] = NBTree
+__all__ += ["NBTree"]

@@ -193,6 +193,15 @@ class FamilyClassifier(BayesClassifier):
         self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int, families: list
     ) -> FamilyCounts:
         """Count ``families`` of the rows (the class is column ``d``) in one pass."""
+        self._require_categorical(enc)
+        d = enc.codes.shape[1]
+        n_states = [*self.schema_.n_states.tolist(), n_classes]
+        _check_memory(type(self).__name__, families, n_states, enc.n_samples)
+        codes = with_class_column(enc.codes, y, n_classes)
+        return family_counts(codes, families, n_states, w, target=d)
+
+    def _require_categorical(self, enc: Encoded) -> None:
+        """SchemaError naming the numeric columns, which these models cannot count."""
         if enc.values.shape[1]:
             names = [c.name for c in self.schema_.numeric]
             msg = (
@@ -201,11 +210,6 @@ class FamilyClassifier(BayesClassifier):
                 "'equal-frequency', or declare them categorical"
             )
             raise SchemaError(msg)
-        d = enc.codes.shape[1]
-        n_states = [*self.schema_.n_states.tolist(), n_classes]
-        _check_memory(type(self).__name__, families, n_states, enc.n_samples)
-        codes = with_class_column(enc.codes, y, n_classes)
-        return family_counts(codes, families, n_states, w, target=d)
 
     def _grow(self, X: Any, stats: FamilyCounts) -> FamilyCounts:
         self.schema_, remap = self.schema_.extend(X)

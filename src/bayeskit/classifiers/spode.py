@@ -16,7 +16,42 @@ from bayeskit.estimate import lidstone, lidstone_equivalent, lidstone_left_out
 from bayeskit.stats import FamilyCounts, ScoredCounts
 from bayeskit.stats.lookup import FamilyTables, LogFactor, leave_one_out_scores
 
-__all__ = ["SPODE"]
+__all__ = ["SPODE", "candidate_tables"]
+
+
+def candidate_tables(
+    counts: FamilyCounts,
+    d: int,
+    parents: Any,
+    features: Any,
+    alpha: Any,
+    *,
+    left_out: bool,
+) -> FamilyTables:
+    """One look-up component per candidate super-parent ``p`` of ``parents``: ``P(x_p | c)``
+    and ``P(x_j | c, x_p)`` for the other ``j`` of ``features`` (``P(x_j | c)`` where ``x_p``
+    is missing); ``p = None`` is naive Bayes over ``features``. Each table is Lidstone with
+    pseudo-count ``alpha(n_states)``, with one row taken out of each cell (``left_out``, the
+    tables a leave-one-out pass scores a row's own class with) or not. ``counts`` must hold the
+    class ``d``, each ``(class, x_j)`` and each pair ``(class, x_p, x_j)`` asked for."""
+    ks = counts.n_states
+    estimate = lidstone_left_out if left_out else lidstone
+    features = list(features)
+
+    def cpt(child: int, given: tuple = ()) -> np.ndarray:
+        return estimate(counts.table((d, *given, child)), alpha(int(ks[child])))
+
+    naive = {j: cpt(j) for j in features}
+    components = []
+    for p in parents:
+        if p is None:
+            components.append([LogFactor(j, (), naive[j]) for j in features])
+            continue
+        head = [LogFactor(p, (), naive[p] if p in naive else cpt(p))]
+        components.append(
+            head + [LogFactor(j, (p,), cpt(j, (p,)), naive[j]) for j in features if j != p]
+        )
+    return FamilyTables(components, n_classes=len(counts.class_count))
 
 
 @with_family_parameters
@@ -131,33 +166,16 @@ class SPODE(FamilyClassifier):
         return {"components": [self._structure_factors(parents)]}
 
     # ------------------------------------------------------------------ leave-one-out
-    def _candidate_tables(self, counts: FamilyCounts, left_out: bool) -> FamilyTables:
-        """Every candidate super-parent as one component, estimated by Lidstone with one row
-        left out of each cell (``left_out``) or not."""
-        d = self._d
-        ks = counts.n_states
-
-        estimate = lidstone_left_out if left_out else lidstone
-
-        def cpt(child, parents=()):
-            a = lidstone_equivalent(self.smoothing, self.alpha, int(ks[child]))
-            return estimate(counts.table((d, *parents, child)), a)
-
-        naive = [cpt(j) for j in range(d)]
-        components = [
-            [LogFactor(p, (), naive[p])]
-            + [LogFactor(j, (p,), cpt(j, (p,)), naive[j]) for j in range(d) if j != p]
-            for p in range(d)
-        ]
-        return FamilyTables(components, n_classes=len(counts.class_count))
-
     def _loo_scores(self, codes: np.ndarray, y: np.ndarray, w: np.ndarray | None) -> np.ndarray:
         """Each candidate's leave-one-out score over these rows, shape ``(2, n_features)``: the
         weight of the rows it gives probability zero, and ``sum_i w_i log P_{-i}(y_i | x_i)``
         over the others, with the counts of ``stats_`` less one unit of row ``i``."""
         counts = self.stats_.counts
-        kept = self._candidate_tables(counts, left_out=False)
-        left = self._candidate_tables(counts, left_out=True)
+        d = self._d
+        kept, left = (
+            candidate_tables(counts, d, range(d), range(d), self._loo_alpha, left_out=b)
+            for b in (False, True)
+        )
         if self.priors is None:
             nc = counts.class_count
             with np.errstate(divide="ignore"):  # a class never seen, with prior_alpha=0
@@ -167,4 +185,7 @@ class SPODE(FamilyClassifier):
             with np.errstate(divide="ignore"):
                 prior_kept = prior_left = np.log(np.asarray(self.priors, dtype=np.float64))
         weights = np.ones(len(y)) if w is None else w
-        return leave_one_out_scores(kept, left, codes, y, weights, prior_kept, prior_left)
+        return leave_one_out_scores(kept, left, codes, y, weights, prior_kept, prior_left)[:2]
+
+    def _loo_alpha(self, n_states: int) -> float:
+        return lidstone_equivalent(self.smoothing, self.alpha, n_states)

@@ -111,10 +111,11 @@ def _averaged_level(n: np.ndarray, base: np.ndarray) -> tuple[np.ndarray, np.nda
     ev = np.stack([_evidence(np.full(size, g), cells, nodes) for g in GRID])  # (G, size)
     w = np.exp(ev - ev.max(axis=0))
     w /= w.sum(axis=0)
-    theta = np.zeros_like(flat)
-    tot = totals[..., None]
-    for g, s_g in enumerate(GRID):
-        theta += w[g][:, None, None] * (flat + s_g * b) / (tot + s_g)
+    # sum_g w_g (n + s_g b) / (N + s_g) = n A + b B, with A and B one number per child
+    over = 1.0 / (totals[None] + GRID[:, None, None])  # (G, size, children)
+    a = np.einsum("gi,gic->ic", w, over)
+    b_weight = np.einsum("gi,gic->ic", w * GRID[:, None], over)
+    theta = flat * a[..., None] + b * b_weight[..., None]
     mean_ln_s = (w * np.log(GRID)[:, None]).sum(axis=0)
     return theta.reshape(n.shape), np.exp(mean_ln_s).reshape(node_shape)
 

@@ -10,7 +10,7 @@ from bayeskit.stats.families import (
 )
 from bayeskit.stats.information import conditional_mutual_information, mutual_information
 from bayeskit.stats.joint import JointCounts, joint_counts
-from bayeskit.stats.model_stats import FullStats, KNNStats, NaiveStats
+from bayeskit.stats.model_stats import FullStats, KNNStats, NaiveStats, TreeCounts
 from bayeskit.stats.moments import (
     GaussianMoments,
     ScatterMoments,
@@ -46,5 +46,6 @@ __all__ = [
     "scatter_moments",
     "shrinkage_moments",
     "table_shapes",
+    "TreeCounts",
     "underflowed_features",
 ]

@@ -288,8 +288,10 @@ def _leave_one_out(  # pragma: no cover - compiled
     scores, codes, y, weights, kept, left, prior_kept, prior_left, fams, comp_ptr, n_tasks
 ):
     """Leave-one-out scores of each component s: ``scores[1, s] += sum_i w_i log P_{-i}(y_i |
-    x_i)`` over the rows the component finds possible, and ``scores[0, s] += w_i`` for each
-    row it gives probability zero. The class of row i is scored with the ``left`` tables (its
+    x_i)`` over the rows the component finds possible, ``scores[0, s] += w_i`` for each
+    row it gives probability zero, and ``scores[2, s] += w_i / t`` for each row whose class is
+    among the ``t`` classes of highest left-out probability (the weight predicted right).
+    The class of row i is scored with the ``left`` tables (its
     own counts less one row), every other class with the ``kept`` ones; both share one layout.
     What a structure search by leave-one-out log-loss needs, without an ``(n_samples,
     n_components, n_classes)`` temporary."""
@@ -297,7 +299,7 @@ def _leave_one_out(  # pragma: no cover - compiled
     n_comp = comp_ptr.shape[0] - 1
     n_classes = prior_kept.shape[0]
     per_task = (n + n_tasks - 1) // n_tasks
-    partial = np.zeros((n_tasks, 2, n_comp))
+    partial = np.zeros((n_tasks, 3, n_comp))
     for t in nb.prange(n_tasks):
         bases = np.empty(fams[0].shape[0], dtype=np.int64)
         acc = np.empty(n_classes)
@@ -317,6 +319,12 @@ def _leave_one_out(  # pragma: no cover - compiled
                     acc[c] = total
                     if total > top:
                         top = total
+                if acc[yi] == top:
+                    ties = 0
+                    for c in range(n_classes):
+                        if acc[c] == top:
+                            ties += 1
+                    partial[t, 2, s] += weights[i] / ties
                 if acc[yi] == -np.inf:
                     partial[t, 0, s] += weights[i]
                     continue
@@ -326,8 +334,8 @@ def _leave_one_out(  # pragma: no cover - compiled
                 partial[t, 1, s] += weights[i] * (acc[yi] - top - np.log(z))
     out = partial.sum(axis=0)
     for s in range(n_comp):
-        scores[0, s] += out[0, s]
-        scores[1, s] += out[1, s]
+        for r in range(3):
+            scores[r, s] += out[r, s]
 
 
 def _loo_work(scores, codes, y, weights, kept, left, prior_kept, prior_left, fams, *_) -> int:

@@ -208,13 +208,15 @@ def leave_one_out_scores(
     prior_kept: np.ndarray,
     prior_left: np.ndarray,
 ) -> np.ndarray:
-    """Each component's leave-one-out score, shape ``(2, n_components)``: row 0 the weight of
+    """Each component's leave-one-out score, shape ``(3, n_components)``: row 0 the weight of
     the rows whose class it gives probability zero, row 1 ``sum_i w_i log P_{-i}(y_i | x_i)``
-    over the others. Row ``i``'s own class is scored by ``left`` (tables estimated with row
+    over the others, row 2 the weight of the rows it classifies right (a row whose class ties
+    with ``t - 1`` others for the highest probability counts ``1 / t``).
+    Row ``i``'s own class is scored by ``left`` (tables estimated with row
     ``i`` taken out of its cells) and ``prior_left``, the other classes by ``kept`` and
     ``prior_kept``. ``kept`` and ``left`` must hold the same families (only their numbers
     differ)."""
-    scores = np.zeros((2, kept.base.shape[0]))
+    scores = np.zeros((3, kept.base.shape[0]))
     if codes.shape[0]:
         codes = np.ascontiguousarray(codes)
         y = np.ascontiguousarray(y, dtype=np.int64)

@@ -14,10 +14,11 @@ import numpy as np
 
 from bayeskit.stats import _checks
 from bayeskit.stats.counts import CategoricalCounts
+from bayeskit.stats.families import FamilyCounts
 from bayeskit.stats.joint import JointCounts
 from bayeskit.stats.moments import GaussianMoments, ShrinkageMoments
 
-__all__ = ["FullStats", "KNNStats", "NaiveStats"]
+__all__ = ["FullStats", "KNNStats", "NaiveStats", "TreeCounts"]
 
 
 @dataclass(frozen=True)
@@ -164,3 +165,94 @@ class KNNStats:
             seen = col >= 0  # a column with no category yet has none to re-code
             col[seen] = np.asarray(new_code)[col[seen]]
         return KNNStats(codes, self.values, self.y, self.weight, self.class_count)
+
+
+@dataclass(frozen=True)
+class TreeCounts:
+    """The statistics of a tree whose nodes hold naive Bayes models (NBTree): the tree, and
+    the counts of each node's rows.
+
+    The counts are :class:`FamilyCounts` over the features' codes, then the node column
+    (``d``: each row's deepest node, where it stops), then the class (``d + 1``), with the
+    families ``(class,)``, ``(class, node)`` and ``(class, node, x_j)`` for every feature: one
+    counting pass for every node at once. A node's model uses the counts of its subtree.
+
+    Attributes
+    ----------
+    counts : FamilyCounts
+    split : ndarray of int64, shape (n_nodes,)
+        The feature each node splits on, -1 for a leaf.
+    parent : ndarray of int64, shape (n_nodes,)
+        Each node's parent (an earlier node), -1 for the root (node 0).
+    value : ndarray of int64, shape (n_nodes,)
+        The code of the parent's split feature that leads to the node, -1 for the root.
+    """
+
+    counts: FamilyCounts
+    split: np.ndarray
+    parent: np.ndarray
+    value: np.ndarray
+
+    @property
+    def class_count(self) -> np.ndarray:
+        return self.counts.class_count
+
+    @property
+    def n_states(self) -> np.ndarray:
+        return self.counts.n_states
+
+    def __add__(self, other: TreeCounts) -> TreeCounts:
+        same = isinstance(other, TreeCounts) and all(
+            np.array_equal(getattr(self, f), getattr(other, f))
+            for f in ("split", "parent", "value")
+        )
+        if not same:
+            msg = "cannot add the counts of different trees"
+            raise ValueError(msg)
+        return TreeCounts(self.counts + other.counts, self.split, self.parent, self.value)
+
+    def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> TreeCounts:
+        """Grown vocabularies of the features (``n_states``: features then the class); the
+        node column keeps its size."""
+        n_states = np.asarray(n_states, dtype=np.int64)
+        full = np.concatenate([n_states[:-1], [len(self.split)], n_states[-1:]])
+        return TreeCounts(self.counts.regrow(remap, full), self.split, self.parent, self.value)
+
+    def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
+        """The tree: node 0 the root, every other node's parent an earlier node that splits on
+        a feature, with a code of that feature no sibling has and no feature split twice on a
+        path; then the counts as :meth:`FamilyCounts.validate` with the node column."""
+        if not isinstance(self.counts, FamilyCounts):
+            _checks.fail(f"{where}.counts", "expected FamilyCounts")
+        split = _checks.array(self.split, f"{where}.split", ((None, "nodes"),), kind="int")
+        n = len(split)
+        dims = ((n, "nodes"),)
+        parent = _checks.array(self.parent, f"{where}.parent", dims, kind="int")
+        value = _checks.array(self.value, f"{where}.value", dims, kind="int")
+        d = len(layout.n_states)
+        if n == 0 or parent[0] != -1 or value[0] != -1:
+            _checks.fail(f"{where}.parent", "node 0 must be the root (parent and value -1)")
+        if ((split < -1) | (split >= d)).any():
+            _checks.fail(f"{where}.split", f"must be -1 or a feature below {d}")
+        seen: set[tuple[int, int]] = set()
+        path: list[frozenset] = [frozenset()]
+        for i in range(1, n):
+            p, v = int(parent[i]), int(value[i])
+            a = int(split[p]) if 0 <= p < i else -1
+            if a < 0 or not 0 <= v < layout.n_states[a] or (p, v) in seen:
+                _checks.fail(
+                    f"{where}.parent[{i}]",
+                    "must be an earlier node that splits, reached by a code of its feature "
+                    "no sibling has",
+                )
+            seen.add((p, v))
+            path.append(path[p] | {a})
+        for i in range(n):
+            if split[i] >= 0 and int(split[i]) in path[i]:
+                _checks.fail(f"{where}.split[{i}]", "splits on a feature already split above")
+        wider = _checks.Layout(
+            layout.n_classes,
+            (*layout.n_states, n),
+            (*layout.state_names, "nodes of the tree"),
+        )
+        self.counts.validate(wider, f"{where}.counts")

@@ -1,0 +1,314 @@
+"""KDB, selective KDB, NBTree and hierarchical smoothing (issue 12)."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bayeskit import KDB, TAN, NaiveBayes, NBTree, SelectiveKDB
+from bayeskit.classifiers._family import with_class_column
+from bayeskit.classifiers.kdb import kdb_parents
+from bayeskit.classifiers.nbtree import route
+from bayeskit.data import datasets
+from bayeskit.estimate import (
+    hierarchical_concentrations,
+    hierarchical_dirichlet,
+    level_tables,
+    lidstone,
+    log_probabilities,
+)
+from bayeskit.stats import FamilyCounts, TreeCounts, family_counts
+
+
+def _frame(codes: np.ndarray) -> pd.DataFrame:
+    return pd.DataFrame({f"x{j}": pd.Categorical(codes[:, j]) for j in range(codes.shape[1])})
+
+
+@pytest.fixture(scope="module")
+def xor_data():
+    """y = x0 XOR x1 (flipped 5% of the time), x2..x4 noise: a structure naive Bayes and any
+    one-feature model cannot see."""
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 2, size=(600, 5))
+    y = codes[:, 0] ^ codes[:, 1]
+    y = np.where(rng.random(600) < 0.05, 1 - y, y)
+    return _frame(codes), y
+
+
+# --------------------------------------------------------------------------- estimator
+class TestHierarchical:
+    def test_normalised_and_finite(self):
+        rng = np.random.default_rng(1)
+        counts = rng.poisson(0.7, size=(3, 4, 5, 6)).astype(float)
+        p = np.exp(hierarchical_dirichlet(counts))
+        np.testing.assert_allclose(p.sum(axis=-1), 1.0, atol=1e-12)
+        assert np.isfinite(np.log(p)).all()
+
+    def test_unseen_configuration_gets_its_parent_level(self):
+        counts = np.array([[[30.0, 10.0], [0.0, 0.0]], [[5.0, 15.0], [2.0, 0.0]]])
+        p = np.exp(hierarchical_dirichlet(counts))
+        upper = np.exp(hierarchical_dirichlet(counts.sum(axis=1)))  # the same first levels
+        np.testing.assert_allclose(p[0, 1], upper[0], atol=1e-12)
+
+    def test_identical_children_copy_the_parent(self):
+        # every parent value has the same distribution: the extra parent adds nothing
+        counts = np.tile(np.array([40.0, 10.0]), (2, 5, 1))
+        counts[1] = [10.0, 40.0]
+        p = np.exp(hierarchical_dirichlet(counts))
+        np.testing.assert_allclose(p[0], p[0, :1].repeat(5, axis=0), atol=1e-12)
+        _, conc = hierarchical_concentrations(counts)
+        assert conc[1].min() > 100  # the weight goes to large concentrations
+
+    def test_differing_children_keep_their_own_counts(self):
+        counts = np.array([[[200.0, 0.0], [0.0, 200.0]]])  # (class, parent, x)
+        p = np.exp(hierarchical_dirichlet(counts))
+        assert p[0, 0, 0] > 0.99
+        assert p[0, 1, 1] > 0.99
+
+    def test_batch_axes_are_independent_tables(self):
+        rng = np.random.default_rng(2)
+        counts = rng.poisson(2.0, size=(4, 2, 3, 3)).astype(float)
+        batched = hierarchical_dirichlet(counts, batch_axes=1)
+        for b in range(4):
+            np.testing.assert_allclose(batched[b], hierarchical_dirichlet(counts[b]), atol=1e-12)
+
+    def test_one_axis_is_lidstone(self):
+        counts = np.array([3.0, 1.0, 0.0])
+        np.testing.assert_allclose(hierarchical_dirichlet(counts, 0.5), lidstone(counts, 0.5))
+
+    def test_dispatch_and_axis_check(self):
+        counts = np.array([[3.0, 1.0], [0.0, 4.0]])
+        np.testing.assert_array_equal(
+            log_probabilities(counts, "hierarchical", 1.0), hierarchical_dirichlet(counts)
+        )
+        with pytest.raises(ValueError, match="last axis"):
+            log_probabilities(counts, "hierarchical", 1.0, axis=0)
+
+    def test_levels(self):
+        counts = np.arange(12.0).reshape(2, 3, 2)
+        levels = level_tables(counts)
+        assert [t.shape for t in levels] == [(2,), (2, 2), (2, 3, 2)]
+        np.testing.assert_array_equal(levels[0], counts.sum(axis=(0, 1)))
+
+
+# --------------------------------------------------------------------------- KDB
+class TestKDB:
+    @pytest.mark.parametrize("smoothing", ["lidstone", "hierarchical", "m-estimate"])
+    def test_k0_is_naive_bayes(self, smoothing):
+        X, y = datasets.load("car")
+        a = KDB(k=0, smoothing=smoothing).fit(X, y)
+        b = NaiveBayes(smoothing=smoothing).fit(X, y)
+        assert all(p == () for p in a.structure_.values())
+        np.testing.assert_allclose(a.predict_log_proba(X), b.predict_log_proba(X), atol=1e-12)
+
+    def test_k1_is_one_dependence(self):
+        X, y = datasets.load("car")
+        model = KDB(k=1, smoothing="lidstone").fit(X, y)
+        order = model.order_
+        assert model.structure_[order[0]] == ()
+        for pos, name in enumerate(order[1:], start=1):
+            (p,) = model.structure_[name]
+            assert order.index(p) < pos
+        # the posterior is P(c) prod_j P(x_j | c, pa_j), read from the model's own tables
+        jll = np.tile(model.log_prior_, (len(X), 1))
+        for name, parents in model.structure_.items():
+            table = model.conditional_log_table(name, given=parents)
+            cols = [model.schema_.names.index(n) for n in (*parents, name)]
+            codes = model.schema_.encode(X).codes
+            idx = tuple(codes[:, c] for c in cols)
+            jll += np.stack([table[(c, *idx)] for c in range(len(model.classes_))], axis=1)
+        np.testing.assert_allclose(model.predict_joint_log_proba(X), jll, atol=1e-10)
+
+    def test_sahami_parent_choice(self):
+        cmi = np.array(
+            [[0, 0.9, 0.1, 0.5], [0.9, 0, 0.2, 0.3], [0.1, 0.2, 0, 0.8], [0.5, 0.3, 0.8, 0]]
+        )
+        got = kdb_parents([0, 1, 2, 3], cmi, k=2, cells=[2] * 5, max_cells=1000)
+        assert got == {1: (0,), 2: (1, 0), 3: (2, 0)}
+        # a parent whose states would take the table beyond the cap is passed over: x0 has
+        # 50 states, so no table may hold it (2 classes x 2 states x 50 > 40)
+        got = kdb_parents([0, 1, 2, 3], cmi, k=2, cells=[50, 2, 2, 2, 2], max_cells=40)
+        assert got == {2: (1,), 3: (2, 1)}
+
+    def test_structure_from_pair_counts(self, xor_data):
+        X, y = xor_data
+        model = KDB(k=1).fit(X, y)
+        first, second = model.order_[:2]
+        assert {first, second} != {"x0", "x1"} or model.structure_[second] == (first,)
+        assert model.structure_["x1"] == ("x0",) or model.structure_["x0"] == ("x1",)
+
+    def test_higher_k_sees_interactions(self, xor_data):
+        X, y = xor_data
+        nb = NaiveBayes().fit(X, y).score(X, y)
+        kdb = KDB(k=2).fit(X, y).score(X, y)
+        assert nb < 0.65 < 0.9 < kdb
+
+    @pytest.mark.parametrize("bad", [-1, 1.5, "2", None])
+    def test_bad_k(self, bad):
+        X, y = datasets.load("car")
+        with pytest.raises((ValueError, TypeError), match="k"):
+            KDB(k=bad).fit(X, y)
+
+    def test_partial_fit_keeps_the_first_structure(self):
+        X, y = datasets.load("car")
+        y = np.asarray(y)
+        rng = np.random.default_rng(3)
+        idx = rng.permutation(len(y))
+        a, b = idx[:300], idx[300:]
+        inc = KDB(k=2).partial_fit(X.iloc[a], y[a], classes=np.unique(y))
+        first = dict(inc.structure_)
+        inc.partial_fit(X.iloc[b], y[b])
+        assert inc.structure_ == first == KDB(k=2).fit(X.iloc[a], y[a]).structure_
+        # the counts are those of every row over the first call's families
+        enc = inc.schema_.encode(X)
+        codes = with_class_column(enc.codes, np.searchsorted(inc.classes_, y), 4)
+        stats = inc.stats_
+        whole = family_counts(codes, stats.families, stats.n_states, target=stats.target)
+        np.testing.assert_array_equal(stats.counts, whole.counts)
+
+    def test_missing_values(self):
+        X, y = datasets.load("car")
+        X = X.copy()
+        rng = np.random.default_rng(4)
+        for c in X.columns:
+            X.loc[rng.random(len(X)) < 0.1, c] = np.nan
+        proba = KDB(k=3).fit(X, y).predict_proba(X)
+        assert np.isfinite(proba).all()
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+
+    def test_hierarchical_is_the_default_and_an_option_elsewhere(self):
+        assert KDB().smoothing == SelectiveKDB().smoothing == "hierarchical"
+        X, y = datasets.load("car")
+        for model in (TAN(smoothing="hierarchical"), NaiveBayes(smoothing="hierarchical")):
+            assert np.isfinite(model.fit(X, y).predict_log_proba(X)).all()
+
+
+# --------------------------------------------------------------------------- SelectiveKDB
+class TestSelectiveKDB:
+    def test_leave_one_out_equals_refits(self):
+        """The score of the full candidate (k' = k, every feature) is the mean log-loss of
+        refits on the counts with each row taken out, the structure held."""
+        X, y = datasets.load("car")
+        rng = np.random.default_rng(0)
+        idx = rng.choice(len(y), 120, replace=False)
+        Xs, ys = X.iloc[idx].reset_index(drop=True), np.asarray(y)[idx]
+        sel = SelectiveKDB(k=2, smoothing="lidstone").fit(Xs, ys)
+        kdb = KDB(k=2, smoothing="lidstone").fit(Xs, ys)
+        counts: FamilyCounts = kdb.stats_
+        yi = np.searchsorted(kdb.classes_, ys)
+        codes = with_class_column(kdb.schema_.encode(Xs).codes, yi, len(kdb.classes_))
+        total = 0.0
+        for r in range(len(ys)):
+            one = family_counts(codes[r : r + 1], counts.families, counts.n_states, target=6)
+            left = copy.deepcopy(kdb)
+            left.stats_ = FamilyCounts(
+                counts.n_states, counts.families, counts.counts - one.counts, counts.target
+            )
+            left._reestimate()
+            total -= left.predict_log_proba(Xs.iloc[r : r + 1])[0, yi[r]]
+        np.testing.assert_allclose(sel.loo_log_loss_[2, -1], total / len(ys), rtol=1e-10)
+
+    def test_choice_and_dropped_features(self, xor_data):
+        X, y = xor_data
+        model = SelectiveKDB(k=3).fit(X, y)
+        assert model.k_ >= 1
+        assert set(model.selected_) >= {"x0", "x1"}
+        assert list(model.structure_) == [n for n in model.schema_.names if n in model.selected_]
+        # features left out add nothing: predictions ignore their values
+        X2 = X.copy()
+        for name in set(X.columns) - set(model.selected_):
+            X2[name] = pd.Categorical(
+                np.zeros(len(X2), dtype=int), categories=X[name].cat.categories
+            )
+        np.testing.assert_allclose(model.predict_proba(X), model.predict_proba(X2), atol=1e-12)
+        explained = model.explain(X.iloc[:5])
+        for name in set(X.columns) - set(model.selected_):
+            assert (explained[:, list(X.columns).index(name)] == 0).all()
+
+    def test_scores_shape_is_checked(self):
+        X, y = datasets.load("car")
+        model = SelectiveKDB(k=2).fit(X, y)
+        bad = copy.deepcopy(model)
+        bad.k = 3
+        with pytest.raises(ValueError, match="scores"):
+            bad._reestimate()
+
+
+# --------------------------------------------------------------------------- NBTree
+class TestNBTree:
+    def test_splits_on_an_interaction(self, xor_data):
+        X, y = xor_data
+        model = NBTree().fit(X, y)
+        assert model.tree_[0]["split"] in {"x0", "x1"}
+        assert model.n_leaves_ >= 2
+        assert model.score(X, y) > 0.9 > NaiveBayes().fit(X, y).score(X, y)
+
+    def test_no_split_where_naive_bayes_is_right(self):
+        # features independent given the class, of unequal strength (so that ties, which
+        # leave-one-out accuracy resolves by chance, are rare)
+        rng = np.random.default_rng(5)
+        y = rng.integers(0, 2, 800)
+        strength = (0.9, 0.75, 0.7, 0.65, 0.6)
+        codes = np.column_stack([np.where(rng.random(800) < p, y, 1 - y) for p in strength])
+        model = NBTree().fit(_frame(codes), y)
+        assert model.n_nodes_ == 1
+        nb = NaiveBayes(discretize=None).fit(_frame(codes), y)
+        np.testing.assert_allclose(
+            model.predict_proba(_frame(codes)), nb.predict_proba(_frame(codes)), atol=1e-12
+        )
+
+    def test_small_nodes_are_leaves(self, xor_data):
+        X, y = xor_data
+        assert NBTree(min_samples=10_000).fit(X, y).n_nodes_ == 1
+        assert NBTree(max_depth=1).fit(X, y).depth_ <= 1
+
+    def test_route_stops_at_missing_and_unseen_values(self):
+        split = np.array([0, -1, -1])
+        parent = np.array([-1, 0, 0])
+        value = np.array([-1, 0, 2])
+        codes = np.array([[0, 1], [2, 0], [1, 0], [-1, 1]])
+        np.testing.assert_array_equal(route(codes, split, parent, value, [3, 2]), [1, 2, 0, 0])
+
+    def test_missing_split_value_uses_the_node_model(self, xor_data):
+        X, y = xor_data
+        model = NBTree().fit(X, y)
+        X2 = X.iloc[:3].copy()
+        root = model.tree_[0]["split"]
+        X2[root] = np.nan
+        proba = model.predict_proba(X2)
+        assert np.isfinite(proba).all()
+
+    def test_partial_fit_keeps_the_tree(self, xor_data):
+        X, y = xor_data
+        inc = NBTree().partial_fit(X.iloc[:300], y[:300], classes=[0, 1])
+        tree = inc.tree_
+        inc.partial_fit(X.iloc[300:], y[300:])
+        assert [n["split"] for n in inc.tree_] == [n["split"] for n in tree]
+        assert inc.tree_[0]["n_samples"] == 600
+
+    def test_export_text(self, xor_data):
+        X, y = xor_data
+        text = NBTree().fit(X, y).export_text()
+        assert "naive Bayes on" in text
+
+    def test_bad_trees_are_refused(self, xor_data):
+        X, y = xor_data
+        model = NBTree().fit(X, y)
+        s: TreeCounts = model.stats_
+        layout_ok = s
+        assert layout_ok.split[0] >= 0
+        bad_parent = s.parent.copy()
+        bad_parent[1] = 5
+        from bayeskit.io import _layout  # the layout a model file is checked against
+
+        layout = _layout(model.schema_, 2, 5)
+        s.validate(layout)
+        with pytest.raises(ValueError, match="parent"):
+            TreeCounts(s.counts, s.split, bad_parent, s.value).validate(layout)
+        twice = s.split.copy()
+        twice[1] = twice[0]
+        with pytest.raises(ValueError, match="split"):
+            TreeCounts(s.counts, twice, s.parent, s.value).validate(layout)
