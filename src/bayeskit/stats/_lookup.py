@@ -346,44 +346,51 @@ leave_one_out = parallel_kernel(_loo_work)(_leave_one_out)
 
 
 def _nested_leave_one_out(  # pragma: no cover - compiled
-    scores, codes, y, weights, order, n_par, par, par_states, k_states, counts, cnt_off, totals,
-    tot_off, alpha, prior_kept, prior_left, n_tasks,
+    scores, codes, y, weights, order, n_par, par, par_states, k_states, num_kept, num_left,
+    cnt_off, den_kept, den_left, tot_off, prior_kept, prior_left, n_tasks,
 ):  # fmt: skip
     """Leave-one-out scores of every nested k-dependence model at once: the candidate ``(q, i)``
     uses the first ``i + 1`` features of ``order`` and at most ``q`` parents each (the first
     ones of ``par``). ``scores[0, q * d + i]`` sums the weight of the rows it gives probability
     zero, ``scores[1, q * d + i]`` the others' ``w log P_{-row}(y | x)``.
 
-    Feature ``order[i]`` has count tables by level ``l >= 1`` (flat, from ``cnt_off[i, l]``)
-    over ``(class, pa_1..pa_{l-1}, x)``, and ``totals`` the same tables summed over ``x``. Each
-    is estimated by Lidstone with pseudo-count ``alpha[i]``, with one unit of the row taken out
-    of its own class's cells (floored at 0), so an integer weight scores as that many copies of
-    the row. A missing parent stops a feature at the level before it; a missing feature adds
-    nothing."""
+    Feature ``order[i]`` has tables by level ``l >= 1`` (flat, from ``cnt_off[i, l]``) over
+    ``(class, pa_1..pa_{l-1}, x)``: the logs of Lidstone's numerators, ``num_kept`` and, with
+    one unit of the row taken out (floored at 0), ``num_left``; and from ``tot_off[i, l]`` the
+    logs of the denominators, over ``(class, pa_1..pa_{l-1})``, ``den_kept`` and ``den_left``.
+    The row's own class reads the left-out ones, so an integer weight scores as that many copies
+    of the row. A zero denominator (no count, no pseudo-count) gives the uniform distribution.
+    A missing parent stops a feature at the level before it; a missing feature adds nothing.
+    Rows are taken a block at a time and features one after the other, so that one feature's
+    tables stay in cache; logs are read, not computed (on 100,000 x 50, 1.2 s for the whole
+    fit against 1.7 s computing them here and 2.6 s going row by row)."""
     n, d = codes.shape[0], order.shape[0]
     n_classes = prior_kept.shape[0]
     n_q = scores.shape[1] // max(d, 1)
     max_levels = par.shape[1] + 2
     per_task = (n + n_tasks - 1) // n_tasks
     partial = np.zeros((n_tasks, 2, scores.shape[1]))
+    # feature by feature over a block of rows, so that one feature's tables stay in cache
     for t in nb.prange(n_tasks):
-        acc = np.empty((n_q, n_classes))
+        lo, hi = t * per_task, min(n, (t + 1) * per_task)
+        acc = np.empty((max(hi - lo, 0), n_q, n_classes))
         logs = np.empty(max_levels)
-        for r in range(t * per_task, min(n, (t + 1) * per_task)):
-            row = codes[r]
-            yr = y[r]
-            wr = weights[r]
+        for r in range(lo, hi):
             for q in range(n_q):
                 for c in range(n_classes):
-                    acc[q, c] = prior_left[c] if c == yr else prior_kept[c]
-            for i in range(d):
+                    acc[r - lo, q, c] = prior_left[c] if c == y[r] else prior_kept[c]
+        for i in range(d):
+            k = k_states[i]
+            for r in range(lo, hi):
+                row = codes[r]
+                yr = y[r]
+                a = acc[r - lo]
                 x = row[order[i]]
                 if x >= 0:
-                    k = k_states[i]
-                    a = alpha[i]
                     for c in range(n_classes):
                         cfg = c
-                        delta = 1.0 if c == yr else 0.0
+                        num = num_left if c == yr else num_kept
+                        den = den_left if c == yr else den_kept
                         top = 0
                         for lev in range(1, n_par[i] + 2):
                             if lev >= 2:
@@ -391,25 +398,24 @@ def _nested_leave_one_out(  # pragma: no cover - compiled
                                 if v < 0:
                                     break
                                 cfg = cfg * par_states[i, lev - 2] + v
-                            cnt = max(counts[cnt_off[i, lev] + cfg * k + x] - delta, 0.0)
-                            tot = max(totals[tot_off[i, lev] + cfg] - delta, 0.0)
-                            den = tot + k * a
-                            logs[lev - 1] = np.log((cnt + a) / den) if den > 0 else -np.log(k)
+                            lden = den[tot_off[i, lev] + cfg]
+                            if lden == -np.inf:
+                                logs[lev - 1] = -np.log(k)
+                            else:
+                                logs[lev - 1] = num[cnt_off[i, lev] + cfg * k + x] - lden
                             top = lev
                         for q in range(n_q):
-                            acc[q, c] += logs[min(q, top - 1)]
+                            a[q, c] += logs[min(q, top - 1)]
+                wr = weights[r]
                 for q in range(n_q):
-                    best = -np.inf
-                    for c in range(n_classes):
-                        if acc[q, c] > best:
-                            best = acc[q, c]
-                    if acc[q, yr] == -np.inf:
+                    if a[q, yr] == -np.inf:
                         partial[t, 0, q * d + i] += wr
                         continue
-                    z = 0.0
+                    z = 0.0  # log P(y | x) = -log sum_c exp(acc_c - acc_y)
                     for c in range(n_classes):
-                        z += np.exp(acc[q, c] - best)
-                    partial[t, 1, q * d + i] += wr * (acc[q, yr] - best - np.log(z))
+                        if c != yr:
+                            z += np.exp(a[q, c] - a[q, yr])
+                    partial[t, 1, q * d + i] -= wr * np.log1p(z)
     out = partial.sum(axis=0)
     for s in range(scores.shape[1]):
         scores[0, s] += out[0, s]

@@ -261,19 +261,26 @@ def nested_leave_one_out_scores(
     par_states = np.ones((d, max(depth, 1)), dtype=np.int64)
     cnt_off = np.zeros((d, depth + 2), dtype=np.int64)
     tot_off = np.zeros((d, depth + 2), dtype=np.int64)
-    flat_counts: list[np.ndarray] = []
-    flat_totals: list[np.ndarray] = []
+    logs: tuple[list[np.ndarray], ...] = ([], [], [], [])  # numerators, then denominators
     at_c = at_t = 0
     for i, tables in enumerate(levels):
         par[i, : n_par[i]] = parents[i]
         par_states[i, : n_par[i]] = tables[-1].shape[1:-1]
-        for lev, table in enumerate(tables):
+        a = float(alpha[i])
+        ka = tables[-1].shape[-1] * a
+        for lev, table in enumerate(tables[1:], start=1):
             cnt_off[i, lev], tot_off[i, lev] = at_c, at_t
-            flat_counts.append(table.ravel())
-            flat_totals.append(table.sum(axis=-1).ravel())
-            at_c += table.size
-            at_t += flat_totals[-1].size
+            cells = table.ravel()
+            totals = table.sum(axis=-1).ravel()
+            with np.errstate(divide="ignore"):  # log 0: nothing in it, not even a pseudo-count
+                logs[0].append(np.log(cells + a))
+                logs[1].append(np.log(np.maximum(cells - 1.0, 0.0) + a))
+                logs[2].append(np.log(totals + ka))
+                logs[3].append(np.log(np.maximum(totals - 1.0, 0.0) + ka))
+            at_c += cells.size
+            at_t += totals.size
     k_states = np.array([t[-1].shape[-1] for t in levels], dtype=np.int64)
+    num_kept, num_left, den_kept, den_left = (np.concatenate(part) for part in logs)
     args = (
         scores,
         np.ascontiguousarray(codes),
@@ -284,11 +291,12 @@ def nested_leave_one_out_scores(
         par,
         par_states,
         k_states,
-        np.concatenate(flat_counts),
+        num_kept,
+        num_left,
         cnt_off,
-        np.concatenate(flat_totals),
+        den_kept,
+        den_left,
         tot_off,
-        np.asarray(alpha, dtype=np.float64),
         np.ascontiguousarray(prior_kept, dtype=np.float64),
         np.ascontiguousarray(prior_left, dtype=np.float64),
     )
