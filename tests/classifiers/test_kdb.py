@@ -20,7 +20,7 @@ from bayeskit.estimate import (
     lidstone,
     log_probabilities,
 )
-from bayeskit.stats import FamilyCounts, TreeCounts, family_counts
+from bayeskit.stats import FamilyCounts, ScoredCounts, TreeCounts, family_counts
 
 
 def _frame(codes: np.ndarray) -> pd.DataFrame:
@@ -188,28 +188,50 @@ class TestKDB:
 
 # --------------------------------------------------------------------------- SelectiveKDB
 class TestSelectiveKDB:
-    def test_leave_one_out_equals_refits(self):
-        """The score of the full candidate (k' = k, every feature) is the mean log-loss of
-        refits on the counts with each row taken out, the structure held."""
+    @pytest.mark.parametrize(
+        ("missing", "weights", "params"),
+        [
+            (False, False, {"smoothing": "lidstone"}),
+            (True, False, {"smoothing": "lidstone"}),
+            (False, True, {"smoothing": "m-estimate", "alpha": 2.0}),
+            (True, False, {"smoothing": "lidstone", "priors": [0.1, 0.2, 0.3, 0.4]}),
+        ],
+    )
+    def test_leave_one_out_equals_refits(self, missing, weights, params):
+        """Every candidate's score is the sum over rows of the log-probability of the row's
+        class by the model refitted, structure held, on the counts less that row."""
         X, y = datasets.load("car")
         rng = np.random.default_rng(0)
-        idx = rng.choice(len(y), 120, replace=False)
+        idx = rng.choice(len(y), 50, replace=False)
         Xs, ys = X.iloc[idx].reset_index(drop=True), np.asarray(y)[idx]
-        sel = SelectiveKDB(k=2, smoothing="lidstone").fit(Xs, ys)
-        kdb = KDB(k=2, smoothing="lidstone").fit(Xs, ys)
-        counts: FamilyCounts = kdb.stats_
-        yi = np.searchsorted(kdb.classes_, ys)
-        codes = with_class_column(kdb.schema_.encode(Xs).codes, yi, len(kdb.classes_))
-        total = 0.0
+        if missing:
+            for c in Xs.columns:
+                Xs.loc[rng.random(len(Xs)) < 0.15, c] = np.nan
+        w = rng.integers(1, 4, len(ys)).astype(float) if weights else np.ones(len(ys))
+        sel = SelectiveKDB(k=2, **params).fit(Xs, ys, sample_weight=w if weights else None)
+        counts: FamilyCounts = sel.stats_.counts
+        order, parents = sel._structure()
+        d = sel._d
+        yi = np.searchsorted(sel.classes_, ys)
+        codes = with_class_column(sel.schema_.encode(Xs).codes, yi, len(sel.classes_))
+        expected = np.zeros((2, 3 * d))
         for r in range(len(ys)):
             one = family_counts(codes[r : r + 1], counts.families, counts.n_states, target=6)
-            left = copy.deepcopy(kdb)
-            left.stats_ = FamilyCounts(
-                counts.n_states, counts.families, counts.counts - one.counts, counts.target
+            left = copy.deepcopy(sel)
+            left.stats_ = ScoredCounts(
+                FamilyCounts(counts.n_states, counts.families, counts.counts - one.counts, 6),
+                sel.stats_.scores,
             )
-            left._reestimate()
-            total -= left.predict_log_proba(Xs.iloc[r : r + 1])[0, yi[r]]
-        np.testing.assert_allclose(sel.loo_log_loss_[2, -1], total / len(ys), rtol=1e-10)
+            for q in range(3):
+                trimmed = {j: p[:q] for j, p in parents.items() if p[:q]}
+                for used in range(1, d + 1):
+                    left._components = lambda t=trimmed, u=used, m=left: m._set_structure(
+                        order, t, u
+                    )
+                    left._reestimate()
+                    lp = left.predict_log_proba(Xs.iloc[r : r + 1])[0, yi[r]]
+                    expected[1, q * d + used - 1] += w[r] * lp
+        np.testing.assert_allclose(sel.stats_.scores, expected, rtol=1e-10, atol=1e-10)
 
     def test_choice_and_dropped_features(self, xor_data):
         X, y = xor_data
@@ -312,3 +334,35 @@ class TestNBTree:
         twice[1] = twice[0]
         with pytest.raises(ValueError, match="split"):
             TreeCounts(s.counts, twice, s.parent, s.value).validate(layout)
+
+
+class TestNBTreeEdges:
+    def test_new_category_keeps_the_branches(self):
+        rng = np.random.default_rng(6)
+        x0 = rng.choice(["b", "c"], 600)
+        x1 = rng.choice(["u", "v"], 600)
+        y = ((x0 == "b") ^ (x1 == "u")).astype(int)
+        first = pd.DataFrame({"x0": x0, "x1": x1})
+        model = NBTree().partial_fit(first, y, classes=[0, 1])
+        before = [(n["feature"], n["value"], n["n_samples"]) for n in model.tree_]
+        # "a" sorts first: the codes of "b" and "c" move up by one
+        model.partial_fit(pd.DataFrame({"x0": ["a"] * 4, "x1": ["u"] * 4}), [0, 1, 0, 1])
+        after = [(n["feature"], n["value"], n["n_samples"]) for n in model.tree_]
+        assert [a[:2] for a in after] == [b[:2] for b in before]
+        assert model.score(first, y) > 0.95
+
+    def test_class_never_seen_with_no_prior_count(self, xor_data):
+        X, y = xor_data
+        model = NBTree(prior_alpha=0).partial_fit(X, y, classes=[0, 1, 2])
+        proba = model.predict_proba(X)
+        assert np.isfinite(proba).all()
+        assert (proba[:, 2] == 0).all()
+
+    def test_hierarchical_counts_every_row_once(self, xor_data):
+        X, y = xor_data
+        model = NBTree(smoothing="hierarchical").fit(X, y)
+        lidstone_model = NBTree().fit(X, y)
+        assert model.n_nodes_ == lidstone_model.n_nodes_  # the tree does not depend on it
+        proba = model.predict_proba(X)
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+        assert model.score(X, y) > 0.9

@@ -22,6 +22,7 @@ SPODE's automatic super-parent, chosen by a leave-one-out score of the rows (see
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
 from typing import Any
@@ -40,7 +41,7 @@ from bayeskit.classifiers._base import (
 from bayeskit.classifiers._params import tabular_parameters
 from bayeskit.data.codes import code_dtype
 from bayeskit.data.schema import Encoded
-from bayeskit.estimate import log_probabilities
+from bayeskit.estimate import lidstone_equivalent, log_probabilities
 from bayeskit.exceptions import SchemaError
 from bayeskit.stats import (
     FamilyCounts,
@@ -68,7 +69,10 @@ FAMILY_PARAMETERS = """    alpha : float, default=1.0
         correction (Zhou Eqs. 7.20 and 7.25), 0 the unsmoothed MLE.
     smoothing : str, default="lidstone"
         One of "lidstone", "m-estimate", "dirichlet-map", "lidstone-where-zero" (see
-        :mod:`bayeskit.estimate`), applied along each table's child axis.
+        :mod:`bayeskit.estimate`), applied along each table's child axis, or "hierarchical"
+        (:func:`~bayeskit.estimate.hierarchical_dirichlet`: each conditional table shrunk
+        toward the one with a parent fewer, down to ``P(x | c)`` and ``P(x)``, ``alpha`` being
+        the root's pseudo-count). Joint tables such as AODE's ``P(c, x_p)`` are Lidstone.
     {tabular}
 """
 
@@ -104,8 +108,11 @@ def _check_memory(model: str, families: list, n_states: list[int], n_rows: int) 
 
 
 def with_family_parameters(cls: type) -> type:
-    """Class decorator: put :data:`FAMILY_PARAMETERS` where the docstring says ``{params}``."""
-    cls.__doc__ = cls.__doc__.replace("    {params}\n", FAMILY_PARAMETERS + "\n")
+    """Class decorator: put :data:`FAMILY_PARAMETERS` where the docstring says ``{params}``,
+    with the class's own default smoothing."""
+    default = inspect.signature(cls.__init__).parameters["smoothing"].default
+    text = FAMILY_PARAMETERS.replace('default="lidstone"', f"default={default!r}".replace("'", '"'))
+    cls.__doc__ = cls.__doc__.replace("    {params}\n", text + "\n")
     return tabular_parameters(
         none="accepted only for data without numeric columns (these models need categories)"
     )(cls)
@@ -248,7 +255,7 @@ class FamilyClassifier(BayesClassifier):
         """The count tables of ``asked`` families, stacked a group of one shape at a time; a
         family that was not counted is summed out of a larger one that was
         (:meth:`FamilyCounts.marginal`)."""
-        counts = self.stats_.counts if isinstance(self.stats_, ScoredCounts) else self.stats_
+        counts = self._counts()
         index = counts._layout[0]
         counted = [k for k, fam in enumerate(asked) if tuple(sorted(fam)) in index]
         groups = [
@@ -371,6 +378,27 @@ class FamilyClassifier(BayesClassifier):
         table = self.stats_.table((self._d, *cols))
         flat = log_probabilities(table.ravel(), self.smoothing, self.alpha)
         return flat.reshape(table.shape)
+
+    def _counts(self) -> FamilyCounts:
+        """The family counts of ``stats_`` (inside :class:`ScoredCounts` where scores come too)."""
+        return self.stats_.counts if isinstance(self.stats_, ScoredCounts) else self.stats_
+
+    # ------------------------------------------------------------------ leave-one-out
+    def _loo_alpha(self, n_states: int) -> float:
+        """The Lidstone pseudo-count a leave-one-out pass scores this model's smoothing with."""
+        return lidstone_equivalent(self.smoothing, self.alpha, n_states)
+
+    def _loo_priors(self, class_count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The class terms of a leave-one-out pass: ``log(n_c + prior_alpha)`` for the other
+        classes and ``log(n_c - 1 + prior_alpha)`` for the row's own (their common denominator
+        cancels), or the given ``priors`` for both."""
+        with np.errstate(divide="ignore"):  # a class never seen, with prior_alpha=0
+            if self.priors is not None:
+                given = np.log(np.asarray(self.priors, dtype=np.float64))
+                return given, given
+            kept = np.log(class_count + self.prior_alpha)
+            left = np.log(np.maximum(class_count - 1.0, 0.0) + self.prior_alpha)
+        return kept, left
 
     # ------------------------------------------------------------------ prediction
     def _log_likelihood(self, enc: Encoded) -> np.ndarray:

@@ -16,7 +16,7 @@ from bayeskit.classifiers._family import (
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.classifiers.spode import candidate_tables
 from bayeskit.data.schema import Encoded
-from bayeskit.estimate import lidstone_equivalent, log_probabilities
+from bayeskit.estimate import log_probabilities
 from bayeskit.stats import FamilyCounts, TreeCounts, family_counts, pair_families
 from bayeskit.stats.lookup import leave_one_out_scores
 
@@ -33,8 +33,9 @@ class NBTree(FamilyClassifier):
     with a naive Bayes model in each child (multiway, one child per value seen; the features
     split on the path are left out of the models, being constant there). Each score is the
     leave-one-out accuracy, computed exactly from the node's counts with each row taken out of
-    its cells (the split on ``a`` scores as the SPODE with super-parent ``a``, which is the
-    same classifier as naive Bayes in each child of ``a``). The best split is made when it cuts
+    its cells (the split on ``a`` scores as the SPODE with super-parent ``a``, which classifies
+    as naive Bayes in each child of ``a``: ``P(c) P(x_a | c)`` is proportional to
+    ``P(c | x_a)``). The best split is made when it cuts
     the node's error by more than ``min_gain`` of it (relative), Kohavi's rule with his
     thresholds, 30 rows and 5%; else the node is a leaf. Kohavi scores by 5-fold
     cross-validation; leave-one-out from the counts is exact and costs one pass over the
@@ -44,9 +45,10 @@ class NBTree(FamilyClassifier):
     child; it stops at a node where that value is missing or was never seen there, and that
     node's naive Bayes model (over its subtree's rows) classifies it:
     ``P(c | x) ∝ P(node | c) P(c) prod_j P(x_j | c, node)`` over the features not split on its
-    path, with ``P(node | c)`` the share of class ``c``'s rows that reach the node. Tables are
-    estimated with the model's smoothing; ``smoothing="hierarchical"`` shrinks each node's
-    ``P(x_j | c, node)`` toward ``P(x_j | c)``.
+    path, with ``P(node | c)`` the share of class ``c``'s rows that reach the node (smoothed by
+    ``prior_alpha``). Tables are estimated with the model's smoothing; with
+    ``smoothing="hierarchical"`` each node's ``P(x_j | c, node)`` is shrunk toward ``P(x_j | c)``
+    over all the rows (the node and the rest of the rows as the two children of that level).
 
     ``partial_fit``: the first call grows the tree from its rows; later calls keep the tree and
     add their rows to the counts of the nodes they reach (as :class:`KDB` keeps its structure).
@@ -134,10 +136,10 @@ class NBTree(FamilyClassifier):
         return TreeCounts(counts, split, parent, value)
 
     def _grow(self, X: Any, stats: TreeCounts) -> TreeCounts:
-        self.schema_, remap = self.schema_.extend(X)
-        if not remap:
-            return stats
-        return stats.regrow(remap, [*self.schema_.n_states.tolist(), len(self.classes_)])
+        # a grown vocabulary recodes the branches too; the chunk is then routed by the
+        # recoded tree, so it is held as stats_ at once (a failed call restores the old one)
+        self.stats_ = super()._grow(X, stats)
+        return self.stats_
 
     def _grow_tree(self, codes, y, w, n_states, n_classes) -> tuple[list, list, list]:
         """Kohavi's growing, breadth first, so that a parent precedes its children."""
@@ -175,18 +177,12 @@ class NBTree(FamilyClassifier):
             with_class_column(codes, y, n_classes), families, [*n_states, n_classes], w, target=d
         )
 
-        def alpha(k: int) -> float:
-            return lidstone_equivalent(self.smoothing, self.alpha, k)
-
         kept, left = (
-            candidate_tables(counts, d, [*cands, None], free, alpha, left_out=b)
+            candidate_tables(counts, d, [*cands, None], free, self._loo_alpha, left_out=b)
             for b in (False, True)
         )
-        nc = counts.class_count
-        with np.errstate(divide="ignore"):
-            prior_kept = np.log(nc + self.prior_alpha)
-            prior_left = np.log(np.maximum(nc - 1.0, 0.0) + self.prior_alpha)
-        right = leave_one_out_scores(kept, left, codes, y, w, prior_kept, prior_left)[2]
+        priors = self._loo_priors(counts.class_count)
+        right = leave_one_out_scores(kept, left, codes, y, w, *priors)[2]
         total = w.sum()
         err = 1.0 - right / total  # the last is naive Bayes on the node
         best = int(np.argmin(err[:-1]))
@@ -210,13 +206,20 @@ class NBTree(FamilyClassifier):
         tables = []
         for j in range(d):
             sub = _subtree_sums(counts.table((d + 1, d, j)), parent)  # (C, nodes, K)
-            logp = log_probabilities(sub, self.smoothing, self.alpha)
+            # each node against the rest of the rows: (node, class, [node, rest], x), so that a
+            # hierarchical estimate shrinks P(x | c, node) toward P(x | c) over every row once
+            pair = np.stack([sub, sub[:, :1] - sub], axis=2).transpose(1, 0, 2, 3)
+            logp = log_probabilities(pair, self.smoothing, self.alpha, batch_axes=1)
+            logp = logp[:, :, 0, :].transpose(1, 0, 2)
             logp[:, on_path[:, j], :] = 0.0  # constant in the node: no evidence
             tables.append(logp)
         a = self.prior_alpha
-        class_total = node_class[:, :1]  # the root's subtree: every row
-        with np.errstate(divide="ignore"):
-            self._node_term = np.log(node_class + a) - np.log(class_total + n_nodes * a)
+        class_total = node_class[:, :1] + n_nodes * a  # the root's subtree: every row
+        with np.errstate(divide="ignore", invalid="ignore"):
+            term = np.log(node_class + a) - np.log(class_total)
+        # a class with no row and no pseudo-count: its prior is 0 already
+        self._node_term = np.where(class_total > 0, term, 0.0)
+        self._node_class = node_class
         self._node_tables = tables
         self._on_path = on_path
         names = self.schema_.names
@@ -245,8 +248,7 @@ class NBTree(FamilyClassifier):
         children: dict[int, list[int]] = {}
         for node in self.tree_[1:]:
             children.setdefault(node["parent"], []).append(node["node"])
-        d = self._d
-        node_class = _subtree_sums(self.stats_.counts.table((d + 1, d)), self.stats_.parent)
+        node_class = self._node_class
         lines: list[str] = []
 
         def walk(i: int, depth: int) -> None:

@@ -12,7 +12,7 @@ from bayeskit.classifiers._family import (
 )
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.schema import Encoded
-from bayeskit.estimate import lidstone, lidstone_equivalent, lidstone_left_out
+from bayeskit.estimate import lidstone, lidstone_left_out
 from bayeskit.stats import FamilyCounts, ScoredCounts
 from bayeskit.stats.lookup import FamilyTables, LogFactor, leave_one_out_scores
 
@@ -176,16 +176,6 @@ class SPODE(FamilyClassifier):
             candidate_tables(counts, d, range(d), range(d), self._loo_alpha, left_out=b)
             for b in (False, True)
         )
-        if self.priors is None:
-            nc = counts.class_count
-            with np.errstate(divide="ignore"):  # a class never seen, with prior_alpha=0
-                prior_kept = np.log(nc + self.prior_alpha)
-                prior_left = np.log(np.maximum(nc - 1.0, 0.0) + self.prior_alpha)
-        else:
-            with np.errstate(divide="ignore"):
-                prior_kept = prior_left = np.log(np.asarray(self.priors, dtype=np.float64))
+        prior_kept, prior_left = self._loo_priors(counts.class_count)
         weights = np.ones(len(y)) if w is None else w
         return leave_one_out_scores(kept, left, codes, y, weights, prior_kept, prior_left)[:2]
-
-    def _loo_alpha(self, n_states: int) -> float:
-        return lidstone_equivalent(self.smoothing, self.alpha, n_states)

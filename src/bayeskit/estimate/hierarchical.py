@@ -122,7 +122,7 @@ def _averaged_level(n: np.ndarray, base: np.ndarray) -> tuple[np.ndarray, np.nda
 
 def hierarchical_concentrations(
     counts: np.ndarray, alpha: float = 1.0, *, batch_axes: int = 0
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, list[np.ndarray]]:
     """The hierarchical estimate and its concentrations: see :func:`hierarchical_dirichlet`.
 
     Returns

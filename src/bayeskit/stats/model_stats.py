@@ -212,11 +212,17 @@ class TreeCounts:
         return TreeCounts(self.counts + other.counts, self.split, self.parent, self.value)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> TreeCounts:
-        """Grown vocabularies of the features (``n_states``: features then the class); the
-        node column keeps its size."""
+        """Grown vocabularies of the features (``n_states``: features then the class): the
+        counts regrow and each branch's code moves with its category; the node column keeps its
+        size."""
         n_states = np.asarray(n_states, dtype=np.int64)
         full = np.concatenate([n_states[:-1], [len(self.split)], n_states[-1:]])
-        return TreeCounts(self.counts.regrow(remap, full), self.split, self.parent, self.value)
+        value = self.value.copy()  # the branches follow their codes to the new ones
+        for i in range(1, len(value)):
+            a = int(self.split[self.parent[i]])
+            if a in remap:
+                value[i] = int(np.asarray(remap[a])[value[i]])
+        return TreeCounts(self.counts.regrow(remap, full), self.split, self.parent, value)
 
     def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
         """The tree: node 0 the root, every other node's parent an earlier node that splits on
