@@ -406,3 +406,17 @@ def test_spode_with_an_unseen_class_warns_nothing():
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         SPODE(prior_alpha=0).partial_fit(X, y, classes=[*np.unique(y), "zz"])
+
+
+@pytest.mark.parametrize("model", [lambda: AnDE(n=2), lambda: AODE(), lambda: SPODE()])
+def test_columns_labelled_by_numbers_are_not_read_as_positions(model):
+    """Internal tables are asked for by position: columns labelled "1".."4" (so that the label
+    1 is position 0) give the same model as any other labels (a regression: AnDE asked for the
+    family (class, 0, 0))."""
+    X, y = datasets.load("car")
+    X = X.iloc[:, :4]
+    numbered = X.set_axis([str(i + 1) for i in range(4)], axis=1)
+    lettered = X.set_axis(list("abcd"), axis=1)
+    a = model().fit(numbered, y).predict_proba(numbered)
+    b = model().fit(lettered, y).predict_proba(lettered)
+    np.testing.assert_allclose(a, b, atol=1e-12)

@@ -301,7 +301,7 @@ class FamilyClassifier(BayesClassifier):
             flat = table.reshape(table.shape[0], -1)
             cond = log_probabilities(flat, self.smoothing, self.alpha).reshape(table.shape)
             return LogFactor(columns[-1], tuple(columns[:-1]), cond)
-        joint = self.joint_log_table(columns)
+        joint = self._joint_log_table(columns)
         prior = self.log_prior_.reshape((-1,) + (1,) * len(columns))
         with np.errstate(invalid="ignore"):
             rel = np.where(np.isfinite(prior), joint - prior, 0.0)
@@ -374,8 +374,11 @@ class FamilyClassifier(BayesClassifier):
         0.304
         """
         check_is_fitted(self, "stats_")
-        cols = tuple(self._feature_index("features", f) for f in features)
-        table = self.stats_.table((self._d, *cols))
+        return self._joint_log_table(tuple(self._feature_index("features", f) for f in features))
+
+    def _joint_log_table(self, columns: tuple[int, ...]) -> np.ndarray:
+        """:meth:`joint_log_table` of feature positions (never read as column labels)."""
+        table = self.stats_.table((self._d, *columns))
         flat = log_probabilities(table.ravel(), self.smoothing, self.alpha)
         return flat.reshape(table.shape)
 
