@@ -84,7 +84,7 @@ except ImportError as exc:  # the models of issue 11 are being written
 else:
     OURS_MISSING = ""
 
-SECTION = "Semi-naive Bayes vs Weka, pgmpy and pyAgrum (issue 11)"
+SECTION = "Semi-naive Bayes vs Weka, pgmpy and pyAgrum (issues 11 and 12)"
 DEFAULT_ROWS = 100_000
 DEFAULT_FEATURES = 50
 DEFAULT_TEST = 2_000
