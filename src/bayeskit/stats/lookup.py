@@ -261,26 +261,28 @@ def nested_leave_one_out_scores(
     par_states = np.ones((d, max(depth, 1)), dtype=np.int64)
     cnt_off = np.zeros((d, depth + 2), dtype=np.int64)
     tot_off = np.zeros((d, depth + 2), dtype=np.int64)
-    logs: tuple[list[np.ndarray], ...] = ([], [], [], [])  # numerators, then denominators
     at_c = at_t = 0
-    for i, tables in enumerate(levels):
+    for i, tables in enumerate(levels):  # the layout first, then the logs written in place
         par[i, : n_par[i]] = parents[i]
         par_states[i, : n_par[i]] = tables[-1].shape[1:-1]
-        a = float(alpha[i])
-        ka = tables[-1].shape[-1] * a
         for lev, table in enumerate(tables[1:], start=1):
             cnt_off[i, lev], tot_off[i, lev] = at_c, at_t
-            cells = table.ravel()
-            totals = table.sum(axis=-1).ravel()
-            with np.errstate(divide="ignore"):  # log 0: nothing in it, not even a pseudo-count
-                logs[0].append(np.log(cells + a))
-                logs[1].append(np.log(np.maximum(cells - 1.0, 0.0) + a))
-                logs[2].append(np.log(totals + ka))
-                logs[3].append(np.log(np.maximum(totals - 1.0, 0.0) + ka))
-            at_c += cells.size
-            at_t += totals.size
+            at_c += table.size
+            at_t += table.size // table.shape[-1]
+    num_kept, num_left, den_kept, den_left = (np.empty(n) for n in (at_c, at_c, at_t, at_t))
+    with np.errstate(divide="ignore"):  # log 0: nothing in it, not even a pseudo-count
+        for i, tables in enumerate(levels):
+            a = float(alpha[i])
+            ka = tables[-1].shape[-1] * a
+            for lev, table in enumerate(tables[1:], start=1):
+                c0, t0 = cnt_off[i, lev], tot_off[i, lev]
+                cells = table.ravel()
+                totals = table.sum(axis=-1).ravel()
+                _log_lidstone(cells, a, num_kept[c0 : c0 + cells.size], left_out=False)
+                _log_lidstone(cells, a, num_left[c0 : c0 + cells.size], left_out=True)
+                _log_lidstone(totals, ka, den_kept[t0 : t0 + totals.size], left_out=False)
+                _log_lidstone(totals, ka, den_left[t0 : t0 + totals.size], left_out=True)
     k_states = np.array([t[-1].shape[-1] for t in levels], dtype=np.int64)
-    num_kept, num_left, den_kept, den_left = (np.concatenate(part) for part in logs)
     args = (
         scores,
         np.ascontiguousarray(codes),
@@ -302,6 +304,18 @@ def nested_leave_one_out_scores(
     )
     nested_leave_one_out(*args, planned_threads(_nested_work(*args)))
     return scores
+
+
+def _log_lidstone(values: np.ndarray, pseudo: float, out: np.ndarray, *, left_out: bool) -> None:
+    """``out = log(values + pseudo)``, with one unit taken out of ``values`` (floored at 0) when
+    ``left_out``; written in place (the tables of a selective KDB can be large)."""
+    if left_out:
+        np.subtract(values, 1.0, out=out)
+        np.maximum(out, 0.0, out=out)
+        out += pseudo
+    else:
+        np.add(values, pseudo, out=out)
+    np.log(out, out=out)
 
 
 def _reuse(par_ptr: list[int], par_cols: list[int], comp_ptr: list[int]) -> np.ndarray:
