@@ -48,10 +48,15 @@ class TestHierarchical:
         assert np.isfinite(np.log(p)).all()
 
     def test_unseen_configuration_gets_its_parent_level(self):
-        counts = np.array([[[30.0, 10.0], [0.0, 0.0]], [[5.0, 15.0], [2.0, 0.0]]])
+        counts = np.array(
+            [[[30.0, 10.0], [0.0, 0.0], [0.0, 0.0]], [[5.0, 15.0], [2.0, 0.0], [0.0, 0.0]]]
+        )
         p = np.exp(hierarchical_dirichlet(counts))
-        upper = np.exp(hierarchical_dirichlet(counts.sum(axis=1)))  # the same first levels
-        np.testing.assert_allclose(p[0, 1], upper[0], atol=1e-12)
+        np.testing.assert_allclose(p[0, 1], p[0, 2], atol=1e-12)  # both: class 0's level
+        assert 0.6 < p[0, 1, 0] < 0.8  # class 0's distribution, 30 : 10 shrunk toward P(x)
+        # close to the two-level estimate of the summed table (the same levels from rows)
+        upper = np.exp(hierarchical_dirichlet(counts.sum(axis=1)))
+        assert abs(p[0, 1, 0] - upper[0, 0]) < 0.05
 
     def test_identical_children_copy_the_parent(self):
         # every parent value has the same distribution: the extra parent adds nothing
@@ -366,3 +371,11 @@ class TestNBTreeEdges:
         proba = model.predict_proba(X)
         np.testing.assert_allclose(proba.sum(axis=1), 1.0)
         assert model.score(X, y) > 0.9
+
+    def test_region_probabilities_sum_to_one(self):
+        X, y = datasets.load("car")
+        model = NBTree(prior_alpha=0.5).fit(X, y)
+        leaf = model.stats_.split < 0
+        region = np.exp(model._node_term)
+        np.testing.assert_allclose(region[:, leaf].sum(axis=1), 1.0, atol=1e-12)
+        np.testing.assert_allclose(region[:, 0], 1.0, atol=1e-12)  # the root: every row

@@ -45,10 +45,11 @@ class NBTree(FamilyClassifier):
     child; it stops at a node where that value is missing or was never seen there, and that
     node's naive Bayes model (over its subtree's rows) classifies it:
     ``P(c | x) ∝ P(node | c) P(c) prod_j P(x_j | c, node)`` over the features not split on its
-    path, with ``P(node | c)`` the share of class ``c``'s rows that reach the node (smoothed by
-    ``prior_alpha``). Tables are estimated with the model's smoothing; with
-    ``smoothing="hierarchical"`` each node's ``P(x_j | c, node)`` is shrunk toward ``P(x_j | c)``
-    over all the rows (the node and the rest of the rows as the two children of that level).
+    path, with ``P(node | c)`` the share of class ``c``'s rows that reach the node (each leaf
+    smoothed by ``prior_alpha``, so the leaves' shares sum to 1 for every class). Tables are
+    estimated with the model's smoothing; with ``smoothing="hierarchical"`` each node's
+    ``P(x_j | c, node)`` is shrunk toward ``P(x_j | c)`` over all the rows (the node and the
+    rest of the rows as the two children of that level).
 
     ``partial_fit``: the first call grows the tree from its rows; later calls keep the tree and
     add their rows to the counts of the nodes they reach (as :class:`KDB` keeps its structure).
@@ -214,9 +215,13 @@ class NBTree(FamilyClassifier):
             logp[:, on_path[:, j], :] = 0.0  # constant in the node: no evidence
             tables.append(logp)
         a = self.prior_alpha
-        class_total = node_class[:, :1] + n_nodes * a  # the root's subtree: every row
+        # P(node | c): the node's subtree's share of the class's rows, each leaf (a region of
+        # the space) with pseudo-count a, so the leaves' shares sum to 1 for every class and a
+        # node's is the sum of its leaves'
+        leaves = _subtree_sums((split < 0).astype(np.float64)[None, :], parent)
+        class_total = node_class[:, :1] + leaves[:, :1] * a  # the root's subtree: every row
         with np.errstate(divide="ignore", invalid="ignore"):
-            term = np.log(node_class + a) - np.log(class_total)
+            term = np.log(node_class + leaves * a) - np.log(class_total)
         # a class with no row and no pseudo-count: its prior is 0 already
         self._node_term = np.where(class_total > 0, term, 0.0)
         self._node_class = node_class

@@ -30,13 +30,23 @@ pass, no sampling, deterministic. Where ``u``'s children differ from it, the wei
 ``s`` (the extra parent matters); where they agree, to large ``s`` (they copy ``u``); where they
 hold a handful of rows, it stays spread, so a thin table is neither flattened nor trusted.
 
+Petitjean et al.'s hierarchy passes *table counts* up, not rows: in the Chinese restaurant
+franchise behind the model, a node sees each child as the number of "tables" it opened for a
+value, which grows like the logarithm of the child's count, so a value common in one child does
+not swamp the node (Kneser-Ney's idea). Here each level's estimate is made twice: once from the
+rows, then once more with every level above the table's own built from the children's expected
+table counts, ``E[t] = s theta (psi(s theta + n) - psi(s theta))`` (at least 1 where ``n > 0``),
+the concentrations and distributions of the first pass standing in for the sampled ones. On the
+26 sets of the suite this second pass lowers the mean log-loss of SelectiveKDB from 0.2789 to
+0.2747 and of KDB(k=2) from 0.3269 to 0.3226; a third pass changed nothing further (11 sets).
+
 Measured on 11 data sets of the suite (car, nursery, kr_vs_kp, tic_tac_toe, monk2, krkopt,
 lymphography, molecular_biology_promoters, australian, hepatitis, heart_statlog; stratified
 10-fold cross-validation), KDB(k=2)'s mean log-loss: 0.424 with this average, 0.431 with one
 concentration per level set at the evidence's maximum (Petitjean et al.'s tying), 0.431 with one
 per node held near its level's by a log-normal prior, and 0.657 with one per node at the
-evidence's maximum (overconfident on the small sets: 1.84 on molecular_biology_promoters). See
-benchmarks/RESULTS.md for Lidstone and the whole suite.
+evidence's maximum (overconfident on the small sets: 1.84 on molecular_biology_promoters), all
+before the table counts were added. See benchmarks/RESULTS.md for Lidstone and the whole suite.
 
 Only counts are used: the estimate is a function of the family table alone (its lower levels are
 its marginals), so it is as mergeable as the counts.
@@ -47,7 +57,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import gammaln
+from scipy.special import digamma, gammaln
 
 __all__ = [
     "CONCENTRATION_BOUNDS",
@@ -141,18 +151,46 @@ def hierarchical_concentrations(
         )
         raise ValueError(msg)
     levels = level_tables(counts, batch_axes)
+    thetas, conc = _top_down(levels, alpha, counts.shape[-1])
+    if m:  # the upper levels again, from the table counts the lower ones send up
+        thetas, conc = _top_down(_table_counts(levels, thetas, conc), alpha, counts.shape[-1])
+    with np.errstate(divide="ignore"):
+        return np.log(thetas[m]), conc
+
+
+def _table_counts(levels: list, thetas: list, conc: list) -> list:
+    """The levels' counts with each one above the table's own replaced by the expected number of
+    "tables" of its children (Chinese restaurant franchise): for a child cell of ``n`` rows
+    under a node of concentration ``s`` and distribution ``theta``,
+    ``E[t] = s theta (psi(s theta + n) - psi(s theta))``, at least 1 where ``n > 0``."""
+    m = len(levels) - 1
+    out = [None] * (m + 1)
+    out[m] = levels[m]
+    for j in range(m, 0, -1):
+        n = out[j]
+        sb = conc[j - 1][..., None, None] * np.expand_dims(thetas[j - 1], axis=-2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = sb * (digamma(sb + n) - digamma(sb))
+        out[j - 1] = np.where(n > 0, np.maximum(t, 1.0), 0.0).sum(axis=-2)
+    return out
+
+
+def _top_down(levels: list, alpha: float, k: int) -> tuple[list, list]:
+    """Every level's estimate, root first, each shrunk toward the one above (and the
+    concentrations)."""
+    m = len(levels) - 1
     root = levels[0] + alpha
     total = root.sum(axis=-1, keepdims=True)
-    k = counts.shape[-1]
     theta = np.where(total > 0, root / np.where(total > 0, total, 1.0), 1.0 / max(k, 1))
+    thetas = [theta]
     conc = []
     for j in range(1, m + 1):
         n = levels[j]
         base = np.expand_dims(theta, axis=-2)  # the parent level, broadcast over the new axis
         theta, s = _averaged_level(n, base)
+        thetas.append(theta)
         conc.append(s)
-    with np.errstate(divide="ignore"):
-        return np.log(theta), conc
+    return thetas, conc
 
 
 def hierarchical_dirichlet(
@@ -180,12 +218,14 @@ def hierarchical_dirichlet(
     Examples
     --------
     A parent value seen once is pulled toward its class's distribution, not toward uniform,
-    and one never seen gets its class's distribution, ``P(x | c)``:
+    and the values never seen get their class's distribution:
 
-    >>> counts = np.array([[[30.0, 10.0], [1.0, 0.0]], [[5.0, 15.0], [0.0, 0.0]]])
-    >>> p = np.exp(hierarchical_dirichlet(counts))   # axes (class, parent, x)
-    >>> p_class = np.exp(hierarchical_dirichlet(counts.sum(axis=1)))  # axes (class, x)
-    >>> bool(0.7 < p[0, 1, 0] < 0.8), bool(np.allclose(p[1, 1], p_class[1]))
+    >>> counts = np.array([[[30.0, 10.0], [1.0, 0.0], [9.0, 3.0]],
+    ...                    [[5.0, 15.0], [0.0, 0.0], [0.0, 0.0]]])   # (class, parent, x)
+    >>> p = np.exp(hierarchical_dirichlet(counts))
+    >>> bool(0.7 < p[0, 1, 0] < 0.8), bool(np.allclose(p[1, 1], p[1, 2]))
     (True, True)
+    >>> bool(0.2 < p[1, 1, 0] < 0.35)  # class 1's distribution, (5 + ...) / (20 + ...)
+    True
     """
     return hierarchical_concentrations(counts, alpha, batch_axes=batch_axes)[0]
