@@ -33,6 +33,16 @@ RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 MB = 1e6
 
 
+def timed_fit_predict(model: Any, X: Any, y: Any, X_test: Any) -> tuple[Any, float, float]:
+    """Fit ``model`` on ``(X, y)``, then ``predict_proba(X_test)``, each timed: the
+    probabilities, the fit's seconds and the prediction's."""
+    t0 = time.perf_counter()
+    model.fit(X, y)
+    t1 = time.perf_counter()
+    proba = model.predict_proba(X_test)
+    return proba, t1 - t0, time.perf_counter() - t1
+
+
 @dataclass(frozen=True)
 class Timing:
     """Seconds of each run, in order."""

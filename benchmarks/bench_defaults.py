@@ -38,6 +38,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -97,6 +98,37 @@ def folds_for(work: Path, name: str, y: np.ndarray, seed: int) -> np.ndarray:
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savetxt(path, fold, fmt="%d")
     return fold
+
+
+class SuiteSet(NamedTuple):
+    """One data set of the suite, ready for cross-validation."""
+
+    X: pd.DataFrame
+    y: np.ndarray
+    classes: np.ndarray
+    y_idx: np.ndarray
+    fold: np.ndarray
+    kind: str  # "categorical", "numeric" or "mixed"
+
+
+def prepare(root: Path, work: Path, entry: dict, seed: int) -> SuiteSet:
+    """Load a data set of the manifest, with its saved folds and its kind."""
+    X, y, cat, num = load(root, entry)
+    classes = np.unique(y)
+    fold = folds_for(work, entry["name"], y, seed)
+    kind = "categorical" if not num else "numeric" if not cat else "mixed"
+    return SuiteSet(X, y, classes, np.searchsorted(classes, y), fold, kind)
+
+
+def cross_validate(fitter: Callable, X, y, fold, classes) -> np.ndarray:
+    """Class probabilities of every row, from the model fitted on the other folds."""
+    proba = np.zeros((len(y), len(classes)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for k in range(N_FOLDS):
+            tr, te = fold != k, fold == k
+            proba[te] = fitter(X[tr], y[tr], X[te], classes)
+    return proba
 
 
 def scores(proba: np.ndarray, y_idx: np.ndarray) -> tuple[float, float]:
@@ -319,22 +351,13 @@ def main(argv: list[str] | None = None) -> None:
     seconds: dict[str, float] = {}
     for entry in entries:
         name = entry["name"]
-        X, y, cat, num = load(args.data, entry)
-        classes = np.unique(y)
-        y_idx = np.searchsorted(classes, y)
-        fold = folds_for(args.work, name, y, args.seed)
-        kind = "categorical" if not num else "numeric" if not cat else "mixed"
+        X, y, classes, y_idx, fold, kind = prepare(args.data, args.work, entry, args.seed)
         res = results.setdefault(name, {})
         for label, (fitter, where) in cons.items():
             if where != "all" and where != kind:
                 continue
             t0 = time.perf_counter()
-            proba = np.zeros((len(y), len(classes)))
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                for k in range(N_FOLDS):
-                    tr, te = fold != k, fold == k
-                    proba[te] = fitter(X[tr], y[tr], X[te], classes)
+            proba = cross_validate(fitter, X, y, fold, classes)
             seconds[label] = seconds.get(label, 0.0) + time.perf_counter() - t0
             res[label] = scores(proba, y_idx)
         if use_weka:

@@ -48,6 +48,7 @@ from _common import (
     say,
     time_phases,
     time_runs,
+    timed_fit_predict,
     write_section,
 )
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
@@ -120,14 +121,9 @@ def make_gaussian(n: int, d: int, seed: int = SEED) -> GaussianData:
 def fit_predict(make_model, X, y, out: dict) -> dict[str, float]:
     """One run: fit then predict_proba, each timed; the posterior is left in ``out``."""
     model = make_model()
-    t0 = time.perf_counter()
-    model.fit(X, y)
-    t1 = time.perf_counter()
-    proba = model.predict_proba(X)
-    t2 = time.perf_counter()
-    out["proba"] = proba
+    out["proba"], fit, predict = timed_fit_predict(model, X, y, X)
     out["classes"] = model.classes_
-    return {"fit": t1 - t0, "predict_proba": t2 - t1}
+    return {"fit": fit, "predict_proba": predict}
 
 
 def warm_up(d: int) -> float:

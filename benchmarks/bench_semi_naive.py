@@ -69,6 +69,7 @@ from _common import (
     markdown_table,
     say,
     time_phases,
+    timed_fit_predict,
     versions,
     write_section,
 )
@@ -153,14 +154,9 @@ class TreeNetwork:
 
 def bayeskit_contender(make: Callable[[], object], X, y, Xte, keep: dict) -> Callable:
     def once() -> dict[str, float]:
-        model = make()
-        t0 = time.perf_counter()
-        model.fit(X, y)
-        t1 = time.perf_counter()
-        proba = model.predict_proba(Xte)
-        t2 = time.perf_counter()
+        proba, fit, predict = timed_fit_predict(make(), X, y, Xte)
         keep.setdefault("proba", proba)
-        return {"fit": t1 - t0, "predict": t2 - t1}
+        return {"fit": fit, "predict": predict}
 
     return once
 

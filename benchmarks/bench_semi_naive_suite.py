@@ -52,7 +52,6 @@ import os
 import subprocess
 import sys
 import time
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -72,8 +71,8 @@ from bench_defaults import (
     N_FOLDS,
     _java_version,
     bayeskit_fitter,
-    folds_for,
-    load,
+    cross_validate,
+    prepare,
     scores,
     weka_version,
     write_fold_arffs,
@@ -193,17 +192,6 @@ def gradient_boosting(Xtr, ytr, Xte, classes, seed: int) -> np.ndarray:
     out = np.zeros((len(Xte), len(classes)))
     out[:, np.searchsorted(classes, model.classes_)] = model.predict_proba(ordinal(Xte))
     return out
-
-
-def cross_validate(fitter: Callable, X, y, fold, classes) -> np.ndarray:
-    """Class probabilities of every row, from the model fitted on the other folds."""
-    proba = np.zeros((len(y), len(classes)))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for k in range(N_FOLDS):
-            tr, te = fold != k, fold == k
-            proba[te] = fitter(X[tr], y[tr], X[te], classes)
-    return proba
 
 
 # ---------------------------------------------------------------------- Weka
@@ -349,11 +337,7 @@ def main(argv: list[str] | None = None) -> None:
     kinds: dict[str, str] = {}
     for entry in entries:
         name = entry["name"]
-        X, y, cat, num = load(args.data, entry)
-        classes = np.unique(y)
-        y_idx = np.searchsorted(classes, y)
-        fold = folds_for(args.work, name, y, args.seed)
-        kind = "categorical" if not num else "numeric" if not cat else "mixed"
+        X, y, classes, y_idx, fold, kind = prepare(args.data, args.work, entry, args.seed)
         kinds[name] = kind
         res = results.setdefault(name, {})
 

@@ -296,7 +296,7 @@ class FamilyClassifier(BayesClassifier):
         pseudo-counts give it a little mass. Given ``priors``: ``log P(x_columns | c)``
         (smoothed over the columns' joint values), so the class enters through the given
         prior."""
-        table = self.stats_.table((self._d, *columns))
+        table = self._counts().table((self._d, *columns))
         if self.priors is not None:
             flat = table.reshape(table.shape[0], -1)
             cond = log_probabilities(flat, self.smoothing, self.alpha).reshape(table.shape)
@@ -378,7 +378,7 @@ class FamilyClassifier(BayesClassifier):
 
     def _joint_log_table(self, columns: tuple[int, ...]) -> np.ndarray:
         """:meth:`joint_log_table` of feature positions (never read as column labels)."""
-        table = self.stats_.table((self._d, *columns))
+        table = self._counts().table((self._d, *columns))
         flat = log_probabilities(table.ravel(), self.smoothing, self.alpha)
         return flat.reshape(table.shape)
 

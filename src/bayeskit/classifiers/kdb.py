@@ -132,11 +132,11 @@ class _KDBBase(FamilyClassifier):
             cells = [*self.schema_.n_states.tolist(), n_classes]
             cap = table_cell_cap(self.max_table_cells, enc.n_samples)
             parents = kdb_parents(order, cmi, self.k, cells, cap)
-            families = [
-                (d,),
-                *((d, j) for j in order),
-                *((d, *parents[j], j) for j in order if j in parents),
-            ]
+            # second pass: only the families with parents; the class and the (class, x_j),
+            # in order, are already in the first pass's counts
+            known = pairs.select([(d,), *((d, j) for j in order)])
+            extra = [(d, *parents[j], j) for j in order if j in parents]
+            return known.join(self._count_families(enc, y, w, n_classes, extra))
         return self._count_families(enc, y, w, n_classes, families)
 
     def _structure(self) -> tuple[list[int], dict[int, tuple[int, ...]]]:
@@ -338,17 +338,13 @@ class SelectiveKDB(_KDBBase):
 
     def _count(self, enc, y, w, n_classes) -> ScoredCounts:
         counts = super()._count(enc, y, w, n_classes)
-        n = (self.k + 1) * enc.codes.shape[1]
-        return ScoredCounts(counts, np.zeros((2, n if enc.n_samples else 0)))
+        return ScoredCounts(counts, np.zeros((2, (self.k + 1) * enc.codes.shape[1])))
 
     def _grow(self, X: Any, stats: ScoredCounts) -> ScoredCounts:
         return ScoredCounts(super()._grow(X, stats.counts), stats.scores)
 
     def _after_count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None) -> None:
-        scores = self.stats_.scores
-        if scores.size == 0:  # first call
-            scores = np.zeros((2, (self.k + 1) * self._d))
-        scores = scores + self._loo_scores(enc.codes, y, w)
+        scores = self.stats_.scores + self._loo_scores(enc.codes, y, w)
         self.stats_ = ScoredCounts(self.stats_.counts, scores)
 
     def _components(self) -> dict[str, Any]:

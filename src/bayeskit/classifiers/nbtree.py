@@ -199,14 +199,24 @@ class NBTree(FamilyClassifier):
         split, parent, value = stats.split, stats.parent, stats.value
         n_nodes = len(split)
         counts: FamilyCounts = stats.counts
-        node_class = _subtree_sums(counts.table((d + 1, d)), parent)  # (C, nodes)
-        on_path = np.zeros((n_nodes, d), dtype=bool)
+        n_classes = len(self.classes_)
+        # every node's counts summed over its subtree, in one pass up the tree: the leaf
+        # indicator, then (class, node), then each (class, node, x_j), side by side
+        own = [counts.table((d + 1, d, j)) for j in range(d)]
+        leaf = np.broadcast_to(
+            (split < 0).astype(np.float64)[None, :, None], (n_classes, n_nodes, 1)
+        )
+        sums = _subtree_sums(
+            np.concatenate([leaf, counts.table((d + 1, d))[:, :, None], *own], 2), parent
+        )
+        leaves, node_class = sums[0, :, 0], sums[:, :, 1]
+        subtrees = np.split(sums[:, :, 2:], np.cumsum([t.shape[2] for t in own])[:-1], axis=2)
+        on_path = np.zeros((n_nodes, d), dtype=bool)  # the features split above each node
         for i in range(1, n_nodes):
             on_path[i] = on_path[parent[i]]
             on_path[i, split[parent[i]]] = True
         tables = []
-        for j in range(d):
-            sub = _subtree_sums(counts.table((d + 1, d, j)), parent)  # (C, nodes, K)
+        for j, sub in enumerate(subtrees):  # (C, nodes, K)
             # each node against the rest of the rows: (node, class, [node, rest], x), so that a
             # hierarchical estimate shrinks P(x | c, node) toward P(x | c) over every row once
             pair = np.stack([sub, sub[:, :1] - sub], axis=2).transpose(1, 0, 2, 3)
@@ -218,22 +228,17 @@ class NBTree(FamilyClassifier):
         # P(node | c): the node's subtree's share of the class's rows, each leaf (a region of
         # the space) with pseudo-count a, so the leaves' shares sum to 1 for every class and a
         # node's is the sum of its leaves'
-        leaves = _subtree_sums((split < 0).astype(np.float64)[None, :], parent)
-        class_total = node_class[:, :1] + leaves[:, :1] * a  # the root's subtree: every row
+        class_total = node_class[:, :1] + leaves[0] * a  # the root's subtree: every row
         with np.errstate(divide="ignore", invalid="ignore"):
             term = np.log(node_class + leaves * a) - np.log(class_total)
         # a class with no row and no pseudo-count: its prior is 0 already
         self._node_term = np.where(class_total > 0, term, 0.0)
         self._node_class = node_class
         self._node_tables = tables
-        self._on_path = on_path
         names = self.schema_.names
         self.n_nodes_ = n_nodes
         self.n_leaves_ = int((split < 0).sum())
-        depth = np.zeros(n_nodes, dtype=np.int64)
-        for i in range(1, n_nodes):
-            depth[i] = depth[parent[i]] + 1
-        self.depth_ = int(depth.max())
+        self.depth_ = int(on_path.sum(axis=1).max())  # a feature is split once on a path
         cats = [self.schema_.column(n).categories for n in names]
         self.tree_ = [
             {

@@ -160,6 +160,25 @@ class FamilyCounts:
         kept = [c for c in best if c in family]
         return np.transpose(summed, [kept.index(c) for c in family])
 
+    def select(self, families: Sequence[Sequence[int]]) -> FamilyCounts:
+        """The counts of these counted families only, each with its axes in the order given."""
+        fams = tuple(tuple(int(c) for c in f) for f in families)
+        flat = [self.table(f).ravel() for f in fams]
+        counts = np.concatenate(flat) if flat else np.zeros(0)
+        return FamilyCounts(self.n_states, fams, counts, self.target)
+
+    def join(self, other: FamilyCounts) -> FamilyCounts:
+        """The families of both (counted on the same rows and vocabularies), as one statistic."""
+        if other.target != self.target or not np.array_equal(self.n_states, other.n_states):
+            msg = "cannot join family counts over different columns or vocabularies"
+            raise ValueError(msg)
+        fams = self.families + other.families
+        if len({tuple(sorted(f)) for f in fams}) != len(fams):
+            msg = "cannot join family counts that share a family"
+            raise ValueError(msg)
+        counts = np.concatenate([self.counts, other.counts])
+        return FamilyCounts(self.n_states, fams, counts, self.target)
+
     # ------------------------------------------------------------------ merging
     def __add__(self, other: FamilyCounts) -> FamilyCounts:
         if (
@@ -233,8 +252,23 @@ class FamilyCounts:
         _checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
 
 
+class WithCounts:
+    """What a statistic that bundles :class:`FamilyCounts` (its ``counts``) with something more
+    shows of them to the models: the class counts and the columns' numbers of states."""
+
+    counts: FamilyCounts
+
+    @property
+    def class_count(self) -> np.ndarray:
+        return self.counts.class_count
+
+    @property
+    def n_states(self) -> np.ndarray:
+        return self.counts.n_states
+
+
 @dataclass(frozen=True)
-class ScoredCounts:
+class ScoredCounts(WithCounts):
     """Family counts plus a running score per candidate structure, both mergeable: what a model
     that chooses among candidates by a score summed over rows (SPODE's leave-one-out log-loss)
     keeps so that the choice survives ``partial_fit``, saving and loading.
@@ -250,20 +284,6 @@ class ScoredCounts:
 
     counts: FamilyCounts
     scores: np.ndarray
-
-    @property
-    def class_count(self) -> np.ndarray:
-        return self.counts.class_count
-
-    @property
-    def n_states(self) -> np.ndarray:
-        return self.counts.n_states
-
-    def table(self, family: Sequence[int]) -> np.ndarray:
-        return self.counts.table(family)
-
-    def grouped_tables(self, families: Sequence[Sequence[int]]) -> list:
-        return self.counts.grouped_tables(families)
 
     def __add__(self, other: ScoredCounts) -> ScoredCounts:
         if not isinstance(other, ScoredCounts) or other.scores.shape != self.scores.shape:

@@ -14,7 +14,7 @@ import numpy as np
 
 from bayeskit.stats import _checks
 from bayeskit.stats.counts import CategoricalCounts
-from bayeskit.stats.families import FamilyCounts
+from bayeskit.stats.families import FamilyCounts, WithCounts
 from bayeskit.stats.joint import JointCounts
 from bayeskit.stats.moments import GaussianMoments, ShrinkageMoments
 
@@ -168,7 +168,7 @@ class KNNStats:
 
 
 @dataclass(frozen=True)
-class TreeCounts:
+class TreeCounts(WithCounts):
     """The statistics of a tree whose nodes hold naive Bayes models (NBTree): the tree, and
     the counts of each node's rows.
 
@@ -192,14 +192,6 @@ class TreeCounts:
     split: np.ndarray
     parent: np.ndarray
     value: np.ndarray
-
-    @property
-    def class_count(self) -> np.ndarray:
-        return self.counts.class_count
-
-    @property
-    def n_states(self) -> np.ndarray:
-        return self.counts.n_states
 
     def __add__(self, other: TreeCounts) -> TreeCounts:
         same = isinstance(other, TreeCounts) and all(
