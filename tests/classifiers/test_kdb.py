@@ -255,6 +255,29 @@ class TestSelectiveKDB:
         for name in set(X.columns) - set(model.selected_):
             assert (explained[:, list(X.columns).index(name)] == 0).all()
 
+    def test_score_rows_beyond_the_cap_stand_for_every_row(self, xor_data):
+        # each row four times in a row: the evenly spaced quarter of the rows is every distinct
+        # row once, so its scores weighted up by 4 are exactly those of all the rows
+        X, y = xor_data
+        X4, y4 = X.loc[X.index.repeat(4)].reset_index(drop=True), np.repeat(y, 4)
+        full = SelectiveKDB(k=3, max_score_rows=None).fit(X4, y4)
+        capped = SelectiveKDB(k=3, max_score_rows=len(y)).fit(X4, y4)
+        np.testing.assert_allclose(capped.stats_.scores, full.stats_.scores, rtol=1e-10)
+        # weights too: the scale is the call's total weight over the scored rows' weight
+        w4 = np.repeat(np.random.default_rng(4).uniform(0.5, 2.0, len(y)), 4)
+        full = SelectiveKDB(k=3, max_score_rows=None).fit(X4, y4, sample_weight=w4)
+        capped = SelectiveKDB(k=3, max_score_rows=len(y)).fit(X4, y4, sample_weight=w4)
+        np.testing.assert_allclose(capped.stats_.scores, full.stats_.scores, rtol=1e-10)
+        # a cap above the rows changes nothing
+        above = SelectiveKDB(k=3, max_score_rows=10**6).fit(X4, y4, sample_weight=w4)
+        np.testing.assert_array_equal(above.stats_.scores, full.stats_.scores)
+
+    @pytest.mark.parametrize("bad", [0, -5, 2.5, "all"])
+    def test_bad_max_score_rows(self, xor_data, bad):
+        X, y = xor_data
+        with pytest.raises((ValueError, TypeError), match="max_score_rows"):
+            SelectiveKDB(max_score_rows=bad).fit(X, y)
+
     def test_scores_shape_is_checked(self):
         X, y = datasets.load("car")
         model = SelectiveKDB(k=2).fit(X, y)

@@ -17,6 +17,7 @@ from bayeskit.stats import (
     pair_families,
 )
 from bayeskit.stats._checks import Layout
+from bayeskit.stats.families import sum_over_last_parent
 from bayeskit.stats.lookup import FamilyTables, LogFactor
 
 
@@ -56,6 +57,28 @@ def test_family_counts_match_a_reference_with_missing_values_and_weights(build):
     for fam in fams:
         np.testing.assert_allclose(fc.table(fam), _reference(codes, fam, ns, w), rtol=1e-12)
     np.testing.assert_allclose(fc.class_count, np.bincount(codes[:, d], w, minlength=3))
+
+
+def test_tables_larger_than_the_rows_are_counted_family_by_family(build):
+    # more cells than rows: the threads share the families, not the rows (in place, no copy
+    # per thread); the answer is the same, and the small tables beside them too
+    codes, ns = _data(n=400, d=9, missing=0.1)
+    d = len(ns) - 1
+    w = np.random.default_rng(2).random(len(codes)) * 2
+    fams = [(d,), (d, 0), (d, 1, 2, 3, 4, 5, 0), (d, 6, 7, 8, 1), (d, 8, 2, 4, 6, 3)]
+    assert sum(np.prod([ns[c] for c in f]) for f in fams) > len(codes)
+    fc = family_counts(codes, fams, ns, w, target=d)
+    for fam in fams:
+        np.testing.assert_allclose(fc.table(fam), _reference(codes, fam, ns, w), rtol=1e-12)
+
+
+def test_sum_over_last_parent_equals_the_sum_over_that_axis():
+    rng = np.random.default_rng(3)
+    for shape in [(2, 3), (3, 1, 4), (2, 5, 3, 2), (2, 3, 4, 5, 1), (2, 0, 3)]:
+        table = rng.random(shape)
+        np.testing.assert_allclose(sum_over_last_parent(table), table.sum(axis=-2), rtol=1e-14)
+        out = np.empty(table.sum(axis=-2).shape)
+        assert sum_over_last_parent(table, out=out) is out
 
 
 def test_pair_kernel_equals_generic_kernel(build):
@@ -286,7 +309,9 @@ def test_ande_triples_count_as_pair_blocks_given_class_and_feature(build):
     # left to the generic kernel: the class count, and (class, 3, 4, 5) (a block of one pair)
     assert [fams[k] for k in rest] == [(d,), (d, 3, 4, 5)]
     fc = family_counts(codes, fams, ns)
-    generic = _count_generic(codes, np.ones(len(codes)), fams, ns)
+    generic = np.zeros_like(fc.counts)
+    starts = [fc.start(f) for f in fams]
+    _count_generic(codes, np.ones(len(codes)), fams, ns, starts, generic)
     np.testing.assert_array_equal(fc.counts, generic)
 
 

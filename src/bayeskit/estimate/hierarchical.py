@@ -59,6 +59,8 @@ import math
 import numpy as np
 from scipy.special import digamma, gammaln
 
+from bayeskit.stats.families import sum_over_last_parent
+
 __all__ = [
     "CONCENTRATION_BOUNDS",
     "hierarchical_concentrations",
@@ -84,7 +86,7 @@ def level_tables(counts: np.ndarray, n_batch: int = 0) -> list[np.ndarray]:
     """
     out = [counts]
     for _ in range(counts.ndim - n_batch - 1):
-        out.append(out[-1].sum(axis=-2))
+        out.append(sum_over_last_parent(out[-1]))
     return out[::-1]
 
 

@@ -125,6 +125,30 @@ def _count_families(codes, weights, cols, strides, fam_ptr, fam_offset, total, n
     return partial.sum(axis=0)
 
 
+def _count_families_into(codes, weights, cols, strides, fam_ptr, fam_offset, out, task_ptr):  # noqa: E501  # pragma: no cover
+    """As :func:`_count_families`, but each thread counts its own families (``task_ptr[t]`` to
+    ``task_ptr[t + 1]``) one after the other over every row, adding into ``out`` in place: for
+    tables of more cells than rows, where a copy of every table per thread and their sum would
+    cost more than the counting, and where the tables together miss the cache but one alone
+    does not. Each cell is summed in row order, whatever the number of threads.
+    """
+    n = codes.shape[0]
+    for t in nb.prange(task_ptr.shape[0] - 1):
+        for f in range(task_ptr[t], task_ptr[t + 1]):  # one table at a time stays in cache
+            for i in range(n):
+                w = weights[i]
+                row = codes[i]
+                idx = fam_offset[f]
+                for k in range(fam_ptr[f], fam_ptr[f + 1]):
+                    v = row[cols[k]]
+                    if v < 0:
+                        idx = -1
+                        break
+                    idx += v * strides[k]
+                if idx >= 0:
+                    out[idx] += w
+
+
 def _count_pairs(codes, weights, given, given_states, members, states, colpos, total, splits):  # noqa: E501  # pragma: no cover
     """The all-pairs table of the ``members`` columns given the ``given`` columns (the class,
     for classifiers), in a layout made for counting: for each member ``a`` (position ``ia``) a
@@ -195,4 +219,5 @@ def pairs_work(codes, *_) -> int:
 
 
 count_families = parallel_kernel(families_work)(_count_families)
+count_families_into = parallel_kernel(families_work)(_count_families_into)
 count_pairs = parallel_kernel(pairs_work)(_count_pairs)

@@ -10,6 +10,7 @@ tables were estimated.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,6 +26,7 @@ from bayeskit.stats._lookup import (
     leave_one_out,
     nested_leave_one_out,
 )
+from bayeskit.stats.families import FamilyCounts, sum_over_last_parent
 
 __all__ = ["FamilyTables", "LogFactor", "leave_one_out_scores", "nested_leave_one_out_scores"]
 
@@ -229,7 +231,8 @@ def leave_one_out_scores(
 
 
 def nested_leave_one_out_scores(
-    levels: Sequence[Sequence[np.ndarray]],
+    counts: FamilyCounts,
+    order: Sequence[int],
     parents: Sequence[Sequence[int]],
     alpha: Sequence[float],
     *,
@@ -237,7 +240,6 @@ def nested_leave_one_out_scores(
     codes: np.ndarray,
     y: np.ndarray,
     weights: np.ndarray,
-    order: Sequence[int],
     prior_kept: np.ndarray,
     prior_left: np.ndarray,
 ) -> np.ndarray:
@@ -246,43 +248,45 @@ def nested_leave_one_out_scores(
     ``order`` with at most ``q`` parents each. Row 0 sums the weight of the rows a candidate
     gives probability zero, row 1 ``sum_r w_r log P_{-r}(y_r | x_r)`` over the others.
 
-    Feature ``order[i]`` comes with its count tables by level (``levels[i][l]`` over
-    ``(class, parents[i][:l-1], x)`` for ``l >= 1``; ``levels[i][0]`` is not read), its parents
-    (columns of ``codes``) and its Lidstone pseudo-count ``alpha[i]``. The class is scored with
-    ``prior_left`` for the row's own class and ``prior_kept`` for the others. One compiled pass
-    over the rows scores every candidate."""
+    Feature ``order[i]`` is scored at each level ``l = 1..len(parents[i]) + 1`` from the counts
+    of ``(class, parents[i][:l-1], x)``: level 1 is its counted family ``(class, x)``, the top
+    level its counted family ``(class, *parents[i], x)`` (both stored in that axis order; read
+    in place), and the levels between are the top one summed over its last parents. Its
+    Lidstone pseudo-count is ``alpha[i]``. The class is scored with ``prior_left`` for the
+    row's own class and ``prior_kept`` for the others. One compiled pass over the rows scores
+    every candidate."""
     d = len(order)
     scores = np.zeros((2, n_candidates * d))
     if not codes.shape[0] or not d:
         return scores
+    t = counts.target
     depth = max(len(p) for p in parents)
     n_par = np.array([len(p) for p in parents], dtype=np.int64)
     par = np.zeros((d, max(depth, 1)), dtype=np.int64)
     par_states = np.ones((d, max(depth, 1)), dtype=np.int64)
-    cnt_off = np.zeros((d, depth + 2), dtype=np.int64)
-    tot_off = np.zeros((d, depth + 2), dtype=np.int64)
-    at_c = at_t = 0
-    for i, tables in enumerate(levels):  # the layout first, then the logs written in place
+    cell_off = np.zeros((d, depth + 2), dtype=np.int64)
+    in_low = np.zeros((d, depth + 2), dtype=np.uint8)
+    tops = [counts.table((t, *parents[i], order[i])) for i in range(d)]
+    # the levels between the first and the top: (class, pa_1..pa_{l-1}, x), written in place
+    sizes = [
+        top.size // math.prod(top.shape[lev:-1]) for top in tops for lev in range(2, top.ndim - 1)
+    ]
+    low = np.empty(sum(sizes))
+    at = 0
+    for i, top in enumerate(tops):
         par[i, : n_par[i]] = parents[i]
-        par_states[i, : n_par[i]] = tables[-1].shape[1:-1]
-        for lev, table in enumerate(tables[1:], start=1):
-            cnt_off[i, lev], tot_off[i, lev] = at_c, at_t
-            at_c += table.size
-            at_t += table.size // table.shape[-1]
-    num_kept, num_left, den_kept, den_left = (np.empty(n) for n in (at_c, at_c, at_t, at_t))
-    with np.errstate(divide="ignore"):  # log 0: nothing in it, not even a pseudo-count
-        for i, tables in enumerate(levels):
-            a = float(alpha[i])
-            ka = tables[-1].shape[-1] * a
-            for lev, table in enumerate(tables[1:], start=1):
-                c0, t0 = cnt_off[i, lev], tot_off[i, lev]
-                cells = table.ravel()
-                totals = table.sum(axis=-1).ravel()
-                _log_lidstone(cells, a, num_kept[c0 : c0 + cells.size], left_out=False)
-                _log_lidstone(cells, a, num_left[c0 : c0 + cells.size], left_out=True)
-                _log_lidstone(totals, ka, den_kept[t0 : t0 + totals.size], left_out=False)
-                _log_lidstone(totals, ka, den_left[t0 : t0 + totals.size], left_out=True)
-    k_states = np.array([t[-1].shape[-1] for t in levels], dtype=np.int64)
+        par_states[i, : n_par[i]] = top.shape[1:-1]
+        cell_off[i, 1] = counts.start((t, order[i]))
+        if n_par[i]:
+            cell_off[i, n_par[i] + 1] = counts.start((t, *parents[i], order[i]))
+        above = top
+        for lev in range(n_par[i], 1, -1):  # level lev has lev - 1 parents
+            shape = (*above.shape[:-2], above.shape[-1])
+            size = math.prod(shape)
+            above = sum_over_last_parent(above, out=low[at : at + size].reshape(shape))
+            cell_off[i, lev], in_low[i, lev] = at, 1
+            at += size
+    k_states = np.array([top.shape[-1] for top in tops], dtype=np.int64)
     args = (
         scores,
         np.ascontiguousarray(codes),
@@ -293,29 +297,16 @@ def nested_leave_one_out_scores(
         par,
         par_states,
         k_states,
-        num_kept,
-        num_left,
-        cnt_off,
-        den_kept,
-        den_left,
-        tot_off,
+        counts.counts,
+        low,
+        in_low,
+        cell_off,
+        np.asarray(alpha, dtype=np.float64),
         np.ascontiguousarray(prior_kept, dtype=np.float64),
         np.ascontiguousarray(prior_left, dtype=np.float64),
     )
     nested_leave_one_out(*args, planned_threads(_nested_work(*args)))
     return scores
-
-
-def _log_lidstone(values: np.ndarray, pseudo: float, out: np.ndarray, *, left_out: bool) -> None:
-    """``out = log(values + pseudo)``, with one unit taken out of ``values`` (floored at 0) when
-    ``left_out``; written in place (the tables of a selective KDB can be large)."""
-    if left_out:
-        np.subtract(values, 1.0, out=out)
-        np.maximum(out, 0.0, out=out)
-        out += pseudo
-    else:
-        np.add(values, pseudo, out=out)
-    np.log(out, out=out)
 
 
 def _reuse(par_ptr: list[int], par_cols: list[int], comp_ptr: list[int]) -> np.ndarray:
