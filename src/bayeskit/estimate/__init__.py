@@ -21,6 +21,7 @@ from bayeskit.estimate.gaussian import (
     gaussian_parameters,
     variance_floor,
 )
+from bayeskit.estimate.hdp_gibbs import hierarchical_gibbs
 from bayeskit.estimate.hierarchical import (
     CONCENTRATION_BOUNDS,
     hierarchical_concentrations,
@@ -56,6 +57,7 @@ __all__ = [
     "gaussian_parameters",
     "hierarchical_concentrations",
     "hierarchical_dirichlet",
+    "hierarchical_gibbs",
     "laplace",
     "ledoit_wolf_intensity",
     "level_tables",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bayeskit.estimate.hdp_gibbs import hierarchical_gibbs
 from bayeskit.estimate.hierarchical import hierarchical_dirichlet
 
 __all__ = [
@@ -31,7 +32,14 @@ __all__ = [
     "sparse_lidstone",
 ]
 
-SMOOTHINGS = ("lidstone", "m-estimate", "dirichlet-map", "lidstone-where-zero", "hierarchical")
+SMOOTHINGS = (
+    "lidstone",
+    "m-estimate",
+    "dirichlet-map",
+    "lidstone-where-zero",
+    "hierarchical",
+    "hierarchical-gibbs",
+)
 
 
 def _log_normalise(numer: np.ndarray, axis: int) -> np.ndarray:
@@ -287,7 +295,9 @@ def log_probabilities(
     ``"lidstone-where-zero"`` (Han's Laplacian correction: only distributions with a zero) or
     ``"hierarchical"`` (:func:`~bayeskit.estimate.hierarchical_dirichlet`: the axes after the
     first ``batch_axes`` and before the child's, which must be the last, are the conditioning
-    variables, most important first; alpha smooths the root ``P(x)``).
+    variables, most important first; alpha smooths the root ``P(x)``) or
+    ``"hierarchical-gibbs"`` (the same model by Petitjean et al.'s Gibbs sampler,
+    :func:`~bayeskit.estimate.hierarchical_gibbs`, seed 0).
 
     Examples
     --------
@@ -302,11 +312,12 @@ def log_probabilities(
         return dirichlet_map(counts, alpha, axis)
     if smoothing == "lidstone-where-zero":
         return lidstone_where_zero(counts, alpha, axis)
-    if smoothing == "hierarchical":
+    if smoothing in ("hierarchical", "hierarchical-gibbs"):
         counts = np.asarray(counts)
         if axis not in (-1, counts.ndim - 1):
-            msg = f"hierarchical smoothing needs the child on the last axis, got axis={axis}"
+            msg = f"{smoothing} smoothing needs the child on the last axis, got axis={axis}"
             raise ValueError(msg)
-        return hierarchical_dirichlet(counts, alpha, batch_axes=batch_axes)
+        estimate = hierarchical_dirichlet if smoothing == "hierarchical" else hierarchical_gibbs
+        return estimate(counts, alpha, batch_axes=batch_axes)
     msg = f"smoothing must be one of {SMOOTHINGS}, got {smoothing!r}"
     raise ValueError(msg)
