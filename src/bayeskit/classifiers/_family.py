@@ -72,7 +72,9 @@ FAMILY_PARAMETERS = """    alpha : float, default=1.0
         :mod:`bayeskit.estimate`), applied along each table's child axis, or "hierarchical"
         (:func:`~bayeskit.estimate.hierarchical_dirichlet`: each conditional table shrunk
         toward the one with a parent fewer, down to ``P(x | c)`` and ``P(x)``, ``alpha`` being
-        the root's pseudo-count). Joint tables such as AODE's ``P(c, x_p)`` are Lidstone.
+        the root's pseudo-count), or "hierarchical-gibbs" (the same model fitted by Petitjean
+        et al.'s Gibbs sampler, :func:`~bayeskit.estimate.hierarchical_gibbs`: seeded, and
+        slower). Joint tables such as AODE's ``P(c, x_p)`` are Lidstone.
     {tabular}
 """
 
