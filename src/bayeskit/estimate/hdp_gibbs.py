@@ -37,7 +37,11 @@ import math
 import numpy as np
 from scipy.special import digamma, polygamma
 
-from bayeskit.estimate.hierarchical import CONCENTRATION_BOUNDS, level_tables
+from bayeskit.estimate.hierarchical import (
+    CONCENTRATION_BOUNDS,
+    conditioning_levels,
+    level_tables,
+)
 
 __all__ = ["hierarchical_gibbs"]
 
@@ -80,14 +84,7 @@ def hierarchical_gibbs(
     >>> bool(0.65 < p[0, 1, 0] < 0.85), bool(np.allclose(p[1, 1], p[1, 2]))
     (True, True)
     """
-    counts = np.asarray(counts, dtype=np.float64)
-    m = counts.ndim - batch_axes - 1
-    if m < 0 or batch_axes < 0:
-        msg = (
-            f"counts of shape {counts.shape} with batch_axes={batch_axes}: need the batch axes "
-            "and then at least the child's axis"
-        )
-        raise ValueError(msg)
+    counts, m = conditioning_levels(counts, batch_axes)
     if not isinstance(n_iter, int | np.integer) or n_iter < 1:
         msg = f"n_iter must be a positive integer, got {n_iter!r}"
         raise ValueError(msg)

@@ -94,6 +94,20 @@ def level_tables(counts: np.ndarray, n_batch: int = 0) -> list[np.ndarray]:
     return out[::-1]
 
 
+def conditioning_levels(counts, batch_axes: int) -> tuple[np.ndarray, int]:
+    """``counts`` as float64 and its number of conditioning axes (those after the ``batch_axes``
+    and before the child's, the last); ValueError if it has not that many axes."""
+    counts = np.asarray(counts, dtype=np.float64)
+    m = counts.ndim - batch_axes - 1
+    if m < 0 or batch_axes < 0:
+        msg = (
+            f"counts of shape {counts.shape} with batch_axes={batch_axes}: need the batch axes "
+            "and then at least the child's axis"
+        )
+        raise ValueError(msg)
+    return counts, m
+
+
 def _evidence(s: np.ndarray, cells, nodes) -> np.ndarray:
     """The Polya log-evidence of every batch item at its concentration ``s`` (shape (B,)),
     from the seen cells and the seen configurations only (the others add 0)."""
@@ -148,14 +162,7 @@ def hierarchical_concentrations(
         For each level ``j = 1..m`` (coarsest first), the concentration of each of its parent
         configurations, shape ``(*batch, L_1, ..., L_{j-1})``.
     """
-    counts = np.asarray(counts, dtype=np.float64)
-    m = counts.ndim - batch_axes - 1
-    if m < 0 or batch_axes < 0:
-        msg = (
-            f"counts of shape {counts.shape} with batch_axes={batch_axes}: need the batch axes "
-            "and then at least the child's axis"
-        )
-        raise ValueError(msg)
+    counts, m = conditioning_levels(counts, batch_axes)
     levels = level_tables(counts, batch_axes)
     thetas, conc = _top_down(levels, alpha, counts.shape[-1])
     if m:  # the upper levels again, from the table counts the lower ones send up

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from bayeskit._compiled import parallel_kernel
+from bayeskit._compiled import parallel_kernel, serial_kernel
 
 _ROWS_PER_TASK = 1 << 14
 
@@ -89,6 +89,21 @@ count_codes = parallel_kernel(lambda codes, *_: codes.size)(_count_codes)
 moment_sums = parallel_kernel(lambda values, *_: 2 * values.size)(_moment_sums)
 
 
+def _family_cell(row, cols, strides, lo, hi, start):  # pragma: no cover - compiled
+    """The cell of a row in a family's table: ``start + sum_k row[cols[k]] * strides[k]`` over
+    ``k`` in ``lo:hi``, or -1 when one of those columns is missing."""
+    idx = start
+    for k in range(lo, hi):
+        v = row[cols[k]]
+        if v < 0:
+            return -1
+        idx += v * strides[k]
+    return idx
+
+
+family_cell = serial_kernel(_family_cell)
+
+
 def _count_families(codes, weights, cols, strides, fam_ptr, fam_offset, total, n_tasks):  # noqa: E501  # pragma: no cover
     """counts[fam_offset[f] + sum_k codes[i, cols[k]] * strides[k]] += weights[i] for every row i
     and family f (its columns are ``cols[fam_ptr[f]:fam_ptr[f + 1]]``), skipping a family in a
@@ -111,13 +126,7 @@ def _count_families(codes, weights, cols, strides, fam_ptr, fam_offset, total, n
             w = weights[i]
             row = codes[i]
             for f in range(n_fam):
-                idx = fam_offset[f]
-                for k in range(fam_ptr[f], fam_ptr[f + 1]):
-                    v = row[cols[k]]
-                    if v < 0:
-                        idx = -1
-                        break
-                    idx += v * strides[k]
+                idx = family_cell(row, cols, strides, fam_ptr[f], fam_ptr[f + 1], fam_offset[f])
                 if idx >= 0:
                     out[idx] += w
     if n_tasks == 1:
@@ -136,17 +145,11 @@ def _count_families_into(codes, weights, cols, strides, fam_ptr, fam_offset, out
     for t in nb.prange(task_ptr.shape[0] - 1):
         for f in range(task_ptr[t], task_ptr[t + 1]):  # one table at a time stays in cache
             for i in range(n):
-                w = weights[i]
-                row = codes[i]
-                idx = fam_offset[f]
-                for k in range(fam_ptr[f], fam_ptr[f + 1]):
-                    v = row[cols[k]]
-                    if v < 0:
-                        idx = -1
-                        break
-                    idx += v * strides[k]
+                idx = family_cell(
+                    codes[i], cols, strides, fam_ptr[f], fam_ptr[f + 1], fam_offset[f]
+                )
                 if idx >= 0:
-                    out[idx] += w
+                    out[idx] += weights[i]
 
 
 def _count_pairs(codes, weights, given, given_states, members, states, colpos, total, splits):  # noqa: E501  # pragma: no cover
