@@ -82,9 +82,18 @@ from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassif
 from bayeskit.classifiers import NaiveBayes
 
 try:
-    from bayeskit.classifiers import AODE, KDB, SPODE, TAN, AnDE, NBTree, SelectiveKDB
+    from bayeskit.classifiers import (
+        AODE,
+        KDB,
+        SPODE,
+        TAN,
+        AnDE,
+        NBTree,
+        SelectiveKDB,
+        SelectiveKDBEnsemble,
+    )
 except ImportError as exc:  # the models of issues 11 and 12 are being written
-    AODE = SPODE = TAN = AnDE = KDB = SelectiveKDB = NBTree = None
+    AODE = SPODE = TAN = AnDE = KDB = SelectiveKDB = SelectiveKDBEnsemble = NBTree = None
     OURS_MISSING = f"bayeskit's semi-naive models are not importable yet ({exc}): skipped"
 else:
     OURS_MISSING = ""
@@ -151,6 +160,7 @@ def ours() -> dict[str, tuple[Callable, str]]:
     c["bayeskit KDB"] = (bayeskit_fitter(KDB), "all")
     c["bayeskit SelectiveKDB"] = (bayeskit_fitter(SelectiveKDB), "all")
     c["bayeskit NBTree"] = (bayeskit_fitter(NBTree), "all")
+    c["bayeskit SelectiveKDBEnsemble"] = (bayeskit_fitter(SelectiveKDBEnsemble), "all")
     hier = {"smoothing": "hierarchical"}
     lid = {"smoothing": "lidstone"}
     c["bayeskit NaiveBayes hierarchical"] = (bayeskit_fitter(lambda: NaiveBayes(**hier)), "all")

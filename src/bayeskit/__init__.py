@@ -28,6 +28,7 @@ _LAZY = {
     "KDB": "bayeskit.classifiers",
     "NBTree": "bayeskit.classifiers",
     "SelectiveKDB": "bayeskit.classifiers",
+    "SelectiveKDBEnsemble": "bayeskit.classifiers",
     "BernoulliNaiveBayes": "bayeskit.classifiers",
     "FullBayes": "bayeskit.classifiers",
     "KNNBayes": "bayeskit.classifiers",
@@ -58,6 +59,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
         NaiveBayes,
         NBTree,
         SelectiveKDB,
+        SelectiveKDBEnsemble,
     )
     from bayeskit.io import load, save
 
@@ -74,6 +76,7 @@ __all__ = [
     "NBTree",
     "NaiveBayes",
     "SelectiveKDB",
+    "SelectiveKDBEnsemble",
     "__version__",
     "get_num_threads",
     "load",

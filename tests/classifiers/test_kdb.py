@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bayeskit import KDB, TAN, NaiveBayes, NBTree, SelectiveKDB
+from bayeskit import KDB, TAN, NaiveBayes, NBTree, SelectiveKDB, SelectiveKDBEnsemble
 from bayeskit.classifiers._family import with_class_column
 from bayeskit.classifiers.kdb import kdb_parents
 from bayeskit.classifiers.nbtree import route
@@ -284,6 +284,76 @@ class TestSelectiveKDB:
         bad = copy.deepcopy(model)
         bad.k = 3
         with pytest.raises(ValueError, match="scores"):
+            bad._reestimate()
+
+
+# --------------------------------------------------------------------------- ensemble
+class TestSelectiveKDBEnsemble:
+    def test_the_mean_of_its_members_and_member_0_is_selective_kdb(self):
+        X, y = datasets.load("car")
+        model = SelectiveKDBEnsemble(n_estimators=4, k=3).fit(X, y)
+        assert len(model.members_) == 4
+        mean = np.mean([m.predict_proba(X) for m in model.members_], axis=0)
+        np.testing.assert_allclose(model.predict_proba(X), mean, atol=1e-12)
+        single = SelectiveKDB(k=3).fit(X, y)
+        np.testing.assert_allclose(model.members_[0].predict_proba(X), single.predict_proba(X))
+        np.testing.assert_array_equal(model.class_count_, single.class_count_)
+        # the others differ: their own weights and orders
+        assert any(m.order_ != single.order_ for m in model.members_[1:])
+        assert not np.array_equal(model.stats_.members[1].counts.counts[:4], single.class_count_)
+
+    def test_seeded(self, xor_data):
+        X, y = xor_data
+        a = SelectiveKDBEnsemble(n_estimators=3, k=2).fit(X, y)
+        b = SelectiveKDBEnsemble(n_estimators=3, k=2).fit(X, y)
+        c = SelectiveKDBEnsemble(n_estimators=3, k=2, random_state=7).fit(X, y)
+        np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+        assert not np.array_equal(a.predict_proba(X), c.predict_proba(X))
+
+    def test_no_order_noise_keeps_the_order(self, xor_data):
+        X, y = xor_data
+        # each member is then the SelectiveKDB of its own weighted rows
+        model = SelectiveKDBEnsemble(n_estimators=3, k=2, order_noise=0.0).fit(X, y)
+        for i, member in enumerate(model.members_[1:], start=1):
+            w = model._draws(i, len(y), X.shape[1], 0.0)[0]
+            alone = SelectiveKDB(k=2).fit(X, y, sample_weight=w)
+            assert member.order_ == alone.order_
+            np.testing.assert_allclose(member.predict_proba(X), alone.predict_proba(X))
+
+    def test_partial_fit_keeps_every_member_structure(self, xor_data):
+        X, y = xor_data
+        model = SelectiveKDBEnsemble(n_estimators=3, k=2)
+        model.partial_fit(X.iloc[:300], y[:300], classes=[0, 1])
+        orders = [m.order_ for m in model.members_]
+        structures = [m.stats_.counts.families for m in model.members_]
+        model.partial_fit(X.iloc[300:], y[300:])
+        assert [m.order_ for m in model.members_] == orders
+        assert [m.stats_.counts.families for m in model.members_] == structures
+        # member 0 counts every row as given
+        np.testing.assert_array_equal(model.class_count_, np.bincount(y, minlength=2))
+        again = SelectiveKDBEnsemble(n_estimators=3, k=2)
+        again.partial_fit(X.iloc[:300], y[:300], classes=[0, 1]).partial_fit(X.iloc[300:], y[300:])
+        np.testing.assert_array_equal(again.predict_proba(X), model.predict_proba(X))
+
+    @pytest.mark.parametrize(
+        ("param", "value"),
+        [("n_estimators", 0), ("n_estimators", 1.5), ("order_noise", -1.0), ("random_state", -1)],
+    )
+    def test_bad_parameters(self, xor_data, param, value):
+        X, y = xor_data
+        with pytest.raises((ValueError, TypeError), match=param):
+            SelectiveKDBEnsemble(**{param: value}).fit(X, y)
+
+    def test_no_single_table_to_explain(self, xor_data):
+        X, y = xor_data
+        model = SelectiveKDBEnsemble(n_estimators=2, k=2).fit(X, y)
+        with pytest.raises(AttributeError, match="averages several models"):
+            model.explain(X.iloc[:1])
+        with pytest.raises(AttributeError, match="members_"):
+            model.conditional_log_table("x0")
+        bad = copy.deepcopy(model)
+        bad.n_estimators = 3
+        with pytest.raises(ValueError, match="members"):
             bad._reestimate()
 
 

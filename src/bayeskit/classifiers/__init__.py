@@ -48,6 +48,11 @@ MODELS["kdb"] = KDB
 MODELS["selective-kdb"] = SelectiveKDB
 __all__ += ["KDB", "SelectiveKDB"]
 
+from bayeskit.classifiers.eskdb import SelectiveKDBEnsemble  # noqa: E402
+
+MODELS["selective-kdb-ensemble"] = SelectiveKDBEnsemble
+__all__ += ["SelectiveKDBEnsemble"]
+
 from bayeskit.classifiers.nbtree import NBTree  # noqa: E402
 
 MODELS["nbtree"] = NBTree

@@ -16,7 +16,7 @@ from bayeskit.classifiers._family import (
 )
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.schema import Encoded
-from bayeskit.stats import ScoredCounts
+from bayeskit.stats import FamilyCounts, ScoredCounts
 from bayeskit.stats.information import CMI_WEIGHTINGS
 from bayeskit.stats.lookup import nested_leave_one_out_scores
 
@@ -126,7 +126,7 @@ class _KDBBase(FamilyClassifier):
             families = [(d,)]
         else:  # first pass: the pairs, for the structure
             pairs = self._count_families(enc, y, w, n_classes, self._families(d))
-            order = np.argsort(-class_information(pairs, d), kind="stable").tolist()
+            order = np.argsort(-self._order_scores(pairs, d), kind="stable").tolist()
             cmi = pair_information(pairs, d, self.cmi)
             cells = [*self.schema_.n_states.tolist(), n_classes]
             cap = table_cell_cap(self.max_table_cells, enc.n_samples)
@@ -136,6 +136,10 @@ class _KDBBase(FamilyClassifier):
             families = [(d,), *((d, j) for j in order)]
             families += [(d, *parents[j], j) for j in order if j in parents]
         return self._count_families(enc, y, w, n_classes, families)
+
+    def _order_scores(self, pairs: FamilyCounts, d: int) -> np.ndarray:
+        """What the features are ordered by, highest first: ``I(x; y)``."""
+        return class_information(pairs, d)
 
     def _structure(self) -> tuple[list[int], dict[int, tuple[int, ...]]]:
         """The feature order and the parents, read from the families counted (so a model file

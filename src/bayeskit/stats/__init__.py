@@ -10,7 +10,7 @@ from bayeskit.stats.families import (
 )
 from bayeskit.stats.information import conditional_mutual_information, mutual_information
 from bayeskit.stats.joint import JointCounts, joint_counts
-from bayeskit.stats.model_stats import FullStats, KNNStats, NaiveStats, TreeCounts
+from bayeskit.stats.model_stats import EnsembleCounts, FullStats, KNNStats, NaiveStats, TreeCounts
 from bayeskit.stats.moments import (
     GaussianMoments,
     ScatterMoments,
@@ -24,6 +24,7 @@ from bayeskit.stats.moments import (
 
 __all__ = [
     "CategoricalCounts",
+    "EnsembleCounts",
     "FamilyCounts",
     "FullStats",
     "GaussianMoments",

@@ -14,11 +14,11 @@ import numpy as np
 
 from bayeskit.stats import _checks
 from bayeskit.stats.counts import CategoricalCounts
-from bayeskit.stats.families import FamilyCounts, WithCounts
+from bayeskit.stats.families import FamilyCounts, ScoredCounts, WithCounts
 from bayeskit.stats.joint import JointCounts
 from bayeskit.stats.moments import GaussianMoments, ShrinkageMoments
 
-__all__ = ["FullStats", "KNNStats", "NaiveStats", "TreeCounts"]
+__all__ = ["EnsembleCounts", "FullStats", "KNNStats", "NaiveStats", "TreeCounts"]
 
 
 @dataclass(frozen=True)
@@ -254,3 +254,45 @@ class TreeCounts(WithCounts):
             (*layout.state_names, "nodes of the tree"),
         )
         self.counts.validate(wider, f"{where}.counts")
+
+
+@dataclass(frozen=True)
+class EnsembleCounts:
+    """The statistics of an ensemble of scored family models (selective KDBs), one per
+    member, each counted with its own row weights; member 0 counts the rows as given, so its
+    class counts are the ensemble's. Mergeable member by member.
+
+    Attributes
+    ----------
+    members : tuple of ScoredCounts
+    """
+
+    members: tuple[ScoredCounts, ...]
+
+    @property
+    def class_count(self) -> np.ndarray:
+        return self.members[0].class_count
+
+    @property
+    def n_states(self) -> np.ndarray:
+        return self.members[0].n_states
+
+    def __add__(self, other: EnsembleCounts) -> EnsembleCounts:
+        if not isinstance(other, EnsembleCounts) or len(other.members) != len(self.members):
+            msg = "cannot add ensemble counts of different numbers of members"
+            raise ValueError(msg)
+        return EnsembleCounts(
+            tuple(a + b for a, b in zip(self.members, other.members, strict=True))
+        )
+
+    def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> EnsembleCounts:
+        return EnsembleCounts(tuple(m.regrow(remap, n_states) for m in self.members))
+
+    def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
+        """Each member as :meth:`ScoredCounts.validate`; at least one member."""
+        if not isinstance(self.members, tuple) or not self.members:
+            _checks.fail(f"{where}.members", "expected a non-empty tuple of ScoredCounts")
+        for i, member in enumerate(self.members):
+            if not isinstance(member, ScoredCounts):
+                _checks.fail(f"{where}.members[{i}]", "expected ScoredCounts")
+            member.validate(layout, f"{where}.members[{i}]")
