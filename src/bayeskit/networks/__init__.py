@@ -1,0 +1,6 @@
+"""Bayesian networks: the structure (a DAG), independence by d-separation, and (to come) CPTs,
+files, parameter and structure learning, and inference."""
+
+from bayeskit.networks.dag import DAG, bayes_ball
+
+__all__ = ["DAG", "bayes_ball"]
