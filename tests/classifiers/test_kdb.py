@@ -335,6 +335,20 @@ class TestSelectiveKDBEnsemble:
         again.partial_fit(X.iloc[:300], y[:300], classes=[0, 1]).partial_fit(X.iloc[300:], y[300:])
         np.testing.assert_array_equal(again.predict_proba(X), model.predict_proba(X))
 
+    def test_a_class_of_prior_zero_stays_at_zero(self, xor_data):
+        X, y = xor_data
+        y3 = np.where(np.arange(len(y)) < 30, 2, y)
+        model = SelectiveKDBEnsemble(n_estimators=3, k=2, priors=[0.5, 0.5, 0.0]).fit(X, y3)
+        proba = model.predict_proba(X)
+        assert np.isfinite(proba).all()
+        np.testing.assert_array_equal(proba[:, 2], 0.0)
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+        unseen = SelectiveKDBEnsemble(n_estimators=3, k=2, prior_alpha=0.0)
+        unseen.partial_fit(X, y, classes=[0, 1, 2])
+        assert np.isfinite(unseen.predict_proba(X)).all()
+        with pytest.raises(ValueError, match="cannot change the number of members"):
+            unseen.set_params(n_estimators=4).partial_fit(X, y)
+
     @pytest.mark.parametrize(
         ("param", "value"),
         [("n_estimators", 0), ("n_estimators", 1.5), ("order_noise", -1.0), ("random_state", -1)],

@@ -119,3 +119,23 @@ def test_as_a_classifier_smoothing():
     again = KDB(smoothing="hierarchical-gibbs").fit(X, y)
     np.testing.assert_array_equal(again.predict_proba(X), proba)  # seeded
     assert TAN(smoothing="hierarchical-gibbs").fit(X, y).score(X, y) > 0.9
+
+
+def test_a_table_is_a_function_of_its_own_counts():
+    # estimated alone or beside others (as a model's tables of one shape are), the same
+    rng = np.random.default_rng(5)
+    counts = rng.poisson(0.6, size=(4, 3, 2, 4)).astype(float)
+    together = hierarchical_gibbs(counts, batch_axes=1, n_iter=40)
+    for b in range(4):
+        alone = hierarchical_gibbs(counts[b], n_iter=40)
+        np.testing.assert_array_equal(alone, together[b])
+
+
+def test_sparse_tables_never_get_probability_zero():
+    # tiny Dirichlet parameters make sampled distributions underflow to 0; the estimate
+    # integrates them out, so it stays positive wherever the root is
+    rng = np.random.default_rng(6)
+    counts = (rng.random((2, 4, 4, 4, 30)) < 0.02) * rng.integers(1, 4, (2, 4, 4, 4, 30))
+    for alpha, batch in [(1.0, 0), (1e-3, 1)]:
+        logp = hierarchical_gibbs(counts.astype(float), alpha, batch_axes=batch, n_iter=30)
+        assert np.isfinite(logp).all()

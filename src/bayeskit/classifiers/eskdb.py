@@ -49,8 +49,12 @@ class SelectiveKDBEnsemble(SelectiveKDB):
     the features by ``I(x; y) exp(order_noise * G_j)``, ``G_j`` standard Gumbel, before taking
     parents and choosing ``k'`` and the features by leave-one-out as SelectiveKDB does. Member
     0 is the SelectiveKDB of the rows as given. ``P(c | x)`` is the mean of the members'
-    posteriors. The random numbers come from ``random_state``, the member and the rows counted
-    before the call, so a fit is reproducible and a saved model predicts the same.
+    posteriors; :meth:`predict_joint_log_proba` is ``log P(c)`` plus the log of that mean over
+    ``P(c)`` (no single joint exists), so normalising it gives the mean. The random numbers
+    come from ``random_state``, the member and the rows counted before the call, so a fit is
+    reproducible and a saved model predicts the same; ``partial_fit`` in chunks draws other
+    weights than one ``fit`` on the same rows (member 0 excepted), so the two agree only in
+    distribution.
 
     Averaging costs ``n_estimators`` times a SelectiveKDB's time and memory. On the benchmark
     suite (benchmarks/RESULTS.md) it lowers the mean log-loss and wins most on small data sets
@@ -139,6 +143,12 @@ class SelectiveKDBEnsemble(SelectiveKDB):
     # ------------------------------------------------------------------ learning
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int):
         held = self.stats_.members if hasattr(self, "stats_") else None
+        if held is not None and len(held) != self.n_estimators:
+            msg = (
+                f"the model holds {len(held)} members, but n_estimators={self.n_estimators}: "
+                "partial_fit cannot change the number of members (call fit)"
+            )
+            raise ValueError(msg)
         seen = float(held[0].class_count.sum()) if held else 0.0
         d = enc.codes.shape[1]
         members, weights = [], []
@@ -187,7 +197,9 @@ class SelectiveKDBEnsemble(SelectiveKDB):
         ]
         with np.errstate(divide="ignore", invalid="ignore"):
             mean = logsumexp(np.stack(posts), axis=0) - np.log(len(posts))
-            return mean - self.log_prior_
+            out = mean - self.log_prior_
+        out[:, np.isneginf(self.log_prior_)] = -np.inf  # a class of prior 0 stays at 0
+        return out
 
     def explain(self, X: Any, *, as_frame: bool = False):
         msg = f"{type(self).__name__} averages several models: explain is not defined"

@@ -25,14 +25,18 @@ One sweep, with every node's distribution ``theta`` and every level's concentrat
 3. each level's concentration by the auxiliary variables of Escobar and West (1995), under a
    Gamma(1, 0.1) prior, kept within :data:`~bayeskit.estimate.hierarchical.CONCENTRATION_BOUNDS`.
 
-The estimate is the leaves' posterior predictive ``(n_x + s theta_parent(x)) / (n + s)``
-averaged over the sweeps after burn-in (Rao-Blackwellised). Seeded: the same counts and seed
-give the same estimate.
+The estimate is the leaves' posterior predictive given each sweep's tables and
+concentrations, every distribution integrated out (``(n_x + s p_parent(x)) / (n + s)`` down
+from the root's ``(alpha + t_x) / (K alpha + t)``), averaged over the sweeps after burn-in
+(Rao-Blackwellised: a sampled distribution that underflows to 0 never reaches it). Each table
+of a batch has its own random stream, seeded by ``seed`` and its own counts, so its estimate
+does not depend on the tables estimated beside it.
 """
 
 from __future__ import annotations
 
 import math
+import zlib
 
 import numpy as np
 from scipy.special import digamma, polygamma
@@ -109,18 +113,27 @@ def hierarchical_gibbs(
         theta = np.where(total > 0, root / np.where(total > 0, total, 1.0), 1.0 / max(k, 1))
         with np.errstate(divide="ignore"):
             return np.log(theta).reshape(counts.shape)
-    rng = np.random.default_rng(seed)
+    out = np.empty((batch, *levels[m].shape[1:]))
+    for b in range(batch):  # each table its own stream: a function of its own counts only
+        item = [lev[b : b + 1] for lev in levels]
+        key = zlib.crc32(np.ascontiguousarray(item[m]).tobytes())
+        rng = np.random.default_rng([int(seed), key])
+        out[b] = _sample(rng, item, widths, alpha, n_iter, burn)[0]
+    with np.errstate(divide="ignore"):
+        return np.log(out).reshape(counts.shape)
+
+
+def _sample(rng, levels: list, widths: tuple, alpha: float, n_iter: int, burn: int) -> np.ndarray:
+    """The sweeps over one table's levels (each (1, nodes, K)); the leaves' mean predictive."""
+    m = len(levels) - 1
     data = levels[m]
     tables = [None] + [(lev > 0).astype(np.float64) for lev in levels[1:]]  # one per cell
     for j in range(m - 1, 0, -1):  # above the leaves, customers are the children's tables
         tables[j] = np.minimum(tables[j], _up(tables[j + 1], widths[j]))
-    conc = np.full((batch, m), 10.0)
+    conc = np.full((1, m), 10.0)
     mean = np.zeros_like(data)
     for sweep in range(n_iter):
-        customers = [_up(tables[1], widths[0])] + [
-            _up(tables[j + 1], widths[j]) for j in range(1, m)
-        ]
-        customers.append(data)
+        customers = _customers(tables, data, widths)
         thetas = [_dirichlet(rng, alpha + customers[0])]
         for j in range(1, m):
             base = conc[:, j - 1, None, None] * _down(thetas[j - 1], widths[j - 1])
@@ -135,13 +148,32 @@ def hierarchical_gibbs(
                 rng, conc[:, j - 1], customers[j].sum(axis=-1), tables[j].sum(axis=-1)
             )
         if sweep >= burn:
-            s = conc[:, m - 1, None, None]
-            mean += (data + s * _down(thetas[m - 1], widths[m - 1])) / (
-                data.sum(axis=-1, keepdims=True) + s
-            )
-    mean /= n_iter - burn
-    with np.errstate(divide="ignore"):
-        return np.log(mean).reshape(counts.shape)
+            mean += _predictive(_customers(tables, data, widths), conc, widths, alpha)
+    return mean / (n_iter - burn)
+
+
+def _customers(tables: list, data: np.ndarray, widths: tuple) -> list:
+    """Each level's customers: the root's and the inner levels' are their children's tables,
+    the leaves' the rows."""
+    m = len(tables) - 1
+    return [_up(tables[j + 1], widths[j]) for j in range(m)] + [data]
+
+
+def _predictive(customers: list, conc: np.ndarray, widths: tuple, alpha: float) -> np.ndarray:
+    """The leaves' predictive given the tables and concentrations, every distribution above
+    integrated out (the Chinese restaurant franchise's): root ``(alpha + t) / (K alpha + T)``,
+    then ``(n + s_j p_parent) / (N + s_j)`` down the levels. Positive wherever the root is, so a
+    sampled distribution underflowing to 0 (a Dirichlet draw of a tiny parameter) never
+    reaches the estimate."""
+    root = alpha + customers[0]
+    total = root.sum(axis=-1, keepdims=True)
+    k = root.shape[-1]
+    pred = np.where(total > 0, root / np.where(total > 0, total, 1.0), 1.0 / k)
+    for j in range(1, len(customers)):
+        s = conc[:, j - 1, None, None]
+        n = customers[j]
+        pred = (n + s * _down(pred, widths[j - 1])) / (n.sum(axis=-1, keepdims=True) + s)
+    return pred
 
 
 def _up(child_level: np.ndarray, width: int) -> np.ndarray:
