@@ -1,9 +1,20 @@
 """Bayesian networks: the structure (a DAG), independence by d-separation, discrete networks
-(CPTs, the joint probability, log-likelihood, forward sampling) and BIF files; parameter and
-structure learning, XMLBIF and inference are to come."""
+(CPTs, the joint probability, log-likelihood, forward sampling), BIF files and parameter
+learning; structure learning, XMLBIF and inference are to come."""
 
 from bayeskit.networks.bif import BIFError, read_bif, write_bif
 from bayeskit.networks.dag import DAG, bayes_ball
+from bayeskit.networks.learning import ESTIMATORS, NetworkFit, fit_parameters
 from bayeskit.networks.network import BayesianNetwork
 
-__all__ = ["DAG", "BIFError", "BayesianNetwork", "bayes_ball", "read_bif", "write_bif"]
+__all__ = [
+    "DAG",
+    "ESTIMATORS",
+    "BIFError",
+    "BayesianNetwork",
+    "NetworkFit",
+    "bayes_ball",
+    "fit_parameters",
+    "read_bif",
+    "write_bif",
+]

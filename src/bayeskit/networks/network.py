@@ -19,7 +19,7 @@ import pandas as pd
 
 from bayeskit.networks.dag import DAG, Node
 
-__all__ = ["BayesianNetwork"]
+__all__ = ["BayesianNetwork", "encode_frame"]
 
 #: How far a CPT's distribution may sum from 1 (files print probabilities with a few digits).
 SUM_TOLERANCE = 1e-6
@@ -192,31 +192,9 @@ class BayesianNetwork:
         return math.exp(self.log_probability(assignment))
 
     def encode(self, data: pd.DataFrame) -> np.ndarray:
-        """The state index of every value, shape ``(n_rows, n_nodes)`` in node order; values
-        are matched to state names as strings. ValueError naming the column for a missing
-        column, a missing value or a value that is no state."""
-        if not isinstance(data, pd.DataFrame):
-            kind = type(data).__name__
-            msg = f"data must be a pandas DataFrame with one column per node, got {kind}"
-            raise TypeError(msg)
-        out = np.empty((len(data), len(self.nodes)), dtype=np.int64)
-        for j, node in enumerate(self.nodes):
-            if node not in data.columns:
-                msg = f"data has no column {node!r} (the network's nodes: {list(self.nodes)})"
-                raise ValueError(msg)
-            col = data[node]
-            if col.isna().any():
-                row = int(np.flatnonzero(col.isna().to_numpy())[0])
-                msg = f"column {node!r} has a missing value (row {row}); complete data is needed"
-                raise ValueError(msg)
-            labels = pd.Index(self._states[node])
-            codes = labels.get_indexer(col.astype(str).to_numpy())
-            if (codes < 0).any():
-                bad = col.to_numpy()[codes < 0][0]
-                msg = f"column {node!r} holds {bad!r}, which is no state of it ({list(labels)})"
-                raise ValueError(msg)
-            out[:, j] = codes
-        return out
+        """The state index of every value, shape ``(n_rows, n_nodes)`` in node order (see
+        :func:`encode_frame`)."""
+        return encode_frame(self.nodes, self._states, data)
 
     def log_likelihood(self, data: pd.DataFrame, *, per_row: bool = False) -> float | np.ndarray:
         """``sum_rows ln P(row)`` of complete data (one column per node, values named as the
@@ -258,3 +236,31 @@ class BayesianNetwork:
                 for node in self.nodes
             }
         )
+
+
+def encode_frame(nodes, states: Mapping, data: pd.DataFrame) -> np.ndarray:
+    """The state index of every value of ``data``'s columns ``nodes``, shape ``(n_rows,
+    len(nodes))``; values are matched to ``states[node]`` as strings. ValueError naming the
+    column for a missing column, a missing value or a value that is no state."""
+    if not isinstance(data, pd.DataFrame):
+        kind = type(data).__name__
+        msg = f"data must be a pandas DataFrame with one column per node, got {kind}"
+        raise TypeError(msg)
+    out = np.empty((len(data), len(nodes)), dtype=np.int64)
+    for j, node in enumerate(nodes):
+        if node not in data.columns:
+            msg = f"data has no column {node!r} (the network's nodes: {list(nodes)})"
+            raise ValueError(msg)
+        col = data[node]
+        if col.isna().any():
+            row = int(np.flatnonzero(col.isna().to_numpy())[0])
+            msg = f"column {node!r} has a missing value (row {row}); complete data is needed"
+            raise ValueError(msg)
+        labels = pd.Index(states[node])
+        codes = labels.get_indexer(col.astype(str).to_numpy())
+        if (codes < 0).any():
+            bad = col.to_numpy()[codes < 0][0]
+            msg = f"column {node!r} holds {bad!r}, which is no state of it ({list(labels)})"
+            raise ValueError(msg)
+        out[:, j] = codes
+    return out
