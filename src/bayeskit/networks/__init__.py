@@ -6,15 +6,19 @@ from bayeskit.networks.bif import BIFError, read_bif, write_bif
 from bayeskit.networks.dag import DAG, bayes_ball
 from bayeskit.networks.learning import ESTIMATORS, NetworkFit, fit_parameters
 from bayeskit.networks.network import BayesianNetwork
+from bayeskit.networks.scores import SCORES, family_score, score
 
 __all__ = [
     "DAG",
     "ESTIMATORS",
+    "SCORES",
     "BIFError",
     "BayesianNetwork",
     "NetworkFit",
     "bayes_ball",
+    "family_score",
     "fit_parameters",
     "read_bif",
+    "score",
     "write_bif",
 ]
