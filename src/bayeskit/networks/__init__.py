@@ -7,6 +7,7 @@ from bayeskit.networks.dag import DAG, bayes_ball
 from bayeskit.networks.learning import ESTIMATORS, NetworkFit, fit_parameters
 from bayeskit.networks.network import BayesianNetwork
 from bayeskit.networks.scores import SCORES, family_score, score
+from bayeskit.networks.search import learn_structure
 
 __all__ = [
     "DAG",
@@ -18,6 +19,7 @@ __all__ = [
     "bayes_ball",
     "family_score",
     "fit_parameters",
+    "learn_structure",
     "read_bif",
     "score",
     "write_bif",
