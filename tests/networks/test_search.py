@@ -86,3 +86,33 @@ def test_bad_arguments_are_named(data):
     with pytest.raises(ValueError, match="sample_weight must be"):
         learn_structure(data, sample_weight=[1.0])
     assert isinstance(data, pd.DataFrame)
+
+
+def test_chow_liu_tree_is_the_maximum_mutual_information_tree(data):
+    import itertools
+
+    import networkx as nx
+    import numpy as np
+
+    from bayeskit.networks import learn_tree
+
+    tree = learn_tree(data, "ll", states=STATES, root="smoke")
+    assert len(tree.edges) == len(tree.nodes) - 1
+    assert tree.roots() == ["smoke"]
+    # reference: Kruskal on the empirical mutual information computed here from crosstabs
+    g = nx.Graph()
+    for a, b in itertools.combinations(data.columns, 2):
+        joint = pd.crosstab(data[a], data[b]).to_numpy() / len(data)
+        pa, pb = joint.sum(1, keepdims=True), joint.sum(0, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mi = np.nansum(joint * np.log(joint / (pa * pb)))
+        g.add_edge(a, b, weight=mi)
+    ref = nx.maximum_spanning_tree(g)
+    assert _skeleton(tree) == {frozenset(e) for e in ref.edges}
+    # a penalised score leaves independent columns unattached (a forest)
+    noise = data.assign(coin=np.random.default_rng(0).choice(["h", "t"], len(data)))
+    forest = learn_tree(noise, "bic", states={**STATES, "coin": ["h", "t"]})
+    assert forest.parents("coin") == ()
+    assert forest.children("coin") == ()
+    with pytest.raises(ValueError, match="root 'x' is no column"):
+        learn_tree(data, root="x")

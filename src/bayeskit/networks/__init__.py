@@ -7,7 +7,7 @@ from bayeskit.networks.dag import DAG, bayes_ball
 from bayeskit.networks.learning import ESTIMATORS, NetworkFit, fit_parameters
 from bayeskit.networks.network import BayesianNetwork
 from bayeskit.networks.scores import SCORES, family_score, score
-from bayeskit.networks.search import learn_structure
+from bayeskit.networks.search import learn_structure, learn_tree
 
 __all__ = [
     "DAG",
@@ -20,6 +20,7 @@ __all__ = [
     "family_score",
     "fit_parameters",
     "learn_structure",
+    "learn_tree",
     "read_bif",
     "score",
     "write_bif",

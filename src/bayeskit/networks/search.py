@@ -32,7 +32,7 @@ from bayeskit.networks.network import encode_frame
 from bayeskit.networks.scores import SCORES, family_score
 from bayeskit.stats import family_counts
 
-__all__ = ["learn_structure"]
+__all__ = ["learn_structure", "learn_tree"]
 
 _GAIN_TOLERANCE = 1e-9  # a move must raise the score by more than this (relative to |score|)
 
@@ -284,3 +284,79 @@ def _climb(g: _Graph, scorer: _FamilyScores, limits, tabu_length: int, max_iter:
         else:
             stale += 1
     return best
+
+
+def learn_tree(
+    data: pd.DataFrame,
+    score: str = "ll",
+    *,
+    root: Any = None,
+    ess: float = 1.0,
+    states: Any = None,
+    sample_weight: Any = None,
+) -> DAG:
+    """The tree-constrained search (Chow and Liu 1968): the maximum spanning tree of the edge
+    gains, directed away from ``root``.
+
+    An edge's gain is what giving one end the other as its only parent adds to the score,
+    ``family(j | i) - family(j)``: for ``"ll"`` it is ``m I(x_i; x_j)`` and the tree is
+    Chow-Liu's, the tree of highest likelihood; for BIC and AIC the penalty of the edge,
+    ``(r_i - 1)(r_j - 1)`` parameters, is the same both ways, and for BDeu (score-equivalent)
+    so is the whole gain; for K2, which is not, the mean of the two directions is used. Edges of
+    no positive gain are left out, so a penalised score can give a forest. Ties go to the
+    earlier pair in node order (Kruskal's algorithm, networkx).
+
+    Parameters
+    ----------
+    data, score, ess, states, sample_weight :
+        As :func:`learn_structure`.
+    root : node, optional
+        Where each tree's edges start; by default each tree's first node in column order.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.integers(0, 2, 3000)
+    >>> b = np.where(rng.random(3000) < 0.9, a, 1 - a)
+    >>> c = np.where(rng.random(3000) < 0.9, b, 1 - b)
+    >>> learn_tree(pd.DataFrame({"a": a, "b": b, "c": c})).edges
+    (('a', 'b'), ('b', 'c'))
+    """
+    import networkx as nx
+
+    if score not in SCORES:
+        msg = f"score must be one of {SCORES}, got {score!r}"
+        raise ValueError(msg)
+    nodes = list(data.columns) if isinstance(data, pd.DataFrame) else []
+    names = _states(DAG(nodes=nodes), data, states)
+    codes = encode_frame(nodes, names, data)
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if w is not None and (w.shape != (len(data),) or not np.isfinite(w).all() or (w < 0).any()):
+        msg = f"sample_weight must be {len(data)} finite non-negative numbers"
+        raise ValueError(msg)
+    if root is not None and root not in nodes:
+        msg = f"root {root!r} is no column of data"
+        raise ValueError(msg)
+    n_rows = float(len(data) if w is None else w.sum())
+    scorer = _FamilyScores(codes, [len(names[n]) for n in nodes], w, score, ess, n_rows)
+    g = nx.Graph()
+    g.add_nodes_from(range(len(nodes)))
+    for i in range(len(nodes)):
+        for j in range(i + 1, len(nodes)):
+            ij = scorer(j, frozenset({i})) - scorer(j, frozenset())
+            ji = scorer(i, frozenset({j})) - scorer(i, frozenset())
+            gain = (ij + ji) / 2
+            if gain > _tolerance(n_rows):
+                g.add_edge(i, j, weight=gain)
+    tree = nx.maximum_spanning_tree(g, algorithm="kruskal")
+    edges = []
+    starts = [nodes.index(root)] if root is not None else []
+    seen: set[int] = set()
+    for start in starts + list(range(len(nodes))):
+        if start in seen:
+            continue
+        seen.add(start)
+        for u, v in nx.bfs_edges(tree, start, sort_neighbors=sorted):
+            seen.add(v)
+            edges.append((nodes[u], nodes[v]))
+    return DAG(nodes=nodes, edges=edges)
