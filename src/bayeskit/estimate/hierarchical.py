@@ -18,8 +18,8 @@ its parent's with concentration ``s_j``.
 The concentrations are learned, not set. Petitjean et al. sample them (and the tables' "table
 counts") by Gibbs sampling, one concentration per level (as :func:`hierarchical_gibbs` in
 :mod:`bayeskit.estimate.hdp_gibbs` does). Here they are integrated out by quadrature instead:
-on 11 sets of the suite, SelectiveKDB's mean log-loss is 0.364 this way against 0.380 with the
-sampler (KDB(k=2): 0.420 against 0.409), at a 20th to a 60th of the time
+on 11 sets of the suite, SelectiveKDB's mean log-loss is 0.364 this way against 0.377 with the
+sampler (KDB(k=2): 0.420 against 0.408), at a 20th to a 60th of the time
 (benchmarks/RESULTS.md). Each configuration ``u`` of a level (a node of the tree of parent
 values) has its own concentration ``s_u``, shared by its children ``v`` (the configurations one
 parent deeper). Its posterior,
