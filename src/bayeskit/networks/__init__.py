@@ -1,6 +1,6 @@
 """Bayesian networks: the structure (a DAG), independence by d-separation, discrete networks
-(CPTs, the joint probability, log-likelihood, forward sampling), BIF files and parameter
-learning; structure learning, XMLBIF and inference are to come."""
+(CPTs, the joint probability, log-likelihood, forward sampling), BIF and XMLBIF files,
+parameter learning, scores and score-and-search structure learning; inference is to come."""
 
 from bayeskit.networks.bif import BIFError, read_bif, write_bif
 from bayeskit.networks.dag import DAG, bayes_ball
@@ -8,6 +8,7 @@ from bayeskit.networks.learning import ESTIMATORS, NetworkFit, fit_parameters
 from bayeskit.networks.network import BayesianNetwork
 from bayeskit.networks.scores import SCORES, family_score, score
 from bayeskit.networks.search import learn_structure, learn_tree
+from bayeskit.networks.xmlbif import read_xmlbif, write_xmlbif
 
 __all__ = [
     "DAG",
@@ -22,6 +23,8 @@ __all__ = [
     "learn_structure",
     "learn_tree",
     "read_bif",
+    "read_xmlbif",
     "score",
     "write_bif",
+    "write_xmlbif",
 ]
