@@ -410,6 +410,26 @@ class FamilyClassifier(BayesClassifier):
         jll = np.zeros((enc.n_samples, len(self.classes_)))
         return self._tables.add_to(jll, enc.codes)
 
+    def to_network(self, class_node: Any = "class") -> Any:
+        """The model as a :class:`~bayeskit.networks.BayesianNetwork`: the class a root named
+        ``class_node``, each feature a node whose parents are the class and its feature
+        parents, with the model's own (smoothed) tables as CPTs, in their axis order. For
+        complete rows the network's ``P(class | x)`` is the model's. Defined for models of one
+        structure (naive Bayes, TAN, SPODE, KDB, SelectiveKDB; a feature SelectiveKDB left out
+        becomes an unconnected node); AODE and AnDE average several, NBTree's leaves are no
+        feature: AttributeError."""
+        check_is_fitted(self, "stats_")
+        factors = getattr(self, "_explain_factors", None)
+        if factors is None:
+            msg = (
+                f"{type(self).__name__} is no single network over its features: to_network is "
+                "not defined"
+            )
+            raise AttributeError(msg)
+        from bayeskit.classifiers._export import network_from_factors
+
+        return network_from_factors(self, factors, class_node)
+
     def explain(self, X: Any, *, as_frame: bool = False) -> np.ndarray | pd.DataFrame:
         """Per-feature evidence for each class: ``log P(x_j | c, pa_j) - log P(x_j | pa_j)``,
         where ``P(x_j | pa_j) = sum_c P(c) P(x_j | c, pa_j)`` is that family's term averaged

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
+from sklearn.utils.validation import check_is_fitted
 
 from bayeskit.classifiers._base import (
     BayesClassifier,
@@ -197,6 +198,23 @@ class NaiveBayes(BayesClassifier):
         missing) and named in a warning (see :func:`bayeskit.estimate.beyond_float64`); the
         same object when there is none."""
         return drop_beyond_float64(values, self.theta_, self._scale, self.schema_)
+
+    def to_network(self, class_node: Any = "class") -> Any:
+        """The model as a :class:`~bayeskit.networks.BayesianNetwork` (seed 000 Fig. 7.1's
+        structure: the class the parent of every feature), the CPTs its own smoothed tables;
+        for complete rows the network's ``P(class | x)`` is the model's. Categorical features
+        only (bin numeric ones with ``discretize``): ValueError naming the numeric ones."""
+        check_is_fitted(self, "stats_")
+        numeric = [c.name for c in self.schema_.columns if c.kind != CATEGORICAL]
+        if numeric:
+            msg = (
+                f"to_network needs categorical features; {numeric} are numeric (Gaussian): "
+                "fit with discretize='mdl' (or another binning) to export them"
+            )
+            raise ValueError(msg)
+        from bayeskit.classifiers._export import network_from_factors
+
+        return network_from_factors(self, self._factors, class_node)
 
     def feature_log_likelihood(self, X: Any) -> np.ndarray:
         """``log P(x_j | c)`` of every feature, shape ``(n_samples, n_features, n_classes)``,
