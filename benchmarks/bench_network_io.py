@@ -76,6 +76,7 @@ def main(argv: list[str] | None = None) -> None:
     before = load_average()
     start = time.perf_counter()
     rows, totals = [], {"bayeskit": [0.0, 0.0], **{k: [0.0, 0.0] for k in peers}}
+    failed: dict[str, list[str]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for e in entries:
             path = Path(tmp) / f"{e['name']}.bif"
@@ -95,6 +96,7 @@ def main(argv: list[str] | None = None) -> None:
                     )
                 except Exception as exc:  # noqa: BLE001 - a peer failing on a file is a result
                     say(f"{name} on {e['name']}: {type(exc).__name__}: {str(exc)[:120]}")
+                    failed.setdefault(name, []).append(e["name"])
                     read_s[name] = write_s[name] = float("nan")
             for k in totals:
                 totals[k][0] += read_s.get(k, float("nan"))
@@ -124,6 +126,11 @@ def main(argv: list[str] | None = None) -> None:
             f"{(time.perf_counter() - start) / 60:.1f} min",
             "",
             markdown_table(header, rows),
+            "",
+            *(
+                f"nan: {k} refused these files (an error, not a time): {', '.join(v)}."
+                for k, v in failed.items()
+            ),
         ]
     )
     if args.write == "yes" or (args.write == "auto" and not args.only):
