@@ -247,3 +247,28 @@ def test_density_contours_have_a_title_and_labelled_levels():
     assert "1%, 10%, 50%, 90%" in ax.get_title()
     labels = {t.get_text() for t in ax.texts}
     assert {"1%", "50%"} <= labels
+
+
+# ---------------------------------------------------------------- networks
+def test_network_renders_alarm_to_png(tmp_path):
+    from pathlib import Path
+
+    from bayeskit.networks import read_bif
+    from bayeskit.plot import network
+
+    shared = Path(__file__).resolve().parents[2] / "shared" / "networks" / "alarm.bif.gz"
+    local = Path(__file__).parent / "networks" / "data" / "sachs.bif.gz"
+    net = read_bif(shared if shared.is_file() else local)  # alarm when shared/ is there
+    fig, ax = plt.subplots(figsize=(12, 9))
+    for layout in ("auto", "layered", "spring"):
+        ax.clear()
+        assert network(net, ax, layout=layout, highlight=[net.nodes[0]]) is ax
+        assert len(ax.texts) == len(net.nodes)  # one label per node
+    out = tmp_path / "net.png"
+    fig.savefig(out)
+    assert out.stat().st_size > 10_000
+    plt.close(fig)
+    with pytest.raises(ValueError, match="layout must be"):
+        network(net, layout="circle")
+    with pytest.raises(TypeError, match="BayesianNetwork or a DAG"):
+        network({"a": "b"})

@@ -1,4 +1,5 @@
-"""Figures of fitted classifiers: class densities and decision regions (matplotlib).
+"""Figures of fitted classifiers (class densities, decision regions) and of Bayesian networks
+(their DAGs), with matplotlib.
 
 The figures of Zaki & Meira ch. 18 (Figs. 18.1 and 18.2): over two numeric features, each class's
 normal density drawn as level curves, the 1% level (1% of the class's peak density) among them,
@@ -22,7 +23,7 @@ from sklearn.utils.validation import check_is_fitted
 from bayeskit.data.schema import as_frame
 from bayeskit.estimate import RIDGE_FACTOR, mvn_log_density, regularised_cholesky
 
-__all__ = ["decision_regions", "density_contours"]
+__all__ = ["decision_regions", "density_contours", "network"]
 
 _MARKERS = ("o", "^", "s", "D", "v", "P", "X", "*", "<", ">")
 #: Level curves drawn by default, as fractions of each class's peak density.
@@ -468,3 +469,52 @@ def _typical(s: pd.Series, model: Any, name: str) -> Any:
         return 0.0 if pd.isna(v) else float(v)
     mode = s.dropna().mode()
     return mode.iloc[0] if len(mode) else None
+
+
+def network(net: Any, ax: Any = None, *, layout: str = "auto", highlight: Sequence = ()) -> Any:
+    """Draw a Bayesian network's DAG (a :class:`~bayeskit.networks.BayesianNetwork` or a
+    :class:`~bayeskit.networks.DAG`): nodes as labelled boxes, edges as arrows.
+
+    ``layout``: ``"dot"`` (graphviz's layered layout; needs graphviz's ``dot`` program and
+    pydot, never required), ``"layered"`` (networkx's multipartite layout by topological
+    generation, parents above children), ``"spring"``, or ``"auto"``: ``dot`` when it is
+    installed, else ``layered``. ``highlight``: nodes drawn in another colour (a query, the
+    class). Returns the axes.
+    """
+    import networkx as nx
+
+    from bayeskit.networks import DAG, BayesianNetwork
+
+    dag = net.dag if isinstance(net, BayesianNetwork) else net
+    if not isinstance(dag, DAG):
+        msg = f"network needs a BayesianNetwork or a DAG, got {type(net).__name__}"
+        raise TypeError(msg)
+    if layout not in ("auto", "dot", "layered", "spring"):
+        msg = f"layout must be 'auto', 'dot', 'layered' or 'spring', got {layout!r}"
+        raise ValueError(msg)
+    g = dag.to_networkx()
+    pos = None
+    if layout in ("auto", "dot"):
+        try:
+            pos = nx.nx_pydot.graphviz_layout(g, prog="dot")
+        except Exception as exc:  # noqa: BLE001 - pydot or dot missing, or dot failing
+            if layout == "dot":
+                msg = f"layout='dot' needs graphviz's dot program and pydot ({exc})"
+                raise ImportError(msg) from exc
+    if pos is None and layout == "spring":
+        pos = nx.spring_layout(g, seed=0)
+    if pos is None:
+        for depth, generation in enumerate(nx.topological_generations(g)):
+            for node in generation:
+                g.nodes[node]["layer"] = depth
+        pos = nx.multipartite_layout(g, subset_key="layer", align="horizontal")
+        pos = {n: (x, -y) for n, (x, y) in pos.items()}  # roots on top
+    ax = _axes(ax)
+    marked = set(highlight)
+    colours = ["#f4a582" if n in marked else "#d1e5f0" for n in g.nodes]
+    nx.draw_networkx_edges(g, pos, ax=ax, arrows=True, arrowstyle="-|>", arrowsize=10,
+                           node_size=900, edge_color="#555555")  # fmt: skip
+    nx.draw_networkx_nodes(g, pos, ax=ax, node_color=colours, node_size=900, node_shape="s")
+    nx.draw_networkx_labels(g, pos, ax=ax, font_size=7)
+    ax.set_axis_off()
+    return ax

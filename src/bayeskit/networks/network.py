@@ -124,6 +124,49 @@ class BayesianNetwork:
             )
             raise ValueError(msg)
 
+    # ------------------------------------------------------------------ learning
+    @classmethod
+    def fit(
+        cls,
+        data: pd.DataFrame,
+        structure: Any = "hill-climb",
+        *,
+        score: str = "bic",
+        estimator: str = "bdeu",
+        alpha: float | None = None,
+        states: Mapping | None = None,
+        sample_weight: Any = None,
+        **search: Any,
+    ) -> BayesianNetwork:
+        """Learn a network from complete data: the structure (a given :class:`DAG`, or
+        ``"hill-climb"`` by :func:`~bayeskit.networks.learn_structure`, or ``"tree"`` by
+        :func:`~bayeskit.networks.learn_tree`, scored by ``score``, with ``search``'s options),
+        then its CPTs by :func:`~bayeskit.networks.fit_parameters` (``estimator``, ``alpha``).
+
+        Examples
+        --------
+        >>> rng = np.random.default_rng(0)
+        >>> a = rng.integers(0, 2, 3000)
+        >>> b = np.where(rng.random(3000) < 0.9, a, 1 - a)
+        >>> net = BayesianNetwork.fit(pd.DataFrame({"a": a, "b": b}))
+        >>> net.dag.edges, net.cpt("b").round(1).tolist()
+        ((('a', 'b'),), [[0.9, 0.1], [0.1, 0.9]])
+        """
+        from bayeskit.networks.learning import fit_parameters
+        from bayeskit.networks.search import learn_structure, learn_tree
+
+        common = {"states": states, "sample_weight": sample_weight}
+        if isinstance(structure, DAG):
+            dag = structure
+        elif structure == "hill-climb":
+            dag = learn_structure(data, score, **common, **search)
+        elif structure == "tree":
+            dag = learn_tree(data, score, **common, **search)
+        else:
+            msg = f"structure must be a DAG, 'hill-climb' or 'tree', got {structure!r}"
+            raise ValueError(msg)
+        return fit_parameters(dag, data, estimator=estimator, alpha=alpha, **common).network
+
     # ------------------------------------------------------------------ structure
     @property
     def dag(self) -> DAG:
