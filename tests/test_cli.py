@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -642,3 +643,46 @@ def test_compare_param_applies_to_the_models_that_have_it():
     assert bad.exit_code == 2
     assert "unknown parameter 'bogus'" in flat(bad.output)
     assert "n_neighbors" in flat(bad.output)
+
+
+# ---------------------------------------------------------------- networks
+def test_network_learn_show_and_fit(tmp_path):
+    from bayeskit.networks import read_bif, read_xmlbif
+
+    asia = read_bif(Path(__file__).parent / "networks" / "data" / "asia.bif.gz")
+    data = tmp_path / "asia.csv"
+    asia.sample(3000, seed=1).to_csv(data, index=False)
+    learned = tmp_path / "learned.bif"
+    result = run("network", "learn", data, "-o", learned, "--score", "bic", "--tabu", "3",
+                 "--max-parents", "2")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "learned a network of 8 nodes" in result.output
+    net = read_bif(learned)
+    assert set(net.nodes) == set(asia.nodes)
+    assert all(len(net.dag.parents(n)) <= 2 for n in net.nodes)
+    shown = run("network", "show", learned, "--plot", tmp_path / "dag.png")
+    assert shown.exit_code == 0, shown.output
+    assert "8 nodes" in shown.output
+    assert (tmp_path / "dag.png").stat().st_size > 5_000
+    fitted = tmp_path / "fitted.xml.gz"
+    result = run("network", "fit", data, "--structure", learned, "-o", fitted,
+                 "--estimator", "lidstone", "--alpha", "1")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert read_xmlbif(fitted).dag == net.dag
+    tree = tmp_path / "tree.bif"
+    assert run("network", "learn", data, "-o", tree, "--tree").exit_code == 0
+    assert len(read_bif(tree).dag.edges) <= 7
+
+
+def test_network_commands_refuse_bad_input(tmp_path):
+    bad = tmp_path / "bad.bif"
+    bad.write_text("network n { }\nvariable a { type discrete [ 2 ] { x, y }\n")
+    result = run("network", "show", bad)
+    assert result.exit_code == 1
+    assert "line 2" in result.output
+    assert run("network", "show", tmp_path / "none.bif").exit_code != 0
+    wide = tmp_path / "wide.csv"
+    pd.DataFrame({"x": np.arange(200), "y": ["a", "b"] * 100}).to_csv(wide, index=False)
+    result = run("network", "learn", wide, "-o", tmp_path / "w.bif")
+    assert result.exit_code != 0
+    assert "200 distinct values" in result.output

@@ -1172,6 +1172,181 @@ def _p_cell(p: float) -> str:
     return f"{p:.3f}" + (" *" if p < 0.05 else "")
 
 
+# ------------------------------------------------------------------ networks
+network_app = typer.Typer(
+    help="Bayesian networks: learn one from data, fit a given structure, show a network file.",
+    no_args_is_help=True,
+)
+app.add_typer(network_app, name="network")
+
+#: A column with more distinct values than this is taken for a number left unbinned.
+MAX_NETWORK_STATES = 64
+
+
+def _network_data(data: str) -> pd.DataFrame:
+    """DATA's columns, every one a categorical variable (values as text)."""
+    table = _read_table(data)
+    frame = table.raw if table.raw is not None else table.frame
+    out = pd.DataFrame({str(c): frame[c].astype("string") for c in frame.columns})
+    for name in out.columns:
+        n = out[name].nunique(dropna=True)
+        if n > MAX_NETWORK_STATES:
+            msg = (
+                f"column {name!r} has {n} distinct values: a network variable needs a few "
+                "states; bin it first (for example with `bayeskit schema` and --numeric)"
+            )
+            raise typer.BadParameter(msg, param_hint="'DATA'")
+    return out.astype(object).where(out.notna(), None)
+
+
+def _is_xml(path: Path) -> bool:
+    return any(part in (".xml", ".xmlbif") for part in path.suffixes)
+
+
+def _read_network(path: Path):
+    from bayeskit.networks import read_bif, read_xmlbif
+
+    if not path.is_file():
+        msg = f"file not found: {path}"
+        raise typer.BadParameter(msg, param_hint="'NETWORK'")
+    return (read_xmlbif if _is_xml(path) else read_bif)(path)
+
+
+def _write_network(net: Any, path: Path) -> None:
+    from bayeskit.networks import write_bif, write_xmlbif
+
+    (write_xmlbif if _is_xml(path) else write_bif)(net, path)
+
+
+_NetOut = Annotated[
+    Path,
+    typer.Option("--output", "-o", metavar="FILE", help="Network file to write: .bif, .xml "
+                 "(XMLBIF), either with .gz."),
+]  # fmt: skip
+_Estimator = Annotated[
+    str, typer.Option("--estimator", help="CPT estimator: mle, lidstone or bdeu.")
+]
+_Alpha = Annotated[
+    float | None,
+    typer.Option("--alpha", help="Lidstone's pseudo-count or BDeu's equivalent sample size."),
+]
+
+
+@network_app.command("learn")
+def network_learn(
+    data: _Data,
+    output: _NetOut,
+    score: Annotated[
+        str, typer.Option("--score", help="Structure score: bic, aic, k2, bdeu or ll.")
+    ] = "bic",
+    max_parents: Annotated[
+        int | None,
+        typer.Option("--max-parents", help="The most parents a node may have."),
+    ] = None,
+    tabu: Annotated[int, typer.Option("--tabu", help="Tabu list length (0: none).")] = 0,
+    tree: Annotated[bool, typer.Option("--tree", help="Chow-Liu tree instead.")] = False,
+    estimator: _Estimator = "bdeu",
+    alpha: _Alpha = None,
+) -> None:
+    """Learn a Bayesian network from DATA (every column a variable) and write it."""
+    from bayeskit.networks import BayesianNetwork
+
+    frame = _network_data(data)
+    with _refusals():
+        if tree:
+            net = BayesianNetwork.fit(frame, "tree", score=score, estimator=estimator, alpha=alpha)
+        else:
+            net = BayesianNetwork.fit(
+                frame, "hill-climb", score=score, estimator=estimator, alpha=alpha,
+                max_parents=max_parents, tabu_length=tabu,
+            )  # fmt: skip
+        _write_network(net, output)
+    _out().print(
+        f"learned a network of {len(net.nodes)} nodes and {len(net.dag.edges)} edges "
+        f"({net.n_parameters} parameters) from {len(frame)} rows; saved to "
+        f"{escape(str(output))}"
+    )
+
+
+@network_app.command("fit")
+def network_fit(
+    data: _Data,
+    structure: Annotated[
+        Path,
+        typer.Option(
+            "--structure",
+            "-s",
+            metavar="FILE",
+            help="Network file whose structure (and states) to keep.",
+        ),
+    ],  # fmt: skip
+    output: _NetOut,
+    estimator: _Estimator = "bdeu",
+    alpha: _Alpha = None,
+) -> None:
+    """Fit the CPTs of a given structure to DATA and write the network."""
+    from bayeskit.networks import fit_parameters
+
+    given = _read_network(structure) if structure.is_file() else None
+    if given is None:
+        msg = f"file not found: {structure}"
+        raise _fail(msg)
+    frame = _network_data(data)
+    with _refusals():
+        states = {n: given.states(n) for n in given.nodes}
+        net = fit_parameters(
+            given.dag, frame, estimator=estimator, alpha=alpha, states=states
+        ).network
+        _write_network(net, output)
+    _out().print(
+        f"fitted {len(net.nodes)} CPTs ({net.n_parameters} parameters) on {len(frame)} rows; "
+        f"saved to {escape(str(output))}"
+    )
+
+
+@network_app.command("show")
+def network_show(
+    network: Annotated[Path, typer.Argument(metavar="NETWORK", help="A .bif or .xml file.")],
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", metavar="PNG", help="Also draw the DAG to this image."),
+    ] = None,
+) -> None:
+    """Summarise a network file: its size and each node's states and parents."""
+    with _refusals():
+        net = _read_network(network)
+    dag = net.dag
+    degrees = [len(dag.parents(n)) for n in dag.nodes]
+    _out().print(
+        f"{escape(str(network))}: {len(dag.nodes)} nodes, {len(dag.edges)} edges, "
+        f"{net.n_parameters} parameters, max in-degree {max(degrees, default=0)}, "
+        f"roots: {escape(', '.join(map(str, dag.roots())))}"
+    )
+    frame = pd.DataFrame(
+        {
+            "node": [str(n) for n in dag.nodes],
+            "states": [len(net.states(n)) for n in dag.nodes],
+            "parents": [", ".join(map(str, dag.parents(n))) for n in dag.nodes],
+        }
+    )
+    _emit(frame, "table", "nodes")
+    if plot is not None:
+        with _refusals():
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+
+            from bayeskit.plot import network as draw
+
+            size = max(6.0, min(30.0, len(dag.nodes) ** 0.5 * 2.5))
+            fig, ax = plt.subplots(figsize=(size, size * 0.75))
+            draw(net, ax)
+            fig.savefig(plot, dpi=120, bbox_inches="tight")
+            plt.close(fig)
+        _out().print(f"drew the DAG to {escape(str(plot))}")
+
+
 def main() -> None:
     """Entry point of the ``bayeskit`` console script."""
     app()

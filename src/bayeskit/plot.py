@@ -512,8 +512,9 @@ def network(net: Any, ax: Any = None, *, layout: str = "auto", highlight: Sequen
     ax = _axes(ax)
     marked = set(highlight)
     colours = ["#f4a582" if n in marked else "#d1e5f0" for n in g.nodes]
-    nx.draw_networkx_edges(g, pos, ax=ax, arrows=True, arrowstyle="-|>", arrowsize=10,
-                           node_size=900, edge_color="#555555")  # fmt: skip
+    nx.draw_networkx_edges(g, pos, ax=ax, arrows=True, arrowstyle="-|>", arrowsize=12,
+                           node_size=900, node_shape="s", min_target_margin=14,
+                           edge_color="#555555")  # fmt: skip
     nx.draw_networkx_nodes(g, pos, ax=ax, node_color=colours, node_size=900, node_shape="s")
     nx.draw_networkx_labels(g, pos, ax=ax, font_size=7)
     ax.set_axis_off()
