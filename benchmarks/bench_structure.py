@@ -1,0 +1,149 @@
+"""Score-and-search structure learning on ALARM: bayeskit against pgmpy and pyAgrum (issue 13).
+
+Rows are sampled from the ALARM network (``--networks FOLDER`` or ``$BAYESKIT_NETWORKS``, the
+folder of ``alarm.bif.gz``) by bayeskit's forward sampler (seed 0); every learner gets the same
+rows (pyAgrum through a CSV file written once) and climbs greedily on BIC from the empty graph:
+bayeskit's ``learn_structure(data, "bic")``, pgmpy's ``HillClimbSearch.estimate(scoring_method=
+"bic-d")`` (its defaults otherwise, a tabu list of 100 among them) and pyAgrum's ``BNLearner``
+with ``useGreedyHillClimbing`` and ``useScoreBIC``. Times are the median of ``--repeats`` runs
+(data already in memory; pyAgrum reads its CSV inside the timing). Each learned DAG is scored
+by bayeskit's BIC (natural logs, to maximise) against the true DAG's, and compared with the true
+DAG by the structural Hamming distance (SHD: node pairs whose edge is missing, extra or
+reversed). Run with the peers' environment::
+
+    benchmarks/.venv-peers/bin/python benchmarks/bench_structure.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+from _common import load_average, machine_lines, markdown_table, say, time_runs, write_section
+
+from bayeskit.networks import DAG, learn_structure, read_bif, score
+
+TITLE = "Structure learning on ALARM: hill climbing with BIC (issue 13)"
+ENV = "BAYESKIT_NETWORKS"
+
+
+def shd(learned: DAG, true: DAG) -> int:
+    """Node pairs whose edge differs: missing, extra, or the other way round."""
+    a, b = set(learned.edges), set(true.edges)
+    pairs = {frozenset(e) for e in a | b}
+    return sum(
+        1
+        for p in pairs
+        if {e for e in a if frozenset(e) == p} != {e for e in b if frozenset(e) == p}
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--networks", type=Path, help=f"the folder of alarm.bif.gz (or ${ENV})")
+    ap.add_argument("--rows", type=int, nargs="*", default=[20_000, 100_000])
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--write", choices=("auto", "yes", "no"), default="auto")
+    args = ap.parse_args(argv)
+    folder = args.networks or (Path(os.environ[ENV]) if ENV in os.environ else None)
+    if folder is None or not (folder / "alarm.bif.gz").is_file():
+        raise SystemExit(f"pass --networks FOLDER or set {ENV} (the folder of alarm.bif.gz)")
+    alarm = read_bif(folder / "alarm.bif.gz")
+    states = {n: alarm.states(n) for n in alarm.nodes}
+    learners = {"bayeskit": lambda d, csv: learn_structure(d, "bic", states=states)}
+    versions = ["numpy"]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from pgmpy.estimators import HillClimbSearch
+
+        def pgmpy_hc(d, csv):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                g = HillClimbSearch(d).estimate(scoring_method="bic-d", show_progress=False)
+            return DAG(nodes=list(d.columns), edges=list(g.edges()))
+
+        learners["pgmpy"] = pgmpy_hc
+        versions.append("pgmpy")
+    except ImportError as exc:
+        say(f"pgmpy: not installed ({exc})")
+    try:
+        import pyagrum as gum
+
+        def pyagrum_ghc(d, csv):
+            learner = gum.BNLearner(str(csv))
+            learner.useGreedyHillClimbing()
+            learner.useScoreBIC()
+            bn = learner.learnDAG()
+            edges = [(learner.nameFromId(u), learner.nameFromId(v)) for u, v in bn.arcs()]
+            return DAG(nodes=list(d.columns), edges=edges)
+
+        learners["pyAgrum"] = pyagrum_ghc
+        versions.append("pyagrum")
+    except ImportError as exc:
+        say(f"pyAgrum: not installed ({exc})")
+    before, start = load_average(), time.perf_counter()
+    rows_out, ratios = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in args.rows:
+            data = alarm.sample(n, seed=0).astype(str)
+            csv = Path(tmp) / f"alarm_{n}.csv"
+            data.to_csv(csv, index=False)
+            true_bic = score(alarm.dag, data, "bic", states=states)
+            seconds = {}
+            for name, learn in learners.items():
+                dag = learn(data, csv)
+                seconds[name] = time_runs(
+                    lambda f=learn, d=data, c=csv: f(d, c), args.repeats
+                ).median
+                got = score(dag, data, "bic", states=states)
+                rows_out.append(
+                    [
+                        f"{n:,}",
+                        name,
+                        f"{seconds[name]:.2f}",
+                        f"{got:.1f}",
+                        f"{(got - true_bic) / abs(true_bic) * 100:+.2f}%",
+                        str(len(dag.edges)),
+                        str(shd(dag, alarm.dag)),
+                    ]
+                )
+                say(" ".join(rows_out[-1]))
+            rows_out.append([f"{n:,}", "true DAG", "", f"{true_bic:.1f}", "+0.00%",
+                             str(len(alarm.dag.edges)), "0"])  # fmt: skip
+            for peer in ("pgmpy", "pyAgrum"):
+                if peer in seconds:
+                    ratios.append(
+                        f"{n:,} rows: bayeskit {seconds['bayeskit']:.2f} s against {peer} "
+                        f"{seconds[peer]:.2f} s ({seconds[peer] / seconds['bayeskit']:.1f}x)"
+                    )
+    body = "\n".join(
+        [
+            f"`benchmarks/.venv-peers/bin/python benchmarks/bench_structure.py`, "
+            f"{time.strftime('%Y-%m-%d')}. See the script's docstring for the settings; median "
+            f"of {args.repeats} runs.",
+            "",
+            *machine_lines(tuple(versions)),
+            f"- load average before / after: {before} / {load_average()}; whole run "
+            f"{(time.perf_counter() - start) / 60:.1f} min",
+            "",
+            markdown_table(
+                ["rows", "learner", "seconds", "BIC", "BIC vs true DAG", "edges", "SHD"], rows_out
+            ),
+            "",
+            *(f"- {r}" for r in ratios),
+        ]
+    )
+    if args.write == "yes" or (args.write == "auto" and args.rows == [20_000, 100_000]):
+        write_section(TITLE, body)
+        say(f"wrote RESULTS.md section: {TITLE}")
+    else:
+        print(body)
+
+
+if __name__ == "__main__":
+    main()
