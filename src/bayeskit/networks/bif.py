@@ -233,15 +233,22 @@ def _parse(toks: _Tokens) -> BayesianNetwork:
             blocks[child] = (parents, table, line)
         else:
             toks.fail("'network', 'variable' or 'probability'", word, line)
+    return _assemble(states, lines, blocks, "probability block")
+
+
+def _assemble(states: dict, lines: dict, blocks: dict, block: str) -> BayesianNetwork:
+    """The network of the parsed variables (``states``, declared at ``lines``) and their
+    CPT ``blocks`` (variable -> (parents, table, line)), each check failing with a line:
+    a variable without a ``block``, parents that make a cycle, a CPT that is invalid."""
     missing = [v for v in states if v not in blocks]
     if missing:
-        msg = f"line {lines[missing[0]]}: variable {missing[0]!r} has no probability block"
+        msg = f"line {lines[missing[0]]}: variable {missing[0]!r} has no {block}"
         raise BIFError(msg)
     edges = [(p, child) for child in states for p in blocks[child][0]]
     try:
         dag = DAG(nodes=list(states), edges=edges)
     except ValueError as exc:
-        msg = f"the probability blocks' parents make no DAG: {exc}"
+        msg = f"the {block}s' parents make no DAG: {exc}"
         raise BIFError(msg) from None
     try:
         return BayesianNetwork(dag, {v: blocks[v][1] for v in states}, states=states)
@@ -250,6 +257,18 @@ def _parse(toks: _Tokens) -> BayesianNetwork:
         where = f"line {blocks[node][2]}: " if node is not None else ""
         msg = f"{where}{exc}"
         raise BIFError(msg) from None
+
+
+def _write_to(target: Any, write: Any) -> None:
+    """``write(stream)`` into ``target``: a path (gzip-compressed when it ends in ``.gz``) or
+    a text stream."""
+    if isinstance(target, str | PathLike):
+        path = Path(target)
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "wt", encoding="utf-8") as out:
+            write(out)
+    else:
+        write(target)
 
 
 def _variable(toks: _Tokens, name: str) -> tuple[str, ...]:
@@ -418,13 +437,7 @@ def write_bif(network: BayesianNetwork, target: Any, *, name: str = "unknown") -
                     f"{label!r} (of node {node!r}) cannot be written in BIF: names are single words"
                 )
                 raise ValueError(msg)
-    if isinstance(target, str | PathLike):
-        path = Path(target)
-        opener = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "wt", encoding="utf-8") as out:
-            _write(network, out, name)
-    else:
-        _write(network, target, name)
+    _write_to(target, lambda out: _write(network, out, name))
 
 
 def _write(network: BayesianNetwork, out: IO[str], name: str) -> None:

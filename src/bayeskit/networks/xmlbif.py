@@ -10,18 +10,14 @@ Writing prints every probability with ``repr``, so a written network reads back 
 
 from __future__ import annotations
 
-import gzip
 import math
-from os import PathLike
-from pathlib import Path
 from typing import IO, Any, NoReturn
 from xml.parsers import expat
 from xml.sax.saxutils import escape
 
 import numpy as np
 
-from bayeskit.networks.bif import BIFError, _open_text
-from bayeskit.networks.dag import DAG
+from bayeskit.networks.bif import BIFError, _assemble, _open_text, _write_to
 from bayeskit.networks.network import BayesianNetwork
 
 __all__ = ["read_xmlbif", "write_xmlbif"]
@@ -202,21 +198,7 @@ def _build(reader: _Reader) -> BayesianNetwork:
                 f"expected {math.prod(shape)}"
             )
         tables[child] = (given, np.array(d["table"]).reshape(shape), line)
-    missing = [v for v in states if v not in tables]
-    if missing:
-        _error(f"line {lines[missing[0]]}: variable {missing[0]!r} has no definition")
-    try:
-        dag = DAG(nodes=list(states), edges=[(p, c) for c in states for p in tables[c][0]])
-    except ValueError as exc:
-        msg = f"the definitions' parents make no DAG: {exc}"
-        raise BIFError(msg) from None
-    try:
-        return BayesianNetwork(dag, {v: tables[v][1] for v in states}, states=states)
-    except ValueError as exc:
-        node = next((v for v in states if str(exc).startswith(f"node {v!r}:")), None)
-        where = f"line {tables[node][2]}: " if node is not None else ""
-        msg = f"{where}{exc}"
-        raise BIFError(msg) from None
+    return _assemble(states, lines, tables, "definition")
 
 
 def write_xmlbif(network: BayesianNetwork, target: Any, *, name: str = "unknown") -> None:
@@ -225,13 +207,7 @@ def write_xmlbif(network: BayesianNetwork, target: Any, *, name: str = "unknown"
     if not isinstance(network, BayesianNetwork):
         msg = f"write_xmlbif needs a BayesianNetwork, got {type(network).__name__}"
         raise TypeError(msg)
-    if isinstance(target, str | PathLike):
-        path = Path(target)
-        opener = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "wt", encoding="utf-8") as out:
-            _write(network, out, name)
-    else:
-        _write(network, target, name)
+    _write_to(target, lambda out: _write(network, out, name))
 
 
 def _write(network: BayesianNetwork, out: IO[str], name: str) -> None:
