@@ -26,20 +26,10 @@ from pathlib import Path
 from _common import load_average, machine_lines, markdown_table, say, time_runs, write_section
 
 from bayeskit.networks import DAG, learn_structure, read_bif, score
+from bayeskit.networks import structural_hamming_distance as shd
 
 TITLE = "Structure learning on ALARM: hill climbing with BIC (issue 13)"
 ENV = "BAYESKIT_NETWORKS"
-
-
-def shd(learned: DAG, true: DAG) -> int:
-    """Node pairs whose edge differs: missing, extra, or the other way round."""
-    a, b = set(learned.edges), set(true.edges)
-    pairs = {frozenset(e) for e in a | b}
-    return sum(
-        1
-        for p in pairs
-        if {e for e in a if frozenset(e) == p} != {e for e in b if frozenset(e) == p}
-    )
 
 
 def main(argv: list[str] | None = None) -> None:

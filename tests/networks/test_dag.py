@@ -204,3 +204,17 @@ def test_bad_graphs_are_refused_with_the_reason():
         dag.d_separated("x1", "x9")
     with pytest.raises(ValueError, match="must not share nodes"):
         dag.d_separated("x1", "x2", ["x1"])
+
+
+def test_structural_hamming_distance():
+    from bayeskit.networks import structural_hamming_distance as shd
+
+    true = DAG(edges=FIG_7_2)
+    assert shd(true, true) == 0
+    reversed_one = DAG(edges=[("x3", "x1"), *FIG_7_2[1:]])
+    assert shd(reversed_one, true) == 1
+    missing_and_extra = DAG(nodes=true.nodes, edges=[*FIG_7_2[1:], ("x3", "x5")])
+    assert shd(missing_and_extra, true) == 2
+    assert shd(DAG(nodes=true.nodes), true) == 4
+    with pytest.raises(ValueError, match="same nodes"):
+        shd(DAG(nodes=["a"]), true)

@@ -3,7 +3,7 @@
 parameter learning, scores and score-and-search structure learning; inference is to come."""
 
 from bayeskit.networks.bif import BIFError, read_bif, write_bif
-from bayeskit.networks.dag import DAG, bayes_ball
+from bayeskit.networks.dag import DAG, bayes_ball, structural_hamming_distance
 from bayeskit.networks.learning import ESTIMATORS, NetworkFit, fit_parameters
 from bayeskit.networks.network import BayesianNetwork
 from bayeskit.networks.scores import SCORES, family_score, score
@@ -25,6 +25,7 @@ __all__ = [
     "read_bif",
     "read_xmlbif",
     "score",
+    "structural_hamming_distance",
     "write_bif",
     "write_xmlbif",
 ]

@@ -20,7 +20,7 @@ from collections.abc import Hashable, Iterable
 from itertools import combinations
 from typing import Any
 
-__all__ = ["DAG", "bayes_ball"]
+__all__ = ["DAG", "bayes_ball", "structural_hamming_distance"]
 
 Node = Hashable
 
@@ -352,6 +352,29 @@ def bayes_ball(dag: DAG, x: Any, y: Any, given: Any = ()) -> bool:
             else:  # an observed collider bounces the ball back up to its parents
                 todo.extend((p, True) for p in dag._parents[node])
     return True
+
+
+def structural_hamming_distance(learned: DAG, true: DAG) -> int:
+    """The structural Hamming distance (SHD) of two DAGs over the same nodes: the number of
+    node pairs whose edge differs, missing, extra or the other way round (each such pair
+    counts 1).
+
+    Examples
+    --------
+    >>> true = DAG(edges=[("a", "b"), ("b", "c")])
+    >>> structural_hamming_distance(DAG(edges=[("b", "a"), ("a", "c")]), true)
+    3
+    """
+    if set(learned.nodes) != set(true.nodes):
+        msg = "the structural Hamming distance needs two DAGs over the same nodes"
+        raise ValueError(msg)
+    mine, theirs = set(learned.edges), set(true.edges)
+    pairs = {frozenset(e) for e in mine | theirs}
+    return sum(
+        1
+        for pair in pairs
+        if {e for e in mine if frozenset(e) == pair} != {e for e in theirs if frozenset(e) == pair}
+    )
 
 
 def _check_name(node: Any) -> None:
