@@ -256,9 +256,7 @@ def test_network_renders_alarm_to_png(tmp_path):
     from bayeskit.networks import read_bif
     from bayeskit.plot import network
 
-    shared = Path(__file__).resolve().parents[2] / "shared" / "networks" / "alarm.bif.gz"
-    local = Path(__file__).parent / "networks" / "data" / "sachs.bif.gz"
-    net = read_bif(shared if shared.is_file() else local)  # alarm when shared/ is there
+    net = read_bif(Path(__file__).parent / "networks" / "data" / "alarm.bif.gz")
     fig, ax = plt.subplots(figsize=(12, 9))
     for layout in ("auto", "layered", "spring"):
         ax.clear()

@@ -83,7 +83,7 @@ def test_bad_arguments_are_named(data):
         learn_structure(data, start=DAG(nodes=["asia"]))
     with pytest.raises(ValueError, match="column 'tub' has a missing value"):
         learn_structure(data.assign(tub=None), states=STATES)
-    with pytest.raises(ValueError, match="sample_weight must be"):
+    with pytest.raises(ValueError, match="sample_weight must have shape"):
         learn_structure(data, sample_weight=[1.0])
     assert isinstance(data, pd.DataFrame)
 

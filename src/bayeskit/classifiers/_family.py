@@ -220,7 +220,9 @@ class FamilyClassifier(BayesClassifier):
             )
             raise SchemaError(msg)
 
-    def _grow(self, X: Any, stats: FamilyCounts) -> FamilyCounts:
+    def _grow(self, X: Any, stats: Any) -> Any:
+        """Grow the vocabularies with ``X``'s new categories and re-lay ``stats`` (any
+        statistic with ``regrow``: family counts, scored counts, an ensemble's)."""
         self.schema_, remap = self.schema_.extend(X)
         if not remap:
             return stats

@@ -164,12 +164,6 @@ class SelectiveKDBEnsemble(SelectiveKDB):
             self._call_weights = weights
         return EnsembleCounts(tuple(members))
 
-    def _grow(self, X: Any, stats: EnsembleCounts) -> EnsembleCounts:
-        self.schema_, remap = self.schema_.extend(X)
-        if not remap:
-            return stats
-        return stats.regrow(remap, [*self.schema_.n_states.tolist(), len(self.classes_)])
-
     def _after_count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None) -> None:
         weights = self.__dict__.pop("_call_weights")
         scored = []

@@ -356,9 +356,6 @@ class SelectiveKDB(_KDBBase):
         counts = super()._count(enc, y, w, n_classes)
         return ScoredCounts(counts, np.zeros((2, (self.k + 1) * enc.codes.shape[1])))
 
-    def _grow(self, X: Any, stats: ScoredCounts) -> ScoredCounts:
-        return ScoredCounts(super()._grow(X, stats.counts), stats.scores)
-
     def _after_count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None) -> None:
         scores = self.stats_.scores + self._loo_scores(enc.codes, y, w)
         self.stats_ = ScoredCounts(self.stats_.counts, scores)

@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from bayeskit.estimate.hdp_gibbs import hierarchical_gibbs
-from bayeskit.estimate.hierarchical import hierarchical_dirichlet
-
 __all__ = [
     "SMOOTHINGS",
     "dirichlet_map",
@@ -317,6 +314,10 @@ def log_probabilities(
         if axis not in (-1, counts.ndim - 1):
             msg = f"{smoothing} smoothing needs the child on the last axis, got axis={axis}"
             raise ValueError(msg)
+        # imported here: both build on this module's Lidstone estimate
+        from bayeskit.estimate.hdp_gibbs import hierarchical_gibbs
+        from bayeskit.estimate.hierarchical import hierarchical_dirichlet
+
         estimate = hierarchical_dirichlet if smoothing == "hierarchical" else hierarchical_gibbs
         return estimate(counts, alpha, batch_axes=batch_axes)
     msg = f"smoothing must be one of {SMOOTHINGS}, got {smoothing!r}"

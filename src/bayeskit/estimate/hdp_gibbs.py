@@ -41,6 +41,7 @@ import zlib
 import numpy as np
 from scipy.special import digamma, polygamma
 
+from bayeskit.estimate.dirichlet import lidstone
 from bayeskit.estimate.hierarchical import (
     CONCENTRATION_BOUNDS,
     conditioning_levels,
@@ -108,11 +109,7 @@ def hierarchical_gibbs(
         for j, t in enumerate(level_tables(counts, batch_axes))
     ]
     if m == 0 or not counts.size:
-        root = levels[0] + alpha
-        total = root.sum(axis=-1, keepdims=True)
-        theta = np.where(total > 0, root / np.where(total > 0, total, 1.0), 1.0 / max(k, 1))
-        with np.errstate(divide="ignore"):
-            return np.log(theta).reshape(counts.shape)
+        return lidstone(levels[0], alpha).reshape(counts.shape)
     out = np.empty((batch, *levels[m].shape[1:]))
     for b in range(batch):  # each table its own stream: a function of its own counts only
         item = [lev[b : b + 1] for lev in levels]
@@ -165,10 +162,7 @@ def _predictive(customers: list, conc: np.ndarray, widths: tuple, alpha: float) 
     then ``(n + s_j p_parent) / (N + s_j)`` down the levels. Positive wherever the root is, so a
     sampled distribution underflowing to 0 (a Dirichlet draw of a tiny parameter) never
     reaches the estimate."""
-    root = alpha + customers[0]
-    total = root.sum(axis=-1, keepdims=True)
-    k = root.shape[-1]
-    pred = np.where(total > 0, root / np.where(total > 0, total, 1.0), 1.0 / k)
+    pred = np.exp(lidstone(customers[0], alpha))
     for j in range(1, len(customers)):
         s = conc[:, j - 1, None, None]
         n = customers[j]

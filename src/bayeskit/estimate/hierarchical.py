@@ -63,6 +63,7 @@ import math
 import numpy as np
 from scipy.special import digamma, gammaln
 
+from bayeskit.estimate.dirichlet import lidstone
 from bayeskit.stats.families import sum_over_last_parent
 
 __all__ = [
@@ -164,9 +165,9 @@ def hierarchical_concentrations(
     """
     counts, m = conditioning_levels(counts, batch_axes)
     levels = level_tables(counts, batch_axes)
-    thetas, conc = _top_down(levels, alpha, counts.shape[-1])
+    thetas, conc = _top_down(levels, alpha)
     if m:  # the upper levels again, from the table counts the lower ones send up
-        thetas, conc = _top_down(_table_counts(levels, thetas, conc), alpha, counts.shape[-1])
+        thetas, conc = _top_down(_table_counts(levels, thetas, conc), alpha)
     with np.errstate(divide="ignore"):
         return np.log(thetas[m]), conc
 
@@ -188,13 +189,11 @@ def _table_counts(levels: list, thetas: list, conc: list) -> list:
     return out
 
 
-def _top_down(levels: list, alpha: float, k: int) -> tuple[list, list]:
+def _top_down(levels: list, alpha: float) -> tuple[list, list]:
     """Every level's estimate, root first, each shrunk toward the one above (and the
     concentrations)."""
     m = len(levels) - 1
-    root = levels[0] + alpha
-    total = root.sum(axis=-1, keepdims=True)
-    theta = np.where(total > 0, root / np.where(total > 0, total, 1.0), 1.0 / max(k, 1))
+    theta = np.exp(lidstone(levels[0], alpha))
     thetas = [theta]
     conc = []
     for j in range(1, m + 1):

@@ -186,9 +186,15 @@ def read_bif(source: Any) -> BayesianNetwork:
     >>> net.dag.parents("wet"), net.cpt("wet")[1].tolist()
     (('rain',), [0.1, 0.9])
     """
+    return _read_text(source, lambda stream: _parse(_Tokens(stream)))
+
+
+def _read_text(source: Any, parse: Any) -> Any:
+    """``parse(stream)`` over ``source``'s text (closed after, when opened here); bytes that
+    are not UTF-8 give a :class:`BIFError`."""
     stream, close = _open_text(source)
     try:
-        return _parse(_Tokens(stream))
+        return parse(stream)
     except UnicodeDecodeError as exc:
         msg = f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})"
         raise BIFError(msg) from None

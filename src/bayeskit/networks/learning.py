@@ -28,6 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bayeskit.data.validation import check_sample_weight
+from bayeskit.estimate import lidstone
 from bayeskit.networks.dag import DAG
 from bayeskit.networks.network import BayesianNetwork, encode_frame
 from bayeskit.stats import FamilyCounts, family_counts
@@ -60,7 +62,7 @@ class NetworkFit:
         fit on all the rows."""
         net = self.network
         states = {n: net.states(n) for n in net.nodes}
-        more = _count(net.dag, data, states, sample_weight)
+        more = _count(net.dag, _encode_data(net.nodes, data, states, sample_weight))
         counts = self.counts + more
         return NetworkFit(
             _estimate(net.dag, counts, states, self.estimator, self.alpha),
@@ -113,46 +115,64 @@ def fit_parameters(
     if estimator == "bdeu" and a == 0:
         msg = "alpha (BDeu's equivalent sample size) must be > 0"
         raise ValueError(msg)
-    names = _states(dag, data, states)
-    counts = _count(dag, data, names, sample_weight)
-    return NetworkFit(_estimate(dag, counts, names, estimator, float(a)), counts, estimator, a)
+    enc = _encode_data(dag.nodes, data, states, sample_weight)
+    counts = _count(dag, enc)
+    return NetworkFit(_estimate(dag, counts, enc.states, estimator, float(a)), counts, estimator, a)
 
 
-def _states(dag: DAG, data: pd.DataFrame, given: Mapping | None) -> dict[Any, tuple[str, ...]]:
+@dataclass(frozen=True)
+class _NetworkData:
+    """Complete data over some nodes, encoded once: what counting and scoring read."""
+
+    nodes: tuple
+    states: dict[Any, tuple[str, ...]]
+    codes: np.ndarray  # (n_rows, n_nodes) state indices, nodes in order
+    weights: np.ndarray | None
+
+    @property
+    def n_rows(self) -> float:
+        """The rows' total weight (``m`` of BIC's penalty)."""
+        return float(len(self.codes) if self.weights is None else self.weights.sum())
+
+    @property
+    def n_states(self) -> list[int]:
+        return [len(self.states[n]) for n in self.nodes]
+
+
+def _encode_data(
+    nodes: Any, data: pd.DataFrame, given: Mapping | None, sample_weight: Any
+) -> _NetworkData:
+    """``data``'s columns ``nodes`` as state indices, each node's states (``given`` or the
+    column's categories or sorted distinct values) and the checked weights."""
     if not isinstance(data, pd.DataFrame):
         msg = f"data must be a pandas DataFrame, got {type(data).__name__}"
         raise TypeError(msg)
-    out = {}
-    for node in dag.nodes:
+    nodes = tuple(nodes)
+    states = {}
+    for node in nodes:
         if given is not None and node in given:
-            out[node] = tuple(str(s) for s in given[node])
+            states[node] = tuple(str(s) for s in given[node])
             continue
         if node not in data.columns:
-            msg = f"data has no column {node!r} (the DAG's nodes: {list(dag.nodes)})"
+            msg = f"data has no column {node!r} (the DAG's nodes: {list(nodes)})"
             raise ValueError(msg)
         col = data[node]
         if isinstance(col.dtype, pd.CategoricalDtype):
-            out[node] = tuple(str(c) for c in col.cat.categories)
+            states[node] = tuple(str(c) for c in col.cat.categories)
         else:
-            out[node] = tuple(sorted({str(v) for v in col.dropna()}))
-        if not out[node]:
+            states[node] = tuple(sorted({str(v) for v in col.dropna()}))
+        if not states[node]:
             msg = f"column {node!r} has no value to take its states from; pass states="
             raise ValueError(msg)
-    return out
+    codes = encode_frame(nodes, states, data)  # names the column of a bad value
+    return _NetworkData(nodes, states, codes, check_sample_weight(sample_weight, len(data)))
 
 
-def _count(dag: DAG, data: pd.DataFrame, states: dict, sample_weight: Any) -> FamilyCounts:
-    codes = encode_frame(dag.nodes, states, data)  # names the column of a bad value
-    w = None
-    if sample_weight is not None:
-        w = np.asarray(sample_weight, dtype=np.float64)
-        if w.shape != (len(data),) or not np.isfinite(w).all() or (w < 0).any():
-            msg = f"sample_weight must be {len(data)} finite non-negative numbers"
-            raise ValueError(msg)
-    pos = {n: j for j, n in enumerate(dag.nodes)}
+def _count(dag: DAG, data: _NetworkData) -> FamilyCounts:
+    """Every family ``(parents..., node)`` of ``dag`` (over ``data``'s nodes), one pass."""
+    pos = {n: j for j, n in enumerate(data.nodes)}
     families = [(*(pos[p] for p in dag.parents(n)), pos[n]) for n in dag.nodes]
-    n_states = [len(states[n]) for n in dag.nodes]
-    return family_counts(codes, families, n_states, w)
+    return family_counts(data.codes, families, data.n_states, data.weights)
 
 
 def _estimate(dag: DAG, counts: FamilyCounts, states: dict, estimator: str, alpha: float):
@@ -162,13 +182,7 @@ def _estimate(dag: DAG, counts: FamilyCounts, states: dict, estimator: str, alph
         n = counts.table((*(pos[p] for p in dag.parents(node)), pos[node]))
         r = n.shape[-1]
         q = n.size // r
-        if estimator == "mle":
-            pseudo = 0.0
-        elif estimator == "lidstone":
-            pseudo = alpha
-        else:
-            pseudo = alpha / (q * r)
-        num = n + pseudo
-        den = num.sum(axis=-1, keepdims=True)
-        cpts[node] = np.where(den > 0, num / np.where(den > 0, den, 1.0), 1.0 / r)
+        # all three are Lidstone's estimate (uniform where a row has nothing), per cell:
+        pseudo = {"mle": 0.0, "lidstone": alpha, "bdeu": alpha / (q * r)}[estimator]
+        cpts[node] = np.exp(lidstone(n, pseudo))
     return BayesianNetwork(dag, cpts, states=states)

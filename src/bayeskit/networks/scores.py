@@ -28,7 +28,7 @@ import pandas as pd
 from scipy.special import gammaln, xlogy
 
 from bayeskit.networks.dag import DAG
-from bayeskit.networks.learning import _count, _states
+from bayeskit.networks.learning import _count, _encode_data
 
 __all__ = ["SCORES", "family_score", "score"]
 
@@ -105,9 +105,8 @@ def score(
     if kind not in SCORES:
         msg = f"score must be one of {SCORES}, got {kind!r}"
         raise ValueError(msg)
-    names = _states(dag, data, states)
-    counts = _count(dag, data, names, sample_weight)
-    m = float(len(data) if sample_weight is None else np.sum(sample_weight))
+    enc = _encode_data(dag.nodes, data, states, sample_weight)
+    counts = _count(dag, enc)
     pos = {n: j for j, n in enumerate(dag.nodes)}
     tables = [counts.table((*(pos[p] for p in dag.parents(v)), pos[v])) for v in dag.nodes]
-    return sum(family_score(t, kind, n_rows=m, ess=ess) for t in tables)
+    return sum(family_score(t, kind, n_rows=enc.n_rows, ess=ess) for t in tables)

@@ -27,8 +27,7 @@ import numpy as np
 import pandas as pd
 
 from bayeskit.networks.dag import DAG
-from bayeskit.networks.learning import _states
-from bayeskit.networks.network import encode_frame
+from bayeskit.networks.learning import _encode_data, _NetworkData
 from bayeskit.networks.scores import SCORES, family_score
 from bayeskit.stats import family_counts
 
@@ -40,18 +39,18 @@ _GAIN_TOLERANCE = 1e-9  # a move must raise the score by more than this (relativ
 class _FamilyScores:
     """Family scores of one data set, computed once each: ``(node, parents) -> score``."""
 
-    def __init__(self, codes, n_states, weights, kind: str, ess: float, n_rows: float):
-        self.codes, self.n_states, self.weights = codes, n_states, weights
-        self.kind, self.ess, self.n_rows = kind, ess, n_rows
+    def __init__(self, data: _NetworkData, kind: str, ess: float):
+        self.data, self.kind, self.ess = data, kind, ess
         self.cache: dict[tuple[int, frozenset], float] = {}
 
     def __call__(self, node: int, parents: frozenset) -> float:
         key = (node, parents)
         if key not in self.cache:
             family = (*sorted(parents), node)
-            counts = family_counts(self.codes, [family], self.n_states, self.weights)
+            d = self.data
+            counts = family_counts(d.codes, [family], d.n_states, d.weights)
             self.cache[key] = family_score(
-                counts.table(family), self.kind, n_rows=self.n_rows, ess=self.ess
+                counts.table(family), self.kind, n_rows=d.n_rows, ess=self.ess
             )
         return self.cache[key]
 
@@ -122,15 +121,7 @@ def learn_structure(
         msg = f"max_parents must be a non-negative integer or None, got {max_parents!r}"
         raise ValueError(msg)
     nodes = list(data.columns) if isinstance(data, pd.DataFrame) else []
-    empty = DAG(nodes=nodes)
-    names = _states(empty, data, states)
-    codes = encode_frame(nodes, names, data)
-    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    if w is not None and (w.shape != (len(data),) or not np.isfinite(w).all() or (w < 0).any()):
-        msg = f"sample_weight must be {len(data)} finite non-negative numbers"
-        raise ValueError(msg)
-    n_rows = float(len(data) if w is None else w.sum())
-    scorer = _FamilyScores(codes, [len(names[n]) for n in nodes], w, score, ess, n_rows)
+    scorer = _FamilyScores(_encode_data(nodes, data, states, sample_weight), score, ess)
     pos = {n: i for i, n in enumerate(nodes)}
 
     def edge_set(edges, what) -> set[tuple[int, int]]:
@@ -328,17 +319,10 @@ def learn_tree(
         msg = f"score must be one of {SCORES}, got {score!r}"
         raise ValueError(msg)
     nodes = list(data.columns) if isinstance(data, pd.DataFrame) else []
-    names = _states(DAG(nodes=nodes), data, states)
-    codes = encode_frame(nodes, names, data)
-    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    if w is not None and (w.shape != (len(data),) or not np.isfinite(w).all() or (w < 0).any()):
-        msg = f"sample_weight must be {len(data)} finite non-negative numbers"
-        raise ValueError(msg)
+    scorer = _FamilyScores(_encode_data(nodes, data, states, sample_weight), score, ess)
     if root is not None and root not in nodes:
         msg = f"root {root!r} is no column of data"
         raise ValueError(msg)
-    n_rows = float(len(data) if w is None else w.sum())
-    scorer = _FamilyScores(codes, [len(names[n]) for n in nodes], w, score, ess, n_rows)
     g = nx.Graph()
     g.add_nodes_from(range(len(nodes)))
     for i in range(len(nodes)):
@@ -346,7 +330,7 @@ def learn_tree(
             ij = scorer(j, frozenset({i})) - scorer(j, frozenset())
             ji = scorer(i, frozenset({j})) - scorer(i, frozenset())
             gain = (ij + ji) / 2
-            if gain > _tolerance(n_rows):
+            if gain > _tolerance(scorer.data.n_rows):
                 g.add_edge(i, j, weight=gain)
     tree = nx.maximum_spanning_tree(g, algorithm="kruskal")
     edges = []

@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from bayeskit.networks.bif import BIFError, _assemble, _open_text, _write_to
+from bayeskit.networks.bif import BIFError, _assemble, _read_text, _write_to
 from bayeskit.networks.network import BayesianNetwork
 
 __all__ = ["read_xmlbif", "write_xmlbif"]
@@ -149,7 +149,10 @@ def read_xmlbif(source: Any) -> BayesianNetwork:
     >>> read_xmlbif(io.StringIO(text)).cpt("wet").tolist()
     [[0.9, 0.1], [0.1, 0.9]]
     """
-    stream, close = _open_text(source)
+    return _read_text(source, _parse)
+
+
+def _parse(stream: IO[str]) -> BayesianNetwork:
     reader = _Reader()
     try:
         for line in stream:
@@ -158,12 +161,6 @@ def read_xmlbif(source: Any) -> BayesianNetwork:
     except expat.ExpatError as exc:
         msg = f"line {exc.lineno}: the file is not well-formed XML ({expat.ErrorString(exc.code)})"
         raise BIFError(msg) from None
-    except UnicodeDecodeError as exc:
-        msg = f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})"
-        raise BIFError(msg) from None
-    finally:
-        if close:
-            stream.close()
     return _build(reader)
 
 
