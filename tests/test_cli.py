@@ -672,6 +672,19 @@ def test_network_learn_show_and_fit(tmp_path):
     tree = tmp_path / "tree.bif"
     assert run("network", "learn", data, "-o", tree, "--tree").exit_code == 0
     assert len(read_bif(tree).dag.edges) <= 7
+    # --start empty --tabu 0 is the classic greedy climb, as in the library
+    from bayeskit.networks import learn_structure
+
+    greedy = tmp_path / "greedy.bif"
+    result = run("network", "learn", data, "-o", greedy, "--start", "empty", "--tabu", "0")
+    assert result.exit_code == 0, result.output
+    states = {n: asia.states(n) for n in asia.nodes}
+    frame = pd.read_csv(data, dtype=str)
+    expected = learn_structure(frame, "bic", start="empty", tabu_length=0, states=states)
+    assert set(read_bif(greedy).dag.edges) == set(expected.edges)
+    refused = run("network", "learn", data, "-o", greedy, "--start", "nowhere")
+    assert refused.exit_code != 0
+    assert "--start must be tree or empty" in refused.output
 
 
 def test_network_commands_refuse_bad_input(tmp_path):

@@ -47,7 +47,14 @@ import pandas as pd
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 from sklearn.dummy import DummyClassifier
 
@@ -1243,7 +1250,11 @@ def network_learn(
         int | None,
         typer.Option("--max-parents", help="The most parents a node may have."),
     ] = None,
-    tabu: Annotated[int, typer.Option("--tabu", help="Tabu list length (0: none).")] = 0,
+    tabu: Annotated[int, typer.Option("--tabu", help="Tabu list length (0: none).")] = 10,
+    start: Annotated[
+        str,
+        typer.Option("--start", help="Start graph of the climb: tree (Chow-Liu) or empty."),
+    ] = "tree",
     tree: Annotated[bool, typer.Option("--tree", help="Chow-Liu tree instead.")] = False,
     estimator: _Estimator = "bdeu",
     alpha: _Alpha = None,
@@ -1252,14 +1263,27 @@ def network_learn(
     from bayeskit.networks import BayesianNetwork
 
     frame = _network_data(data)
+    if start not in ("tree", "empty"):
+        msg = f"--start must be tree or empty, got {start!r}"
+        raise _fail(msg)
     with _refusals():
         if tree:
             net = BayesianNetwork.fit(frame, "tree", score=score, estimator=estimator, alpha=alpha)
         else:
-            net = BayesianNetwork.fit(
-                frame, "hill-climb", score=score, estimator=estimator, alpha=alpha,
-                max_parents=max_parents, tabu_length=tabu,
-            )  # fmt: skip
+            with Progress(
+                SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                console=_err(), transient=True,
+            ) as bar:  # fmt: skip
+                task = bar.add_task("hill climbing")
+
+                def show(moves: int, total: float) -> None:
+                    text = f"hill climbing: {moves} moves, {score} {total:,.1f}"
+                    bar.update(task, description=text)
+
+                net = BayesianNetwork.fit(
+                    frame, "hill-climb", score=score, estimator=estimator, alpha=alpha,
+                    max_parents=max_parents, tabu_length=tabu, start=start, progress=show,
+                )  # fmt: skip
         _write_network(net, output)
     _out().print(
         f"learned a network of {len(net.nodes)} nodes and {len(net.dag.edges)} edges "

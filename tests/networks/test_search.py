@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -129,3 +130,146 @@ def test_network_fit_learns_both_steps(data):
     assert len(tree.dag.edges) == len(tree.nodes) - 1
     with pytest.raises(ValueError, match="structure must be a DAG"):
         BayesianNetwork.fit(data, "k2-search")
+
+
+# ------------------------------------------------------------- the climb against a reference
+def _reference_climb(data, kind, *, start, tabu_length=0, max_parents=None, black=(), white=(),
+                     max_iter=10_000, **score_options):  # fmt: skip
+    """The climb exactly as search.py's docstring states it, in the plainest way: every legal
+    move of the current graph (in the documented order) is tried by scoring the whole new graph
+    with ``score``; the largest gain wins, gains within 1e-9 x |score| of it are ties and go to
+    the first move in order."""
+    from collections import deque
+
+    nodes = list(data.columns)
+
+    def total(edges):
+        return score(DAG(nodes=nodes, edges=edges), data, kind, **score_options)
+
+    def tol(value):
+        return 1e-9 * max(1.0, abs(value))
+
+    def moves(edges):
+        for u in nodes:
+            for v in nodes:
+                if u == v:
+                    continue
+                if (u, v) in edges:
+                    if (u, v) not in white:
+                        yield "delete", u, v, edges - {(u, v)}
+                        if (v, u) not in black:
+                            yield "reverse", u, v, (edges - {(u, v)}) | {(v, u)}
+                elif (v, u) not in edges and (u, v) not in black:
+                    yield "add", u, v, edges | {(u, v)}
+
+    def legal(edges):
+        try:
+            dag = DAG(nodes=nodes, edges=sorted(edges))
+        except ValueError:
+            return False
+        return max_parents is None or all(len(dag.parents(n)) <= max_parents for n in nodes)
+
+    edges = set(start.edges) | set(white)
+    current = total(edges)
+    best, best_total, stale = set(edges), current, 0
+    tabu = deque(maxlen=max(tabu_length, 1))
+    for _ in range(max_iter):
+        options = [(m[:3], m[3], total(m[3]) - current) for m in moves(edges)
+                   if legal(m[3]) and not (tabu_length and m[:3] in tabu)]  # fmt: skip
+        if not options:
+            break
+        top = max(gain for *_, gain in options)
+        move, new, gain = next(o for o in options if o[2] >= top - tol(current))
+        if not gain > tol(current) and (not tabu_length or stale >= tabu_length):
+            break
+        edges, current = new, total(new)
+        kind_, u, v = move
+        undo = {"add": ("delete", u, v), "delete": ("add", u, v), "reverse": ("reverse", v, u)}
+        tabu.append(undo[kind_])
+        if current > best_total + tol(best_total):
+            best, best_total, stale = set(edges), current, 0
+        else:
+            stale += 1
+    return DAG(nodes=nodes, edges=sorted(best))
+
+
+@pytest.fixture(scope="module")
+def small(data):
+    return data.iloc[:2000]
+
+
+def test_the_batched_climb_is_the_plain_climb(small):
+    empty = DAG(nodes=list(small.columns))
+    got = learn_structure(small, "bic", start="empty", tabu_length=0, states=STATES)
+    assert got == _reference_climb(small, "bic", start=empty, states=STATES)
+    # with a tabu list, from the Chow-Liu forest
+    from bayeskit.networks import learn_tree
+
+    tree = learn_tree(small, "bic", states=STATES)
+    got = learn_structure(small, "bic", start="tree", tabu_length=3, states=STATES)
+    assert got == _reference_climb(small, "bic", start=tree, tabu_length=3, states=STATES)
+
+
+def test_the_batched_climb_with_limits_and_weights(small):
+    weights = np.random.default_rng(3).integers(1, 4, len(small)).astype(float)
+    black = {("smoke", "lung"), ("either", "xray")}
+    white = {("asia", "tub")}
+    options = dict(max_parents=2, black_list=black, white_list=white)
+    got = learn_structure(small, "bdeu", ess=3.0, start="empty", tabu_length=0, states=STATES,
+                          sample_weight=weights, **options)  # fmt: skip
+    ref = _reference_climb(small, "bdeu", start=DAG(nodes=list(small.columns)), max_parents=2,
+                           black=black, white=white, states=STATES, ess=3.0,
+                           sample_weight=weights)  # fmt: skip
+    assert got == ref
+
+
+def test_family_scores_batched_equal_one_at_a_time():
+    """Every path of the batched scorer (dense tables, renumbered parent configurations,
+    renumbered candidate tables) equals family_score on the family's counts."""
+    from bayeskit.networks.learning import _encode_data
+    from bayeskit.networks.scores import family_score
+    from bayeskit.networks.search import _FamilyScores
+    from bayeskit.stats import family_counts
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({c: rng.integers(0, 5, 300).astype(str) for c in "abcdef"})
+    weights = rng.random(300) * 3
+    for w in (None, weights):
+        enc = _encode_data(list(frame.columns), frame, None, w)
+        for kind in ("bic", "aic", "k2", "bdeu", "ll"):
+            for compact, dense in ((1 << 40, 1 << 40), (30, 1 << 40), (1 << 40, 40), (30, 40)):
+                scorer = _FamilyScores(enc, kind, 2.0)
+                scorer._compact_above, scorer._dense_cells = compact, dense
+                for v, parents in ((0, ()), (5, (1, 2)), (3, (0, 1, 2, 4))):
+                    ext = scorer.extensions(v, frozenset(parents))
+                    for u in range(6):
+                        if u == v or u in parents:
+                            assert ext[u] == -np.inf
+                            continue
+                        fam = (*sorted({*parents, u}), v)
+                        table = family_counts(enc.codes, [fam], enc.n_states, w).table(fam)
+                        expected = family_score(table, kind, n_rows=enc.n_rows, ess=2.0)
+                        assert ext[u] == pytest.approx(expected, rel=1e-10, abs=1e-9)
+                    fam = (*parents, v)
+                    table = family_counts(enc.codes, [fam], enc.n_states, w).table(fam)
+                    expected = family_score(table, kind, n_rows=enc.n_rows, ess=2.0)
+                    assert scorer(v, frozenset(parents)) == pytest.approx(expected, rel=1e-10)
+
+
+def test_tree_start_obeys_the_lists_and_progress_is_reported(data):
+    from bayeskit.networks import learn_tree
+
+    tree = learn_tree(data, "bic", states=STATES)
+    u, v = tree.edges[0]
+    seen = []
+    got = learn_structure(data, "bic", states=STATES, black_list=[(u, v), (v, u)],
+                          progress=lambda moves, total: seen.append((moves, total)))  # fmt: skip
+    assert frozenset((u, v)) not in _skeleton(got)
+    assert [m for m, _ in seen] == list(range(1, len(seen) + 1))
+    assert len(seen) > 0
+    # the score reported after the last improving move is the learned graph's
+    assert max(t for _, t in seen) == pytest.approx(score(got, data, "bic", states=STATES))
+    one = learn_structure(data, "bic", states=STATES, max_parents=1)
+    assert all(len(one.parents(n)) <= 1 for n in one)
+    with pytest.raises(ValueError, match="start must be a DAG, 'tree' or 'empty'"):
+        learn_structure(data, start="forest")

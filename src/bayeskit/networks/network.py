@@ -300,7 +300,12 @@ def encode_frame(nodes, states: Mapping, data: pd.DataFrame) -> np.ndarray:
             msg = f"column {node!r} has a missing value (row {row}); complete data is needed"
             raise ValueError(msg)
         labels = pd.Index(states[node])
-        codes = labels.get_indexer(col.astype(str).to_numpy())
+        # each distinct value is matched once, then every row through its code
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            seen, distinct = col.cat.codes.to_numpy(), col.cat.categories
+        else:
+            seen, distinct = pd.factorize(col, sort=False)
+        codes = labels.get_indexer(pd.Index(distinct).astype(str))[seen]
         if (codes < 0).any():
             bad = col.to_numpy()[codes < 0][0]
             msg = f"column {node!r} holds {bad!r}, which is no state of it ({list(labels)})"

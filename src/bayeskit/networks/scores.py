@@ -30,7 +30,7 @@ from scipy.special import gammaln, xlogy
 from bayeskit.networks.dag import DAG
 from bayeskit.networks.learning import _count, _encode_data
 
-__all__ = ["SCORES", "family_score", "score"]
+__all__ = ["SCORES", "family_score", "family_scores", "score"]
 
 SCORES = ("ll", "aic", "bic", "k2", "bdeu")
 
@@ -57,28 +57,57 @@ def family_score(
     """
     n = np.asarray(counts, dtype=np.float64)
     r = n.shape[-1]
-    table = n.reshape(-1, r)
-    q = table.shape[0]
+    q = n.size // r
+    rows = np.array([q], dtype=np.int64)
+    return float(family_scores(n.reshape(-1), r, rows, rows.astype(float), kind, n_rows, ess)[0])
+
+
+def family_scores(
+    flat: np.ndarray,
+    r: int,
+    rows: np.ndarray,
+    q: np.ndarray,
+    kind: str,
+    n_rows: float,
+    ess: float = 1.0,
+) -> np.ndarray:
+    """The terms of several families of one node at once (the structure search's batches).
+
+    ``flat`` holds the families' tables one after the other, each ``rows[f]`` parent
+    configurations by the node's ``r`` states; ``q[f]`` is the family's number of parent
+    configurations for the penalty and the BDeu prior, which may exceed ``rows[f]`` when
+    configurations never seen were left out of the table (they add nothing to any score's data
+    term: a row of zero counts contributes 0 to the log-likelihood and ``ln 1 = 0`` to K2 and
+    BDeu).
+    """
+    table = flat.reshape(-1, r)
     totals = table.sum(axis=1)
+    starts = np.zeros(len(rows), dtype=np.int64)
+    np.cumsum(rows[:-1], out=starts[1:])
     if kind in ("ll", "aic", "bic"):
-        ll = float(xlogy(table, table).sum() - xlogy(totals, totals).sum())
+        per_row = xlogy(table, table).sum(axis=1) - xlogy(totals, totals)
+        ll = np.add.reduceat(per_row, starts)
         if kind == "ll":
             return ll
         per = 1.0 if kind == "aic" else 0.5 * math.log(n_rows) if n_rows > 0 else 0.0
-        return ll - per * (r - 1) * q
+        return ll - per * (r - 1) * np.asarray(q, dtype=np.float64)
     if kind == "k2":
-        a_cell, a_row = 1.0, float(r)
+        a_cell = np.ones(len(rows))
+        a_row = np.full(len(rows), float(r))
     elif kind == "bdeu":
         if not ess > 0:
             msg = f"ess must be > 0, got {ess!r}"
             raise ValueError(msg)
-        a_cell, a_row = ess / (q * r), ess / q
+        a_row = ess / np.asarray(q, dtype=np.float64)
+        a_cell = a_row / r
     else:
         msg = f"score must be one of {SCORES}, got {kind!r}"
         raise ValueError(msg)
-    rows = gammaln(a_row) - gammaln(totals + a_row)
-    cells = gammaln(table + a_cell) - gammaln(a_cell)
-    return float(rows.sum() + cells.sum())
+    cell = np.repeat(a_cell, rows)[:, None]
+    row = np.repeat(a_row, rows)
+    per_row = (gammaln(table + cell) - gammaln(cell)).sum(axis=1)
+    per_row += gammaln(row) - gammaln(totals + row)
+    return np.add.reduceat(per_row, starts)
 
 
 def score(

@@ -4,7 +4,16 @@
 direction) until the score function does not decrease any more." The scores are those of
 :mod:`bayeskit.networks.scores`, decomposable: a move changes one family (two for a reversal),
 so only those families are rescored, and every family scored is kept in a cache (the same
-family is asked for again and again as the search moves).
+family is asked for again and again as the search moves). After a move, the gains of every
+move that changes the same family are scored together, in one compiled pass over the rows.
+
+The climb starts by default from the tree-constrained optimum of the same score (the Chow-Liu
+tree, or forest for a penalised score: :func:`learn_tree`), and goes on with a short tabu list
+(``tabu_length=10``). Both are measured choices: on ALARM (benchmarks/RESULTS.md, 3 samples
+each of 20,000 and 100,000 rows) the climb from the empty graph ends 0.55-0.60% (20,000 rows)
+and 0.25% (100,000) below the true DAG's BIC, at a structural Hamming distance of 19-25; from
+the tree with the tabu list it ends 0.16% and 0.01% below, at 4-20. ``start="empty"`` and
+``tabu_length=0`` give the classic greedy climb.
 
 Each step takes the move of largest gain; among equal gains the first in this order: pairs
 ``(u, v)`` in node order (``u`` first), and for a pair add ``u -> v``, then delete it, then
@@ -20,39 +29,135 @@ climbs again, keeping the best.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from bayeskit._compiled import planned_threads
 from bayeskit.networks.dag import DAG
 from bayeskit.networks.learning import _encode_data, _NetworkData
-from bayeskit.networks.scores import SCORES, family_score
-from bayeskit.stats import family_counts
+from bayeskit.networks.scores import SCORES, family_scores
+from bayeskit.stats._kernels import count_extensions
 
 __all__ = ["learn_structure", "learn_tree"]
 
 _GAIN_TOLERANCE = 1e-9  # a move must raise the score by more than this (relative to |score|)
+_TABLE_CELLS = 1 << 22  # cells counted at once by one batch of candidate parents (32 MB)
 
 
 class _FamilyScores:
-    """Family scores of one data set, computed once each: ``(node, parents) -> score``."""
+    """Family scores of one data set, each computed once and kept.
+
+    ``family(v, parents)`` is one family's score; ``extensions(v, parents)`` scores the family
+    with each other node added as a parent, all of them in one compiled pass over the rows
+    (:func:`bayeskit.stats._kernels.count_extensions`): what a search needs after a move
+    changes ``v``'s family. A parent configuration is the mixed-radix number of the parents'
+    states; when the parents have more joint configurations than there are rows, the ones
+    seen are renumbered (``np.unique``), so no table is ever larger than rows x states.
+    """
 
     def __init__(self, data: _NetworkData, kind: str, ess: float):
-        self.data, self.kind, self.ess = data, kind, ess
+        self.kind, self.ess, self.n_rows = kind, ess, data.n_rows
+        self.n_nodes = len(data.nodes)
+        self.r = np.asarray(data.n_states, dtype=np.int64)
+        dtype = np.int8 if self.r.max(initial=1) <= 127 else np.int32
+        self.codes = np.ascontiguousarray(data.codes.T, dtype=dtype)  # node-major
+        m = self.codes.shape[1]
+        self.weights = np.ones(m) if data.weights is None else data.weights.astype(np.float64)
+        self._kernel_weights = np.empty(0) if data.weights is None else self.weights
+        self._compact_above = max(m, 1 << 12)  # renumber parent configurations beyond this
+        self._dense_cells = max(8 * m, 1 << 16)  # a larger candidate table is renumbered too
         self.cache: dict[tuple[int, frozenset], float] = {}
+        self._extended: dict[tuple[int, frozenset], np.ndarray] = {}
 
-    def __call__(self, node: int, parents: frozenset) -> float:
-        key = (node, parents)
+    def single_parent_gains(self) -> np.ndarray:
+        """``gains[j, i]``: what ``i`` as ``j``'s only parent adds to ``j``'s score, for every
+        pair (kept, like every family scored, for the search)."""
+        empty = frozenset()
+        return np.array([self.extensions(j, empty) - self(j, empty) for j in range(self.n_nodes)])
+
+    def _configurations(self, parents: Iterable[int]) -> tuple[np.ndarray, int, float]:
+        """Each row's parent configuration, the number of configurations numbered, and the
+        number there are (``q``, for the penalties and priors)."""
+        ids = np.zeros(self.codes.shape[1], dtype=np.int64)
+        k, q = 1, 1.0
+        for p in sorted(parents):
+            ids *= self.r[p]
+            ids += self.codes[p]
+            k *= int(self.r[p])
+            q *= float(self.r[p])
+            if k > self._compact_above:
+                uniq, ids = np.unique(ids, return_inverse=True)
+                ids = ids.astype(np.int64, copy=False)
+                k = len(uniq)
+        return ids, k, q
+
+    def _scores(self, flat, r, rows, q) -> np.ndarray:
+        return family_scores(flat, r, rows, q, self.kind, self.n_rows, self.ess)
+
+    def __call__(self, v: int, parents: frozenset) -> float:
+        key = (v, parents)
         if key not in self.cache:
-            family = (*sorted(parents), node)
-            d = self.data
-            counts = family_counts(d.codes, [family], d.n_states, d.weights)
-            self.cache[key] = family_score(
-                counts.table(family), self.kind, n_rows=d.n_rows, ess=self.ess
-            )
+            ids, k, q = self._configurations(parents)
+            r = int(self.r[v])
+            ids *= r
+            ids += self.codes[v]
+            flat = np.bincount(ids, weights=self.weights, minlength=k * r).astype(np.float64)
+            rows = np.array([k], dtype=np.int64)
+            self.cache[key] = float(self._scores(flat, r, rows, np.array([q]))[0])
         return self.cache[key]
+
+    def extensions(self, v: int, parents: frozenset) -> np.ndarray:
+        """``out[u]``: the score of ``v`` given ``parents | {u}`` for every node ``u`` not in
+        the family (``-inf`` for the others)."""
+        key = (v, parents)
+        if key in self._extended:
+            return self._extended[key]
+        out = np.full(self.n_nodes, -np.inf)
+        cands = np.array([u for u in range(self.n_nodes) if u != v and u not in parents])
+        if len(cands):
+            ids, k, q = self._configurations(parents)
+            r = int(self.r[v])
+            child = self.codes[v]
+            cells = k * self.r[cands] * r
+            dense = cells <= self._dense_cells
+            batch: list[int] = []
+            size = 0
+            for c in np.flatnonzero(dense):  # batches of at most _TABLE_CELLS cells
+                if batch and size + cells[c] > _TABLE_CELLS:
+                    self._count_batch(out, cands[batch], ids, k, q, v)
+                    batch, size = [], 0
+                batch.append(c)
+                size += cells[c]
+            if batch:
+                self._count_batch(out, cands[batch], ids, k, q, v)
+            for u in cands[~dense]:  # rare: a table larger than the rows, renumbered
+                uniq, rows_of = np.unique(ids * self.r[u] + self.codes[u], return_inverse=True)
+                cell = rows_of.astype(np.int64) * r + child
+                flat = np.bincount(cell, weights=self.weights, minlength=len(uniq) * r)
+                rows = np.array([len(uniq)], dtype=np.int64)
+                out[u] = self._scores(flat, r, rows, np.array([q * self.r[u]]))[0]
+            del child
+        out.flags.writeable = False
+        self._extended[key] = out
+        return out
+
+    def _count_batch(self, out, cands, ids, k, q, v) -> None:
+        r = int(self.r[v])
+        r_cand = self.r[cands]
+        offsets = np.zeros(len(cands) + 1, dtype=np.int64)
+        np.cumsum(r_cand * (k * r), out=offsets[1:])
+        cell = ids * r
+        cell += self.codes[v]
+        cell = cell.astype(np.int16 if k * r < 2**15 else np.int32 if k * r < 2**31 else np.int64)
+        tasks = planned_threads(len(cell) * len(cands))
+        task_ptr = np.linspace(0, len(cands), min(tasks, len(cands)) + 1).round().astype(np.int64)
+        flat = count_extensions(
+            self.codes, cands, cell, k * r, self._kernel_weights, offsets, task_ptr
+        )
+        out[cands] = self._scores(flat, r, k * r_cand, q * r_cand.astype(np.float64))
 
 
 def learn_structure(
@@ -60,10 +165,10 @@ def learn_structure(
     score: str = "bic",
     *,
     max_parents: int | None = None,
-    start: DAG | None = None,
+    start: DAG | str | None = "tree",
     black_list: Iterable[tuple[Any, Any]] = (),
     white_list: Iterable[tuple[Any, Any]] = (),
-    tabu_length: int = 0,
+    tabu_length: int = 10,
     restarts: int = 0,
     perturb: int = 5,
     max_iter: int = 10_000,
@@ -71,6 +176,7 @@ def learn_structure(
     ess: float = 1.0,
     states: Any = None,
     sample_weight: Any = None,
+    progress: Callable[[int, float], Any] | None = None,
 ) -> DAG:
     """Learn a DAG over ``data``'s columns by greedy hill climbing on a decomposable score.
 
@@ -81,8 +187,11 @@ def learn_structure(
     score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
     max_parents : int, optional
         The most parents a node may have.
-    start : DAG, optional
-        The graph to start from (over the same nodes); the empty graph by default.
+    start : DAG or {"tree", "empty"}, default="tree"
+        The graph to start from: a DAG over the same nodes, ``"empty"`` (or None), or
+        ``"tree"``, the forest :func:`learn_tree` gives for the same score, its edges kept only
+        where the lists and ``max_parents`` allow (turned around where only the other direction
+        is allowed).
     black_list, white_list : iterables of (u, v)
         Edges never added; edges never removed or reversed (they are added to the start).
     tabu_length, restarts, perturb, max_iter, seed :
@@ -91,6 +200,9 @@ def learn_structure(
         BDeu's equivalent sample size.
     states, sample_weight :
         As :func:`~bayeskit.networks.fit_parameters`.
+    progress : callable, optional
+        Called as ``progress(moves, score)`` after every move, with the moves made so far (all
+        climbs together) and the current graph's score (the command line shows it live).
 
     Returns
     -------
@@ -139,7 +251,11 @@ def learn_structure(
         msg = "an edge is both black- and white-listed"
         raise ValueError(msg)
     parents: list[set[int]] = [set() for _ in nodes]
-    if start is not None:
+    if isinstance(start, str):
+        if start not in ("tree", "empty"):
+            msg = f"start must be a DAG, 'tree' or 'empty', got {start!r}"
+            raise ValueError(msg)
+    elif start is not None:
         if not isinstance(start, DAG) or set(start.nodes) != set(nodes):
             msg = "start must be a DAG over exactly data's columns"
             raise ValueError(msg)
@@ -147,134 +263,231 @@ def learn_structure(
             parents[pos[v]].add(pos[u])
     for u, v in white:
         parents[v].add(u)
-    graph = _Graph(parents)
-    if graph.cyclic():
-        msg = "the start graph with the white-listed edges has a cycle"
-        raise ValueError(msg)
+    if isinstance(start, str) and start == "tree":
+        _add_tree(parents, _tree_edges(scorer, []), black, max_parents)
     if max_parents is not None and any(len(p) > max_parents for p in parents):
         msg = f"the start graph gives a node more than max_parents={max_parents} parents"
         raise ValueError(msg)
     limits = (max_parents, black, white)
-    best = _climb(graph, scorer, limits, tabu_length, max_iter)
+    graph = _Climb(parents, scorer, limits)
+    if graph.cyclic():
+        msg = "the start graph with the white-listed edges has a cycle"
+        raise ValueError(msg)
+    steps = 0
+
+    def tick(total: float) -> None:
+        nonlocal steps
+        steps += 1
+        if progress is not None:
+            progress(steps, total)
+
+    best, best_total = _climb(graph, tabu_length, max_iter, tick)
     rng = np.random.default_rng(seed)
     for _ in range(restarts):
-        trial = best.copy()
+        trial = _Climb(best, scorer, limits)
         for _ in range(perturb):
-            moves = list(_moves(trial, limits))
-            if not moves:
+            moves = np.flatnonzero(trial.legal())
+            if not len(moves):
                 break
-            kind, u, v = moves[int(rng.integers(len(moves)))]
-            trial.apply(kind, u, v)
-        trial = _climb(trial, scorer, limits, tabu_length, max_iter)
-        if trial.total(scorer) > best.total(scorer) + _tolerance(best.total(scorer)):
-            best = trial
+            pick = moves[int(rng.integers(len(moves)))]
+            u, v, kind = np.unravel_index(pick, (len(nodes), len(nodes), 3))
+            trial.apply(int(kind), int(u), int(v))
+        found, total = _climb(trial, tabu_length, max_iter, tick)
+        if total > best_total + _tolerance(best_total):
+            best, best_total = found, total
     return DAG(nodes=nodes, edges=[(nodes[u], nodes[v]) for v in range(len(nodes))
-                                   for u in sorted(best.parents[v])])  # fmt: skip
+                                   for u in sorted(best[v])])  # fmt: skip
 
 
 def _tolerance(total: float) -> float:
     return _GAIN_TOLERANCE * max(1.0, abs(total))
 
 
-class _Graph:
-    """Parent sets and the transitive closure ``reach[a, b]``: a directed path ``a -> b``."""
+_ADD, _DELETE, _REVERSE = 0, 1, 2
 
-    def __init__(self, parents: list[set[int]]):
-        self.parents = [set(p) for p in parents]
+
+class _Climb:
+    """A graph being climbed, with the gain of every move kept up to date.
+
+    ``add[u, v]`` is what adding ``u`` to ``v``'s parents would change ``v``'s family score by,
+    and ``delete[u, v]`` removing it; reversing ``u -> v`` gains ``delete[u, v] + add[v, u]``.
+    A move changes one or two families, so only those nodes' columns are scored again (one
+    batched pass each, :meth:`_FamilyScores.extensions`). Legality is worked out for all moves
+    at once from the adjacency matrix and the transitive closure ``reach[a, b]`` (a directed path
+    ``a -> b``), and the best move is the first maximum in the documented order: ``(u, v)`` in
+    node order, then add, delete, reverse (``argmax`` over an ``(n, n, 3)`` array in C order).
+    """
+
+    def __init__(self, parents: list[set[int]], scorer: _FamilyScores, limits):
+        self.scorer = scorer
+        self.max_parents, black, white = limits
+        n = len(parents)
+        self.black = np.zeros((n, n), dtype=bool)
+        self.white = np.zeros((n, n), dtype=bool)
+        for u, v in black:
+            self.black[u, v] = True
+        for u, v in white:
+            self.white[u, v] = True
+        self.edges = np.zeros((n, n), dtype=bool)
+        for v, ps in enumerate(parents):
+            self.edges[list(ps), v] = True
         self.reach = self._closure()
+        self.family = np.zeros(n)
+        self.add = np.full((n, n), -np.inf)
+        self.delete = np.full((n, n), -np.inf)
+        for v in range(n):
+            self._rescore(v)
 
-    def copy(self) -> _Graph:
-        return _Graph(self.parents)
+    @property
+    def parents(self) -> list[set[int]]:
+        return [set(np.flatnonzero(self.edges[:, v]).tolist()) for v in range(len(self.edges))]
+
+    @property
+    def total(self) -> float:
+        return float(self.family.sum())
 
     def _closure(self) -> np.ndarray:
-        n = len(self.parents)
-        reach = np.zeros((n, n), dtype=bool)
-        for v, ps in enumerate(self.parents):
-            for u in ps:
-                reach[u, v] = True
-        for k in range(n):  # Warshall
+        reach = self.edges.copy()
+        for k in range(len(reach)):  # Warshall
             reach |= reach[:, k : k + 1] & reach[k : k + 1, :]
         return reach
 
     def cyclic(self) -> bool:
         return bool(np.diag(self.reach).any())
 
-    def apply(self, kind: str, u: int, v: int) -> None:
-        if kind == "add":
-            self.parents[v].add(u)
-        elif kind == "delete":
-            self.parents[v].discard(u)
+    def _rescore(self, v: int) -> None:
+        parents = frozenset(np.flatnonzero(self.edges[:, v]).tolist())
+        now = self.scorer(v, parents)
+        self.family[v] = now
+        room = self.max_parents is None or len(parents) < self.max_parents
+        self.add[:, v] = self.scorer.extensions(v, parents) - now if room else -np.inf
+        self.delete[:, v] = -np.inf
+        for u in parents:
+            self.delete[u, v] = self.scorer(v, parents - {u}) - now
+
+    def legal(self) -> np.ndarray:
+        """``(n, n, 3)``: which moves ``(u, v, kind)`` keep the graph acyclic and obey the
+        limits."""
+        e, n = self.edges, len(self.edges)
+        room = np.ones(n, dtype=bool)
+        if self.max_parents is not None:
+            room = e.sum(axis=0) < self.max_parents
+        out = np.zeros((n, n, 3), dtype=bool)
+        out[..., _ADD] = ~e & ~e.T & ~self.reach.T & ~self.black & room[None, :]
+        np.fill_diagonal(out[..., _ADD], False)
+        out[..., _DELETE] = e & ~self.white
+        # reversing u -> v: no other path u -> ... -> v (through another parent of v)
+        other_path = (self.reach.astype(np.float32) @ e.astype(np.float32)) > 0
+        out[..., _REVERSE] = out[..., _DELETE] & ~self.black.T & ~other_path & room[:, None]
+        return out
+
+    def best(self, tabu) -> tuple[tuple[int, int, int] | None, float]:
+        """The move of largest gain; gains within :func:`_tolerance` of the score of each other
+        are ties (a score-equivalent pair such as ``u -> v`` and ``v -> u`` gains the same up to
+        rounding), and a tie goes to the first move in the documented order."""
+        gains = np.full(self.add.shape + (3,), -np.inf)
+        gains[..., _ADD] = self.add
+        gains[..., _DELETE] = self.delete
+        gains[..., _REVERSE] = self.delete + self.add.T
+        gains[~self.legal()] = -np.inf
+        for kind, u, v in tabu:
+            gains[u, v, kind] = -np.inf
+        top = float(gains.max())
+        if not np.isfinite(top):
+            return None, -np.inf
+        at = int(np.argmax(gains >= top - _tolerance(self.total)))
+        u, v, kind = np.unravel_index(at, gains.shape)
+        return (int(kind), int(u), int(v)), float(gains.flat[at])
+
+    def apply(self, kind: int, u: int, v: int) -> None:
+        if kind == _ADD:
+            self.edges[u, v] = True
+            into_u = self.reach[:, u].copy()
+            into_u[u] = True
+            from_v = self.reach[v].copy()
+            from_v[v] = True
+            self.reach |= into_u[:, None] & from_v[None, :]
         else:
-            self.parents[v].discard(u)
-            self.parents[u].add(v)
-        self.reach = self._closure()
-
-    def total(self, scorer: _FamilyScores) -> float:
-        return sum(scorer(v, frozenset(p)) for v, p in enumerate(self.parents))
-
-
-def _moves(g: _Graph, limits):
-    """Every legal move, in the documented order."""
-    max_parents, black, white = limits
-    n = len(g.parents)
-    for u in range(n):
-        for v in range(n):
-            if u == v:
-                continue
-            if u in g.parents[v]:
-                if (u, v) not in white:
-                    yield "delete", u, v
-                    # reversal: no other path u -> v, and room for a parent at u
-                    others = g.parents[v] - {u}
-                    ok = not any(g.reach[u, w] or w == u for w in others)
-                    room = max_parents is None or len(g.parents[u]) < max_parents
-                    if ok and room and (v, u) not in black:
-                        yield "reverse", u, v
-            elif v not in g.parents[u] and not g.reach[v, u] and (u, v) not in black:
-                if max_parents is None or len(g.parents[v]) < max_parents:
-                    yield "add", u, v
+            self.edges[u, v] = False
+            if kind == _REVERSE:
+                self.edges[v, u] = True
+            self.reach = self._closure()
+        self._rescore(v)
+        if kind == _REVERSE:
+            self._rescore(u)
 
 
-def _gain(g: _Graph, scorer: _FamilyScores, kind: str, u: int, v: int) -> float:
-    pv = frozenset(g.parents[v])
-    now = scorer(v, pv)
-    if kind == "add":
-        return scorer(v, pv | {u}) - now
-    if kind == "delete":
-        return scorer(v, pv - {u}) - now
-    pu = frozenset(g.parents[u])
-    return scorer(v, pv - {u}) - now + scorer(u, pu | {v}) - scorer(u, pu)
-
-
-def _climb(g: _Graph, scorer: _FamilyScores, limits, tabu_length: int, max_iter: int) -> _Graph:
-    g = g.copy()
-    best, best_total = g.copy(), g.total(scorer)
+def _climb(g: _Climb, tabu_length: int, max_iter: int, tick):
+    """One greedy climb from ``g`` (moved in place), with a tabu list when ``tabu_length > 0``:
+    the best parents seen and their score."""
+    best, best_total = g.parents, g.total
     current = best_total
     tabu: deque = deque(maxlen=max(tabu_length, 1))
     stale = 0
     for _ in range(max_iter):
-        choice, choice_gain = None, -np.inf
-        for kind, u, v in _moves(g, limits):
-            if tabu_length and (kind, u, v) in tabu:
-                continue
-            gain = _gain(g, scorer, kind, u, v)
-            if gain > choice_gain:
-                choice, choice_gain = (kind, u, v), gain
+        choice, gain = g.best(tabu if tabu_length else ())
         if choice is None:
             break
-        improving = choice_gain > _tolerance(current)
+        improving = gain > _tolerance(current)
         if not improving and (not tabu_length or stale >= tabu_length):
             break
         kind, u, v = choice
         g.apply(kind, u, v)
-        current += choice_gain
-        undo = {"add": ("delete", u, v), "delete": ("add", u, v), "reverse": ("reverse", v, u)}
-        tabu.append(undo[kind])
+        current = g.total
+        tabu.append((kind, v, u) if kind == _REVERSE else (1 - kind, u, v))  # its undoing
         if current > best_total + _tolerance(best_total):
-            best, best_total, stale = g.copy(), current, 0
+            best, best_total, stale = g.parents, current, 0
         else:
             stale += 1
-    return best
+        tick(current)
+    return best, best_total
+
+
+def _add_tree(parents: list[set[int]], edges, black, max_parents) -> None:
+    """Add each tree edge to ``parents`` (the white-listed edges) in the first direction that is
+    not black-listed, leaves room under ``max_parents`` and closes no cycle; else leave it out."""
+
+    def ancestors(v: int) -> set[int]:
+        seen, todo = set(), [v]
+        while todo:
+            for p in parents[todo.pop()]:
+                if p not in seen:
+                    seen.add(p)
+                    todo.append(p)
+        return seen
+
+    for u, v in edges:
+        for a, b in ((u, v), (v, u)):
+            room = max_parents is None or len(parents[b]) < max_parents
+            if (a, b) not in black and room and b not in ancestors(a) and a not in parents[b]:
+                parents[b].add(a)
+                break
+
+
+def _tree_edges(scorer: _FamilyScores, roots: list[int]) -> list[tuple[int, int]]:
+    """The maximum spanning forest of the symmetrised single-parent gains (see
+    :func:`learn_tree`), directed away from ``roots`` and then from each tree's first node."""
+    import networkx as nx
+
+    n = scorer.n_nodes
+    gains = scorer.single_parent_gains()
+    g = nx.Graph()
+    g.add_nodes_from(range(n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            gain = (gains[j, i] + gains[i, j]) / 2  # gains[j, i]: i as j's only parent
+            if gain > _tolerance(scorer.n_rows):
+                g.add_edge(i, j, weight=gain)
+    tree = nx.maximum_spanning_tree(g, algorithm="kruskal")
+    edges, seen = [], set()
+    for start in [*roots, *range(n)]:
+        if start in seen:
+            continue
+        seen.add(start)
+        for u, v in nx.bfs_edges(tree, start, sort_neighbors=sorted):
+            seen.add(v)
+            edges.append((u, v))
+    return edges
 
 
 def learn_tree(
@@ -313,8 +526,6 @@ def learn_tree(
     >>> learn_tree(pd.DataFrame({"a": a, "b": b, "c": c})).edges
     (('a', 'b'), ('b', 'c'))
     """
-    import networkx as nx
-
     if score not in SCORES:
         msg = f"score must be one of {SCORES}, got {score!r}"
         raise ValueError(msg)
@@ -323,24 +534,6 @@ def learn_tree(
     if root is not None and root not in nodes:
         msg = f"root {root!r} is no column of data"
         raise ValueError(msg)
-    g = nx.Graph()
-    g.add_nodes_from(range(len(nodes)))
-    for i in range(len(nodes)):
-        for j in range(i + 1, len(nodes)):
-            ij = scorer(j, frozenset({i})) - scorer(j, frozenset())
-            ji = scorer(i, frozenset({j})) - scorer(i, frozenset())
-            gain = (ij + ji) / 2
-            if gain > _tolerance(scorer.data.n_rows):
-                g.add_edge(i, j, weight=gain)
-    tree = nx.maximum_spanning_tree(g, algorithm="kruskal")
-    edges = []
-    starts = [nodes.index(root)] if root is not None else []
-    seen: set[int] = set()
-    for start in starts + list(range(len(nodes))):
-        if start in seen:
-            continue
-        seen.add(start)
-        for u, v in nx.bfs_edges(tree, start, sort_neighbors=sorted):
-            seen.add(v)
-            edges.append((nodes[u], nodes[v]))
+    rooted = [nodes.index(root)] if root is not None else []
+    edges = [(nodes[u], nodes[v]) for u, v in _tree_edges(scorer, rooted)]
     return DAG(nodes=nodes, edges=edges)

@@ -213,6 +213,65 @@ def _count_pairs(codes, weights, given, given_states, members, states, colpos, t
     return out
 
 
+def _extension_tables(codes, cand, cell, stride, weights, out):  # pragma: no cover - compiled
+    """Add each row's weight (1 when ``weights`` is empty) to ``out[codes[cand, i] * stride +
+    cell[i]]``: one candidate's table for :func:`_count_extensions`. A small table (the usual
+    case: a few parents of a few states) is counted in four interleaved copies, rows ``i % 4``
+    apart, then summed: consecutive rows mostly hit the same few cells, and one copy would make
+    every addition wait for the previous one to be stored."""
+    n = cell.shape[0]
+    xu = codes[cand]
+    size = out.shape[0]
+    weighted = weights.shape[0] > 0
+    if size > 4096:
+        for i in range(n):
+            out[xu[i] * stride + cell[i]] += weights[i] if weighted else 1.0
+        return
+    lanes = np.zeros((4, size))
+    n4 = n - n % 4
+    if weighted:
+        for i in range(0, n4, 4):
+            lanes[0, xu[i] * stride + cell[i]] += weights[i]
+            lanes[1, xu[i + 1] * stride + cell[i + 1]] += weights[i + 1]
+            lanes[2, xu[i + 2] * stride + cell[i + 2]] += weights[i + 2]
+            lanes[3, xu[i + 3] * stride + cell[i + 3]] += weights[i + 3]
+    else:
+        for i in range(0, n4, 4):
+            lanes[0, xu[i] * stride + cell[i]] += 1.0
+            lanes[1, xu[i + 1] * stride + cell[i + 1]] += 1.0
+            lanes[2, xu[i + 2] * stride + cell[i + 2]] += 1.0
+            lanes[3, xu[i + 3] * stride + cell[i + 3]] += 1.0
+    for i in range(n4, n):
+        lanes[0, xu[i] * stride + cell[i]] += weights[i] if weighted else 1.0
+    for j in range(size):  # the same order of sums whatever the rows' split
+        out[j] += (lanes[0, j] + lanes[1, j]) + (lanes[2, j] + lanes[3, j])
+
+
+extension_tables = serial_kernel(_extension_tables)
+
+
+def _count_extensions(codes, cands, cell, stride, weights, offsets, task_ptr):  # noqa: E501  # pragma: no cover
+    """One family's counts extended by each candidate parent, for structure search: candidate
+    ``c`` (node ``cands[c]``) adds the row's weight (1 when ``weights`` is empty) to cell
+    ``offsets[c] + codes[cands[c], i] * stride + cell[i]``, where ``cell[i]`` is the row's cell
+    in the family's own table (parent configuration times states plus the node's state) and
+    ``stride`` that table's size: the candidate's state is the slowest axis.
+
+    ``codes`` is node-major, (n_nodes, n_rows), so a candidate reads one contiguous column of
+    small integers. Task ``t`` (a thread) counts candidates ``task_ptr[t]`` to
+    ``task_ptr[t + 1]`` into their own tables: no copies, no sums of copies. The counting is a
+    separate compiled function: inside the ``prange`` body numba compiles the same loop about
+    half as fast.
+    """
+    out = np.zeros(offsets[offsets.shape[0] - 1])
+    for t in nb.prange(task_ptr.shape[0] - 1):
+        for c in range(task_ptr[t], task_ptr[t + 1]):
+            extension_tables(
+                codes, cands[c], cell, stride, weights, out[offsets[c] : offsets[c + 1]]
+            )
+    return out
+
+
 def families_work(codes, w, cols, *_) -> int:
     return codes.shape[0] * cols.shape[0]
 
@@ -224,3 +283,14 @@ def pairs_work(codes, *_) -> int:
 count_families = parallel_kernel(families_work)(_count_families)
 count_families_into = parallel_kernel(families_work)(_count_families_into)
 count_pairs = parallel_kernel(pairs_work)(_count_pairs)
+
+
+def extensions_work(codes, cands, cell, *_) -> int:
+    """A 40th of the additions: threads (which split the candidates) pay only on large inputs.
+    On the 2-CPU benchmark machine 100,000 rows x 36 candidates take 2.6 ms serially and 2.8 ms
+    on two threads (the additions compete for the same load and store units), 1,000,000 rows
+    26 ms and 19 ms."""
+    return cell.shape[0] * cands.shape[0] // 40
+
+
+count_extensions = parallel_kernel(extensions_work)(_count_extensions)
