@@ -198,7 +198,8 @@ def small(data):
     return data.iloc[:2000]
 
 
-def test_the_batched_climb_is_the_plain_climb(small):
+def test_the_batched_climb_is_the_plain_climb(small, monkeypatch):
+    monkeypatch.setattr("bayeskit.networks.search._DISTINCT_FROM", 0)  # 2,000 rows, 44 distinct
     empty = DAG(nodes=list(small.columns))
     got = learn_structure(small, "bic", start="empty", tabu_length=0, states=STATES)
     assert got == _reference_climb(small, "bic", start=empty, states=STATES)
@@ -210,7 +211,10 @@ def test_the_batched_climb_is_the_plain_climb(small):
     assert got == _reference_climb(small, "bic", start=tree, tabu_length=3, states=STATES)
 
 
-def test_the_batched_climb_with_limits_and_weights(small):
+@pytest.mark.parametrize("distinct", [False, True])
+def test_the_batched_climb_with_limits_and_weights(small, distinct, monkeypatch):
+    if distinct:  # repeated rows counted once, with their total weight
+        monkeypatch.setattr("bayeskit.networks.search._DISTINCT_FROM", 0)
     weights = np.random.default_rng(3).integers(1, 4, len(small)).astype(float)
     black = {("smoke", "lung"), ("either", "xray")}
     white = {("asia", "tub")}
