@@ -1,9 +1,12 @@
 """Bayesian networks: the structure (a DAG), independence by d-separation, discrete networks
 (CPTs, the joint probability, log-likelihood, forward sampling), BIF and XMLBIF files,
-parameter learning, scores and score-and-search structure learning; inference is to come."""
+parameter learning, scores and score-and-search structure learning; exact inference by variable
+elimination (queries, batched queries, P(e), MAP/MPE) on factors."""
 
 from bayeskit.networks.bif import BIFError, read_bif, write_bif
 from bayeskit.networks.dag import DAG, bayes_ball, structural_hamming_distance
+from bayeskit.networks.factor import Factor
+from bayeskit.networks.inference import InferenceTooLarge, VariableElimination
 from bayeskit.networks.learning import ESTIMATORS, NetworkFit, fit_parameters
 from bayeskit.networks.network import BayesianNetwork
 from bayeskit.networks.scores import SCORES, family_score, score
@@ -16,6 +19,8 @@ __all__ = [
     "SCORES",
     "BIFError",
     "BayesianNetwork",
+    "Factor",
+    "InferenceTooLarge",
     "NetworkFit",
     "bayes_ball",
     "family_score",
@@ -26,6 +31,7 @@ __all__ = [
     "read_xmlbif",
     "score",
     "structural_hamming_distance",
+    "VariableElimination",
     "write_bif",
     "write_xmlbif",
 ]

@@ -1,0 +1,245 @@
+"""Factors: dense tables over named discrete variables, the currency of exact inference.
+
+A :class:`Factor` is a numpy array with one named axis per variable and the variables' state
+names; ``values * exp(log_scale)`` are the numbers it stands for, so a long product of small
+probabilities (many evidence nodes, large networks) is kept rescaled instead of underflowing:
+:meth:`Factor.rescaled` divides the table by its largest entry and adds that entry's log to
+``log_scale``. Product, marginalisation (sum), maximisation and reduction by evidence each give a
+new factor; nothing is changed in place.
+
+Products and sums go through ``np.einsum`` (its integer "sublist" form, so variables are not
+limited to letters); a product of more than 52 distinct variables, beyond einsum's index range,
+falls back to broadcasting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Factor", "product"]
+
+_EINSUM_INDICES = 52
+
+
+class Factor:
+    """A table over named discrete variables.
+
+    Parameters
+    ----------
+    variables : sequence of hashable
+        One per axis of ``values``, distinct.
+    values : array-like
+        Non-negative numbers, shape the variables' numbers of states.
+    states : mapping variable -> sequence of str
+        Each variable's state names, as many as its axis is long.
+    log_scale : float, default=0.0
+        The table stands for ``values * exp(log_scale)``.
+
+    Examples
+    --------
+    >>> f = Factor(["rain"], [0.2, 0.8], {"rain": ["yes", "no"]})
+    >>> g = Factor(["rain", "wet"], [[0.9, 0.1], [0.2, 0.8]],
+    ...            {"rain": ["yes", "no"], "wet": ["yes", "no"]})
+    >>> joint = f * g
+    >>> joint.marginalize(["rain"]).values.round(2).tolist()
+    [0.34, 0.66]
+    >>> joint.reduce({"wet": "yes"}).normalize().values.round(4).tolist()
+    [0.5294, 0.4706]
+    """
+
+    __slots__ = ("log_scale", "states", "values", "variables")
+
+    def __init__(
+        self,
+        variables: Sequence[Any],
+        values: Any,
+        states: Mapping[Any, Sequence[Any]],
+        log_scale: float = 0.0,
+    ):
+        variables = tuple(variables)
+        if len(set(variables)) != len(variables):
+            msg = f"a factor's variables must be distinct, got {list(variables)}"
+            raise ValueError(msg)
+        arr = np.asarray(values, dtype=np.float64)
+        if arr.ndim != len(variables):
+            msg = f"values have {arr.ndim} axes for {len(variables)} variables {list(variables)}"
+            raise ValueError(msg)
+        names = {}
+        for axis, var in enumerate(variables):
+            if var not in states:
+                msg = f"no states given for variable {var!r}"
+                raise ValueError(msg)
+            names[var] = tuple(str(s) for s in states[var])
+            if len(names[var]) != arr.shape[axis]:
+                msg = (
+                    f"variable {var!r} has {len(names[var])} states but its axis is "
+                    f"{arr.shape[axis]} long"
+                )
+                raise ValueError(msg)
+        if not np.isfinite(log_scale):
+            msg = f"log_scale must be finite, got {log_scale!r}"
+            raise ValueError(msg)
+        self.variables = variables
+        self.values = arr
+        self.states = names
+        self.log_scale = float(log_scale)
+
+    @classmethod
+    def _trusted(cls, variables, values, states, log_scale=0.0) -> Factor:
+        """A factor made by an operation on valid factors (no checks)."""
+        f = cls.__new__(cls)
+        f.variables, f.values, f.states, f.log_scale = tuple(variables), values, states, log_scale
+        return f
+
+    # ----------------------------------------------------------------------- reading
+    @property
+    def cardinality(self) -> dict[Any, int]:
+        return {v: len(self.states[v]) for v in self.variables}
+
+    def __repr__(self) -> str:
+        return f"Factor({list(self.variables)}, {self.values.size} entries)"
+
+    def to_frame(self, name: str = "probability") -> pd.DataFrame:
+        """One row per joint state: a column per variable (its state) and ``name`` (the value,
+        scale included).
+
+        Examples
+        --------
+        >>> Factor(["a"], [0.25, 0.75], {"a": ["x", "y"]}).to_frame()
+           a  probability
+        0  x         0.25
+        1  y         0.75
+        """
+        grids = np.meshgrid(*(np.arange(len(self.states[v])) for v in self.variables),
+                            indexing="ij")  # fmt: skip
+        columns = {
+            v: np.asarray(self.states[v], dtype=object)[g.ravel()]
+            for v, g in zip(self.variables, grids, strict=True)
+        }
+        columns[name] = (self.values * np.exp(self.log_scale)).ravel()
+        return pd.DataFrame(columns)
+
+    def value(self, assignment: Mapping[Any, Any]) -> float:
+        """The number at one joint state (scale included), states named."""
+        index = tuple(self._state(v, assignment[v]) for v in self.variables)
+        return float(self.values[index] * np.exp(self.log_scale))
+
+    def _state(self, var: Any, state: Any) -> int:
+        names = self.states[var]
+        try:
+            return names.index(str(state))
+        except ValueError:
+            msg = f"{state!r} is no state of {var!r} (states: {list(names)})"
+            raise ValueError(msg) from None
+
+    def argmax(self) -> dict[Any, str]:
+        """The joint state of the largest value (the first in C order among equal ones)."""
+        at = np.unravel_index(int(np.argmax(self.values)), self.values.shape)
+        return {v: self.states[v][int(i)] for v, i in zip(self.variables, at, strict=True)}
+
+    # ----------------------------------------------------------------------- operations
+    def __mul__(self, other: Factor) -> Factor:
+        return product([self, other])
+
+    def marginalize(self, variables: Iterable[Any]) -> Factor:
+        """Sum out ``variables``."""
+        return self._reduce_axes(variables, np.sum)
+
+    def maximize(self, variables: Iterable[Any]) -> Factor:
+        """Max out ``variables`` (max-product)."""
+        return self._reduce_axes(variables, np.max)
+
+    def _reduce_axes(self, variables: Iterable[Any], how) -> Factor:
+        gone = set(variables)
+        unknown = gone - set(self.variables)
+        if unknown:
+            names = sorted(map(str, unknown))
+            msg = f"variables {names} are not in the factor {list(self.variables)}"
+            raise ValueError(msg)
+        axes = tuple(i for i, v in enumerate(self.variables) if v in gone)
+        keep = [v for v in self.variables if v not in gone]
+        return Factor._trusted(keep, how(self.values, axis=axes), self.states, self.log_scale)
+
+    def reduce(self, evidence: Mapping[Any, Any]) -> Factor:
+        """Fix the variables of ``evidence`` (state names) that the factor has; others are
+        ignored."""
+        index, keep = [], []
+        for v in self.variables:
+            if v in evidence:
+                index.append(self._state(v, evidence[v]))
+            else:
+                index.append(slice(None))
+                keep.append(v)
+        return Factor._trusted(keep, self.values[tuple(index)], self.states, self.log_scale)
+
+    def normalize(self) -> Factor:
+        """Scaled to sum to 1 (``log_scale`` 0); a factor of sum 0 cannot be."""
+        total = self.values.sum()
+        if not total > 0:
+            msg = "the factor sums to 0 and cannot be normalised (evidence of probability zero?)"
+            raise ValueError(msg)
+        return Factor._trusted(self.variables, self.values / total, self.states)
+
+    def rescaled(self) -> Factor:
+        """The same numbers, the table divided by its largest entry (kept in ``log_scale``)."""
+        top = float(self.values.max()) if self.values.size else 0.0
+        if not top > 0:
+            return self
+        return Factor._trusted(
+            self.variables, self.values / top, self.states, self.log_scale + np.log(top)
+        )
+
+    @property
+    def log_total(self) -> float:
+        """The log of the sum of the numbers (``-inf`` for 0)."""
+        total = float(self.values.sum())
+        return np.log(total) + self.log_scale if total > 0 else -np.inf
+
+
+def product(factors: Sequence[Factor], keep: Iterable[Any] | None = None) -> Factor:
+    """The product of ``factors``, summed over every variable not in ``keep`` (default: keep
+    all), in one ``einsum`` call.
+
+    Examples
+    --------
+    >>> s = {"a": ["0", "1"], "b": ["0", "1"]}
+    >>> f, g = Factor(["a"], [0.5, 0.5], s), Factor(["a", "b"], [[1.0, 0.0], [0.3, 0.7]], s)
+    >>> product([f, g], keep=["b"]).values.tolist()
+    [0.65, 0.35]
+    """
+    if not factors:
+        msg = "product of no factors"
+        raise ValueError(msg)
+    order: dict[Any, int] = {}
+    states: dict[Any, tuple[str, ...]] = {}
+    for f in factors:
+        for v in f.variables:
+            if v in states and states[v] != f.states[v]:
+                msg = f"variable {v!r} has different states in two factors"
+                raise ValueError(msg)
+            states[v] = f.states[v]
+            order.setdefault(v, len(order))
+    out_vars = list(order) if keep is None else [v for v in order if v in set(keep)]
+    scale = sum(f.log_scale for f in factors)
+    if len(order) <= _EINSUM_INDICES:
+        args: list[Any] = []
+        for f in factors:
+            args += [f.values, [order[v] for v in f.variables]]
+        values = np.einsum(*args, [order[v] for v in out_vars], optimize=len(factors) > 2)
+    else:  # broadcasting over the union of the variables
+        union = list(order)
+        values = np.ones((1,) * len(union))
+        for f in factors:
+            perm = sorted(range(len(f.variables)), key=lambda i: order[f.variables[i]])
+            moved = np.transpose(f.values, perm)
+            shape = [1] * len(union)
+            for i in perm:
+                shape[order[f.variables[i]]] = f.values.shape[i]
+            values = values * moved.reshape(shape)
+        gone = tuple(i for i, v in enumerate(union) if v not in set(out_vars))
+        values = values.sum(axis=gone)
+    return Factor._trusted(out_vars, np.asarray(values, dtype=np.float64), states, scale)

@@ -1,0 +1,626 @@
+"""Exact inference in discrete Bayesian networks by variable elimination (seed 000 section 7.5.3).
+
+A query asks for ``P(Q | E = e)``: the posterior of query variables ``Q`` given evidence. The
+joint ``P(Q, e)`` is the product of the CPTs (Eq. 7.26), reduced to the evidence, with every
+other variable summed out one at a time; normalising over ``Q`` divides by ``P(e)``.
+
+Before eliminating, the network is cut to what the query depends on:
+
+- **barren nodes**: a node that is neither queried nor observed and has no such descendant sums
+  out to 1, so only the ancestors of ``Q`` and ``E`` are kept;
+- **d-separated evidence**: in the moral graph of those ancestors with the evidence nodes
+  removed (the seed's test of d-separation, Fig. 7.4), an evidence node that no CPT of the
+  query's connected component involves is d-separated from ``Q`` given the rest, so it changes
+  no posterior; it is dropped and the ancestral set recomputed without it, until none is left
+  to drop. The query then computes ``P(Q, e')`` of the evidence ``e'`` it kept, and says so if
+  ``P(e') = 0``; an impossible combination with dropped evidence is not looked for
+  (:meth:`VariableElimination.probability_of_evidence` uses all of it).
+
+The elimination order is greedy: ``"min-fill"`` takes the variable whose elimination adds the
+fewest edges between its neighbours, ``"weighted-min-fill"`` the one whose added edges weigh
+least (an edge weighs the product of its ends' numbers of states); ties go to the smaller
+resulting table, then to the earlier node. The sizes of all the tables the order will make are
+known before anything is computed, so a query beyond ``max_cells`` fails at once, saying how
+large it would be.
+
+Everything a query of one shape needs (which CPTs, which evidence axes, the order, the einsum
+index lists) is a *plan*, compiled once and kept: queries with the same query variables and the
+same observed nodes reuse it, whatever the observed states. A plan runs on a batch of evidence
+rows at once (:meth:`VariableElimination.query_batch`): each observed CPT is indexed by every
+row's states, which gives it a leading batch axis that each einsum carries along. Each table an
+elimination makes is divided by its largest entry per row and the logs of those factors summed,
+so ``P(e)`` of many evidence nodes does not underflow.
+
+MAP and MPE use max-product: the variables to maximise are eliminated last, with ``max`` in place
+of the sum, and the maximising states are read back in reverse order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bayeskit.networks.factor import Factor
+from bayeskit.networks.network import BayesianNetwork
+
+__all__ = ["ORDERS", "InferenceTooLarge", "VariableElimination"]
+
+ORDERS = ("min-fill", "weighted-min-fill")
+_BATCH = 0  # einsum index of the batch axis; node i is index i + 1
+_EINSUM_INDICES = 52
+_MAX_OPERANDS = 24
+DEFAULT_MAX_CELLS = 1 << 27  # 1 GiB of float64 per table
+
+
+class InferenceTooLarge(MemoryError):
+    """A query whose tables would exceed the memory limit (raised before computing anything)."""
+
+
+@dataclass(frozen=True)
+class _Step:
+    var: int  # the node eliminated
+    slots: tuple[int, ...]  # the tables multiplied
+    out: tuple[int, ...]  # the result's nodes (batch axis apart)
+    maximise: bool
+
+
+@dataclass(frozen=True)
+class _Plan:
+    targets: tuple[int, ...]
+    observed: tuple[int, ...]  # the evidence nodes used, in the order of their columns
+    factors: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+    # per factor: the node whose CPT it is, the axes of the evidence nodes in the CPT, and
+    # the positions of those nodes in ``observed``
+    scopes: tuple[tuple[int, ...], ...]  # each factor's remaining nodes (evidence removed)
+    steps: tuple[_Step, ...]
+    largest: int  # cells of the largest table, per batch row
+
+
+class VariableElimination:
+    """Exact queries on a :class:`~bayeskit.networks.BayesianNetwork` by variable elimination.
+
+    Parameters
+    ----------
+    network : BayesianNetwork
+    order : {"min-fill", "weighted-min-fill"} or sequence of nodes, default="min-fill"
+        The elimination order heuristic, or a fixed order (nodes not needed are skipped).
+    max_cells : int, default=2**27
+        The most cells a table may have (times the rows of a batch); a larger query raises
+        :class:`InferenceTooLarge` before computing anything.
+
+    Examples
+    --------
+    >>> from bayeskit.networks import DAG
+    >>> dag = DAG(edges=[("rain", "wet"), ("sprinkler", "wet")])
+    >>> yn = ["yes", "no"]
+    >>> net = BayesianNetwork(dag, {
+    ...     "rain": [0.2, 0.8], "sprinkler": [0.1, 0.9],
+    ...     "wet": [[[0.99, 0.01], [0.9, 0.1]], [[0.8, 0.2], [0.05, 0.95]]]},
+    ...     states={"rain": yn, "sprinkler": yn, "wet": yn})
+    >>> ve = VariableElimination(net)
+    >>> ve.query("rain", {"wet": "yes"}).values.round(4).tolist()
+    [0.6451, 0.3549]
+    >>> round(ve.probability_of_evidence({"wet": "yes"}), 4)
+    0.2818
+    """
+
+    def __init__(
+        self,
+        network: BayesianNetwork,
+        order: str | Sequence[Any] = "min-fill",
+        max_cells: int = DEFAULT_MAX_CELLS,
+    ):
+        if not isinstance(network, BayesianNetwork):
+            msg = f"network must be a BayesianNetwork, got {type(network).__name__}"
+            raise TypeError(msg)
+        self.network = network
+        self._nodes = network.nodes
+        self._pos = {n: i for i, n in enumerate(self._nodes)}
+        if isinstance(order, str):
+            if order not in ORDERS:
+                msg = f"order must be one of {ORDERS} or a sequence of nodes, got {order!r}"
+                raise ValueError(msg)
+            self._fixed = None
+        else:
+            order = list(order)
+            unknown = [n for n in order if n not in self._pos]
+            if unknown:
+                msg = f"order names nodes not in the network: {unknown}"
+                raise ValueError(msg)
+            self._fixed = {self._pos[n]: k for k, n in enumerate(order)}
+        self.order = order
+        if isinstance(max_cells, bool) or not isinstance(max_cells, int) or max_cells < 1:
+            msg = f"max_cells must be a positive integer, got {max_cells!r}"
+            raise ValueError(msg)
+        self.max_cells = max_cells
+        dag = network.dag
+        self._card = np.array([network.cardinality(n) for n in self._nodes], dtype=np.int64)
+        self._parents = [tuple(self._pos[p] for p in dag.parents(n)) for n in self._nodes]
+        self._children = [tuple(self._pos[c] for c in dag.children(n)) for n in self._nodes]
+        self._cpts = [np.asarray(network.cpt(n)) for n in self._nodes]
+        self._scope = [(*self._parents[i], i) for i in range(len(self._nodes))]
+        self._states = {n: network.states(n) for n in self._nodes}
+        self._plans: dict[tuple, _Plan] = {}
+
+    # ------------------------------------------------------------------ public queries
+    def query(
+        self,
+        variables: Any,
+        evidence: Mapping[Any, Any] | None = None,
+        *,
+        joint: bool = True,
+    ) -> Factor | dict[Any, Factor]:
+        """The posterior of ``variables`` given ``evidence`` (node -> state name).
+
+        Parameters
+        ----------
+        variables : node or sequence of nodes
+        evidence : mapping, optional
+        joint : bool, default=True
+            One factor over all the variables, or (False) a dict of one marginal each.
+
+        Returns
+        -------
+        Factor or dict of Factor
+            Normalised: the values sum to 1.
+        """
+        targets = self._nodes_of(variables, "variables")
+        observed, codes = self._evidence(evidence)
+        clash = set(targets) & set(observed)
+        if clash:
+            msg = f"{[self._nodes[i] for i in sorted(clash)]} are both queried and observed"
+            raise ValueError(msg)
+        if not joint:
+            return {self._nodes[t]: self._posterior((t,), observed, codes) for t in targets}
+        return self._posterior(tuple(targets), observed, codes)
+
+    def probability_of_evidence(self, evidence: Mapping[Any, Any], *, log: bool = False) -> float:
+        """``P(e)``, the probability of the evidence (its log with ``log=True``)."""
+        observed, codes = self._evidence(evidence)
+        if not observed:
+            return 0.0 if log else 1.0
+        plan = self._plan((), observed, prune_separated=False)
+        table, log_scale = self._run(plan, codes[None, :])
+        total = float(table.reshape(-1).sum())
+        value = np.log(total) + float(log_scale[0]) if total > 0 else -np.inf
+        return value if log else float(np.exp(value))
+
+    def map_query(
+        self, variables: Any = None, evidence: Mapping[Any, Any] | None = None
+    ) -> tuple[dict[Any, str], float]:
+        """The most probable joint state of ``variables`` given ``evidence`` and its posterior
+        probability ``P(x | e)``; every unobserved node when ``variables`` is None (MPE).
+
+        The other unobserved nodes are summed out first (MAP), then ``variables`` maximised.
+        Among equally probable states the first in state order wins, node by node in the
+        reverse of the elimination order.
+        """
+        observed, codes = self._evidence(evidence)
+        if variables is None:
+            targets = [i for i in range(len(self._nodes)) if i not in set(observed)]
+        else:
+            targets = self._nodes_of(variables, "variables")
+        clash = set(targets) & set(observed)
+        if clash:
+            msg = f"{[self._nodes[i] for i in sorted(clash)]} are both maximised and observed"
+            raise ValueError(msg)
+        # no pruning of d-separated evidence: the table is then P(x, e) itself, over P(e)
+        plan = self._plan(tuple(targets), observed, maximise=True, prune_separated=False)
+        rows = codes[None, :]
+        table, log_scale, choices = self._run(plan, rows, keep_choices=True)
+        best = _max_traceback(plan, table, choices)
+        log_joint = float(np.log(table.max())) + float(log_scale[0]) if table.max() > 0 else -np.inf
+        log_e = self.probability_of_evidence(self._evidence_dict(observed, codes), log=True)
+        if not np.isfinite(log_e):
+            self._zero_evidence(observed, codes)
+        del rows
+        names = {self._nodes[v]: self._states[self._nodes[v]][s] for v, s in best.items()}
+        return names, float(np.exp(log_joint - log_e))
+
+    def query_batch(
+        self, variables: Any, evidence: pd.DataFrame, *, joint: bool = False
+    ) -> pd.DataFrame | dict[Any, pd.DataFrame]:
+        """Posteriors for many evidence sets at once, one per row of ``evidence``.
+
+        ``evidence`` has a column per observed node (state names; a missing value leaves the
+        node unobserved in that row). Rows that observe the same nodes share one plan and run
+        together, vectorised over the rows.
+
+        Returns
+        -------
+        DataFrame or dict of DataFrame
+            For one variable (or ``joint=True``), a frame of one column per state (per joint
+            state, a MultiIndex, for ``joint=True``), rows in ``evidence``'s order and index; for
+            several variables and ``joint=False``, a dict of such frames.
+        """
+        targets = self._nodes_of(variables, "variables")
+        codes, columns = self._evidence_frame(evidence)
+        clash = set(targets) & set(columns)
+        if clash:
+            msg = f"{[self._nodes[i] for i in sorted(clash)]} are both queried and observed"
+            raise ValueError(msg)
+        groups = [tuple(targets)] if joint else [(t,) for t in targets]
+        observed_mask = codes >= 0
+        patterns, which = np.unique(observed_mask, axis=0, return_inverse=True)
+        which = np.asarray(which).reshape(-1)
+        out = {}
+        for group in groups:
+            shape = tuple(int(self._card[t]) for t in group)
+            result = np.empty((len(codes), *shape))
+            for k, pattern in enumerate(patterns):
+                rows = np.flatnonzero(which == k)
+                observed = tuple(int(columns[j]) for j in np.flatnonzero(pattern))
+                sub = codes[np.ix_(rows, np.flatnonzero(pattern))]
+                result[rows] = self._posterior_rows(group, observed, sub, evidence.index[rows])
+            out[group] = self._frame(group, result, evidence.index)
+        if joint or len(targets) == 1:
+            return out[groups[0]]
+        return {self._nodes[g[0]]: frame for g, frame in out.items()}
+
+    # ------------------------------------------------------------------ checking input
+    def _nodes_of(self, variables: Any, what: str) -> list[int]:
+        single = isinstance(variables, str) or not isinstance(variables, Iterable)
+        items = [variables] if single else list(variables)
+        if not items:
+            msg = f"{what} must name at least one node"
+            raise ValueError(msg)
+        out = []
+        for v in items:
+            if v not in self._pos:
+                msg = f"{v!r} is no node of the network"
+                raise ValueError(msg)
+            if self._pos[v] in out:
+                msg = f"{v!r} is named twice in {what}"
+                raise ValueError(msg)
+            out.append(self._pos[v])
+        return out
+
+    def _evidence(self, evidence: Mapping[Any, Any] | None) -> tuple[tuple[int, ...], np.ndarray]:
+        if evidence is None:
+            return (), np.zeros(0, dtype=np.int64)
+        if not isinstance(evidence, Mapping):
+            msg = f"evidence must be a mapping node -> state, got {type(evidence).__name__}"
+            raise TypeError(msg)
+        observed, codes = [], []
+        for node, state in evidence.items():
+            if node not in self._pos:
+                msg = f"evidence names {node!r}, which is no node of the network"
+                raise ValueError(msg)
+            names = self._states[node]
+            if str(state) not in names:
+                msg = f"evidence {node!r}={state!r}: no such state (states: {list(names)})"
+                raise ValueError(msg)
+            observed.append(self._pos[node])
+            codes.append(names.index(str(state)))
+        return tuple(observed), np.asarray(codes, dtype=np.int64)
+
+    def _evidence_dict(self, observed, codes) -> dict[Any, str]:
+        return {self._nodes[v]: self._states[self._nodes[v]][int(c)]
+                for v, c in zip(observed, codes, strict=True)}  # fmt: skip
+
+    def _evidence_frame(self, evidence: pd.DataFrame) -> tuple[np.ndarray, list[int]]:
+        if not isinstance(evidence, pd.DataFrame):
+            kind = type(evidence).__name__
+            msg = f"evidence must be a DataFrame (a column per observed node), got {kind}"
+            raise TypeError(msg)
+        columns = []
+        codes = np.full((len(evidence), evidence.shape[1]), -1, dtype=np.int64)
+        for j, node in enumerate(evidence.columns):
+            if node not in self._pos:
+                msg = f"evidence column {node!r} is no node of the network"
+                raise ValueError(msg)
+            columns.append(self._pos[node])
+            col = evidence[node]
+            present = col.notna().to_numpy()
+            if isinstance(col.dtype, pd.CategoricalDtype):
+                seen, distinct = col.cat.codes.to_numpy(), col.cat.categories
+            else:
+                seen, distinct = pd.factorize(col, sort=False)
+            labels = pd.Index(self._states[node])
+            mapped = labels.get_indexer(pd.Index(distinct).astype(str))
+            values = np.where(seen >= 0, mapped[np.maximum(seen, 0)], -1)
+            bad = present & (values < 0)
+            if bad.any():
+                row = int(np.flatnonzero(bad)[0])
+                msg = (
+                    f"evidence column {node!r} holds {col.iloc[row]!r} (row {row}), which is no "
+                    f"state of it ({list(labels)})"
+                )
+                raise ValueError(msg)
+            codes[:, j] = np.where(present, values, -1)
+        return codes, columns
+
+    def _zero_evidence(self, observed, codes, row: Any = None) -> None:
+        where = "" if row is None else f" (row {row!r})"
+        msg = f"the evidence {self._evidence_dict(observed, codes)}{where} has probability zero"
+        raise ValueError(msg)
+
+    # ------------------------------------------------------------------ answering
+    def _posterior(self, targets: tuple[int, ...], observed, codes) -> Factor:
+        table = self._posterior_rows(targets, observed, codes[None, :], None)[0]
+        names = [self._nodes[t] for t in targets]
+        return Factor._trusted(names, table, {n: self._states[n] for n in names})
+
+    def _posterior_rows(self, targets, observed, codes: np.ndarray, index) -> np.ndarray:
+        """``P(targets | row's evidence)`` for each row of ``codes`` (columns: ``observed``)."""
+        plan = self._plan(targets, observed)
+        # the plan may drop evidence that is d-separated from the targets
+        keep = [observed.index(v) for v in plan.observed]
+        table, _ = self._run(plan, codes[:, keep])
+        totals = table.reshape(len(codes), -1).sum(axis=1)
+        if not (totals > 0).all():
+            k = int(np.flatnonzero(~(totals > 0))[0])
+            self._zero_evidence(observed, codes[k], None if index is None else index[k])
+        return table / totals.reshape((-1,) + (1,) * len(targets))
+
+    def _frame(self, group, result: np.ndarray, index) -> pd.DataFrame:
+        names = [self._nodes[t] for t in group]
+        flat = result.reshape(len(result), -1)
+        if len(group) == 1:
+            columns: Any = pd.Index(self._states[names[0]], name=names[0])
+        else:
+            columns = pd.MultiIndex.from_product([self._states[n] for n in names], names=names)
+        return pd.DataFrame(flat, index=index, columns=columns)
+
+    # ------------------------------------------------------------------ plans
+    def _plan(
+        self,
+        targets: tuple[int, ...],
+        observed: tuple[int, ...],
+        *,
+        maximise: bool = False,
+        prune_separated: bool = True,
+    ) -> _Plan:
+        key = (targets, observed, maximise, prune_separated)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._compile(targets, observed, maximise, prune_separated)
+            if len(self._plans) > 4096:
+                self._plans.clear()
+            self._plans[key] = plan
+        return plan
+
+    def _ancestral(self, nodes: Iterable[int]) -> set[int]:
+        seen, todo = set(nodes), list(nodes)
+        while todo:
+            for p in self._parents[todo.pop()]:
+                if p not in seen:
+                    seen.add(p)
+                    todo.append(p)
+        return seen
+
+    def _compile(self, targets, observed, maximise: bool, prune_separated: bool) -> _Plan:
+        obs = set(observed)
+        used_obs = set(observed)
+        kept = self._ancestral(set(targets) | used_obs)
+        cpts = sorted(kept)
+        if prune_separated and targets:
+            while True:
+                kept = self._ancestral(set(targets) | used_obs)
+                component = self._component(set(targets), kept, obs)
+                cpts = [v for v in sorted(kept) if set(self._scope[v]) & component]
+                touched = {u for v in cpts for u in self._scope[v]} & used_obs
+                if touched == used_obs:
+                    break
+                used_obs = touched
+            # every CPT of the ancestral set stays: those off the query's component only scale
+            # P(Q, e), but they make it P(Q, e) itself, so evidence of probability 0 is seen
+            cpts = sorted(self._ancestral(set(targets) | used_obs))
+        order_obs = tuple(v for v in observed if v in used_obs)
+        factors, scopes = [], []
+        for v in cpts:
+            scope = self._scope[v]
+            axes = tuple(k for k, u in enumerate(scope) if u in used_obs)
+            factors.append((v, axes, tuple(order_obs.index(scope[k]) for k in axes)))
+            scopes.append(tuple(u for u in scope if u not in used_obs))
+        eliminate = {u for s in scopes for u in s} - set(targets)
+        steps, largest = self._order(scopes, eliminate, targets, maximise)
+        return _Plan(tuple(targets), order_obs, tuple(factors), tuple(scopes), steps, largest)
+
+    def _component(self, start: set[int], kept: set[int], observed: set[int]) -> set[int]:
+        """The nodes connected to ``start`` in the moral graph of ``kept`` without the observed
+        nodes."""
+        neighbours: dict[int, set[int]] = {v: set() for v in kept if v not in observed}
+        for v in kept:
+            family = [u for u in self._scope[v] if u not in observed]
+            for a in family:
+                neighbours[a].update(b for b in family if b != a)
+        seen, todo = set(start), list(start)
+        while todo:
+            for b in neighbours.get(todo.pop(), ()):
+                if b not in seen:
+                    seen.add(b)
+                    todo.append(b)
+        return seen
+
+    def _order(self, scopes, eliminate: set[int], targets, maximise: bool):
+        """The elimination steps (greedy order; the variables to maximise last) and the cells
+        of the largest table they make."""
+        card = self._card
+        slots: dict[int, tuple[int, ...]] = dict(enumerate(scopes))
+        adj: dict[int, set[int]] = {}
+        for s in scopes:
+            for a in s:
+                adj.setdefault(a, set()).update(b for b in s if b != a)
+        largest = max((int(np.prod(card[list(s)])) for s in scopes), default=1)
+        steps = []
+        later = set(targets) if maximise else set()
+        remaining = set(eliminate)
+        next_slot = len(scopes)
+        while remaining or (maximise and later):
+            pool = remaining if remaining else later
+            var = self._pick(pool, adj)
+            pool.discard(var)
+            used = tuple(k for k, s in slots.items() if var in s)
+            union = sorted({u for k in used for u in slots[k]}, key=lambda u: u)
+            out = tuple(u for u in union if u != var)
+            cells = int(np.prod(card[union])) if union else 1
+            largest = max(largest, cells)
+            if cells > self.max_cells:
+                self._too_large(cells)
+            for k in used:
+                del slots[k]
+            slots[next_slot] = out
+            next_slot += 1
+            steps.append(_Step(var, used, out, maximise and pool is later))
+            for a in adj.get(var, ()):
+                adj[a].discard(var)
+                adj[a].update(b for b in adj[var] if b != a)
+            adj.pop(var, None)
+        return tuple(steps), largest
+
+    def _pick(self, pool: set[int], adj: dict[int, set[int]]) -> int:
+        card = self._card
+        if self._fixed is not None:
+            return min(pool, key=lambda v: (self._fixed.get(v, len(self._fixed)), v))
+        weighted = self.order == "weighted-min-fill"
+        best, best_key = -1, None
+        for v in pool:
+            nb = sorted(adj.get(v, ()))
+            fill = 0.0
+            for i, a in enumerate(nb):
+                for b in nb[i + 1 :]:
+                    if b not in adj[a]:
+                        fill += float(card[a] * card[b]) if weighted else 1.0
+            size = float(card[v]) * float(np.prod(card[nb])) if nb else float(card[v])
+            key = (fill, size, v)
+            if best_key is None or key < best_key:
+                best, best_key = v, key
+        return best
+
+    def _too_large(self, cells: int, rows: int = 1) -> None:
+        need = cells * rows
+        msg = (
+            f"this query needs a table of {need:,} cells ({need * 8 / 2**30:.1f} GiB), above "
+            f"max_cells={self.max_cells:,}; raise max_cells, or observe or query fewer nodes"
+        )
+        raise InferenceTooLarge(msg)
+
+    # ------------------------------------------------------------------ running a plan
+    def _run(self, plan: _Plan, codes: np.ndarray, *, keep_choices: bool = False):
+        """Run ``plan`` on evidence rows ``codes`` (columns: ``plan.observed``): the table over
+        the targets (leading batch axis) and each row's log scale."""
+        n = codes.shape[0]
+        if plan.largest * n > self.max_cells:
+            self._too_large(plan.largest, n)
+        tables: dict[int, tuple[np.ndarray, tuple[int, ...], bool]] = {}
+        for k, (v, axes, cols) in enumerate(plan.factors):
+            cpt = self._cpts[v]
+            if axes:
+                moved = np.moveaxis(cpt, axes, range(len(axes)))
+                table = moved[tuple(codes[:, c] for c in cols)]
+                tables[k] = (table, plan.scopes[k], True)
+            else:
+                tables[k] = (cpt, plan.scopes[k], False)
+        log_scale = np.zeros(n)
+        choices = []
+        slot = len(plan.factors)
+        for step in plan.steps:
+            operands = [tables.pop(k) for k in step.slots]
+            batched = any(b for *_, b in operands)
+            if step.maximise:
+                table, arg = _max_out(operands, step.var, step.out, batched, n)
+                choices.append((step, arg))
+            else:
+                table = _contract(operands, step.out, batched)
+            if batched:
+                table, log_top = _rescale(table, n)
+                log_scale += log_top
+            tables[slot] = (table, step.out, batched)
+            slot += 1
+        rest = []
+        for table, nodes, batched in tables.values():  # each scaled to a largest entry of 1
+            if batched:
+                table, log_top = _rescale(table, n)
+                log_scale += log_top
+            rest.append((table, nodes, batched))
+        final = () if any(step.maximise for step in plan.steps) else plan.targets
+        if rest:
+            table = _contract(rest, final, True, n)
+        else:
+            table = np.ones((n,))
+        if keep_choices:
+            return table, log_scale, choices
+        return table, log_scale
+
+
+def _rescale(table: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``table`` (leading batch axis) divided by each row's largest entry, and those entries'
+    logs (rows of zeros are left as they are, log 0 added)."""
+    top = table.reshape(n, -1).max(axis=1)
+    top = np.where(top > 0, top, 1.0)
+    return table / top.reshape((-1,) + (1,) * (table.ndim - 1)), np.log(top)
+
+
+def _contract(operands, out: tuple[int, ...], batched: bool, n: int | None = None) -> np.ndarray:
+    """The product of ``operands`` (table, nodes, has a batch axis) summed to ``out`` (plus the
+    batch axis when ``batched``; ``n`` rows when the result must have one though no operand
+    has)."""
+    operands = list(operands)
+    while len(operands) > _MAX_OPERANDS:  # einsum takes at most 32 operands at once
+        head, operands = operands[:_MAX_OPERANDS], operands[_MAX_OPERANDS:]
+        needed = set(out) | {u for _, nodes, _ in operands for u in nodes}
+        keep = tuple(sorted({u for _, nodes, _ in head for u in nodes} & needed))
+        head_batch = any(b for *_, b in head)
+        operands.append((_contract(head, keep, head_batch), keep, head_batch))
+    args: list[Any] = []
+    for table, nodes, has_batch in operands:
+        args += [table, ([_BATCH] if has_batch else []) + [u + 1 for u in nodes]]
+    any_batch = any(b for *_, b in operands)
+    target = ([_BATCH] if any_batch and batched else []) + [u + 1 for u in out]
+    indices = {i for k in range(1, len(args), 2) for i in args[k]}
+    if len(indices) <= _EINSUM_INDICES and max(indices, default=0) < _EINSUM_INDICES:
+        result = np.einsum(*args, target, optimize=len(operands) > 2)
+    else:
+        result = _broadcast_product(args, target)
+    if batched and not any_batch and n is not None:
+        result = np.broadcast_to(result, (n, *result.shape)).copy()
+    return result
+
+
+def _broadcast_product(args, target) -> np.ndarray:
+    """einsum's product-and-sum by broadcasting, for index numbers einsum cannot take."""
+    union: list[int] = []
+    for k in range(1, len(args), 2):
+        union += [i for i in args[k] if i not in union]
+    pos = {i: j for j, i in enumerate(union)}
+    values = np.ones((1,) * len(union))
+    for k in range(0, len(args), 2):
+        table, idx = args[k], args[k + 1]
+        perm = sorted(range(len(idx)), key=lambda a: pos[idx[a]])
+        shape = [1] * len(union)
+        for a in perm:
+            shape[pos[idx[a]]] = table.shape[a]
+        values = values * np.transpose(table, perm).reshape(shape)
+    gone = tuple(j for j, i in enumerate(union) if i not in target)
+    values = values.sum(axis=gone)
+    kept = [i for i in union if i in target]
+    return np.transpose(values, [kept.index(i) for i in target])
+
+
+def _max_out(operands, var: int, out, batched: bool, n: int):
+    """The product of ``operands`` maximised over ``var``: the table and the argmax."""
+    everything = tuple(sorted({u for _, nodes, _ in operands for u in nodes}))
+    full = _contract(operands, everything, batched, n)
+    axis = everything.index(var) + (1 if batched else 0)
+    rest = [u for u in everything if u != var]
+    arg = np.argmax(full, axis=axis)
+    table = np.max(full, axis=axis)
+    order = [rest.index(u) for u in out]
+    lead = [0] if batched else []
+    perm = lead + [len(lead) + i for i in order]
+    return np.transpose(table, perm), (np.transpose(arg, perm), tuple(out))
+
+
+def _max_traceback(plan: _Plan, table: np.ndarray, choices) -> dict[int, int]:
+    """The maximising state of every maximised node (one row), read in reverse."""
+    best: dict[int, int] = {}
+    for step, (arg, nodes) in reversed(choices):
+        index = tuple(best[u] for u in nodes)
+        best[step.var] = int(arg[(0, *index)] if arg.ndim == len(nodes) + 1 else arg[index])
+    del table
+    return best
