@@ -282,3 +282,96 @@ def test_factor_operations():
         Factor(["a"], [0.0, 0.0], s).normalize()
     with pytest.raises(ValueError, match="'maybe' is no state of 'a'"):
         f.reduce({"a": "maybe"})
+
+
+# ------------------------------------------------------------------ junction tree
+def _normalised(net: BayesianNetwork) -> BayesianNetwork:
+    """The network with every CPT row divided by its sum (the files' rows sum to 1 only to
+    about 1e-7, and pruned and unpruned computations differ by that much)."""
+    cpts = {}
+    for v in net.nodes:
+        t = np.asarray(net.cpt(v))
+        cpts[v] = t / t.sum(axis=-1, keepdims=True)
+    return BayesianNetwork(net.dag, cpts, states={v: net.states(v) for v in net.nodes})
+
+
+def test_junction_tree_equals_brute_force_on_random_networks():
+    from bayeskit.networks import JunctionTree
+
+    rng = np.random.default_rng(11)
+    for trial in range(30):
+        net = _random_network(rng, int(rng.integers(2, 8)))
+        joint = _joint(net)
+        nodes = list(net.nodes)
+        jt = JunctionTree(net, order="weighted-min-fill" if trial % 2 else "min-fill")
+        assert jt.n_cells >= max(np.prod([net.cardinality(v) for v in c]) for c in
+                                 [[nodes[i] for i in cl] for cl in jt.cliques])  # fmt: skip
+        rows = []
+        for _ in range(8):
+            k = int(rng.integers(0, len(nodes)))
+            observed = list(rng.choice(nodes, size=k, replace=False))
+            rows.append({v: net.states(v)[int(rng.integers(net.cardinality(v)))] for v in observed})
+        for evidence in rows:
+            free = [v for v in nodes if v not in evidence]
+            p_e = _brute(net, joint, [], evidence)[1] if evidence else 1.0
+            assert jt.probability_of_evidence(evidence) == pytest.approx(p_e, abs=1e-14)
+            if p_e == 0:
+                with pytest.raises(ValueError, match="probability zero"):
+                    jt.query(free[0], evidence)
+                continue
+            marginals = jt.calibrate(evidence)
+            assert set(marginals) == set(free)
+            for v in free:
+                expected = _brute(net, joint, [v], evidence)[0] / p_e
+                np.testing.assert_allclose(jt.query(v, evidence).values, expected, atol=1e-12)
+                np.testing.assert_allclose(marginals[v].values, expected, atol=1e-12)
+
+
+def test_junction_tree_batches_and_variable_elimination_agree_on_alarm():
+    from bayeskit.networks import JunctionTree
+
+    net = _normalised(ALARM)
+    jt, ve = JunctionTree(net), VariableElimination(net)
+    data = net.sample(400, seed=5)
+    evidence = data[["CVP", "BP", "HR", "HISTORY", "PCWP", "SAO2", "EXPCO2"]].astype(object)
+    evidence = evidence.mask(np.random.default_rng(1).random(evidence.shape) < 0.4)
+    one = jt.query_batch("HYPOVOLEMIA", evidence)
+    several, log_e = jt.query_batch(["HYPOVOLEMIA", "INTUBATION", "LVFAILURE"], evidence,
+                                    log_evidence=True)  # fmt: skip
+    np.testing.assert_allclose(several["HYPOVOLEMIA"], one, atol=1e-13)
+    by_ve = ve.query_batch(["HYPOVOLEMIA", "INTUBATION", "LVFAILURE"], evidence)
+    for name, frame in several.items():
+        np.testing.assert_allclose(frame.to_numpy(), by_ve[name].to_numpy(), atol=1e-12)
+    for k in range(0, 400, 37):
+        row = {c: v for c, v in evidence.iloc[k].items() if isinstance(v, str)}
+        assert log_e.iloc[k] == pytest.approx(ve.probability_of_evidence(row, log=True), abs=1e-12)
+    # the files as they are: rows summing to 1 within ~1e-7 make pruned (VE) and whole (JT)
+    # computations differ by about that much
+    raw = JunctionTree(ALARM).query("LVFAILURE", {"HISTORY": "TRUE", "PCWP": "HIGH"})
+    np.testing.assert_allclose(raw.values, [0.2976880583782309, 0.702311941621769], atol=1e-7)
+
+
+def test_junction_tree_errors_and_limits():
+    from bayeskit.networks import JunctionTree
+
+    jt = JunctionTree(ASIA)
+    with pytest.raises(ValueError, match="'nowhere' is no node"):
+        jt.query("nowhere")
+    with pytest.raises(ValueError, match="both queried and observed"):
+        jt.query("lung", {"lung": "yes"})
+    with pytest.raises(ValueError, match=r"\(row 1\) has probability zero"):
+        jt.query_batch("tub", pd.DataFrame([{"either": "no"}, {"either": "no", "lung": "yes"}]))
+    with pytest.raises(InferenceTooLarge, match="max_cells=20"):
+        JunctionTree(ALARM, max_cells=20)
+    # a joint query of several variables goes to variable elimination
+    joint = jt.query(["lung", "tub"], {"xray": "yes"})
+    expected = VariableElimination(ASIA).query(["lung", "tub"], {"xray": "yes"})
+    np.testing.assert_allclose(joint.values, expected.values, atol=1e-15)
+    # a network in pieces is a forest joined by empty separators
+    dag = DAG(nodes=["a", "b", "c"], edges=[("a", "b")])
+    net = BayesianNetwork(dag, {"a": [0.3, 0.7], "b": [[0.9, 0.1], [0.2, 0.8]], "c": [0.5, 0.5]},
+                          states=dict.fromkeys("abc", ["0", "1"]))  # fmt: skip
+    forest = JunctionTree(net)
+    np.testing.assert_allclose(forest.query("a", {"b": "0", "c": "1"}).values,
+                               [0.27 / 0.41, 0.14 / 0.41])  # fmt: skip
+    assert forest.probability_of_evidence({"b": "0", "c": "1"}) == pytest.approx(0.41 * 0.5)

@@ -1,12 +1,14 @@
 """Bayesian networks: the structure (a DAG), independence by d-separation, discrete networks
 (CPTs, the joint probability, log-likelihood, forward sampling), BIF and XMLBIF files,
 parameter learning, scores and score-and-search structure learning; exact inference by variable
-elimination (queries, batched queries, P(e), MAP/MPE) on factors."""
+elimination (queries, batched queries, P(e), MAP/MPE) on factors, and with a compiled junction
+tree."""
 
 from bayeskit.networks.bif import BIFError, read_bif, write_bif
 from bayeskit.networks.dag import DAG, bayes_ball, structural_hamming_distance
 from bayeskit.networks.factor import Factor
 from bayeskit.networks.inference import InferenceTooLarge, VariableElimination
+from bayeskit.networks.junction import JunctionTree
 from bayeskit.networks.learning import ESTIMATORS, NetworkFit, fit_parameters
 from bayeskit.networks.network import BayesianNetwork
 from bayeskit.networks.scores import SCORES, family_score, score
@@ -21,6 +23,7 @@ __all__ = [
     "BayesianNetwork",
     "Factor",
     "InferenceTooLarge",
+    "JunctionTree",
     "NetworkFit",
     "bayes_ball",
     "family_score",

@@ -467,30 +467,11 @@ class VariableElimination:
             slots[next_slot] = out
             next_slot += 1
             steps.append(_Step(var, used, out, maximise and pool is later))
-            for a in adj.get(var, ()):
-                adj[a].discard(var)
-                adj[a].update(b for b in adj[var] if b != a)
-            adj.pop(var, None)
+            _eliminate(var, adj)
         return tuple(steps), largest
 
     def _pick(self, pool: set[int], adj: dict[int, set[int]]) -> int:
-        card = self._card
-        if self._fixed is not None:
-            return min(pool, key=lambda v: (self._fixed.get(v, len(self._fixed)), v))
-        weighted = self.order == "weighted-min-fill"
-        best, best_key = -1, None
-        for v in pool:
-            nb = sorted(adj.get(v, ()))
-            fill = 0.0
-            for i, a in enumerate(nb):
-                for b in nb[i + 1 :]:
-                    if b not in adj[a]:
-                        fill += float(card[a] * card[b]) if weighted else 1.0
-            size = float(card[v]) * float(np.prod(card[nb])) if nb else float(card[v])
-            key = (fill, size, v)
-            if best_key is None or key < best_key:
-                best, best_key = v, key
-        return best
+        return _pick(pool, adj, self._card, self.order, self._fixed)
 
     def _too_large(self, cells: int, rows: int = 1) -> None:
         need = cells * rows
@@ -546,6 +527,35 @@ class VariableElimination:
         if keep_choices:
             return table, log_scale, choices
         return table, log_scale
+
+
+def _pick(pool: set[int], adj: dict[int, set[int]], card: np.ndarray, order, fixed) -> int:
+    """The next node to eliminate from ``pool`` (see the module docstring): by the fixed order,
+    or the fewest (or lightest) fill-in edges, then the smallest table, then the first node."""
+    if fixed is not None:
+        return min(pool, key=lambda v: (fixed.get(v, len(fixed)), v))
+    weighted = order == "weighted-min-fill"
+    best, best_key = -1, None
+    for v in pool:
+        nb = sorted(adj.get(v, ()))
+        fill = 0.0
+        for i, a in enumerate(nb):
+            for b in nb[i + 1 :]:
+                if b not in adj[a]:
+                    fill += float(card[a] * card[b]) if weighted else 1.0
+        size = float(card[v]) * float(np.prod(card[nb])) if nb else float(card[v])
+        key = (fill, size, v)
+        if best_key is None or key < best_key:
+            best, best_key = v, key
+    return best
+
+
+def _eliminate(var: int, adj: dict[int, set[int]]) -> None:
+    """Remove ``var`` from the graph ``adj``, joining its neighbours (the fill-in edges)."""
+    for a in adj.get(var, ()):
+        adj[a].discard(var)
+        adj[a].update(b for b in adj[var] if b != a)
+    adj.pop(var, None)
 
 
 def _rescale(table: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,346 @@
+"""Exact inference with a junction tree: compile once, then answer many queries fast.
+
+Compiling (:class:`JunctionTree`) moralises the network, triangulates it by greedy elimination
+(the orders of :mod:`bayeskit.networks.inference`), keeps the maximal elimination cliques, joins
+them into a tree of largest separators (Kruskal; a network in several pieces gives a forest,
+joined by empty separators), and multiplies each CPT into the smallest clique that holds its
+family. The potentials, separators and each clique's cell-to-separator maps are laid out in flat
+arrays once.
+
+A query is then one compiled pass per evidence row (:mod:`bayeskit.networks._jt_kernels`):
+evidence zeroes cells of the potentials' copy, messages are collected towards a clique of the
+query variable (and distributed back when several variables are asked for, or
+:meth:`JunctionTree.calibrate` for all of them), and ``P(e)`` comes out of the root's total.
+Evidence is data, not structure, so changing it never recompiles; a batch of rows, each with its
+own evidence and missing values (unobserved), runs in one call, threads splitting the rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bayeskit.networks.factor import Factor, product
+from bayeskit.networks.inference import (
+    DEFAULT_MAX_CELLS,
+    ORDERS,
+    InferenceTooLarge,
+    VariableElimination,
+    _eliminate,
+    _pick,
+)
+from bayeskit.networks.network import BayesianNetwork
+
+__all__ = ["JunctionTree"]
+
+
+class JunctionTree:
+    """A compiled junction tree of a discrete Bayesian network.
+
+    Parameters
+    ----------
+    network : BayesianNetwork
+    order : {"min-fill", "weighted-min-fill"}, default="min-fill"
+        The triangulation's elimination heuristic.
+    max_cells : int, default=2**27
+        The most cells all clique potentials together may have; a larger network raises
+        :class:`~bayeskit.networks.InferenceTooLarge` before anything is allocated.
+
+    Attributes
+    ----------
+    cliques : list of tuple
+        Each clique's nodes.
+    edges : list of (int, int)
+        The tree's edges, as pairs of clique indices.
+    n_cells : int
+        Cells of all the clique potentials.
+
+    Examples
+    --------
+    >>> from bayeskit.networks import DAG
+    >>> yn = ["yes", "no"]
+    >>> net = BayesianNetwork(DAG(edges=[("rain", "wet"), ("sprinkler", "wet")]), {
+    ...     "rain": [0.2, 0.8], "sprinkler": [0.1, 0.9],
+    ...     "wet": [[[0.99, 0.01], [0.9, 0.1]], [[0.8, 0.2], [0.05, 0.95]]]},
+    ...     states={"rain": yn, "sprinkler": yn, "wet": yn})
+    >>> jt = JunctionTree(net)
+    >>> jt.query("rain", {"wet": "yes"}).values.round(4).tolist()
+    [0.6451, 0.3549]
+    >>> marginals = jt.calibrate({"wet": "yes"})
+    >>> marginals["sprinkler"].values.round(4).tolist()
+    [0.2974, 0.7026]
+    """
+
+    def __init__(
+        self,
+        network: BayesianNetwork,
+        order: str = "min-fill",
+        max_cells: int = DEFAULT_MAX_CELLS,
+    ):
+        if not isinstance(network, BayesianNetwork):
+            msg = f"network must be a BayesianNetwork, got {type(network).__name__}"
+            raise TypeError(msg)
+        if order not in ORDERS:
+            msg = f"order must be one of {ORDERS}, got {order!r}"
+            raise ValueError(msg)
+        if isinstance(max_cells, bool) or not isinstance(max_cells, int) or max_cells < 1:
+            msg = f"max_cells must be a positive integer, got {max_cells!r}"
+            raise ValueError(msg)
+        self.network, self.order, self.max_cells = network, order, max_cells
+        # the input checks and evidence encoding are variable elimination's
+        self._ve = VariableElimination(network, order=order, max_cells=max_cells)
+        self._nodes = network.nodes
+        self._pos = {n: i for i, n in enumerate(self._nodes)}
+        self._card = np.array([network.cardinality(n) for n in self._nodes], dtype=np.int64)
+        self.cliques = self._triangulate()
+        self.edges = self._tree()
+        self._layout()
+
+    # ------------------------------------------------------------------ compiling
+    def _triangulate(self) -> list[tuple[int, ...]]:
+        dag, pos = self.network.dag, self._pos
+        adj: dict[int, set[int]] = {i: set() for i in range(len(self._nodes))}
+        for node in self._nodes:
+            family = [pos[p] for p in dag.parents(node)] + [pos[node]]
+            for a in family:
+                adj[a].update(b for b in family if b != a)
+        cliques: list[frozenset[int]] = []
+        total = 0
+        pool = set(adj)
+        while pool:
+            var = _pick(pool, adj, self._card, self.order, None)
+            pool.discard(var)
+            clique = frozenset({var, *adj[var]})
+            if not any(clique <= c for c in cliques):
+                cells = int(np.prod(self._card[sorted(clique)]))
+                total += cells
+                if total > self.max_cells:
+                    msg = (
+                        f"the junction tree needs more than {total:,} cells "
+                        f"({total * 8 / 2**30:.1f} GiB), above max_cells={self.max_cells:,}"
+                    )
+                    raise InferenceTooLarge(msg)
+                cliques.append(clique)
+            _eliminate(var, adj)
+        return [tuple(sorted(c)) for c in cliques]
+
+    def _tree(self) -> list[tuple[int, int]]:
+        """A maximum spanning tree of the cliques by separator size (a junction tree, since
+        the cliques come from a triangulation); pieces joined by empty separators."""
+        import networkx as nx
+
+        g = nx.Graph()
+        g.add_nodes_from(range(len(self.cliques)))
+        sets = [set(c) for c in self.cliques]
+        for i in range(len(sets)):
+            for j in range(i + 1, len(sets)):
+                shared = len(sets[i] & sets[j])
+                if shared:
+                    g.add_edge(i, j, weight=shared)
+        tree = nx.maximum_spanning_tree(g, algorithm="kruskal")
+        edges = sorted(tuple(sorted(e)) for e in tree.edges)
+        pieces = sorted(min(c) for c in nx.connected_components(tree))
+        edges += [(pieces[0], p) for p in pieces[1:]]
+        return edges
+
+    def _layout(self) -> None:
+        card, cliques = self._card, self.cliques
+        sizes = [int(np.prod(card[list(c)])) for c in cliques]
+        self.n_cells = int(sum(sizes))
+        self._pot_off = np.zeros(len(cliques) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=self._pot_off[1:])
+        # each CPT into the smallest clique holding its family (the first among equals)
+        states = {n: self.network.states(n) for n in self._nodes}
+        home: dict[int, list[Factor]] = {}
+        for node in self._nodes:
+            family = {self._pos[p] for p in self.network.dag.parents(node)} | {self._pos[node]}
+            c = min((k for k, cl in enumerate(cliques) if family <= set(cl)),
+                    key=lambda k: (sizes[k], k))  # fmt: skip
+            scope = [*self.network.dag.parents(node), node]
+            home.setdefault(c, []).append(Factor._trusted(scope, self.network.cpt(node), states))
+        pots = np.empty(self.n_cells)
+        for k, clique in enumerate(cliques):
+            names = [self._nodes[v] for v in clique]
+            ones = Factor._trusted(names, np.ones(card[list(clique)]), states)
+            table = product([ones, *home.get(k, [])], keep=names)
+            pots[self._pot_off[k] : self._pot_off[k + 1]] = table.values.ravel()
+        self._pots = pots
+        # separators and each side's cell -> separator cell map
+        seps = [tuple(sorted(set(cliques[a]) & set(cliques[b]))) for a, b in self.edges]
+        sep_sizes = [int(np.prod(card[list(s)])) for s in seps]
+        self._sep_off = np.zeros(len(seps) + 1, dtype=np.int64)
+        np.cumsum(sep_sizes, out=self._sep_off[1:])
+        projs = []
+        for (a, b), sep in zip(self.edges, seps, strict=True):
+            projs += [self._projection(cliques[a], sep), self._projection(cliques[b], sep)]
+        self._proj_off = np.zeros(len(projs) + 1, dtype=np.int64)
+        np.cumsum([len(p) for p in projs], out=self._proj_off[1:])
+        self._proj = np.concatenate(projs) if projs else np.zeros(0, dtype=np.int64)
+        # the collect order towards every root: directed edges from the leaves in
+        self._neighbours: dict[int, list[tuple[int, int]]] = {k: [] for k in range(len(cliques))}
+        for e, (a, b) in enumerate(self.edges):
+            self._neighbours[a].append((b, 2 * e + 1))  # from b to a: b is side 1
+            self._neighbours[b].append((a, 2 * e))
+        froms, tos, ids, ptr = [], [], [], [0]
+        for root in range(len(cliques)):
+            for sender, receiver, e2 in self._post_order(root):
+                froms.append(sender)
+                tos.append(receiver)
+                ids.append(e2)
+            ptr.append(len(froms))
+        self._edge_from = np.array(froms, dtype=np.int64)
+        self._edge_to = np.array(tos, dtype=np.int64)
+        self._edge_id = np.array(ids, dtype=np.int64)
+        self._order_ptr = np.array(ptr, dtype=np.int64)
+        # each node's home clique (the smallest holding it) and its stride there
+        self._home = np.zeros(len(self._nodes), dtype=np.int64)
+        self._stride = np.zeros(len(self._nodes), dtype=np.int64)
+        for v in range(len(self._nodes)):
+            c = min((k for k, cl in enumerate(cliques) if v in cl), key=lambda k: (sizes[k], k))
+            self._home[v] = c
+            self._stride[v] = self._stride_in(cliques[c], v)
+
+    def _stride_in(self, clique: tuple[int, ...], v: int) -> int:
+        at = clique.index(v)
+        return int(np.prod(self._card[list(clique[at + 1 :])]))
+
+    def _projection(self, clique: tuple[int, ...], sep: tuple[int, ...]) -> np.ndarray:
+        """For each cell of ``clique`` (C order), its cell in ``sep``."""
+        shape = tuple(int(self._card[v]) for v in clique)
+        size = int(np.prod(shape))
+        index = np.zeros(size, dtype=np.int64)
+        cells = np.arange(size)
+        for v in sep:
+            index = index * self._card[v] + (cells // self._stride_in(clique, v)) % self._card[v]
+        return index
+
+    def _post_order(self, root: int) -> list[tuple[int, int, int]]:
+        """Directed edges (sender, receiver, 2 e + sender's side) so every clique sends after
+        all its other neighbours have sent to it, ending at ``root``."""
+        out, stack, seen = [], [(root, -1, -1, False)], set()
+        while stack:
+            k, parent, e2, done = stack.pop()
+            if done:
+                if parent >= 0:
+                    out.append((k, parent, e2))
+                continue
+            seen.add(k)
+            stack.append((k, parent, e2, True))
+            for nb_, e2_to_k in self._neighbours[k]:  # e2_to_k: from nb_ to k
+                if nb_ not in seen:
+                    stack.append((nb_, k, e2_to_k, False))
+        return out
+
+    # ------------------------------------------------------------------ queries
+    def query(self, variables: Any, evidence: Mapping[Any, Any] | None = None) -> Factor:
+        """The posterior of a variable given ``evidence``, a normalised :class:`Factor`; the
+        joint posterior of several variables is computed by variable elimination."""
+        targets = self._ve._nodes_of(variables, "variables")
+        observed, codes = self._ve._evidence(evidence)
+        if len(targets) > 1:
+            return self._ve.query(variables, evidence)
+        if targets[0] in observed:
+            msg = f"[{self._nodes[targets[0]]!r}] are both queried and observed"
+            raise ValueError(msg)
+        out, log_pe = self._run(targets, list(observed), codes[None, :], distribute=False)
+        if not np.isfinite(log_pe[0]):
+            self._ve._zero_evidence(observed, codes)
+        name = self._nodes[targets[0]]
+        return Factor._trusted([name], out[0], {name: self.network.states(name)})
+
+    def calibrate(self, evidence: Mapping[Any, Any] | None = None) -> dict[Any, Factor]:
+        """Every unobserved node's posterior from one calibration (collect and distribute)."""
+        observed, codes = self._ve._evidence(evidence)
+        targets = [v for v in range(len(self._nodes)) if v not in set(observed)]
+        out, log_pe = self._run(targets, list(observed), codes[None, :], distribute=True)
+        if not np.isfinite(log_pe[0]):
+            self._ve._zero_evidence(observed, codes)
+        result, at = {}, 0
+        for v in targets:
+            name, k = self._nodes[v], int(self._card[v])
+            result[name] = Factor._trusted(
+                [name], out[0, at : at + k], {name: self.network.states(name)}
+            )
+            at += k
+        return result
+
+    def probability_of_evidence(self, evidence: Mapping[Any, Any], *, log: bool = False) -> float:
+        """``P(e)`` (its log with ``log=True``)."""
+        observed, codes = self._ve._evidence(evidence)
+        if not observed:
+            return 0.0 if log else 1.0
+        _, log_pe = self._run([observed[0]], list(observed), codes[None, :], distribute=False)
+        value = float(log_pe[0])
+        return value if log else float(np.exp(value))
+
+    def query_batch(
+        self, variables: Any, evidence: pd.DataFrame, *, log_evidence: bool = False
+    ) -> Any:
+        """Each row's posterior of ``variables`` (each its own marginal) given that row's
+        evidence: a column per observed node (state names; missing: unobserved). One compiled
+        pass over all the rows, whatever their patterns of missing values.
+
+        Returns a DataFrame (one variable: a column per state) or a dict of them, rows in
+        ``evidence``'s order and index; with ``log_evidence=True`` also each row's ``log P(e)``
+        as a Series. A row whose evidence has probability zero raises, naming it.
+        """
+        targets = self._ve._nodes_of(variables, "variables")
+        codes, columns = self._ve._evidence_frame(evidence)
+        clash = set(targets) & set(columns)
+        if clash:
+            msg = f"{[self._nodes[i] for i in sorted(clash)]} are both queried and observed"
+            raise ValueError(msg)
+        out, log_pe = self._run(targets, columns, codes, distribute=len(targets) > 1)
+        bad = ~np.isfinite(log_pe)
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
+            row = codes[k]
+            seen = [(c, s) for c, s in zip(columns, row, strict=True) if s >= 0]
+            self._ve._zero_evidence(tuple(c for c, _ in seen), np.array([s for _, s in seen]),
+                                    evidence.index[k])  # fmt: skip
+        frames, at = {}, 0
+        for v in targets:
+            name, k = self._nodes[v], int(self._card[v])
+            cols = pd.Index(self.network.states(name), name=name)
+            frames[name] = pd.DataFrame(out[:, at : at + k], index=evidence.index, columns=cols)
+            at += k
+        result: Any = frames[self._nodes[targets[0]]] if len(targets) == 1 else frames
+        if log_evidence:
+            return result, pd.Series(log_pe, index=evidence.index, name="log P(e)")
+        return result
+
+    def _run(self, targets: Sequence[int], columns: Sequence[int], codes: np.ndarray,
+             *, distribute: bool):  # fmt: skip
+        from bayeskit._compiled import planned_threads
+        from bayeskit.networks._jt_kernels import propagate, propagate_work
+
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        root = int(self._home[targets[0]])
+        if distribute:
+            t_clique = self._home[list(targets)]
+            t_stride = self._stride[list(targets)]
+        else:
+            t_clique = np.array([root], dtype=np.int64)
+            t_stride = self._stride[list(targets)]
+        t_card = self._card[list(targets)]
+        t_out = np.zeros(len(targets), dtype=np.int64)
+        np.cumsum(t_card[:-1], out=t_out[1:])
+        cols = list(columns)
+        out = np.zeros((len(codes), int(t_card.sum())))
+        log_pe = np.zeros(len(codes))
+        empty = np.zeros(0, dtype=np.int64)
+        args = (
+            self._pots, self._pot_off, self._sep_off, self._proj, self._proj_off,
+            self._edge_from, self._edge_to, self._edge_id, self._order_ptr,
+            root, distribute, codes,
+            self._home[cols] if cols else empty,
+            self._stride[cols] if cols else empty,
+            self._card[cols] if cols else empty,
+            t_clique, t_stride, t_card, t_out, out, log_pe,
+        )  # fmt: skip
+        tasks = max(1, min(planned_threads(propagate_work(*args)), len(codes)))
+        propagate(*args, tasks)
+        return out, log_pe
