@@ -687,6 +687,31 @@ def test_network_learn_show_and_fit(tmp_path):
     assert "--start must be tree or empty" in refused.output
 
 
+def test_network_query_prints_the_posterior(tmp_path):
+    import json
+
+    from bayeskit.networks import VariableElimination, read_bif
+
+    path = Path(__file__).parent / "networks" / "data" / "asia.bif.gz"
+    result = run("network", "query", path, "--evidence", "xray=yes,smoke=no", "--target", "lung",
+                 "--target", "tub", "--format", "json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    ve = VariableElimination(read_bif(path))
+    lung = ve.query("lung", {"xray": "yes", "smoke": "no"}).values
+    got = [r["probability"] for r in rows if r["node"] == "lung"]
+    np.testing.assert_allclose(got, lung, atol=1e-12)
+    table = run("network", "query", path, "-e", "xray=yes", "-t", "lung")
+    assert table.exit_code == 0, table.output
+    assert "P(evidence)" in table.output
+    bad = run("network", "query", path, "-e", "xray", "-t", "lung")
+    assert bad.exit_code != 0
+    assert "NODE=STATE" in bad.output
+    unknown = run("network", "query", path, "-e", "xray=perhaps", "-t", "lung")
+    assert unknown.exit_code != 0
+    assert "no such state" in unknown.output
+
+
 def test_network_commands_refuse_bad_input(tmp_path):
     bad = tmp_path / "bad.bif"
     bad.write_text("network n { }\nvariable a { type discrete [ 2 ] { x, y }\n")

@@ -375,3 +375,19 @@ def test_junction_tree_errors_and_limits():
     np.testing.assert_allclose(forest.query("a", {"b": "0", "c": "1"}).values,
                                [0.27 / 0.41, 0.14 / 0.41])  # fmt: skip
     assert forest.probability_of_evidence({"b": "0", "c": "1"}) == pytest.approx(0.41 * 0.5)
+
+
+def test_any_node_can_be_predicted_from_the_others():
+    from bayeskit.networks import JunctionTree
+
+    data = ASIA.sample(500, seed=9)
+    holed = data.astype(object).mask(np.random.default_rng(0).random(data.shape) < 0.2)
+    proba = ASIA.predict_proba(holed, "lung")
+    expected = JunctionTree(ASIA).query_batch("lung", holed.drop(columns=["lung"]))
+    np.testing.assert_allclose(proba.to_numpy(), expected.to_numpy(), atol=1e-15)
+    filled = ASIA.predict(holed.assign(extra=1), "lung")  # columns that are no node: ignored
+    assert list(filled.index) == list(holed.index)
+    assert (filled == np.asarray(ASIA.states("lung"))[proba.to_numpy().argmax(axis=1)]).all()
+    assert (filled == data["lung"].astype(str)).mean() > 0.9
+    with pytest.raises(KeyError, match="unknown node 'nowhere'"):
+        ASIA.predict(holed, "nowhere")

@@ -57,3 +57,8 @@ from bayeskit.classifiers.nbtree import NBTree  # noqa: E402
 
 MODELS["nbtree"] = NBTree
 __all__ += ["NBTree"]
+
+from bayeskit.classifiers.network import NetworkClassifier  # noqa: E402
+
+MODELS["network"] = NetworkClassifier
+__all__ += ["NetworkClassifier"]

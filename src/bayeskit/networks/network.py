@@ -251,6 +251,45 @@ class BayesianNetwork:
                 total += np.log(self._cpts[node][index])
         return total if per_row else float(total.sum())
 
+    # ------------------------------------------------------------------ prediction
+    def predict_proba(self, data: pd.DataFrame, node: Node) -> pd.DataFrame:
+        """``P(node | the row's other columns)`` for every row of ``data``: a column per state.
+        Columns that are nodes are evidence (a missing value: not observed; the column of
+        ``node`` itself, if any, is ignored), others are ignored. Exact, by a junction tree
+        compiled on the first call and kept."""
+        return self._junction_tree().query_batch(node, self._evidence_of(data, node))
+
+    def predict(self, data: pd.DataFrame, node: Node) -> pd.Series:
+        """The most probable state of ``node`` for every row of ``data`` given its other
+        columns (see :meth:`predict_proba`): fills a column from the others.
+
+        Examples
+        --------
+        >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
+        ...     {"rain": [0.3, 0.7], "wet": [[0.9, 0.1], [0.2, 0.8]]},
+        ...     states={"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> net.predict(pd.DataFrame({"wet": ["yes", "no", None]}), "rain").tolist()
+        ['yes', 'no', 'no']
+        """
+        proba = self.predict_proba(data, node)
+        states = np.asarray(self._states[self._dag._check(node)], dtype=object)
+        return pd.Series(states[np.argmax(proba.to_numpy(), axis=1)], index=data.index, name=node)
+
+    def _evidence_of(self, data: pd.DataFrame, node: Node) -> pd.DataFrame:
+        if not isinstance(data, pd.DataFrame):
+            msg = f"data must be a pandas DataFrame, got {type(data).__name__}"
+            raise TypeError(msg)
+        self._dag._check(node)
+        return data[[c for c in data.columns if c in self._states and c != node]]
+
+    def _junction_tree(self):
+        tree = getattr(self, "_compiled_tree", None)
+        if tree is None:
+            from bayeskit.networks.junction import JunctionTree
+
+            tree = self._compiled_tree = JunctionTree(self)
+        return tree
+
     # ------------------------------------------------------------------ sampling
     def sample(self, n: int, seed: int | np.random.Generator | None = None) -> pd.DataFrame:
         """``n`` rows drawn by forward (ancestral) sampling: each node, parents first, from its

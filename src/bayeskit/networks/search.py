@@ -250,8 +250,7 @@ def learn_structure(
     ):
         msg = f"max_parents must be a non-negative integer or None, got {max_parents!r}"
         raise ValueError(msg)
-    nodes = list(data.columns) if isinstance(data, pd.DataFrame) else []
-    scorer = _FamilyScores(_encode_data(nodes, data, states, sample_weight), score, ess)
+    scorer, nodes = _scorer(data, score, ess, states, sample_weight)
     pos = {n: i for i, n in enumerate(nodes)}
 
     def edge_set(edges, what) -> set[tuple[int, int]]:
@@ -315,6 +314,15 @@ def learn_structure(
             best, best_total = found, total
     return DAG(nodes=nodes, edges=[(nodes[u], nodes[v]) for v in range(len(nodes))
                                    for u in sorted(best[v])])  # fmt: skip
+
+
+def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any):
+    """The family scorer of ``data`` (a DataFrame, or data a caller of this package encoded
+    already, :class:`_NetworkData`) and its nodes."""
+    if isinstance(data, _NetworkData):
+        return _FamilyScores(data, score, ess), list(data.nodes)
+    nodes = list(data.columns) if isinstance(data, pd.DataFrame) else []
+    return _FamilyScores(_encode_data(nodes, data, states, sample_weight), score, ess), nodes
 
 
 def _tolerance(total: float) -> float:
@@ -547,8 +555,7 @@ def learn_tree(
     if score not in SCORES:
         msg = f"score must be one of {SCORES}, got {score!r}"
         raise ValueError(msg)
-    nodes = list(data.columns) if isinstance(data, pd.DataFrame) else []
-    scorer = _FamilyScores(_encode_data(nodes, data, states, sample_weight), score, ess)
+    scorer, nodes = _scorer(data, score, ess, states, sample_weight)
     if root is not None and root not in nodes:
         msg = f"root {root!r} is no column of data"
         raise ValueError(msg)

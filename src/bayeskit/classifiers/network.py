@@ -1,0 +1,283 @@
+"""Classification with any Bayesian network: the class is one node among the features.
+
+:class:`NetworkClassifier` learns (or is given) a DAG over the features and the class, counts
+every family's table, estimates the CPTs with the family models' smoothing, and predicts
+``P(class | observed features)`` by exact inference in a compiled junction tree
+(:class:`~bayeskit.networks.JunctionTree`), all the rows in one call: a missing feature is
+simply not observed, and is summed out exactly, whatever the pattern of missing values.
+Decisions (cost matrices, the reject option) are the base class's, as for every classifier.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from bayeskit.classifiers._base import _check_choice
+from bayeskit.classifiers._family import FamilyClassifier, with_family_parameters
+from bayeskit.classifiers._params import store_parameters
+from bayeskit.data.schema import Encoded
+from bayeskit.estimate import log_probabilities
+
+__all__ = ["NetworkClassifier"]
+
+_SEARCHES = ("hill-climb", "tree", "naive")
+_SMOOTHINGS = ("lidstone", "m-estimate", "dirichlet-map", "lidstone-where-zero")
+
+
+@with_family_parameters
+class NetworkClassifier(FamilyClassifier):
+    """A Bayesian network over the features and the class, used as a classifier.
+
+    The structure is learned from the training rows (complete rows only) by
+    :func:`~bayeskit.networks.learn_structure` (``"hill-climb"``, with ``structure_score``,
+    ``max_parents`` and ``tabu_length``), or is the Chow-Liu forest (``"tree"``), naive Bayes
+    (``"naive"``), or given: a :class:`~bayeskit.networks.DAG`, a
+    :class:`~bayeskit.networks.BayesianNetwork` (its structure), or a list of ``(parent,
+    child)`` feature names, ``class_node`` naming the class. Every CPT is then estimated from
+    its family's counts (rows missing a value of the family are left out of that family alone),
+    the class's with ``prior_alpha`` (or ``priors``) when it is a root, and the posterior of
+    the class is computed by a junction tree from whatever features each row observes.
+
+    ``partial_fit`` keeps the structure chosen on the first call and adds to the family counts,
+    as :class:`KDB` does.
+
+    Parameters
+    ----------
+    structure : {"hill-climb", "tree", "naive"}, DAG, BayesianNetwork or list of pairs
+        The network's structure, or how to learn it. Only a list of pairs (or a string) can be
+        saved in a model file.
+    class_node : str, default="class"
+        The class's node name (it must not be a feature's).
+    structure_score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
+        The structure score of the search.
+    max_parents : int, optional
+        The most parents a node may have in the search.
+    tabu_length : int, default=10
+        The search's tabu list.
+    {params}
+    Attributes
+    ----------
+    classes_, schema_, class_count_, log_prior_ :
+        As in :class:`NaiveBayes`; ``log_prior_`` is the network's marginal of the class.
+    stats_ : FamilyCounts
+        Counts of the class and of every node's family (the structure is read from them).
+    network_ : BayesianNetwork
+        The fitted network (features named as in ``schema_``, binned features by their bins).
+    edges_ : list of (str, str)
+        The network's edges, parent first.
+
+    Examples
+    --------
+    >>> from bayeskit.data import datasets
+    >>> X, y = datasets.load("car")
+    >>> model = NetworkClassifier().fit(X, y)
+    >>> sorted(model.network_.dag.parents("class"))
+    ['buying', 'maint']
+    >>> round(model.score(X, y), 3)
+    0.91
+    """
+
+    def __init__(
+        self,
+        *,
+        structure: Any = "hill-climb",
+        class_node: str = "class",
+        structure_score: str = "bic",
+        max_parents: int | None = None,
+        tabu_length: int = 10,
+        alpha: float = 1.0,
+        smoothing: str = "lidstone",
+        priors: Any = None,
+        prior_alpha: float = 1.0,
+        categorical_features: Any = None,
+        categories: Any = None,
+        handle_unknown: str = "missing",
+        discretize: str | None = "mdl",
+        n_bins: int = 5,
+    ):
+        store_parameters(self, locals())
+
+    # ------------------------------------------------------------------ parameters
+    def _check_own_params(self) -> None:
+        from bayeskit.networks import DAG, SCORES, BayesianNetwork
+
+        _check_choice("smoothing", self.smoothing, _SMOOTHINGS)
+        super()._check_own_params()
+        _check_choice("structure_score", self.structure_score, SCORES)
+        if not isinstance(self.class_node, str) or not self.class_node:
+            msg = f"class_node must be a non-empty string, got {self.class_node!r}"
+            raise ValueError(msg)
+        s = self.structure
+        if isinstance(s, str):
+            _check_choice("structure", s, _SEARCHES)
+        elif not isinstance(s, DAG | BayesianNetwork | list | tuple):
+            msg = (
+                f"structure must be one of {_SEARCHES}, a DAG, a BayesianNetwork or a list of "
+                f"(parent, child) pairs, got {type(s).__name__}"
+            )
+            raise ValueError(msg)
+        for name in ("max_parents", "tabu_length"):
+            value = getattr(self, name)
+            if value is None and name == "max_parents":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+                msg = f"{name} must be a non-negative integer, got {value!r}"
+                raise ValueError(msg)
+
+    # ------------------------------------------------------------------ learning
+    def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int):
+        d = enc.codes.shape[1]
+        if hasattr(self, "stats_"):  # partial_fit: the structure is kept, its counts grow
+            families = list(self._counts().families)
+        elif not enc.n_samples:  # a model file's check: the type only
+            families = [(d,)]
+        else:
+            self._require_categorical(enc)
+            parents = self._choose_structure(enc, y, w, n_classes)
+            families = [(d,)]
+            families += [(*parents[v], v) for v in range(d + 1) if v < d or parents[v]]
+        return self._count_families(enc, y, w, n_classes, families)
+
+    def _choose_structure(self, enc, y, w, n_classes) -> dict[int, tuple[int, ...]]:
+        """Each node's parents (node ``d`` is the class), sorted."""
+        from bayeskit.networks import DAG, BayesianNetwork
+        from bayeskit.networks.learning import _NetworkData
+        from bayeskit.networks.search import learn_structure, learn_tree
+
+        d = enc.codes.shape[1]
+        names = list(self.schema_.names)
+        if self.class_node in names:
+            msg = f"class_node {self.class_node!r} is also a feature's name: pass another"
+            raise ValueError(msg)
+        nodes = [*names, self.class_node]
+        s = self.structure
+        if isinstance(s, str) and s == "naive":
+            edges = [(self.class_node, f) for f in names]
+        elif isinstance(s, str):
+            complete = (enc.codes >= 0).all(axis=1)
+            if not complete.any():
+                msg = "structure learning needs complete rows (no missing value); none has"
+                raise ValueError(msg)
+            codes = np.column_stack([enc.codes[complete], y[complete]]).astype(np.int64)
+            n_states = [*self.schema_.n_states.tolist(), n_classes]
+            states = {v: tuple(str(k) for k in range(n)) for v, n in enumerate(n_states)}
+            weights = None if w is None else np.asarray(w, dtype=np.float64)[complete]
+            data = _NetworkData(tuple(range(d + 1)), states, codes, weights)
+            if s == "tree":
+                dag = learn_tree(data, self.structure_score)
+            else:
+                dag = learn_structure(data, self.structure_score, max_parents=self.max_parents,
+                                      tabu_length=self.tabu_length)  # fmt: skip
+            edges = [(nodes[u], nodes[v]) for u, v in dag.edges]
+        else:
+            given = s.dag if isinstance(s, BayesianNetwork) else s
+            edges = list(given.edges) if isinstance(given, DAG) else [tuple(e) for e in given]
+            wanted = set(nodes)
+            have = set(given.nodes) if isinstance(given, DAG) else {v for e in edges for v in e}
+            extra = have - wanted
+            if extra or (isinstance(given, DAG) and have != wanted):
+                msg = (
+                    f"the structure's nodes must be the features and class_node "
+                    f"{self.class_node!r}; it names {sorted(map(str, extra))} that are not, "
+                    f"or misses {sorted(map(str, wanted - have))}"
+                )
+                raise ValueError(msg)
+        dag = DAG(nodes=nodes, edges=edges)  # names a cycle
+        pos = {n: i for i, n in enumerate(nodes)}
+        return {pos[v]: tuple(sorted(pos[p] for p in dag.parents(v))) for v in nodes}
+
+    def _structure(self) -> dict[int, tuple[int, ...]]:
+        """The parents of every node (the class is ``d``), read from the families counted;
+        ValueError if they are not one family per node of an acyclic graph."""
+        from bayeskit.networks import DAG
+
+        d = self._d
+        fams = self._counts().families
+        parents = {v: () for v in range(d + 1)}
+        seen: set[int] = set()
+        ok = fams[:1] == ((d,),)
+        for fam in fams[1:]:
+            v = fam[-1]
+            ok = ok and v not in seen and all(0 <= p <= d for p in fam)
+            ok = ok and list(fam[:-1]) == sorted(set(fam[:-1]) - {v})
+            seen.add(v)
+            parents[v] = tuple(fam[:-1])
+        ok = ok and seen >= set(range(d))
+        if ok:
+            try:
+                DAG(nodes=range(d + 1), edges=[(p, v) for v, ps in parents.items() for p in ps])
+            except ValueError:
+                ok = False
+        if not ok:
+            msg = (
+                "the counted families are not a network structure: expected the class, then "
+                "one family (sorted parents, node) per feature, and the class's if it has "
+                "parents, with no cycle"
+            )
+            raise ValueError(msg)
+        return parents
+
+    def _estimate(self) -> None:
+        from bayeskit.networks import DAG, BayesianNetwork, JunctionTree
+
+        d = self._d
+        parents = self._structure()
+        names = [*self.schema_.names, self.class_node]
+        counts = self._counts()
+        n_states = [int(n) for n in counts.n_states]
+        cpts = {}
+        for v in range(d + 1):
+            if v == d and not parents[v]:
+                cpts[names[v]] = np.exp(self.log_prior_ - np.logaddexp.reduce(self.log_prior_))
+                continue
+            if v == d and self.priors is not None:
+                msg = "priors apply to a class without parents; this structure gives it some"
+                raise ValueError(msg)
+            table = counts.table((*parents[v], v))
+            cpts[names[v]] = np.exp(log_probabilities(table, self.smoothing, self.alpha))
+        states = {names[v]: [str(k) for k in range(n_states[v])] for v in range(d + 1)}
+        for j, column in enumerate(self.schema_.columns):
+            cats = [str(c) for c in column.categories]
+            if len(cats) == n_states[j]:
+                states[names[j]] = cats
+        states[self.class_node] = [str(c) for c in self.classes_]
+        dag = DAG(nodes=names, edges=[(names[p], names[v]) for v in range(d + 1)
+                                      for p in parents[v]])  # fmt: skip
+        self.network_ = BayesianNetwork(dag, cpts, states=states)
+        self.edges_ = list(dag.edges)
+        self._jt = JunctionTree(self.network_)
+        prior = self._jt.calibrate()[self.class_node].values
+        with np.errstate(divide="ignore"):
+            self.log_prior_ = np.log(prior)
+        self._explain_factors = None
+
+    def _log_likelihood(self, enc: Encoded) -> np.ndarray:
+        """``log P(x_observed | c)``: the junction tree's ``log P(c | x) + log P(x)`` less the
+        class's marginal; every class ``-inf`` for a row the network finds impossible."""
+        d = self._d
+        self._require_categorical(enc)
+        codes = np.ascontiguousarray(enc.codes, dtype=np.int64)
+        out, log_pe = self._jt._run([d], list(range(d)), codes, distribute=False)
+        possible = np.isfinite(self.log_prior_)  # a class of marginal 0 (alpha = 0) stays 0
+        jll = np.full(out.shape, -np.inf)
+        with np.errstate(divide="ignore"):
+            jll[:, possible] = (
+                np.log(out[:, possible]) + log_pe[:, None] - self.log_prior_[possible]
+            )
+        jll[~np.isfinite(log_pe)] = -np.inf
+        return jll
+
+    def to_network(self, class_node: Any = None) -> Any:
+        """The fitted :class:`~bayeskit.networks.BayesianNetwork` (``network_``)."""
+        check_is_fitted(self, "stats_")
+        if class_node not in (None, self.class_node):
+            msg = f"this model's class node is {self.class_node!r} (its class_node parameter)"
+            raise ValueError(msg)
+        return self.network_
+
+    def explain(self, X: Any, *, as_frame: bool = False) -> Any:
+        msg = "NetworkClassifier has no per-feature evidence (explain): its class may have parents"
+        raise AttributeError(msg)
