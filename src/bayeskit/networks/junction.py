@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit.networks.factor import Factor, product
+from bayeskit.networks.factor import Factor
 from bayeskit.networks.inference import (
     DEFAULT_MAX_CELLS,
     ORDERS,
@@ -171,21 +171,21 @@ class JunctionTree:
         self.n_cells = int(sum(sizes))
         self._pot_off = np.zeros(len(cliques) + 1, dtype=np.int64)
         np.cumsum(sizes, out=self._pot_off[1:])
-        # each CPT into the smallest clique holding its family (the first among equals)
-        states = {n: self.network.states(n) for n in self._nodes}
-        home: dict[int, list[Factor]] = {}
+        # each CPT multiplied into the smallest clique holding its family (the first among
+        # equals), in place, its axes broadcast to the clique's
+        pots = np.ones(self.n_cells)
         for node in self._nodes:
-            family = {self._pos[p] for p in self.network.dag.parents(node)} | {self._pos[node]}
-            c = min((k for k, cl in enumerate(cliques) if family <= set(cl)),
+            family = [self._pos[p] for p in self.network.dag.parents(node)] + [self._pos[node]]
+            c = min((k for k, cl in enumerate(cliques) if set(family) <= set(cl)),
                     key=lambda k: (sizes[k], k))  # fmt: skip
-            scope = [*self.network.dag.parents(node), node]
-            home.setdefault(c, []).append(Factor._trusted(scope, self.network.cpt(node), states))
-        pots = np.empty(self.n_cells)
-        for k, clique in enumerate(cliques):
-            names = [self._nodes[v] for v in clique]
-            ones = Factor._trusted(names, np.ones(card[list(clique)]), states)
-            table = product([ones, *home.get(k, [])], keep=names)
-            pots[self._pot_off[k] : self._pot_off[k + 1]] = table.values.ravel()
+            clique = cliques[c]
+            table = np.asarray(self.network.cpt(node))
+            order = sorted(range(len(family)), key=lambda a: clique.index(family[a]))
+            shape = [1] * len(clique)
+            for a in order:
+                shape[clique.index(family[a])] = table.shape[a]
+            view = pots[self._pot_off[c] : self._pot_off[c + 1]].reshape(card[list(clique)])
+            view *= np.transpose(table, order).reshape(shape)
         self._pots = pots
         # separators and each side's cell -> separator cell map
         seps = [tuple(sorted(set(cliques[a]) & set(cliques[b]))) for a, b in self.edges]
@@ -197,7 +197,8 @@ class JunctionTree:
             projs += [self._projection(cliques[a], sep), self._projection(cliques[b], sep)]
         self._proj_off = np.zeros(len(projs) + 1, dtype=np.int64)
         np.cumsum([len(p) for p in projs], out=self._proj_off[1:])
-        self._proj = np.concatenate(projs) if projs else np.zeros(0, dtype=np.int64)
+        dtype = np.result_type(*projs) if projs else np.int64
+        self._proj = np.concatenate(projs).astype(dtype, copy=False) if projs else np.zeros(0, dtype)
         # the collect order towards every root: directed edges from the leaves in
         self._neighbours: dict[int, list[tuple[int, int]]] = {k: [] for k in range(len(cliques))}
         for e, (a, b) in enumerate(self.edges):
@@ -227,14 +228,17 @@ class JunctionTree:
         return int(np.prod(self._card[list(clique[at + 1 :])]))
 
     def _projection(self, clique: tuple[int, ...], sep: tuple[int, ...]) -> np.ndarray:
-        """For each cell of ``clique`` (C order), its cell in ``sep``."""
-        shape = tuple(int(self._card[v]) for v in clique)
-        size = int(np.prod(shape))
-        index = np.zeros(size, dtype=np.int64)
-        cells = np.arange(size)
-        for v in sep:
-            index = index * self._card[v] + (cells // self._stride_in(clique, v)) % self._card[v]
-        return index
+        """For each cell of ``clique`` (C order), its cell in ``sep`` (int32 where it fits)."""
+        from bayeskit.networks._jt_kernels import projection
+
+        size = int(np.prod(self._card[list(clique)]))
+        sep_size = int(np.prod(self._card[list(sep)]))
+        cards = self._card[list(clique)].astype(np.int64)
+        sep_strides = np.array([self._stride_in(sep, v) if v in sep else 0 for v in clique],
+                               dtype=np.int64)  # fmt: skip
+        out = np.empty(size, dtype=np.int32 if sep_size < 2**31 else np.int64)
+        projection(cards, sep_strides, out)
+        return out
 
     def _post_order(self, root: int) -> list[tuple[int, int, int]]:
         """Directed edges (sender, receiver, 2 e + sender's side) so every clique sends after
