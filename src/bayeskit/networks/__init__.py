@@ -2,7 +2,7 @@
 (CPTs, the joint probability, log-likelihood, forward sampling), BIF and XMLBIF files,
 parameter learning, scores and score-and-search structure learning; exact inference by variable
 elimination (queries, batched queries, P(e), MAP/MPE) on factors, and with a compiled junction
-tree."""
+tree; Gibbs sampling, likelihood weighting and rejection sampling."""
 
 from bayeskit.networks.bif import BIFError, read_bif, write_bif
 from bayeskit.networks.dag import DAG, bayes_ball, structural_hamming_distance
@@ -11,6 +11,13 @@ from bayeskit.networks.inference import InferenceTooLarge, VariableElimination
 from bayeskit.networks.junction import JunctionTree
 from bayeskit.networks.learning import ESTIMATORS, NetworkFit, fit_parameters
 from bayeskit.networks.network import BayesianNetwork
+from bayeskit.networks.sampling import (
+    DeterministicCPTWarning,
+    GibbsResult,
+    GibbsSampler,
+    likelihood_weighting,
+    rejection_sampling,
+)
 from bayeskit.networks.scores import SCORES, family_score, score
 from bayeskit.networks.search import learn_structure, learn_tree
 from bayeskit.networks.xmlbif import read_xmlbif, write_xmlbif
@@ -21,7 +28,10 @@ __all__ = [
     "SCORES",
     "BIFError",
     "BayesianNetwork",
+    "DeterministicCPTWarning",
     "Factor",
+    "GibbsResult",
+    "GibbsSampler",
     "InferenceTooLarge",
     "JunctionTree",
     "NetworkFit",
@@ -30,8 +40,10 @@ __all__ = [
     "fit_parameters",
     "learn_structure",
     "learn_tree",
+    "likelihood_weighting",
     "read_bif",
     "read_xmlbif",
+    "rejection_sampling",
     "score",
     "structural_hamming_distance",
     "VariableElimination",

@@ -41,105 +41,117 @@ def _projection(cards, sep_strides, out):  # pragma: no cover - compiled
 projection = serial_kernel(_projection)
 
 
-def _propagate(  # noqa: PLR0913, PLR0912  # pragma: no cover - compiled
-    pots0, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id, order_ptr,
-    root, distribute, codes, obs_clique, obs_stride, obs_card,
-    targets_clique, targets_stride, targets_card, targets_out, out, log_pe, n_tasks,
+def _row(  # noqa: PLR0913  # pragma: no cover - compiled
+    pots0, pot, msg, fresh, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id,
+    order_ptr, root, distribute, row, obs_clique, obs_stride, obs_card,
 ):  # fmt: skip
-    """For every row ``b`` of ``codes`` (one column per observed node, -1 = not observed):
-    collect towards clique ``root``, optionally distribute, then write each target's
-    posterior into ``out[b, targets_out[t]:...]`` and ``log P(e)`` into ``log_pe[b]`` (``-inf``
-    for evidence of probability zero, whose posteriors are left at 0).
+    """One evidence row (``row``: a state per observed node, -1 = not observed) through the
+    tree, in the buffers ``pot`` (potentials), ``msg`` (a message per separator) and ``fresh``
+    (scratch): copy the compiled potentials, zero the cells the evidence rules out in each
+    observed node's home clique, collect towards ``root`` and, with ``distribute``, send back.
+    Returns ``log P(e)`` (``-inf`` for evidence of probability zero).
 
     Directed edges ``k`` of the collect order of root ``r`` are ``order_ptr[r]`` to
     ``order_ptr[r + 1]``: message from clique ``edge_from[k]`` to ``edge_to[k]`` over separator
     ``e = edge_id[k] // 2``, and ``proj[proj_off[edge_id[k]] + i]`` is the separator cell of
     cell ``i`` of the sending clique (``proj_off[edge_id[k] ^ 1]`` for the receiving one).
-    The rows are cut into ``n_tasks`` blocks, one per thread. Target ``q``'s posterior is read
-    from clique ``targets_clique[q]`` (the root when nothing is distributed) through its stride
-    there.
+    """
+    pot[:] = pots0
+    for j in range(row.shape[0]):
+        s = row[j]
+        if s < 0:
+            continue
+        c = obs_clique[j]
+        st = obs_stride[j]
+        k = obs_card[j]
+        for i in range(pot_off[c + 1] - pot_off[c]):
+            if (i // st) % k != s:
+                pot[pot_off[c] + i] = 0.0
+    log_scale = 0.0
+    for k in range(order_ptr[root], order_ptr[root + 1]):
+        e2 = edge_id[k]
+        e = e2 // 2
+        a = edge_from[k]
+        c = edge_to[k]
+        lo = sep_off[e]
+        hi = sep_off[e + 1]
+        for m in range(lo, hi):
+            msg[m] = 0.0
+        pa = proj_off[e2]
+        for i in range(pot_off[a + 1] - pot_off[a]):
+            msg[lo + proj[pa + i]] += pot[pot_off[a] + i]
+        top = 0.0
+        for m in range(lo, hi):
+            top = max(top, msg[m])
+        if top <= 0.0:
+            return -math.inf
+        for m in range(lo, hi):
+            msg[m] /= top
+        log_scale += math.log(top)
+        pc = proj_off[e2 ^ 1]
+        for i in range(pot_off[c + 1] - pot_off[c]):
+            pot[pot_off[c] + i] *= msg[lo + proj[pc + i]]
+    total = 0.0
+    for i in range(pot_off[root], pot_off[root + 1]):
+        total += pot[i]
+    if total <= 0.0:
+        return -math.inf
+    if distribute:
+        for k in range(order_ptr[root + 1] - 1, order_ptr[root] - 1, -1):
+            e2 = edge_id[k]
+            e = e2 // 2
+            a = edge_to[k]  # now the sender
+            c = edge_from[k]
+            lo = sep_off[e]
+            hi = sep_off[e + 1]
+            for m in range(hi - lo):
+                fresh[m] = 0.0
+            pa = proj_off[e2 ^ 1]
+            for i in range(pot_off[a + 1] - pot_off[a]):
+                fresh[proj[pa + i]] += pot[pot_off[a] + i]
+            top = 0.0
+            for m in range(hi - lo):
+                old = msg[lo + m]
+                fresh[m] = fresh[m] / old if old > 0.0 else 0.0
+                top = max(top, fresh[m])
+            if top > 0.0:
+                for m in range(hi - lo):
+                    fresh[m] /= top
+            pc = proj_off[e2]
+            for i in range(pot_off[c + 1] - pot_off[c]):
+                pot[pot_off[c] + i] *= fresh[proj[pc + i]]
+    return math.log(total) + log_scale
+
+
+row_pass = serial_kernel(_row)
+
+
+def _propagate(  # noqa: PLR0913  # pragma: no cover - compiled
+    pots0, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id, order_ptr,
+    root, distribute, codes, obs_clique, obs_stride, obs_card,
+    targets_clique, targets_stride, targets_card, targets_out, out, log_pe, n_tasks,
+):  # fmt: skip
+    """For every row ``b`` of ``codes`` (one column per observed node, -1 = not observed): the
+    row's pass (:func:`_row`), then each target's posterior into ``out[b, targets_out[q]:...]``,
+    read from clique ``targets_clique[q]`` (the root when nothing is distributed) through its
+    stride there, and ``log P(e)`` into ``log_pe[b]`` (``-inf`` for evidence of probability
+    zero, whose posteriors are left at 0). The rows are cut into ``n_tasks`` blocks, one per
+    thread, each with its own buffers.
     """
     n_rows = codes.shape[0]
     per = (n_rows + n_tasks - 1) // n_tasks
-    n_pot = pots0.shape[0]
-    n_sep = sep_off[sep_off.shape[0] - 1]
+    n_sep = max(sep_off[sep_off.shape[0] - 1], 1)
     for t in nb.prange(n_tasks):
-        pot = np.empty(n_pot)
-        msg = np.empty(max(n_sep, 1))
-        fresh = np.empty(max(n_sep, 1))
+        pot = np.empty(pots0.shape[0])
+        msg = np.empty(n_sep)
+        fresh = np.empty(n_sep)
         for b in range(t * per, min(n_rows, (t + 1) * per)):
-            pot[:] = pots0
-            # evidence: zero the cells of other states in each observed node's home clique
-            for j in range(codes.shape[1]):
-                s = codes[b, j]
-                if s < 0:
-                    continue
-                c = obs_clique[j]
-                st = obs_stride[j]
-                k = obs_card[j]
-                for i in range(pot_off[c + 1] - pot_off[c]):
-                    if (i // st) % k != s:
-                        pot[pot_off[c] + i] = 0.0
-            log_scale = 0.0
-            zero = False
-            for k in range(order_ptr[root], order_ptr[root + 1]):
-                e2 = edge_id[k]
-                e = e2 // 2
-                a = edge_from[k]
-                c = edge_to[k]
-                lo = sep_off[e]
-                hi = sep_off[e + 1]
-                for m in range(lo, hi):
-                    msg[m] = 0.0
-                pa = proj_off[e2]
-                for i in range(pot_off[a + 1] - pot_off[a]):
-                    msg[lo + proj[pa + i]] += pot[pot_off[a] + i]
-                top = 0.0
-                for m in range(lo, hi):
-                    top = max(top, msg[m])
-                if top <= 0.0:
-                    zero = True
-                    break
-                for m in range(lo, hi):
-                    msg[m] /= top
-                log_scale += math.log(top)
-                pc = proj_off[e2 ^ 1]
-                for i in range(pot_off[c + 1] - pot_off[c]):
-                    pot[pot_off[c] + i] *= msg[lo + proj[pc + i]]
-            if zero:
-                log_pe[b] = -math.inf
+            log_pe[b] = row_pass(
+                pots0, pot, msg, fresh, pot_off, sep_off, proj, proj_off, edge_from, edge_to,
+                edge_id, order_ptr, root, distribute, codes[b], obs_clique, obs_stride, obs_card,
+            )  # fmt: skip
+            if log_pe[b] == -math.inf:
                 continue
-            total = 0.0
-            for i in range(pot_off[root], pot_off[root + 1]):
-                total += pot[i]
-            if total <= 0.0:
-                log_pe[b] = -math.inf
-                continue
-            log_pe[b] = math.log(total) + log_scale
-            if distribute:
-                for k in range(order_ptr[root + 1] - 1, order_ptr[root] - 1, -1):
-                    e2 = edge_id[k]
-                    e = e2 // 2
-                    a = edge_to[k]  # now the sender
-                    c = edge_from[k]
-                    lo = sep_off[e]
-                    hi = sep_off[e + 1]
-                    for m in range(hi - lo):
-                        fresh[m] = 0.0
-                    pa = proj_off[e2 ^ 1]
-                    for i in range(pot_off[a + 1] - pot_off[a]):
-                        fresh[proj[pa + i]] += pot[pot_off[a] + i]
-                    top = 0.0
-                    for m in range(hi - lo):
-                        old = msg[lo + m]
-                        fresh[m] = fresh[m] / old if old > 0.0 else 0.0
-                        top = max(top, fresh[m])
-                    if top > 0.0:
-                        for m in range(hi - lo):
-                            fresh[m] /= top
-                    pc = proj_off[e2]
-                    for i in range(pot_off[c + 1] - pot_off[c]):
-                        pot[pot_off[c] + i] *= fresh[proj[pc + i]]
             for q in range(targets_clique.shape[0]):
                 c = targets_clique[q]
                 st = targets_stride[q]
@@ -154,9 +166,47 @@ def _propagate(  # noqa: PLR0913, PLR0912  # pragma: no cover - compiled
                     out[b, o + s] /= z
 
 
+def _expected_cells(  # noqa: PLR0913  # pragma: no cover - compiled
+    pots0, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id, order_ptr,
+    codes, weights, obs_clique, obs_stride, obs_card, log_pe, n_tasks,
+):  # fmt: skip
+    """The expected clique counts of the E-step: every row calibrated (collect and
+    distribute), each clique's potential normalised to ``P(clique | the row's evidence)`` and
+    added, times the row's weight, into that task's sum; the tasks' sums are then added.
+    ``log_pe[b]`` gets each row's ``log P(e)``; a row of probability zero adds nothing."""
+    n_rows = codes.shape[0]
+    per = (n_rows + n_tasks - 1) // n_tasks
+    n_sep = max(sep_off[sep_off.shape[0] - 1], 1)
+    n_cliques = pot_off.shape[0] - 1
+    sums = np.zeros((n_tasks, pots0.shape[0]))
+    for t in nb.prange(n_tasks):
+        pot = np.empty(pots0.shape[0])
+        msg = np.empty(n_sep)
+        fresh = np.empty(n_sep)
+        acc = sums[t]
+        for b in range(t * per, min(n_rows, (t + 1) * per)):
+            log_pe[b] = row_pass(
+                pots0, pot, msg, fresh, pot_off, sep_off, proj, proj_off, edge_from, edge_to,
+                edge_id, order_ptr, 0, True, codes[b], obs_clique, obs_stride, obs_card,
+            )  # fmt: skip
+            if log_pe[b] == -math.inf:
+                continue
+            w = weights[b]
+            for c in range(n_cliques):
+                z = 0.0
+                for i in range(pot_off[c], pot_off[c + 1]):
+                    z += pot[i]
+                if z > 0.0:
+                    f = w / z
+                    for i in range(pot_off[c], pot_off[c + 1]):
+                        acc[i] += pot[i] * f
+    return sums.sum(axis=0)
+
+
 def propagate_work(pots0, *args) -> int:
     """About three passes over the potentials per row."""
     return args[10].shape[0] * pots0.shape[0] * 3
 
 
 propagate = parallel_kernel(propagate_work)(_propagate)
+expected_cells = parallel_kernel(propagate_work)(_expected_cells)

@@ -198,7 +198,9 @@ class JunctionTree:
         self._proj_off = np.zeros(len(projs) + 1, dtype=np.int64)
         np.cumsum([len(p) for p in projs], out=self._proj_off[1:])
         dtype = np.result_type(*projs) if projs else np.int64
-        self._proj = np.concatenate(projs).astype(dtype, copy=False) if projs else np.zeros(0, dtype)
+        self._proj = (
+            np.concatenate(projs).astype(dtype, copy=False) if projs else np.zeros(0, dtype)
+        )
         # the collect order towards every root: directed edges from the leaves in
         self._neighbours: dict[int, list[tuple[int, int]]] = {k: [] for k in range(len(cliques))}
         for e, (a, b) in enumerate(self.edges):

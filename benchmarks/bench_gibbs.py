@@ -1,0 +1,133 @@
+"""Gibbs sampling: bayeskit's GibbsSampler against pgmpy's GibbsSampling (issue 14).
+
+On asia and alarm (``--networks FOLDER`` or ``$BAYESKIT_NETWORKS``) without evidence (pgmpy's
+sampler takes none): pgmpy draws ``--pgmpy-draws`` samples of one chain (its default start,
+seed 0); bayeskit draws with 4 chains, 10% burn-in, for about the same time. Reported: draws per
+second (every node of a draw counts once: one sweep), and at that equal time each sampler's
+largest absolute error over every node's marginal against the exact one (bayeskit's junction
+tree). Median of ``--repeats`` runs for the rates. Run with the peers' environment::
+
+    benchmarks/.venv-peers/bin/python benchmarks/bench_gibbs.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+from _common import load_average, machine_lines, markdown_table, say, write_section
+
+from bayeskit.networks import GibbsSampler, JunctionTree, read_bif
+
+TITLE = "Gibbs sampling against pgmpy (issue 14)"
+ENV = "BAYESKIT_NETWORKS"
+
+
+def _error(marginals: dict, exact: dict) -> float:
+    return max(float(np.abs(marginals[n] - exact[n]).max()) for n in exact)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--networks", type=Path)
+    ap.add_argument("--pgmpy-draws", type=int, default=2000)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--write", choices=("auto", "yes", "no"), default="auto")
+    args = ap.parse_args(argv)
+    folder = args.networks or (Path(os.environ[ENV]) if ENV in os.environ else None)
+    if folder is None or not (folder / "alarm.bif.gz").is_file():
+        raise SystemExit(f"pass --networks FOLDER or set {ENV} (the folder of alarm.bif.gz)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pgmpy.readwrite import BIFReader
+        from pgmpy.sampling import GibbsSampling
+    before, start = load_average(), time.perf_counter()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("asia", "alarm"):
+            path = Path(tmp) / f"{name}.bif"
+            path.write_bytes(gzip.decompress((folder / f"{name}.bif.gz").read_bytes()))
+            net = read_bif(path)
+            calibrated = JunctionTree(net).calibrate()
+            exact = {n: f.values for n, f in calibrated.items()}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                model = BIFReader(str(path)).get_model()
+                sampler = GibbsSampling(model)
+                pg_times = []
+                for _ in range(args.repeats):
+                    t0 = time.perf_counter()
+                    draws = sampler.sample(size=args.pgmpy_draws, seed=0)
+                    pg_times.append(time.perf_counter() - t0)
+            pg_s = float(np.median(pg_times))
+            pg_marg = {}
+            for n in net.nodes:
+                states = list(net.states(n))
+                col = draws[n].astype(str)
+                pg_marg[n] = np.array([(col == s).mean() for s in states])
+            ours = GibbsSampler(net)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ours.query(list(net.nodes), n_draws=100, burn_in=10, seed=0)  # compile
+                # draws per chain that take about pgmpy's time: measure a short run first
+                t0 = time.perf_counter()
+                ours.query(list(net.nodes), n_draws=5000, burn_in=500, seed=0)
+                per_draw = (time.perf_counter() - t0) / 5500
+                n_draws = max(100, int(pg_s / per_draw / 1.1))
+                times = []
+                for _ in range(args.repeats):
+                    t0 = time.perf_counter()
+                    result = ours.query(list(net.nodes), n_draws=n_draws,
+                                        burn_in=n_draws // 10, seed=0)  # fmt: skip
+                    times.append(time.perf_counter() - t0)
+            bk_s = float(np.median(times))
+            bk_rate = 4 * (n_draws + n_draws // 10) / bk_s
+            pg_rate = args.pgmpy_draws / pg_s
+            marg = {n: f.values for n, f in result.marginals.items()}
+            rows.append([name, "pgmpy GibbsSampling", f"{args.pgmpy_draws:,}", f"{pg_s:.2f}",
+                         f"{pg_rate:,.0f}", f"{_error(pg_marg, exact):.4f}", ""])  # fmt: skip
+            worst = max(result.r_hat.values())
+            rows.append([name, "bayeskit GibbsSampler (4 chains)", f"{4 * n_draws:,}",
+                         f"{bk_s:.2f}", f"{bk_rate:,.0f}", f"{_error(marg, exact):.4f}",
+                         f"{worst:.3f}"])  # fmt: skip
+            say(" | ".join(rows[-2]))
+            say(" | ".join(rows[-1]), f"({bk_rate / pg_rate:.0f}x)")
+    body = "\n".join(
+        [
+            f"`benchmarks/.venv-peers/bin/python benchmarks/bench_gibbs.py`, "
+            f"{time.strftime('%Y-%m-%d')}. See the script's docstring; median of "
+            f"{args.repeats} runs.",
+            "",
+            *machine_lines(("numpy", "numba", "pgmpy")),
+            f"- load average before / after: {before} / {load_average()}; whole run "
+            f"{(time.perf_counter() - start) / 60:.1f} min",
+            "",
+            markdown_table(
+                [
+                    "network",
+                    "sampler",
+                    "draws kept",
+                    "seconds",
+                    "draws / s",
+                    "largest error",
+                    "largest R-hat",
+                ],
+                rows,
+            ),  # fmt: skip
+        ]
+    )
+    if args.write == "yes" or (args.write == "auto" and args.pgmpy_draws == 2000):
+        write_section(TITLE, body)
+        say(f"wrote RESULTS.md section: {TITLE}")
+    else:
+        print(body)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,433 @@
+"""Approximate inference by sampling (seed 000 section 7.5.3): Gibbs sampling (Algorithm 7.1),
+likelihood weighting and rejection sampling.
+
+**Gibbs sampling.** The evidence is clamped; every other node starts from a forward sample (its
+CPT given its parents, the evidence nodes held at their states) and is then resampled, one node
+at a time, from its distribution given its Markov blanket,
+``P(x_i | mb_i) ∝ P(x_i | pa_i) prod_{c child of i} P(x_c | pa_c)``. A sweep visits every
+unobserved node once, in topological order. Several chains run side by side in one compiled
+kernel (threads split the chains); their uniforms are drawn beforehand from one seeded numpy
+generator, so the draws are the same whatever the number of threads. The first ``burn_in``
+sweeps are dropped, then every ``thin``-th sweep is kept. The posterior of a queried node is
+the share of kept draws in each state, over all chains.
+
+Convergence is checked by the split R-hat of Gelman et al. (Bayesian Data Analysis, 3rd ed.,
+Eq. 11.4) on the indicator of each state of each queried node: every chain is cut in two halves,
+and ``sqrt(var+ / W)`` compares the variance between the halves with the variance within; values
+near 1 mean the chains agree. As the seed warns, CPT entries of exactly 0 or 1 can keep a chain
+from ever reaching part of the space (the state of one node fixes another's, so single-node
+moves cannot leave): the sampler says so with a :class:`DeterministicCPTWarning` when a node it
+resamples, or a child of one, has such an entry.
+
+**Likelihood weighting.** Forward samples with the evidence nodes clamped, each weighted by the
+probability of its evidence given its sampled parents (log weights, so many evidence nodes do not
+underflow). **Rejection sampling.** Forward samples of the whole network; those that disagree
+with the evidence are dropped. Both loop over the nodes once, vectorised over the samples.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numba as nb
+import numpy as np
+import pandas as pd
+
+from bayeskit._compiled import parallel_kernel
+from bayeskit._warnings import warn
+from bayeskit.networks.factor import Factor
+from bayeskit.networks.network import BayesianNetwork
+
+__all__ = [
+    "DeterministicCPTWarning",
+    "GibbsResult",
+    "GibbsSampler",
+    "likelihood_weighting",
+    "rejection_sampling",
+    "split_r_hat",
+]
+
+_SWEEPS_PER_BLOCK = 1024  # uniforms drawn a block of sweeps at a time
+
+
+class DeterministicCPTWarning(UserWarning):
+    """CPT entries of 0 or 1 that can stop a Gibbs chain from mixing (seed 000 section 7.5.3)."""
+
+
+@dataclass
+class GibbsResult:
+    """What a Gibbs run gives.
+
+    Attributes
+    ----------
+    marginals : dict of node -> Factor
+        Each queried node's estimated posterior (the kept draws' shares of its states).
+    r_hat : dict of node -> float
+        Each queried node's split R-hat (the largest over its states' indicators).
+    draws : DataFrame
+        The kept draws of the queried nodes (state names), with the columns ``chain`` and
+        ``draw``.
+    n_draws : int
+        Kept draws per chain.
+    """
+
+    marginals: dict[Any, Factor]
+    r_hat: dict[Any, float]
+    draws: pd.DataFrame
+    n_draws: int
+
+
+class _Compiled:
+    """A network in the flat arrays the kernels read: log CPTs, families and children."""
+
+    def __init__(self, net: BayesianNetwork):
+        nodes = net.nodes
+        pos = {n: i for i, n in enumerate(nodes)}
+        self.net, self.nodes, self.pos = net, nodes, pos
+        self.card = np.array([net.cardinality(n) for n in nodes], dtype=np.int64)
+        tables = [np.asarray(net.cpt(n), dtype=np.float64) for n in nodes]
+        self.cpt_off = np.zeros(len(nodes) + 1, dtype=np.int64)
+        np.cumsum([t.size for t in tables], out=self.cpt_off[1:])
+        with np.errstate(divide="ignore"):
+            self.log_cpt = np.concatenate([np.log(t).ravel() for t in tables])
+        fam_nodes, fam_strides, fam_ptr = [], [], [0]
+        for n in nodes:
+            family = [pos[p] for p in net.dag.parents(n)] + [pos[n]]
+            strides = np.cumprod([1, *self.card[family][::-1][:-1]])[::-1]
+            fam_nodes += family
+            fam_strides += strides.tolist()
+            fam_ptr.append(len(fam_nodes))
+        self.fam_nodes = np.array(fam_nodes, dtype=np.int64)
+        self.fam_strides = np.array(fam_strides, dtype=np.int64)
+        self.fam_ptr = np.array(fam_ptr, dtype=np.int64)
+        children, ch_ptr = [], [0]
+        for n in nodes:
+            children += [pos[c] for c in net.dag.children(n)]
+            ch_ptr.append(len(children))
+        self.children = np.array(children, dtype=np.int64)
+        self.ch_ptr = np.array(ch_ptr, dtype=np.int64)
+        self.topological = [pos[n] for n in net.dag.topological_order()]
+        self.deterministic = np.array(
+            [int(((t == 0) | (t == 1)).sum()) for t in tables], dtype=np.int64
+        )
+
+    def evidence(self, evidence: Mapping[Any, Any] | None) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for node, state in (evidence or {}).items():
+            if node not in self.pos:
+                msg = f"evidence names {node!r}, which is no node of the network"
+                raise ValueError(msg)
+            names = self.net.states(node)
+            if str(state) not in names:
+                msg = f"evidence {node!r}={state!r}: no such state (states: {list(names)})"
+                raise ValueError(msg)
+            out[self.pos[node]] = names.index(str(state))
+        return out
+
+    def targets(self, variables: Any, observed: dict[int, int]) -> list[int]:
+        single = isinstance(variables, str) or not isinstance(variables, list | tuple)
+        items = [variables] if single else list(variables)
+        if not items:
+            msg = "variables must name at least one node"
+            raise ValueError(msg)
+        out = []
+        for v in items:
+            if v not in self.pos:
+                msg = f"{v!r} is no node of the network"
+                raise ValueError(msg)
+            if self.pos[v] in observed:
+                msg = f"{v!r} is both queried and observed"
+                raise ValueError(msg)
+            out.append(self.pos[v])
+        return out
+
+    def forward(self, n: int, observed: dict[int, int], rng: np.random.Generator):
+        """``n`` forward samples with the observed nodes clamped: the states (n, nodes) and
+        each sample's log weight ``sum log P(e_i | pa_i)``."""
+        x = np.zeros((n, len(self.nodes)), dtype=np.int64)
+        log_w = np.zeros(n)
+        for i in self.topological:
+            lo, hi = self.fam_ptr[i], self.fam_ptr[i + 1]
+            base = np.zeros(n, dtype=np.int64)
+            for m in range(lo, hi - 1):
+                base += x[:, self.fam_nodes[m]] * self.fam_strides[m]
+            k = int(self.card[i])
+            off = self.cpt_off[i]
+            if i in observed:
+                x[:, i] = observed[i]
+                log_w += self.log_cpt[off + base + observed[i]]
+                continue
+            probs = np.exp(self.log_cpt[off + base[:, None] + np.arange(k)])
+            cum = np.cumsum(probs, axis=1)
+            u = rng.random(n) * cum[:, -1]
+            x[:, i] = np.minimum((u[:, None] >= cum).sum(axis=1), k - 1)
+        return x, log_w
+
+
+def _gibbs_sweeps(  # pragma: no cover - compiled
+    state, free, uniforms, log_cpt, cpt_off, fam_nodes, fam_strides, fam_ptr, children, ch_ptr,
+    card, targets, first_kept, thin, draws, kept_from,
+):  # fmt: skip
+    """Run ``uniforms.shape[0]`` sweeps on every chain (rows of ``state``), node ``free[j]``
+    drawn with ``uniforms[s, c, j]``; the sweeps count from ``first_kept`` (negative while
+    burning in), and each ``thin``-th kept sweep writes the targets' states into
+    ``draws[kept_from + k, c, :]``."""
+    n_chains = state.shape[0]
+    max_card = 0
+    for i in range(card.shape[0]):
+        max_card = max(max_card, card[i])
+    for c in nb.prange(n_chains):
+        x = state[c]
+        logp = np.empty(max_card)
+        for s in range(uniforms.shape[0]):
+            for j in range(free.shape[0]):
+                i = free[j]
+                k = card[i]
+                top = -np.inf
+                for v in range(k):
+                    x[i] = v
+                    lp = 0.0
+                    idx = 0
+                    for m in range(fam_ptr[i], fam_ptr[i + 1]):
+                        idx += x[fam_nodes[m]] * fam_strides[m]
+                    lp += log_cpt[cpt_off[i] + idx]
+                    for q in range(ch_ptr[i], ch_ptr[i + 1]):
+                        ch = children[q]
+                        idx = 0
+                        for m in range(fam_ptr[ch], fam_ptr[ch + 1]):
+                            idx += x[fam_nodes[m]] * fam_strides[m]
+                        lp += log_cpt[cpt_off[ch] + idx]
+                    logp[v] = lp
+                    top = max(top, lp)
+                if top == -np.inf:  # no state possible (an impossible start): stay
+                    continue
+                total = 0.0
+                for v in range(k):
+                    logp[v] = math.exp(logp[v] - top)
+                    total += logp[v]
+                u = uniforms[s, c, j] * total
+                chosen = k - 1
+                acc = 0.0
+                for v in range(k):
+                    acc += logp[v]
+                    if u < acc:
+                        chosen = v
+                        break
+                x[i] = chosen
+            step = first_kept + s
+            if step >= 0 and step % thin == 0:
+                row = kept_from + step // thin
+                if row < draws.shape[0]:
+                    for t in range(targets.shape[0]):
+                        draws[row, c, t] = x[targets[t]]
+
+
+def _sweeps_work(state, free, uniforms, *args) -> int:
+    return uniforms.size * 8
+
+
+gibbs_sweeps = parallel_kernel(_sweeps_work)(_gibbs_sweeps)
+
+
+class GibbsSampler:
+    """Gibbs sampling on a :class:`~bayeskit.networks.BayesianNetwork` (seed 000 Algorithm
+    7.1; see the module docstring).
+
+    Parameters
+    ----------
+    network : BayesianNetwork
+
+    Examples
+    --------
+    >>> from bayeskit.networks import DAG
+    >>> yn = ["yes", "no"]
+    >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
+    ...     {"rain": [0.2, 0.8], "wet": [[0.9, 0.1], [0.2, 0.8]]},
+    ...     states={"rain": yn, "wet": yn})
+    >>> result = GibbsSampler(net).query("rain", {"wet": "yes"}, n_draws=20_000, seed=0)
+    >>> round(float(result.marginals["rain"].values[0]), 2)  # exact: 0.18 / 0.34 = 0.53
+    0.53
+    >>> result.r_hat["rain"] < 1.01
+    True
+    """
+
+    def __init__(self, network: BayesianNetwork):
+        if not isinstance(network, BayesianNetwork):
+            msg = f"network must be a BayesianNetwork, got {type(network).__name__}"
+            raise TypeError(msg)
+        self.network = network
+        self._c = _Compiled(network)
+
+    def query(
+        self,
+        variables: Any,
+        evidence: Mapping[Any, Any] | None = None,
+        *,
+        n_draws: int = 5_000,
+        burn_in: int = 500,
+        thin: int = 1,
+        n_chains: int = 4,
+        seed: int | np.random.Generator | None = None,
+    ) -> GibbsResult:
+        """Estimate the posteriors of ``variables`` given ``evidence``.
+
+        Parameters
+        ----------
+        variables : node or list of nodes
+        evidence : mapping node -> state, optional
+        n_draws : int, default=5000
+            Draws kept per chain.
+        burn_in : int, default=500
+            Sweeps dropped at the start of each chain.
+        thin : int, default=1
+            Keep every ``thin``-th sweep after the burn-in.
+        n_chains : int, default=4
+            Chains run side by side (at least 2 for R-hat).
+        seed : int or Generator, optional
+        """
+        for name, value, low in (("n_draws", n_draws, 1), ("burn_in", burn_in, 0),
+                                 ("thin", thin, 1), ("n_chains", n_chains, 1)):  # fmt: skip
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+                msg = f"{name} must be an integer >= {low}, got {value!r}"
+                raise ValueError(msg)
+        c = self._c
+        observed = c.evidence(evidence)
+        targets = c.targets(variables, observed)
+        free = np.array([i for i in c.topological if i not in observed], dtype=np.int64)
+        self._warn_deterministic(free)
+        rng = np.random.default_rng(seed)
+        state, log_w = c.forward(n_chains, observed, rng)
+        for _ in range(1000):  # a start the evidence allows, for each chain
+            bad = np.flatnonzero(np.isneginf(log_w))
+            if not len(bad):
+                break
+            state[bad], log_w[bad] = c.forward(len(bad), observed, rng)
+        else:
+            msg = (
+                f"no start of positive probability found for the evidence "
+                f"{dict(evidence or {})} in 1,000 forward samples per chain (is it impossible?)"
+            )
+            raise ValueError(msg)
+        draws = np.zeros((n_draws, n_chains, len(targets)), dtype=np.int64)
+        sweeps = burn_in + (n_draws - 1) * thin + 1
+        done = 0
+        while done < sweeps:
+            block = min(_SWEEPS_PER_BLOCK, sweeps - done)
+            uniforms = rng.random((block, n_chains, len(free)))
+            gibbs_sweeps(
+                state, free, uniforms, c.log_cpt, c.cpt_off, c.fam_nodes, c.fam_strides,
+                c.fam_ptr, c.children, c.ch_ptr, c.card, np.array(targets, dtype=np.int64),
+                done - burn_in, thin, draws, 0,
+            )  # fmt: skip
+            done += block
+        marginals, r_hat, frame = {}, {}, {}
+        for t, i in enumerate(targets):
+            name, k = c.nodes[i], int(c.card[i])
+            counts = np.bincount(draws[:, :, t].ravel(), minlength=k).astype(np.float64)
+            marginals[name] = Factor._trusted([name], counts / counts.sum(),
+                                              {name: self.network.states(name)})  # fmt: skip
+            r_hat[name] = max(split_r_hat(draws[:, :, t] == v) for v in range(k))
+            frame[name] = np.asarray(self.network.states(name), dtype=object)[
+                draws[:, :, t].T.ravel()
+            ]
+        frame["chain"] = np.repeat(np.arange(n_chains), n_draws)
+        frame["draw"] = np.tile(np.arange(n_draws), n_chains)
+        return GibbsResult(marginals, r_hat, pd.DataFrame(frame), n_draws)
+
+    def _warn_deterministic(self, free: np.ndarray) -> None:
+        c = self._c
+        touched = set(free.tolist())
+        for i in free.tolist():
+            touched.update(c.children[c.ch_ptr[i] : c.ch_ptr[i + 1]].tolist())
+        found = [c.nodes[i] for i in sorted(touched) if c.deterministic[i]]
+        if found:
+            shown = ", ".join(map(repr, found[:8])) + (" ..." if len(found) > 8 else "")
+            warn(
+                f"CPTs of {len(found)} node(s) the sampler touches ({shown}) have entries of "
+                "exactly 0 or 1: single-node Gibbs moves may be unable to reach every state "
+                "that has probability, so the chains may not mix; check r_hat, or use exact "
+                "inference or likelihood weighting",
+                DeterministicCPTWarning,
+            )
+
+
+def split_r_hat(draws: np.ndarray) -> float:
+    """The split R-hat of ``draws`` (kept draws by chains), Gelman et al. (BDA3 Eq. 11.4): each
+    chain cut into halves, ``sqrt(((n - 1) / n W + B / n) / W)``. 1.0 for draws that never vary;
+    ``inf`` when the halves differ but none varies within."""
+    x = np.asarray(draws, dtype=np.float64)
+    n = x.shape[0] // 2
+    if n < 2:
+        return float("nan")
+    halves = np.concatenate([x[:n], x[x.shape[0] - n :]], axis=1)  # (n, 2 chains)
+    means = halves.mean(axis=0)
+    w = halves.var(axis=0, ddof=1).mean()
+    b = n * means.var(ddof=1)
+    if w == 0:
+        return 1.0 if b == 0 else float("inf")
+    return float(math.sqrt(((n - 1) / n * w + b / n) / w))
+
+
+def likelihood_weighting(
+    network: BayesianNetwork,
+    variables: Any,
+    evidence: Mapping[Any, Any] | None = None,
+    *,
+    n_samples: int = 10_000,
+    seed: int | np.random.Generator | None = None,
+) -> dict[Any, Factor]:
+    """Estimate posteriors by likelihood weighting (see the module docstring).
+
+    Raises ValueError when every sample has weight 0 (evidence of probability zero, or too
+    few samples to meet it).
+    """
+    _check_samples(n_samples)
+    c = _Compiled(network)
+    observed = c.evidence(evidence)
+    targets = c.targets(variables, observed)
+    x, log_w = c.forward(n_samples, observed, np.random.default_rng(seed))
+    if np.isneginf(log_w).all():
+        msg = f"every sample has weight 0 given the evidence {dict(evidence or {})}"
+        raise ValueError(msg)
+    w = np.exp(log_w - log_w.max())
+    return {c.nodes[i]: _shares(network, c.nodes[i], x[:, i], w) for i in targets}
+
+
+def rejection_sampling(
+    network: BayesianNetwork,
+    variables: Any,
+    evidence: Mapping[Any, Any] | None = None,
+    *,
+    n_samples: int = 10_000,
+    seed: int | np.random.Generator | None = None,
+) -> dict[Any, Factor]:
+    """Estimate posteriors by rejection sampling: ``n_samples`` forward samples, those that
+    disagree with the evidence dropped. ValueError when none is left."""
+    _check_samples(n_samples)
+    c = _Compiled(network)
+    observed = c.evidence(evidence)
+    targets = c.targets(variables, observed)
+    x, _ = c.forward(n_samples, {}, np.random.default_rng(seed))
+    keep = np.ones(n_samples, dtype=bool)
+    for i, s in observed.items():
+        keep &= x[:, i] == s
+    if not keep.any():
+        msg = f"no sample of {n_samples:,} agrees with the evidence {dict(evidence or {})}"
+        raise ValueError(msg)
+    w = keep.astype(np.float64)
+    return {c.nodes[i]: _shares(network, c.nodes[i], x[:, i], w) for i in targets}
+
+
+def _shares(network, name, states: np.ndarray, weights: np.ndarray) -> Factor:
+    k = network.cardinality(name)
+    total = np.bincount(states, weights=weights, minlength=k)
+    return Factor._trusted([name], total / total.sum(), {name: network.states(name)})
+
+
+def _check_samples(n: Any) -> None:
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
+        msg = f"n_samples must be a positive integer, got {n!r}"
+        raise ValueError(msg)
