@@ -6,6 +6,7 @@ tree; Gibbs sampling, likelihood weighting and rejection sampling."""
 
 from bayeskit.networks.bif import BIFError, read_bif, write_bif
 from bayeskit.networks.dag import DAG, bayes_ball, structural_hamming_distance
+from bayeskit.networks.em import EMResult, fit_em
 from bayeskit.networks.factor import Factor
 from bayeskit.networks.inference import InferenceTooLarge, VariableElimination
 from bayeskit.networks.junction import JunctionTree
@@ -29,6 +30,7 @@ __all__ = [
     "BIFError",
     "BayesianNetwork",
     "DeterministicCPTWarning",
+    "EMResult",
     "Factor",
     "GibbsResult",
     "GibbsSampler",
@@ -37,6 +39,7 @@ __all__ = [
     "NetworkFit",
     "bayes_ball",
     "family_score",
+    "fit_em",
     "fit_parameters",
     "learn_structure",
     "learn_tree",

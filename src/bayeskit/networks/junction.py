@@ -171,22 +171,14 @@ class JunctionTree:
         self.n_cells = int(sum(sizes))
         self._pot_off = np.zeros(len(cliques) + 1, dtype=np.int64)
         np.cumsum(sizes, out=self._pot_off[1:])
-        # each CPT multiplied into the smallest clique holding its family (the first among
-        # equals), in place, its axes broadcast to the clique's
-        pots = np.ones(self.n_cells)
+        # each CPT goes into the smallest clique holding its family (the first among equals)
+        self._family_clique = []
         for node in self._nodes:
-            family = [self._pos[p] for p in self.network.dag.parents(node)] + [self._pos[node]]
-            c = min((k for k, cl in enumerate(cliques) if set(family) <= set(cl)),
+            family = {self._pos[p] for p in self.network.dag.parents(node)} | {self._pos[node]}
+            c = min((k for k, cl in enumerate(cliques) if family <= set(cl)),
                     key=lambda k: (sizes[k], k))  # fmt: skip
-            clique = cliques[c]
-            table = np.asarray(self.network.cpt(node))
-            order = sorted(range(len(family)), key=lambda a: clique.index(family[a]))
-            shape = [1] * len(clique)
-            for a in order:
-                shape[clique.index(family[a])] = table.shape[a]
-            view = pots[self._pot_off[c] : self._pot_off[c + 1]].reshape(card[list(clique)])
-            view *= np.transpose(table, order).reshape(shape)
-        self._pots = pots
+            self._family_clique.append(c)
+        self._pots = self._potentials([self.network.cpt(n) for n in self._nodes])
         # separators and each side's cell -> separator cell map
         seps = [tuple(sorted(set(cliques[a]) & set(cliques[b]))) for a, b in self.edges]
         sep_sizes = [int(np.prod(card[list(s)])) for s in seps]
@@ -224,6 +216,74 @@ class JunctionTree:
             c = min((k for k, cl in enumerate(cliques) if v in cl), key=lambda k: (sizes[k], k))
             self._home[v] = c
             self._stride[v] = self._stride_in(cliques[c], v)
+
+    def _family(self, v: int) -> list[int]:
+        return [self._pos[p] for p in self.network.dag.parents(self._nodes[v])] + [v]
+
+    def _potentials(self, tables: Sequence[np.ndarray]) -> np.ndarray:
+        """The clique potentials for these CPTs (one per node, in node order): each multiplied
+        into its clique in place, its axes broadcast to the clique's."""
+        card = self._card
+        pots = np.ones(self.n_cells)
+        for v, table in enumerate(tables):
+            family = self._family(v)
+            c = self._family_clique[v]
+            clique = self.cliques[c]
+            table = np.asarray(table, dtype=np.float64)
+            order = sorted(range(len(family)), key=lambda a: clique.index(family[a]))
+            shape = [1] * len(clique)
+            for a in order:
+                shape[clique.index(family[a])] = table.shape[a]
+            view = pots[self._pot_off[c] : self._pot_off[c + 1]].reshape(card[list(clique)])
+            view *= np.transpose(table, order).reshape(shape)
+        return pots
+
+    def expected_family_counts(
+        self,
+        codes: np.ndarray,
+        weights: np.ndarray | None = None,
+        tables: Sequence[np.ndarray] | None = None,
+    ) -> tuple[list[np.ndarray], np.ndarray]:
+        """The E-step of EM: each node's expected family counts, ``sum_rows w P(parents, node |
+        the row's evidence)``, shaped as its CPT, and each row's ``log P(e)``.
+
+        ``codes`` is ``(n_rows, n_nodes)``: a state index per node, -1 where not observed (a
+        latent node is -1 everywhere). ``tables`` are CPTs to use instead of the network's
+        (the current parameters; same shapes), so an EM loop reuses one compiled tree. A row of
+        probability zero adds nothing (its ``log P(e)`` is ``-inf``).
+        """
+        from bayeskit._compiled import planned_threads
+        from bayeskit.networks._jt_kernels import expected_cells, propagate_work
+
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        n = len(codes)
+        if codes.ndim != 2 or codes.shape[1] != len(self._nodes):
+            msg = f"codes must have shape (n_rows, {len(self._nodes)}), got {codes.shape}"
+            raise ValueError(msg)
+        w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+        pots = self._pots if tables is None else self._potentials(tables)
+        log_pe = np.zeros(n)
+        everyone = np.arange(len(self._nodes))
+        args = (
+            pots, self._pot_off, self._sep_off, self._proj, self._proj_off,
+            self._edge_from, self._edge_to, self._edge_id, self._order_ptr,
+            codes, w, self._home[everyone], self._stride[everyone], self._card[everyone],
+            log_pe,
+        )  # fmt: skip
+        work = propagate_work(pots, *args[1:9], 0, True, codes)
+        tasks = max(1, min(planned_threads(work), n))
+        cells = expected_cells(*args, tasks) if n else np.zeros(self.n_cells)
+        out = []
+        for v in range(len(self._nodes)):
+            c = self._family_clique[v]
+            clique = self.cliques[c]
+            table = cells[self._pot_off[c] : self._pot_off[c + 1]].reshape(self._card[list(clique)])
+            family = self._family(v)
+            gone = tuple(a for a, u in enumerate(clique) if u not in family)
+            kept = [u for u in clique if u in family]
+            summed = table.sum(axis=gone) if gone else table
+            out.append(np.transpose(summed, [kept.index(u) for u in family]))
+        return out, log_pe
 
     def _stride_in(self, clique: tuple[int, ...], v: int) -> int:
         at = clique.index(v)

@@ -177,12 +177,24 @@ def _count(dag: DAG, data: _NetworkData) -> FamilyCounts:
 
 def _estimate(dag: DAG, counts: FamilyCounts, states: dict, estimator: str, alpha: float):
     pos = {n: j for j, n in enumerate(dag.nodes)}
-    cpts = {}
-    for node in dag.nodes:
-        n = counts.table((*(pos[p] for p in dag.parents(node)), pos[node]))
-        r = n.shape[-1]
-        q = n.size // r
-        # all three are Lidstone's estimate (uniform where a row has nothing), per cell:
-        pseudo = {"mle": 0.0, "lidstone": alpha, "bdeu": alpha / (q * r)}[estimator]
-        cpts[node] = np.exp(lidstone(n, pseudo))
-    return BayesianNetwork(dag, cpts, states=states)
+    tables = {
+        node: counts.table((*(pos[p] for p in dag.parents(node)), pos[node])) for node in dag.nodes
+    }
+    return BayesianNetwork(dag, _cpts(tables, estimator, alpha), states=states)
+
+
+def _pseudo_count(estimator: str, alpha: float, shape: tuple[int, ...]) -> float:
+    """The Lidstone pseudo-count per cell that each estimator is: 0 (MLE), ``alpha``, or
+    BDeu's ``alpha / (q r)``."""
+    r = shape[-1]
+    q = int(np.prod(shape[:-1]))
+    return {"mle": 0.0, "lidstone": alpha, "bdeu": alpha / (q * r)}[estimator]
+
+
+def _cpts(tables: Mapping[Any, np.ndarray], estimator: str, alpha: float) -> dict:
+    """Each node's CPT from its family's (possibly expected) counts, by the estimator: all three
+    are Lidstone's estimate, uniform where a parent configuration has nothing."""
+    return {
+        node: np.exp(lidstone(n, _pseudo_count(estimator, alpha, n.shape)))
+        for node, n in tables.items()
+    }

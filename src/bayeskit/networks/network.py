@@ -136,12 +136,16 @@ class BayesianNetwork:
         alpha: float | None = None,
         states: Mapping | None = None,
         sample_weight: Any = None,
+        method: str = "count",
         **search: Any,
     ) -> BayesianNetwork:
-        """Learn a network from complete data: the structure (a given :class:`DAG`, or
-        ``"hill-climb"`` by :func:`~bayeskit.networks.learn_structure`, or ``"tree"`` by
+        """Learn a network: the structure (a given :class:`DAG`, or ``"hill-climb"`` by
+        :func:`~bayeskit.networks.learn_structure`, or ``"tree"`` by
         :func:`~bayeskit.networks.learn_tree`, scored by ``score``, with ``search``'s options),
-        then its CPTs by :func:`~bayeskit.networks.fit_parameters` (``estimator``, ``alpha``).
+        then its CPTs by :func:`~bayeskit.networks.fit_parameters` (``estimator``, ``alpha``)
+        from complete data, or with ``method="em"`` by :func:`~bayeskit.networks.fit_em` from
+        data with missing values and latent nodes (the structure given; ``search`` holds
+        ``fit_em``'s options such as ``latent``, ``start``, ``max_iter``, ``seed``).
 
         Examples
         --------
@@ -156,6 +160,17 @@ class BayesianNetwork:
         from bayeskit.networks.search import learn_structure, learn_tree
 
         common = {"states": states, "sample_weight": sample_weight}
+        if method == "em":
+            from bayeskit.networks.em import fit_em
+
+            if not isinstance(structure, DAG):
+                msg = "method='em' needs the structure given as a DAG"
+                raise ValueError(msg)
+            est = "mle" if estimator is None else estimator
+            return fit_em(structure, data, estimator=est, alpha=alpha, **common, **search).network
+        if method != "count":
+            msg = f"method must be 'count' or 'em', got {method!r}"
+            raise ValueError(msg)
         if isinstance(structure, DAG):
             dag = structure
         elif structure == "hill-climb":

@@ -1,0 +1,138 @@
+"""Parameter EM for Bayesian networks (issue 15)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bayeskit.networks import DAG, BayesianNetwork, fit_em, fit_parameters, read_bif
+
+ASIA = read_bif(Path(__file__).parent / "data" / "asia.bif.gz")
+STATES = {n: ASIA.states(n) for n in ASIA.nodes}
+
+
+def _holed(data: pd.DataFrame, share: float, seed: int) -> pd.DataFrame:
+    return data.astype(object).mask(np.random.default_rng(seed).random(data.shape) < share)
+
+
+def _kl(true: BayesianNetwork, fitted: BayesianNetwork, data_weight: pd.DataFrame) -> float:
+    """sum over nodes of the expected KL of the fitted CPT rows from the true ones, each row
+    weighted by the true probability of its parent configuration (the joint's KL)."""
+    from bayeskit.networks import JunctionTree
+
+    jt = JunctionTree(true)
+    total = 0.0
+    for node in true.nodes:
+        p = np.asarray(true.cpt(node))
+        q = np.asarray(fitted.cpt(node))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rows = np.where(p > 0, p * (np.log(p) - np.log(q)), 0.0).sum(axis=-1)
+        parents = list(true.dag.parents(node))
+        if parents:
+            weight = jt.query(parents).values if len(parents) > 0 else 1.0
+            total += float((weight * rows).sum())
+        else:
+            total += float(rows)
+    return total
+
+
+@pytest.mark.parametrize("estimator", ["mle", "lidstone", "bdeu"])
+def test_complete_data_gives_the_complete_data_estimate_in_one_iteration(estimator):
+    data = ASIA.sample(3000, seed=0)
+    once = fit_em(ASIA.dag, data, states=STATES, estimator=estimator, alpha=2.0, max_iter=1)
+    counted = fit_parameters(ASIA.dag, data, states=STATES, estimator=estimator, alpha=2.0)
+    for node in ASIA.nodes:
+        np.testing.assert_allclose(once.network.cpt(node), counted.network.cpt(node), atol=1e-12)
+
+
+@pytest.mark.parametrize("share", [0.1, 0.3, 0.5])
+@pytest.mark.parametrize("estimator", ["mle", "bdeu"])
+def test_the_objective_never_decreases(share, estimator):
+    data = _holed(ASIA.sample(2000, seed=1), share, seed=2)
+    result = fit_em(ASIA.dag, data, states=STATES, estimator=estimator, max_iter=60, tol=0,
+                    seed=3)  # fmt: skip
+    steps = np.diff(result.objective)
+    assert (steps >= -1e-9 * np.abs(result.objective[1:])).all()
+    if estimator == "mle":
+        assert result.objective == result.history
+    assert result.n_iter == len(result.history) > 10
+    assert result.n_iter == 60 or result.objective[-1] == result.objective[-2]
+
+
+def test_estimates_approach_the_true_cpts_as_rows_grow():
+    kls = []
+    for rows in (1_000, 10_000, 60_000):
+        data = _holed(ASIA.sample(rows, seed=4), 0.3, seed=5)
+        result = fit_em(ASIA.dag, data, states=STATES, estimator="bdeu", alpha=1.0, seed=0)
+        assert result.converged
+        kls.append(_kl(ASIA, result.network, data))
+    assert kls[0] > kls[1] > kls[2]
+    assert kls[2] < 0.002
+
+
+def test_a_latent_class_model_recovers_planted_parameters():
+    rng = np.random.default_rng(0)
+    children = [f"x{i}" for i in range(5)]
+    dag = DAG(edges=[("z", c) for c in children])
+    prior = np.array([0.5, 0.3, 0.2])
+    cond = {c: rng.dirichlet(np.full(4, 0.5), size=3) for c in children}
+    states = {"z": ["a", "b", "c"], **dict.fromkeys(children, list("pqrs"))}
+    planted = BayesianNetwork(dag, {"z": prior, **cond}, states=states)
+    data = planted.sample(30_000, seed=1).drop(columns=["z"])
+    data = _holed(data, 0.1, seed=2)
+    result = fit_em(dag, data, latent={"z": 3}, max_iter=500, restarts=3, seed=4)
+    fitted = result.network
+    # the latent states come back in some order: match them by the prior and tables
+    import itertools
+
+    best = min(
+        itertools.permutations(range(3)),
+        key=lambda perm: sum(
+            np.abs(np.asarray(fitted.cpt(c))[list(perm)] - cond[c]).sum() for c in children
+        ),  # fmt: skip
+    )
+    np.testing.assert_allclose(np.asarray(fitted.cpt("z"))[list(best)], prior, atol=0.03)
+    for c in children:
+        np.testing.assert_allclose(np.asarray(fitted.cpt(c))[list(best)], cond[c], atol=0.05)
+
+
+def test_a_start_network_restarts_and_weights():
+    data = _holed(ASIA.sample(1500, seed=6), 0.2, seed=7)
+    start = fit_parameters(ASIA.dag, ASIA.sample(200, seed=8), states=STATES,
+                           estimator="lidstone").network  # fmt: skip
+    from_start = fit_em(ASIA.dag, data, states=STATES, start=start, max_iter=3, tol=0)
+    again = fit_em(ASIA.dag, data, states=STATES, start=start, max_iter=3, tol=0, seed=99)
+    assert from_start.history == again.history  # the start, not the seed, decides
+    many = fit_em(ASIA.dag, data, states=STATES, restarts=2, seed=1)
+    one = fit_em(ASIA.dag, data, states=STATES, seed=1)
+    assert many.objective[-1] >= one.objective[-1] - 1e-9
+    doubled = pd.concat([data, data.iloc[:100]])
+    weights = np.ones(len(data))
+    weights[:100] = 2.0
+    a = fit_em(ASIA.dag, doubled, states=STATES, seed=2, max_iter=5, tol=0)
+    b = fit_em(ASIA.dag, data, states=STATES, seed=2, max_iter=5, tol=0, sample_weight=weights)
+    np.testing.assert_allclose(a.history, b.history, rtol=1e-12)
+    net = BayesianNetwork.fit(data, ASIA.dag, method="em", estimator="mle", states=STATES,
+                              seed=2, max_iter=5, tol=0)  # fmt: skip
+    direct = fit_em(ASIA.dag, data, states=STATES, seed=2, max_iter=5, tol=0).network
+    for node in ASIA.nodes:
+        np.testing.assert_allclose(net.cpt(node), direct.cpt(node), atol=1e-12)
+
+
+def test_em_errors_are_named():
+    data = _holed(ASIA.sample(200, seed=0), 0.2, seed=0)
+    with pytest.raises(ValueError, match="declare it in latent="):
+        fit_em(ASIA.dag, data.drop(columns=["tub"]), states=STATES)
+    with pytest.raises(ValueError, match="latent node 'tub' has observed values"):
+        fit_em(ASIA.dag, data, states=STATES, latent={"tub": 2})
+    with pytest.raises(ValueError, match="latent names"):
+        fit_em(ASIA.dag, data, states=STATES, latent={"nowhere": 2})
+    with pytest.raises(ValueError, match="estimator must be one of"):
+        fit_em(ASIA.dag, data, estimator="em")
+    with pytest.raises(ValueError, match=r"column 'xray' holds 'maybe' \(row 0\)"):
+        fit_em(ASIA.dag, data.assign(xray=["maybe"] + [None] * 199), states=STATES)
+    with pytest.raises(ValueError, match="method='em' needs the structure given"):
+        BayesianNetwork.fit(data, "hill-climb", method="em")
