@@ -3,9 +3,10 @@
 On asia and alarm (``--networks FOLDER`` or ``$BAYESKIT_NETWORKS``) without evidence (pgmpy's
 sampler takes none): pgmpy draws ``--pgmpy-draws`` samples of one chain (started at a forward
 sample, since its random start can be impossible where CPTs have zeros; seed 0); bayeskit
-draws with 4 chains, 10% burn-in, for about the same time. Reported: draws per second (every node of a draw counts once: one sweep), and at that equal time each sampler's
-largest absolute error over every node's marginal against the exact one (bayeskit's junction
-tree). Median of ``--repeats`` runs for the rates. Run with the peers' environment::
+draws with 4 chains, 10% burn-in, for about the same time. Reported: draws per second (every
+node of a draw counts once: one sweep), and at that equal time each sampler's largest absolute
+error over every node's marginal against the exact one (bayeskit's junction tree). Median of
+``--repeats`` runs for the rates. Run with the peers' environment::
 
     benchmarks/.venv-peers/bin/python benchmarks/bench_gibbs.py
 """
