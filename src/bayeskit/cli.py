@@ -196,8 +196,9 @@ def _refusals() -> Iterator[None]:
         warnings.simplefilter("always", UserWarning)
         try:
             yield
-        except (ValueError, TypeError, OSError, ImportError) as exc:
-            _err().print(f"[bold red]error:[/] {escape(str(exc))}")
+        except (ValueError, TypeError, OSError, ImportError, MemoryError) as exc:
+            text = str(exc) or f"{type(exc).__name__}: out of memory"
+            _err().print(f"[bold red]error:[/] {escape(text)}")
             raise typer.Exit(1) from None
         finally:
             for text in dict.fromkeys(str(w.message) for w in caught):
@@ -1382,6 +1383,10 @@ def network_query(
         str | None,
         typer.Option("--evidence", "-e", help="Observed states: NODE=STATE,NODE=STATE,..."),
     ] = None,
+    max_cells: Annotated[
+        int,
+        typer.Option("--max-cells", min=1, help="The most cells the junction tree may have."),
+    ] = 1 << 27,
     fmt: _Format = "table",
 ) -> None:
     """Exact posterior of each --target node given the --evidence (junction tree), and P(e)."""
@@ -1399,7 +1404,7 @@ def network_query(
         from bayeskit.networks import JunctionTree
 
         net = _read_network(network)
-        tree = JunctionTree(net)
+        tree = JunctionTree(net, max_cells=max_cells)
         log_pe = tree.probability_of_evidence(observed, log=True) if observed else 0.0
         rows = []
         for node in target:

@@ -109,3 +109,18 @@ def test_bad_structures_are_named(car):
         NetworkClassifier(smoothing="hierarchical").fit(X, y)
     with pytest.raises(AttributeError, match="no per-feature evidence"):
         NetworkClassifier().fit(X, y).explain(X)
+
+
+def test_a_thousand_features_do_not_underflow():
+    # 1,200 binary features: the class clique absorbs 1,200 messages; a row with the evidence
+    # of the first half for one class and of the second half for the other
+    rng = np.random.default_rng(0)
+    n, d = 400, 1200
+    y = rng.integers(0, 2, n)
+    bits = rng.random((n, d)) < np.where(y[:, None] == 1, 0.6, 0.4)
+    X = pd.DataFrame(bits.astype(int).astype(str), columns=[f"f{i}" for i in range(d)])
+    nb = NaiveBayes().fit(X, y)
+    net = NetworkClassifier(structure="naive").fit(X, y)
+    row = pd.DataFrame([["1"] * 600 + ["0"] * 600], columns=X.columns)
+    np.testing.assert_allclose(net.predict_proba(row), nb.predict_proba(row), rtol=1e-9)
+    np.testing.assert_allclose(net.predict_proba(X), nb.predict_proba(X), rtol=1e-9, atol=1e-300)

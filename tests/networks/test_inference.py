@@ -391,3 +391,67 @@ def test_any_node_can_be_predicted_from_the_others():
     assert (filled == data["lung"].astype(str)).mean() > 0.9
     with pytest.raises(KeyError, match="unknown node 'nowhere'"):
         ASIA.predict(holed, "nowhere")
+
+
+# ------------------------------------------------------------------ found in review
+def test_no_underflow_inside_an_elimination_step_or_a_clique():
+    from bayeskit.networks import JunctionTree
+
+    # a root with 150 observed children: one elimination step multiplies 151 tables
+    kids = [f"b{i}" for i in range(150)]
+    star = BayesianNetwork(DAG(nodes=["a", *kids], edges=[("a", k) for k in kids]),
+                           {"a": [0.5, 0.5], **dict.fromkeys(kids, [[1e-3, 1 - 1e-3],
+                                                                    [2e-3, 1 - 2e-3]])},
+                           states=dict.fromkeys(["a", *kids], ["0", "1"]))  # fmt: skip
+    evidence = dict.fromkeys(kids, "0")
+    exact = np.log(0.5) + 150 * np.log(2e-3) + np.log1p(0.5**150)
+    ve = VariableElimination(star)
+    assert ve.probability_of_evidence(evidence, log=True) == pytest.approx(exact, rel=1e-12)
+    assert JunctionTree(star).probability_of_evidence(evidence, log=True) == pytest.approx(
+        exact, rel=1e-12
+    )
+    assert ve.map_query("a", evidence)[0] == {"a": "1"}
+    # (a limit, documented: states whose ratio within a partial product falls below ~1e-308
+    # are lost, as in every engine that rescales by the largest entry rather than in logs)
+
+
+def test_edge_cases_of_batches_and_calibration():
+    from bayeskit.networks import JunctionTree
+
+    ve, jt = VariableElimination(ASIA), JunctionTree(ASIA)
+    # a column with no value at all is simply not observed
+    one = pd.DataFrame([{"smoke": "yes", "xray": None}])
+    expected = ve.query("lung", {"smoke": "yes"}).values
+    np.testing.assert_allclose(ASIA.predict_proba(one, "lung").iloc[0], expected, atol=1e-14)
+    np.testing.assert_allclose(ve.query_batch("lung", one).iloc[0], expected, atol=1e-14)
+    # no rows: empty frames with the states as columns
+    empty = ve.query_batch("lung", pd.DataFrame({"smoke": pd.Series([], dtype=object)}))
+    assert empty.shape == (0, 2)
+    assert list(empty.columns) == ["yes", "no"]
+    assert jt.query_batch("lung", pd.DataFrame({"smoke": pd.Series([], dtype=object)})).shape == (
+        0,
+        2,
+    )
+    # every node observed: nothing to calibrate, but impossible evidence is still said
+    full = {n: ASIA.sample(1, seed=0).iloc[0][n] for n in ASIA.nodes}
+    assert jt.calibrate(full) == {}
+    with pytest.raises(ValueError, match="probability zero"):
+        jt.calibrate({**full, "either": "no", "lung": "yes"})
+    # integer states with gaps: pandas holds the column as float (1.0 is the state "1")
+    coins = BayesianNetwork(DAG(edges=[("a", "b")]), {"a": [0.3, 0.7],
+                            "b": [[0.9, 0.1], [0.2, 0.8]]},
+                            states={"a": ["0", "1"], "b": ["0", "1"]})  # fmt: skip
+    frame = pd.DataFrame({"a": [1.0, np.nan, 0.0]})
+    np.testing.assert_allclose(coins.predict_proba(frame, "b").to_numpy(),
+                               [[0.2, 0.8], [0.41, 0.59], [0.9, 0.1]], atol=1e-12)  # fmt: skip
+
+
+def test_the_final_table_counts_against_max_cells():
+    nodes = [f"r{i}" for i in range(20)]
+    roots = BayesianNetwork(DAG(nodes=nodes), dict.fromkeys(nodes, [0.5, 0.5]),
+                            states=dict.fromkeys(nodes, ["0", "1"]))  # fmt: skip
+    with pytest.raises(InferenceTooLarge, match="1,048,576 cells"):
+        VariableElimination(roots, max_cells=1000).query(nodes)
+    assert VariableElimination(roots, max_cells=np.int64(1 << 21)).query(nodes).values.size == (
+        1 << 20
+    )

@@ -97,7 +97,7 @@ def test_bad_input_is_named():
         fit_parameters(dag, data[["a"]])
     with pytest.raises(ValueError, match="column 'b' has a missing value"):
         fit_parameters(dag, data.assign(b=["u", None]), states={"b": ["u", "v"]})
-    with pytest.raises(ValueError, match="column 'a' holds 'y', which is no state"):
+    with pytest.raises(ValueError, match=r"column 'a' holds 'y' \(row 1\), which is no state"):
         fit_parameters(dag, data, states={"a": ["x"]})
     with pytest.raises(ValueError, match="sample_weight must be finite and >= 0"):
         fit_parameters(dag, data, sample_weight=[1.0, -1.0])

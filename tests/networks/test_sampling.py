@@ -47,9 +47,10 @@ def test_gibbs_converges_to_the_exact_posterior(evidence):
 
 
 @pytest.mark.filterwarnings("ignore::bayeskit.networks.sampling.DeterministicCPTWarning")
-def test_gibbs_is_reproducible_whatever_the_threads():
+def test_gibbs_is_reproducible_whatever_the_threads(monkeypatch):
     from bayeskit import num_threads
 
+    monkeypatch.setattr("bayeskit._compiled.PARALLEL_MIN_WORK", 0)  # the parallel build runs
     sampler = GibbsSampler(ASIA)
     evidence = {"xray": "yes", "dysp": "yes"}
     with num_threads(1):

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from bayeskit._warnings import warn
 from bayeskit.classifiers._base import _check_choice
 from bayeskit.classifiers._family import FamilyClassifier, with_family_parameters
 from bayeskit.classifiers._params import store_parameters
@@ -31,7 +32,8 @@ _SMOOTHINGS = ("lidstone", "m-estimate", "dirichlet-map", "lidstone-where-zero")
 class NetworkClassifier(FamilyClassifier):
     """A Bayesian network over the features and the class, used as a classifier.
 
-    The structure is learned from the training rows (complete rows only) by
+    The structure is learned from the training rows (complete rows only; with fewer than two,
+    the naive structure is used, with a warning) by
     :func:`~bayeskit.networks.learn_structure` (``"hill-climb"``, with ``structure_score``,
     ``max_parents`` and ``tabu_length``), or is the Chow-Liu forest (``"tree"``), naive Bayes
     (``"naive"``), or given: a :class:`~bayeskit.networks.DAG`, a
@@ -154,13 +156,17 @@ class NetworkClassifier(FamilyClassifier):
             raise ValueError(msg)
         nodes = [*names, self.class_node]
         s = self.structure
+        complete = (enc.codes >= 0).all(axis=1)
+        if isinstance(s, str) and s != "naive" and complete.sum() < 2:
+            warn(
+                f"structure learning needs complete rows (no missing value) and "
+                f"{int(complete.sum())} of {len(complete)} are: the naive structure is used",
+                UserWarning,
+            )
+            s = "naive"
         if isinstance(s, str) and s == "naive":
             edges = [(self.class_node, f) for f in names]
         elif isinstance(s, str):
-            complete = (enc.codes >= 0).all(axis=1)
-            if not complete.any():
-                msg = "structure learning needs complete rows (no missing value); none has"
-                raise ValueError(msg)
             codes = np.column_stack([enc.codes[complete], y[complete]]).astype(np.int64)
             n_states = [*self.schema_.n_states.tolist(), n_classes]
             states = {v: tuple(str(k) for k in range(n)) for v, n in enumerate(n_states)}
@@ -237,11 +243,17 @@ class NetworkClassifier(FamilyClassifier):
                 msg = "priors apply to a class without parents; this structure gives it some"
                 raise ValueError(msg)
             table = counts.table((*parents[v], v))
-            cpts[names[v]] = np.exp(log_probabilities(table, self.smoothing, self.alpha))
-        states = {names[v]: [str(k) for k in range(n_states[v])] for v in range(d + 1)}
+            if table.size == 0:  # a feature never seen with a value: one dummy state
+                table = np.zeros([max(k, 1) for k in table.shape])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                cpt = np.exp(log_probabilities(table, self.smoothing, self.alpha))
+            # a parent configuration never seen, unsmoothed (alpha = 0): uniform, never NaN
+            empty = ~(np.abs(cpt.sum(axis=-1, keepdims=True) - 1.0) < 1e-6)
+            cpts[names[v]] = np.where(empty, 1.0 / cpt.shape[-1], cpt)
+        states = {names[v]: [str(k) for k in range(max(n_states[v], 1))] for v in range(d + 1)}
         for j, column in enumerate(self.schema_.columns):
             cats = [str(c) for c in column.categories]
-            if len(cats) == n_states[j]:
+            if cats and len(cats) == n_states[j]:
                 states[names[j]] = cats
         states[self.class_node] = [str(c) for c in self.classes_]
         dag = DAG(nodes=names, edges=[(names[p], names[v]) for v in range(d + 1)

@@ -4,7 +4,8 @@
 Each row copies the compiled clique potentials into its own buffer, zeroes the cells its evidence
 rules out, and passes messages along the tree (collect towards the root; on request, distribute
 back, Hugin-style, dividing by the message that came up). Every message is divided by its largest
-entry and the logs of those factors summed, so ``P(e)`` of much evidence does not underflow.
+entry, and so is a clique whose largest cell has become tiny after a message, the logs of those
+factors summed, so ``P(e)`` of much evidence does not underflow.
 Threads split the rows, each with its own buffers.
 """
 
@@ -16,6 +17,8 @@ import numba as nb
 import numpy as np
 
 from bayeskit._compiled import parallel_kernel, serial_kernel
+
+_TINY = 1e-100  # a clique whose largest cell falls below this is divided by it
 
 
 def _projection(cards, sep_strides, out):  # pragma: no cover - compiled
@@ -43,7 +46,7 @@ projection = serial_kernel(_projection)
 
 def _row(  # noqa: PLR0913  # pragma: no cover - compiled
     pots0, pot, msg, fresh, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id,
-    order_ptr, root, distribute, row, obs_clique, obs_stride, obs_card,
+    root, distribute, row, obs_clique, obs_stride, obs_card,
 ):  # fmt: skip
     """One evidence row (``row``: a state per observed node, -1 = not observed) through the
     tree, in the buffers ``pot`` (potentials), ``msg`` (a message per separator) and ``fresh``
@@ -51,8 +54,8 @@ def _row(  # noqa: PLR0913  # pragma: no cover - compiled
     observed node's home clique, collect towards ``root`` and, with ``distribute``, send back.
     Returns ``log P(e)`` (``-inf`` for evidence of probability zero).
 
-    Directed edges ``k`` of the collect order of root ``r`` are ``order_ptr[r]`` to
-    ``order_ptr[r + 1]``: message from clique ``edge_from[k]`` to ``edge_to[k]`` over separator
+    Directed edges ``k`` are the collect order towards ``root``: message from clique
+    ``edge_from[k]`` to ``edge_to[k]`` over separator
     ``e = edge_id[k] // 2``, and ``proj[proj_off[edge_id[k]] + i]`` is the separator cell of
     cell ``i`` of the sending clique (``proj_off[edge_id[k] ^ 1]`` for the receiving one).
     """
@@ -68,7 +71,7 @@ def _row(  # noqa: PLR0913  # pragma: no cover - compiled
             if (i // st) % k != s:
                 pot[pot_off[c] + i] = 0.0
     log_scale = 0.0
-    for k in range(order_ptr[root], order_ptr[root + 1]):
+    for k in range(edge_from.shape[0]):
         e2 = edge_id[k]
         e = e2 // 2
         a = edge_from[k]
@@ -89,15 +92,21 @@ def _row(  # noqa: PLR0913  # pragma: no cover - compiled
             msg[m] /= top
         log_scale += math.log(top)
         pc = proj_off[e2 ^ 1]
+        big = 0.0
         for i in range(pot_off[c + 1] - pot_off[c]):
             pot[pot_off[c] + i] *= msg[lo + proj[pc + i]]
+            big = max(big, pot[pot_off[c] + i])
+        if 0.0 < big < _TINY:  # the clique itself rescaled before it underflows
+            for i in range(pot_off[c], pot_off[c + 1]):
+                pot[i] /= big
+            log_scale += math.log(big)
     total = 0.0
     for i in range(pot_off[root], pot_off[root + 1]):
         total += pot[i]
     if total <= 0.0:
         return -math.inf
     if distribute:
-        for k in range(order_ptr[root + 1] - 1, order_ptr[root] - 1, -1):
+        for k in range(edge_from.shape[0] - 1, -1, -1):
             e2 = edge_id[k]
             e = e2 // 2
             a = edge_to[k]  # now the sender
@@ -118,8 +127,13 @@ def _row(  # noqa: PLR0913  # pragma: no cover - compiled
                 for m in range(hi - lo):
                     fresh[m] /= top
             pc = proj_off[e2]
+            big = 0.0
             for i in range(pot_off[c + 1] - pot_off[c]):
                 pot[pot_off[c] + i] *= fresh[proj[pc + i]]
+                big = max(big, pot[pot_off[c] + i])
+            if 0.0 < big < _TINY:  # scale no longer matters here: marginals are normalised
+                for i in range(pot_off[c], pot_off[c + 1]):
+                    pot[i] /= big
     return math.log(total) + log_scale
 
 
@@ -127,7 +141,7 @@ row_pass = serial_kernel(_row)
 
 
 def _propagate(  # noqa: PLR0913  # pragma: no cover - compiled
-    pots0, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id, order_ptr,
+    pots0, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id,
     root, distribute, codes, obs_clique, obs_stride, obs_card,
     targets_clique, targets_stride, targets_card, targets_out, out, log_pe, n_tasks,
 ):  # fmt: skip
@@ -148,7 +162,7 @@ def _propagate(  # noqa: PLR0913  # pragma: no cover - compiled
         for b in range(t * per, min(n_rows, (t + 1) * per)):
             log_pe[b] = row_pass(
                 pots0, pot, msg, fresh, pot_off, sep_off, proj, proj_off, edge_from, edge_to,
-                edge_id, order_ptr, root, distribute, codes[b], obs_clique, obs_stride, obs_card,
+                edge_id, root, distribute, codes[b], obs_clique, obs_stride, obs_card,
             )  # fmt: skip
             if log_pe[b] == -math.inf:
                 continue
@@ -167,13 +181,16 @@ def _propagate(  # noqa: PLR0913  # pragma: no cover - compiled
 
 
 def _expected_cells(  # noqa: PLR0913  # pragma: no cover - compiled
-    pots0, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id, order_ptr,
+    pots0, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id, root,
     codes, weights, obs_clique, obs_stride, obs_card, log_pe, n_tasks,
 ):  # fmt: skip
     """The expected clique counts of the E-step: every row calibrated (collect and
     distribute), each clique's potential normalised to ``P(clique | the row's evidence)`` and
     added, times the row's weight, into that task's sum; the tasks' sums are then added.
-    ``log_pe[b]`` gets each row's ``log P(e)``; a row of probability zero adds nothing."""
+    ``log_pe[b]`` gets each row's ``log P(e)``; a row of probability zero adds nothing. The
+    rows are cut into ``n_tasks`` blocks whatever the threads (the caller fixes it by the size
+    of the potentials), and the blocks' sums added in order: the counts do not depend on the
+    number of threads."""
     n_rows = codes.shape[0]
     per = (n_rows + n_tasks - 1) // n_tasks
     n_sep = max(sep_off[sep_off.shape[0] - 1], 1)
@@ -187,7 +204,7 @@ def _expected_cells(  # noqa: PLR0913  # pragma: no cover - compiled
         for b in range(t * per, min(n_rows, (t + 1) * per)):
             log_pe[b] = row_pass(
                 pots0, pot, msg, fresh, pot_off, sep_off, proj, proj_off, edge_from, edge_to,
-                edge_id, order_ptr, 0, True, codes[b], obs_clique, obs_stride, obs_card,
+                edge_id, root, True, codes[b], obs_clique, obs_stride, obs_card,
             )  # fmt: skip
             if log_pe[b] == -math.inf:
                 continue
@@ -205,8 +222,13 @@ def _expected_cells(  # noqa: PLR0913  # pragma: no cover - compiled
 
 def propagate_work(pots0, *args) -> int:
     """About three passes over the potentials per row."""
-    return args[10].shape[0] * pots0.shape[0] * 3
+    return args[9].shape[0] * pots0.shape[0] * 3
+
+
+def expected_work(pots0, *args) -> int:
+    """About three passes over the potentials per row (``codes`` is the tenth argument)."""
+    return args[8].shape[0] * pots0.shape[0] * 3
 
 
 propagate = parallel_kernel(propagate_work)(_propagate)
-expected_cells = parallel_kernel(propagate_work)(_expected_cells)
+expected_cells = parallel_kernel(expected_work)(_expected_cells)

@@ -32,7 +32,7 @@ import pandas as pd
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.networks.dag import DAG
 from bayeskit.networks.learning import ESTIMATORS, _cpts, _pseudo_count
-from bayeskit.networks.network import BayesianNetwork
+from bayeskit.networks.network import BayesianNetwork, state_codes
 
 __all__ = ["EMResult", "fit_em"]
 
@@ -234,22 +234,7 @@ def _encode(dag: DAG, data: pd.DataFrame, states, latent) -> tuple[dict, np.ndar
         if not node_states[node]:
             msg = f"column {node!r} has no observed value to take its states from; pass states="
             raise ValueError(msg)
-        present = col.notna().to_numpy()
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            seen, distinct = col.cat.codes.to_numpy(), col.cat.categories
-        else:
-            seen, distinct = pd.factorize(col, sort=False)
-        mapped = pd.Index(node_states[node]).get_indexer(pd.Index(distinct).astype(str))
-        values = np.where(seen >= 0, mapped[np.maximum(seen, 0)], -1)
-        bad = present & (values < 0)
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
-            msg = (
-                f"column {node!r} holds {col.iloc[row]!r} (row {row}), which is no state of "
-                f"it ({list(node_states[node])})"
-            )
-            raise ValueError(msg)
-        codes[:, j] = np.where(present, values, -1)
+        codes[:, j] = state_codes(col, node_states[node], f"column {node!r}")
     return node_states, codes
 
 

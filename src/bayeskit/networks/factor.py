@@ -80,6 +80,9 @@ class Factor:
                     f"{arr.shape[axis]} long"
                 )
                 raise ValueError(msg)
+        if arr.size and not (np.isfinite(arr).all() and (arr >= 0).all()):
+            msg = "a factor's values must be finite and non-negative"
+            raise ValueError(msg)
         if not np.isfinite(log_scale):
             msg = f"log_scale must be finite, got {log_scale!r}"
             raise ValueError(msg)
@@ -125,6 +128,10 @@ class Factor:
 
     def value(self, assignment: Mapping[Any, Any]) -> float:
         """The number at one joint state (scale included), states named."""
+        missing = [v for v in self.variables if v not in assignment]
+        if missing:
+            msg = f"the assignment gives no state of {missing}"
+            raise ValueError(msg)
         index = tuple(self._state(v, assignment[v]) for v in self.variables)
         return float(self.values[index] * np.exp(self.log_scale))
 

@@ -45,14 +45,14 @@ import numpy as np
 import pandas as pd
 
 from bayeskit.networks.factor import Factor
-from bayeskit.networks.network import BayesianNetwork
+from bayeskit.networks.network import BayesianNetwork, state_codes
 
 __all__ = ["ORDERS", "InferenceTooLarge", "VariableElimination"]
 
 ORDERS = ("min-fill", "weighted-min-fill")
 _BATCH = 0  # einsum index of the batch axis; node i is index i + 1
 _EINSUM_INDICES = 52
-_MAX_OPERANDS = 24
+_MAX_OPERANDS = 8  # einsum's operands at once (it takes 32 at most); see _contract
 DEFAULT_MAX_CELLS = 1 << 27  # 1 GiB of float64 per table
 
 
@@ -133,10 +133,14 @@ class VariableElimination:
                 raise ValueError(msg)
             self._fixed = {self._pos[n]: k for k, n in enumerate(order)}
         self.order = order
-        if isinstance(max_cells, bool) or not isinstance(max_cells, int) or max_cells < 1:
+        if (
+            isinstance(max_cells, bool)
+            or not isinstance(max_cells, int | np.integer)
+            or max_cells < 1
+        ):
             msg = f"max_cells must be a positive integer, got {max_cells!r}"
             raise ValueError(msg)
-        self.max_cells = max_cells
+        self.max_cells = int(max_cells)
         dag = network.dag
         self._card = np.array([network.cardinality(n) for n in self._nodes], dtype=np.int64)
         self._parents = [tuple(self._pos[p] for p in dag.parents(n)) for n in self._nodes]
@@ -244,6 +248,12 @@ class VariableElimination:
             msg = f"{[self._nodes[i] for i in sorted(clash)]} are both queried and observed"
             raise ValueError(msg)
         groups = [tuple(targets)] if joint else [(t,) for t in targets]
+        if not len(codes):  # no rows: empty frames of the right columns
+            empty = {g: np.zeros((0, *(int(self._card[t]) for t in g))) for g in groups}
+            out0 = {g: self._frame(g, empty[g], evidence.index) for g in groups}
+            if joint or len(targets) == 1:
+                return out0[groups[0]]
+            return {self._nodes[g[0]]: frame for g, frame in out0.items()}
         observed_mask = codes >= 0
         patterns, which = np.unique(observed_mask, axis=0, return_inverse=True)
         which = np.asarray(which).reshape(-1)
@@ -314,24 +324,9 @@ class VariableElimination:
                 msg = f"evidence column {node!r} is no node of the network"
                 raise ValueError(msg)
             columns.append(self._pos[node])
-            col = evidence[node]
-            present = col.notna().to_numpy()
-            if isinstance(col.dtype, pd.CategoricalDtype):
-                seen, distinct = col.cat.codes.to_numpy(), col.cat.categories
-            else:
-                seen, distinct = pd.factorize(col, sort=False)
-            labels = pd.Index(self._states[node])
-            mapped = labels.get_indexer(pd.Index(distinct).astype(str))
-            values = np.where(seen >= 0, mapped[np.maximum(seen, 0)], -1)
-            bad = present & (values < 0)
-            if bad.any():
-                row = int(np.flatnonzero(bad)[0])
-                msg = (
-                    f"evidence column {node!r} holds {col.iloc[row]!r} (row {row}), which is no "
-                    f"state of it ({list(labels)})"
-                )
-                raise ValueError(msg)
-            codes[:, j] = np.where(present, values, -1)
+            codes[:, j] = state_codes(
+                evidence[node], self._states[node], f"evidence column {node!r}"
+            )
         return codes, columns
 
     def _zero_evidence(self, observed, codes, row: Any = None) -> None:
@@ -359,7 +354,7 @@ class VariableElimination:
 
     def _frame(self, group, result: np.ndarray, index) -> pd.DataFrame:
         names = [self._nodes[t] for t in group]
-        flat = result.reshape(len(result), -1)
+        flat = result.reshape(len(result), int(np.prod(result.shape[1:])))
         if len(group) == 1:
             columns: Any = pd.Index(self._states[names[0]], name=names[0])
         else:
@@ -419,6 +414,11 @@ class VariableElimination:
             scopes.append(tuple(u for u in scope if u not in used_obs))
         eliminate = {u for s in scopes for u in s} - set(targets)
         steps, largest = self._order(scopes, eliminate, targets, maximise)
+        if not maximise:  # the last table: over the targets
+            final = int(np.prod(self._card[list(targets)])) if targets else 1
+            if final > self.max_cells:
+                self._too_large(final)
+            largest = max(largest, final)
         return _Plan(tuple(targets), order_obs, tuple(factors), tuple(scopes), steps, largest)
 
     def _component(self, start: set[int], kept: set[int], observed: set[int]) -> set[int]:
@@ -489,25 +489,26 @@ class VariableElimination:
         if plan.largest * n > self.max_cells:
             self._too_large(plan.largest, n)
         tables: dict[int, tuple[np.ndarray, tuple[int, ...], bool]] = {}
+        log_scale = np.zeros(n)
         for k, (v, axes, cols) in enumerate(plan.factors):
             cpt = self._cpts[v]
-            if axes:
+            if axes:  # each row's slice, scaled to a largest entry of 1
                 moved = np.moveaxis(cpt, axes, range(len(axes)))
-                table = moved[tuple(codes[:, c] for c in cols)]
+                table, log_top = _rescale(moved[tuple(codes[:, c] for c in cols)], n)
+                log_scale += log_top
                 tables[k] = (table, plan.scopes[k], True)
             else:
                 tables[k] = (cpt, plan.scopes[k], False)
-        log_scale = np.zeros(n)
         choices = []
         slot = len(plan.factors)
         for step in plan.steps:
             operands = [tables.pop(k) for k in step.slots]
             batched = any(b for *_, b in operands)
             if step.maximise:
-                table, arg = _max_out(operands, step.var, step.out, batched, n)
+                table, arg = _max_out(operands, step.var, step.out, batched, n, log_scale)
                 choices.append((step, arg))
             else:
-                table = _contract(operands, step.out, batched)
+                table = _contract(operands, step.out, batched, log_scale=log_scale)
             if batched:
                 table, log_top = _rescale(table, n)
                 log_scale += log_top
@@ -521,7 +522,7 @@ class VariableElimination:
             rest.append((table, nodes, batched))
         final = () if any(step.maximise for step in plan.steps) else plan.targets
         if rest:
-            table = _contract(rest, final, True, n)
+            table = _contract(rest, final, True, n, log_scale=log_scale)
         else:
             table = np.ones((n,))
         if keep_choices:
@@ -531,22 +532,34 @@ class VariableElimination:
 
 def _pick(pool: set[int], adj: dict[int, set[int]], card: np.ndarray, order, fixed) -> int:
     """The next node to eliminate from ``pool`` (see the module docstring): by the fixed order,
-    or the fewest (or lightest) fill-in edges, then the smallest table, then the first node."""
+    or the fewest (or lightest) fill-in edges, then the smallest table, then the first node.
+
+    The tables' sizes are cheap and the fill-in is not (it looks at every pair of neighbours),
+    so nodes are tried in order of size: the first with no fill-in is the choice (no later
+    node can beat it), and only when none has is every node's fill-in needed. On a naive Bayes
+    structure of 1,200 features this avoids looking at the class's 700,000 pairs at each step.
+    """
     if fixed is not None:
         return min(pool, key=lambda v: (fixed.get(v, len(fixed)), v))
     weighted = order == "weighted-min-fill"
+    log_card = np.log(card.astype(np.float64))
+    sized = sorted((float(log_card[v] + sum(log_card[a] for a in adj.get(v, ()))), v) for v in pool)
     best, best_key = -1, None
-    for v in pool:
+    for size, v in sized:
         nb = sorted(adj.get(v, ()))
         fill = 0.0
         for i, a in enumerate(nb):
+            others = adj[a]
             for b in nb[i + 1 :]:
-                if b not in adj[a]:
+                if b not in others:
                     fill += float(card[a] * card[b]) if weighted else 1.0
-        size = float(card[v]) * float(np.prod(card[nb])) if nb else float(card[v])
+            if best_key is not None and fill > best_key[0]:
+                break  # already worse than the best so far
         key = (fill, size, v)
         if best_key is None or key < best_key:
             best, best_key = v, key
+        if fill == 0.0:
+            break
     return best
 
 
@@ -566,17 +579,29 @@ def _rescale(table: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     return table / top.reshape((-1,) + (1,) * (table.ndim - 1)), np.log(top)
 
 
-def _contract(operands, out: tuple[int, ...], batched: bool, n: int | None = None) -> np.ndarray:
+def _contract(
+    operands,
+    out: tuple[int, ...],
+    batched: bool,
+    n: int | None = None,
+    log_scale: np.ndarray | None = None,
+) -> np.ndarray:
     """The product of ``operands`` (table, nodes, has a batch axis) summed to ``out`` (plus the
     batch axis when ``batched``; ``n`` rows when the result must have one though no operand
-    has)."""
+    has). Many operands are multiplied a group at a time, each partial product with a batch
+    axis rescaled to a largest entry of 1 per row, its log added to ``log_scale``: a product
+    of hundreds of small factors does not underflow."""
     operands = list(operands)
-    while len(operands) > _MAX_OPERANDS:  # einsum takes at most 32 operands at once
+    while len(operands) > _MAX_OPERANDS:
         head, operands = operands[:_MAX_OPERANDS], operands[_MAX_OPERANDS:]
         needed = set(out) | {u for _, nodes, _ in operands for u in nodes}
         keep = tuple(sorted({u for _, nodes, _ in head for u in nodes} & needed))
         head_batch = any(b for *_, b in head)
-        operands.append((_contract(head, keep, head_batch), keep, head_batch))
+        part = _contract(head, keep, head_batch)
+        if head_batch and log_scale is not None:
+            part, log_top = _rescale(part, len(log_scale))
+            log_scale += log_top
+        operands.append((part, keep, head_batch))
     args: list[Any] = []
     for table, nodes, has_batch in operands:
         args += [table, ([_BATCH] if has_batch else []) + [u + 1 for u in nodes]]
@@ -612,10 +637,10 @@ def _broadcast_product(args, target) -> np.ndarray:
     return np.transpose(values, [kept.index(i) for i in target])
 
 
-def _max_out(operands, var: int, out, batched: bool, n: int):
+def _max_out(operands, var: int, out, batched: bool, n: int, log_scale: np.ndarray):
     """The product of ``operands`` maximised over ``var``: the table and the argmax."""
     everything = tuple(sorted({u for _, nodes, _ in operands for u in nodes}))
-    full = _contract(operands, everything, batched, n)
+    full = _contract(operands, everything, batched, n, log_scale=log_scale)
     axis = everything.index(var) + (1 if batched else 0)
     rest = [u for u in everything if u != var]
     arg = np.argmax(full, axis=axis)

@@ -13,6 +13,14 @@ query variable (and distributed back when several variables are asked for, or
 :meth:`JunctionTree.calibrate` for all of them), and ``P(e)`` comes out of the root's total.
 Evidence is data, not structure, so changing it never recompiles; a batch of rows, each with its
 own evidence and missing values (unobserved), runs in one call, threads splitting the rows.
+
+Numbers: messages, and cliques whose largest cell becomes tiny, are divided by their largest
+entry (the logs kept), so ``P(e)`` of hundreds of observed nodes is exact in log space. What
+this cannot keep is a state whose probability falls below about 1e-308 *relative to the most
+probable state* inside a partial product, even when later evidence would bring it back (140
+children pulling a root hard one way, then hard the other): it is lost as 0. Posteriors that
+extreme are rare outside constructed cases; computing in logs would avoid it at several times
+the cost per cell.
 """
 
 from __future__ import annotations
@@ -88,10 +96,14 @@ class JunctionTree:
         if order not in (*ORDERS, "auto"):
             msg = f"order must be one of {(*ORDERS, 'auto')}, got {order!r}"
             raise ValueError(msg)
-        if isinstance(max_cells, bool) or not isinstance(max_cells, int) or max_cells < 1:
+        if (
+            isinstance(max_cells, bool)
+            or not isinstance(max_cells, int | np.integer)
+            or max_cells < 1
+        ):
             msg = f"max_cells must be a positive integer, got {max_cells!r}"
             raise ValueError(msg)
-        self.network, self.order, self.max_cells = network, order, max_cells
+        self.network, self.order, self.max_cells = network, order, int(max_cells)
         # the input checks and evidence encoding are variable elimination's
         self._ve = VariableElimination(
             network, order="min-fill" if order == "auto" else order, max_cells=max_cells
@@ -99,20 +111,19 @@ class JunctionTree:
         self._nodes = network.nodes
         self._pos = {n: i for i, n in enumerate(self._nodes)}
         self._card = np.array([network.cardinality(n) for n in self._nodes], dtype=np.int64)
-        self.cliques = self._triangulate()
-        self.edges = self._tree()
+        self.cliques, self.edges = self._triangulate()
         self._layout()
 
     # ------------------------------------------------------------------ compiling
-    def _triangulate(self) -> list[tuple[int, ...]]:
-        """The maximal cliques of the triangulation by ``order`` (``"auto"``: both heuristics,
-        the one of fewer cells)."""
+    def _triangulate(self) -> tuple[list[tuple[int, ...]], list[tuple[int, int]]]:
+        """The maximal cliques and tree edges of the triangulation by ``order`` (``"auto"``:
+        both heuristics, the one of fewer cells)."""
         orders = ORDERS if self.order == "auto" else (self.order,)
         found, need = [], 0
         for order in orders:
-            cliques, total = self._eliminate_all(order)
-            if cliques is not None:
-                found.append((total, cliques))
+            tree, total = self._eliminate_all(order)
+            if tree is not None:
+                found.append((total, tree))
             need = total if not need else min(need, total)
         if not found:
             msg = (
@@ -122,48 +133,80 @@ class JunctionTree:
             raise InferenceTooLarge(msg)
         return min(found, key=lambda f: f[0])[1]
 
-    def _eliminate_all(self, order: str) -> tuple[list[tuple[int, ...]] | None, int]:
-        """Eliminate every node of the moral graph by ``order``: the maximal cliques and their
-        cells (None, and the cells so far, once beyond ``max_cells``)."""
-        dag, pos = self.network.dag, self._pos
+    def _eliminate_all(self, order: str):
+        """Eliminate every node of the moral graph by ``order``; join each elimination clique
+        to the clique of its earliest-eliminated other node (the elimination tree, a junction
+        tree), then merge every clique into a neighbour that contains it, so only maximal
+        cliques remain; pieces of the network are joined by empty separators. Returns
+        ``((cliques, edges), cells)``, or ``(None, cells)`` beyond ``max_cells``."""
+        dag, pos, card = self.network.dag, self._pos, self._card
         adj: dict[int, set[int]] = {i: set() for i in range(len(self._nodes))}
         for node in self._nodes:
             family = [pos[p] for p in dag.parents(node)] + [pos[node]]
             for a in family:
                 adj[a].update(b for b in family if b != a)
-        cliques: list[frozenset[int]] = []
-        total = 0
+        steps: list[frozenset[int]] = []
+        step_of: dict[int, int] = {}
         pool = set(adj)
         while pool:
-            var = _pick(pool, adj, self._card, order, None)
+            var = _pick(pool, adj, card, order, None)
             pool.discard(var)
             clique = frozenset({var, *adj[var]})
-            if not any(clique <= c for c in cliques):
-                total += int(np.prod(self._card[sorted(clique)]))
-                if total > self.max_cells:
-                    return None, total
-                cliques.append(clique)
+            cells = int(np.prod(card[sorted(clique)]))
+            if cells > self.max_cells:
+                return None, cells
+            step_of[var] = len(steps)
+            steps.append(clique)
             _eliminate(var, adj)
-        return [tuple(sorted(c)) for c in cliques], total
-
-    def _tree(self) -> list[tuple[int, int]]:
-        """A maximum spanning tree of the cliques by separator size (a junction tree, since
-        the cliques come from a triangulation); pieces joined by empty separators."""
-        import networkx as nx
-
-        g = nx.Graph()
-        g.add_nodes_from(range(len(self.cliques)))
-        sets = [set(c) for c in self.cliques]
-        for i in range(len(sets)):
-            for j in range(i + 1, len(sets)):
-                shared = len(sets[i] & sets[j])
-                if shared:
-                    g.add_edge(i, j, weight=shared)
-        tree = nx.maximum_spanning_tree(g, algorithm="kruskal")
-        edges = sorted(tuple(sorted(e)) for e in tree.edges)
-        pieces = sorted(min(c) for c in nx.connected_components(tree))
+        order_vars = sorted(step_of, key=step_of.get)
+        nbrs: dict[int, set[int]] = {i: set() for i in range(len(steps))}
+        for i, var in enumerate(order_vars):
+            rest = steps[i] - {var}
+            if rest:
+                parent = min(step_of[u] for u in rest)
+                nbrs[i].add(parent)
+                nbrs[parent].add(i)
+        todo = list(range(len(steps)))
+        while todo:
+            i = todo.pop()
+            if i not in nbrs:
+                continue
+            into = next((j for j in sorted(nbrs[i]) if steps[i] <= steps[j]), None)
+            if into is None:
+                continue
+            for k in nbrs.pop(i):
+                nbrs[k].discard(i)
+                if k != into:
+                    nbrs[k].add(into)
+                    nbrs[into].add(k)
+            todo.append(into)
+        kept = sorted(nbrs)
+        index = {old: new for new, old in enumerate(kept)}
+        cliques = [tuple(sorted(steps[i])) for i in kept]
+        total = sum(int(np.prod(card[list(c)])) for c in cliques)
+        if total > self.max_cells:
+            return None, total
+        edges = sorted({tuple(sorted((index[i], index[j]))) for i in kept for j in nbrs[i]})
+        # the pieces (forest components), joined to the first by empty separators
+        seen: set[int] = set()
+        pieces = []
+        links = {k: set() for k in range(len(cliques))}
+        for a, b in edges:
+            links[a].add(b)
+            links[b].add(a)
+        for start in range(len(cliques)):
+            if start in seen:
+                continue
+            pieces.append(start)
+            stack = [start]
+            seen.add(start)
+            while stack:
+                for b in links[stack.pop()]:
+                    if b not in seen:
+                        seen.add(b)
+                        stack.append(b)
         edges += [(pieces[0], p) for p in pieces[1:]]
-        return edges
+        return (cliques, edges), total
 
     def _layout(self) -> None:
         card, cliques = self._card, self.cliques
@@ -172,10 +215,15 @@ class JunctionTree:
         self._pot_off = np.zeros(len(cliques) + 1, dtype=np.int64)
         np.cumsum(sizes, out=self._pot_off[1:])
         # each CPT goes into the smallest clique holding its family (the first among equals)
+        self._holding: dict[int, list[int]] = {v: [] for v in range(len(self._nodes))}
+        for k, clique in enumerate(cliques):
+            for v in clique:
+                self._holding[v].append(k)
+        sets = [frozenset(c) for c in cliques]
         self._family_clique = []
-        for node in self._nodes:
-            family = {self._pos[p] for p in self.network.dag.parents(node)} | {self._pos[node]}
-            c = min((k for k, cl in enumerate(cliques) if family <= set(cl)),
+        for v in range(len(self._nodes)):
+            family = set(self._family(v))
+            c = min((k for k in self._holding[v] if family <= sets[k]),
                     key=lambda k: (sizes[k], k))  # fmt: skip
             self._family_clique.append(c)
         self._pots = self._potentials([self.network.cpt(n) for n in self._nodes])
@@ -193,27 +241,17 @@ class JunctionTree:
         self._proj = (
             np.concatenate(projs).astype(dtype, copy=False) if projs else np.zeros(0, dtype)
         )
-        # the collect order towards every root: directed edges from the leaves in
+        # the collect order towards a root is worked out when a query first needs it
         self._neighbours: dict[int, list[tuple[int, int]]] = {k: [] for k in range(len(cliques))}
         for e, (a, b) in enumerate(self.edges):
             self._neighbours[a].append((b, 2 * e + 1))  # from b to a: b is side 1
             self._neighbours[b].append((a, 2 * e))
-        froms, tos, ids, ptr = [], [], [], [0]
-        for root in range(len(cliques)):
-            for sender, receiver, e2 in self._post_order(root):
-                froms.append(sender)
-                tos.append(receiver)
-                ids.append(e2)
-            ptr.append(len(froms))
-        self._edge_from = np.array(froms, dtype=np.int64)
-        self._edge_to = np.array(tos, dtype=np.int64)
-        self._edge_id = np.array(ids, dtype=np.int64)
-        self._order_ptr = np.array(ptr, dtype=np.int64)
+        self._orders: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         # each node's home clique (the smallest holding it) and its stride there
         self._home = np.zeros(len(self._nodes), dtype=np.int64)
         self._stride = np.zeros(len(self._nodes), dtype=np.int64)
         for v in range(len(self._nodes)):
-            c = min((k for k, cl in enumerate(cliques) if v in cl), key=lambda k: (sizes[k], k))
+            c = min(self._holding[v], key=lambda k: (sizes[k], k))
             self._home[v] = c
             self._stride[v] = self._stride_in(cliques[c], v)
 
@@ -252,8 +290,7 @@ class JunctionTree:
         (the current parameters; same shapes), so an EM loop reuses one compiled tree. A row of
         probability zero adds nothing (its ``log P(e)`` is ``-inf``).
         """
-        from bayeskit._compiled import planned_threads
-        from bayeskit.networks._jt_kernels import expected_cells, propagate_work
+        from bayeskit.networks._jt_kernels import expected_cells
 
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         n = len(codes)
@@ -266,12 +303,13 @@ class JunctionTree:
         everyone = np.arange(len(self._nodes))
         args = (
             pots, self._pot_off, self._sep_off, self._proj, self._proj_off,
-            self._edge_from, self._edge_to, self._edge_id, self._order_ptr,
+            *self._order(0), 0,
             codes, w, self._home[everyone], self._stride[everyone], self._card[everyone],
             log_pe,
         )  # fmt: skip
-        work = propagate_work(pots, *args[1:9], 0, True, codes)
-        tasks = max(1, min(planned_threads(work), n))
+        # a fixed number of row blocks (not the threads'), so the sums do not depend on them;
+        # one block when eight copies of the potentials would be large
+        tasks = max(1, min(8 if self.n_cells <= 1 << 22 else 1, n))
         cells = expected_cells(*args, tasks) if n else np.zeros(self.n_cells)
         out = []
         for v in range(len(self._nodes)):
@@ -301,6 +339,15 @@ class JunctionTree:
         out = np.empty(size, dtype=np.int32 if sep_size < 2**31 else np.int64)
         projection(cards, sep_strides, out)
         return out
+
+    def _order(self, root: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The collect order towards ``root`` as the kernels read it (kept per root)."""
+        if root not in self._orders:
+            edges = self._post_order(root)
+            self._orders[root] = tuple(
+                np.array([e[k] for e in edges], dtype=np.int64) for k in range(3)
+            )
+        return self._orders[root]
 
     def _post_order(self, root: int) -> list[tuple[int, int, int]]:
         """Directed edges (sender, receiver, 2 e + sender's side) so every clique sends after
@@ -340,6 +387,10 @@ class JunctionTree:
         """Every unobserved node's posterior from one calibration (collect and distribute)."""
         observed, codes = self._ve._evidence(evidence)
         targets = [v for v in range(len(self._nodes)) if v not in set(observed)]
+        if not targets:  # every node observed: nothing to give, but the evidence is checked
+            if not np.isfinite(self.probability_of_evidence(evidence, log=True)):
+                self._ve._zero_evidence(observed, codes)
+            return {}
         out, log_pe = self._run(targets, list(observed), codes[None, :], distribute=True)
         if not np.isfinite(log_pe[0]):
             self._ve._zero_evidence(observed, codes)
@@ -419,7 +470,7 @@ class JunctionTree:
         empty = np.zeros(0, dtype=np.int64)
         args = (
             self._pots, self._pot_off, self._sep_off, self._proj, self._proj_off,
-            self._edge_from, self._edge_to, self._edge_id, self._order_ptr,
+            *self._order(root),
             root, distribute, codes,
             self._home[cols] if cols else empty,
             self._stride[cols] if cols else empty,

@@ -348,21 +348,41 @@ def encode_frame(nodes, states: Mapping, data: pd.DataFrame) -> np.ndarray:
         if node not in data.columns:
             msg = f"data has no column {node!r} (the network's nodes: {list(nodes)})"
             raise ValueError(msg)
-        col = data[node]
-        if col.isna().any():
-            row = int(np.flatnonzero(col.isna().to_numpy())[0])
-            msg = f"column {node!r} has a missing value (row {row}); complete data is needed"
-            raise ValueError(msg)
-        labels = pd.Index(states[node])
-        # each distinct value is matched once, then every row through its code
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            seen, distinct = col.cat.codes.to_numpy(), col.cat.categories
-        else:
-            seen, distinct = pd.factorize(col, sort=False)
-        codes = labels.get_indexer(pd.Index(distinct).astype(str))[seen]
+        codes = state_codes(data[node], states[node], f"column {node!r}")
         if (codes < 0).any():
-            bad = col.to_numpy()[codes < 0][0]
-            msg = f"column {node!r} holds {bad!r}, which is no state of it ({list(labels)})"
+            row = int(np.flatnonzero(codes < 0)[0])
+            msg = f"column {node!r} has a missing value (row {row}); complete data is needed"
             raise ValueError(msg)
         out[:, j] = codes
     return out
+
+
+def state_codes(col: pd.Series, states: Any, what: str) -> np.ndarray:
+    """Each value's index in ``states`` (matched as text), -1 for a missing value; ValueError
+    naming ``what`` and the row for a value that is no state. Each distinct value is matched
+    once, then every row through its code. Whole numbers held as floats (an integer column with
+    gaps, which pandas stores as float) are matched as integers: ``1.0`` is the state ``"1"``."""
+    labels = pd.Index([str(s) for s in states])
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        seen, distinct = col.cat.codes.to_numpy(), col.cat.categories
+    else:
+        seen, distinct = pd.factorize(col, sort=False)
+    seen = np.asarray(seen)
+    if len(distinct) == 0:
+        return np.full(len(col), -1, dtype=np.int64)
+    names = pd.Index(distinct).astype(str)
+    if pd.api.types.is_float_dtype(pd.Index(distinct).dtype):
+        values = np.asarray(distinct, dtype=np.float64)
+        whole = np.isfinite(values) & (values == np.round(values))
+        names = pd.Index([str(int(v)) if w else n for v, w, n in zip(values, whole, names,
+                                                                      strict=True)])  # fmt: skip
+    mapped = labels.get_indexer(names)
+    codes = np.where(seen >= 0, mapped[np.maximum(seen, 0)], -1)
+    bad = (seen >= 0) & (codes < 0)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        msg = (
+            f"{what} holds {col.iloc[row]!r} (row {row}), which is no state of it ({list(labels)})"
+        )
+        raise ValueError(msg)
+    return codes.astype(np.int64)

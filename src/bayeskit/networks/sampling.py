@@ -128,8 +128,11 @@ class _Compiled:
         return out
 
     def targets(self, variables: Any, observed: dict[int, int]) -> list[int]:
-        single = isinstance(variables, str) or not isinstance(variables, list | tuple)
+        single = isinstance(variables, str) or not isinstance(variables, list | tuple | np.ndarray)
         items = [variables] if single else list(variables)
+        if len(set(items)) != len(items):
+            msg = f"variables names a node twice: {items}"
+            raise ValueError(msg)
         if not items:
             msg = "variables must name at least one node"
             raise ValueError(msg)
@@ -202,7 +205,8 @@ def _gibbs_sweeps(  # pragma: no cover - compiled
                         lp += log_cpt[cpt_off[ch] + idx]
                     logp[v] = lp
                     top = max(top, lp)
-                if top == -np.inf:  # no state possible (an impossible start): stay
+                if top == -np.inf:  # no state possible (not from a possible start): leave as is
+                    x[i] = k - 1
                     continue
                 total = 0.0
                 for v in range(k):
