@@ -156,3 +156,22 @@ def test_em_equals_pyagrum(share):
     for node in ASIA.nodes:
         got = np.asarray(result.network.cpt(node)).ravel()
         np.testing.assert_allclose(got, expected[share]["cpts"][node], atol=1e-6)
+
+
+@pytest.mark.parametrize("estimator", ["mle", "lidstone"])
+def test_gradient_ascent_reaches_the_em_optimum(estimator):
+    """Seed 003 section 4.1: gradient ascent on the CPT entries, projected back onto the
+    simplex after each step, reaches EM's objective from the same start."""
+    data = _holed(ASIA.sample(1000, seed=0), 0.2, seed=1)
+    options = dict(states=STATES, estimator=estimator, alpha=1.0, tol=1e-12, seed=5)
+    em = fit_em(ASIA.dag, data, max_iter=2000, **options)
+    ascent = fit_em(ASIA.dag, data, max_iter=3000, method="gradient", **options)
+    assert ascent.objective[0] == pytest.approx(em.objective[0])  # the same start
+    assert np.all(np.diff(ascent.objective) > 0)
+    assert ascent.objective[-1] == pytest.approx(em.objective[-1], rel=1e-6)
+    for node in ASIA.nodes:
+        table = np.asarray(ascent.network.cpt(node))
+        assert np.allclose(table.sum(axis=-1), 1.0)
+        assert (table >= 0).all()
+    with pytest.raises(ValueError, match="method must be 'em' or 'gradient'"):
+        fit_em(ASIA.dag, data, states=STATES, method="newton")

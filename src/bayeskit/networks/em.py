@@ -77,6 +77,7 @@ def fit_em(
     restarts: int = 0,
     seed: int | np.random.Generator | None = 0,
     progress: Callable[[int, float], Any] | None = None,
+    method: str = "em",
 ) -> EMResult:
     """Fit ``dag``'s CPTs to ``data`` with missing values (and latent nodes) by EM.
 
@@ -105,6 +106,9 @@ def fit_em(
     seed : int or Generator, optional
     progress : callable, optional
         Called as ``progress(iteration, log_likelihood)`` after every E-step.
+    method : {"em", "gradient"}, default="em"
+        EM, or gradient ascent on the CPT entries (seed 003 section 4.1: the gradient from the
+        same expected counts, each step projected back onto the simplex).
 
     Examples
     --------
@@ -120,6 +124,9 @@ def fit_em(
     """
     if estimator not in ESTIMATORS:
         msg = f"estimator must be one of {ESTIMATORS}, got {estimator!r}"
+        raise ValueError(msg)
+    if method not in ("em", "gradient"):
+        msg = f"method must be 'em' or 'gradient', got {method!r}"
         raise ValueError(msg)
     a = 1.0 if alpha is None else alpha
     if isinstance(a, bool) or not isinstance(a, int | float) or not np.isfinite(a) or a < 0:
@@ -152,11 +159,38 @@ def fit_em(
     tree = JunctionTree(shell)
     best: EMResult | None = None
     for tables in starts:
-        result = _run(tree, dag, node_states, codes, weights, tables, estimator, float(a),
-                      max_iter, tol, progress)  # fmt: skip
+        run = _run if method == "em" else _ascend
+        result = run(tree, dag, node_states, codes, weights, tables, estimator, float(a),
+                     max_iter, tol, progress)  # fmt: skip
         if best is None or result.objective[-1] > best.objective[-1]:
             best = result
     return best
+
+
+def _estep(tree, codes, weights, tables, pseudo, it: int, *, strict: bool = True):
+    """The expected family counts of ``tables``, the observed-data log-likelihood and the
+    objective (plus ``sum pseudo-count x log theta``); a row of probability zero raises, or
+    with ``strict=False`` gives an objective of ``-inf``."""
+    counts, log_pe = tree.expected_family_counts(codes, weights, tables)
+    if not strict and not np.isfinite(log_pe).all():
+        return counts, -np.inf, -np.inf
+    if not np.isfinite(log_pe).all():
+        msg = (
+            f"a row has probability zero under the current parameters (iteration {it}); "
+            "use a Dirichlet prior (estimator='lidstone' or 'bdeu') or another start"
+        )
+        raise ValueError(msg)
+    ll = float(np.dot(weights, log_pe))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prior = sum(float(np.sum(p * np.log(t))) if p > 0 else 0.0
+                    for p, t in zip(pseudo, tables, strict=True))  # fmt: skip
+    return counts, ll, ll + prior
+
+
+def _settled(objective: list[float], tol: float) -> bool:
+    return len(objective) > 1 and abs(objective[-1] - objective[-2]) <= tol * max(
+        1.0, abs(objective[-2])
+    )
 
 
 def _run(tree, dag, node_states, codes, weights, tables, estimator, alpha, max_iter, tol,
@@ -165,31 +199,76 @@ def _run(tree, dag, node_states, codes, weights, tables, estimator, alpha, max_i
     history, objective = [], []
     converged = False
     for it in range(1, max_iter + 1):
-        counts, log_pe = tree.expected_family_counts(codes, weights, tables)
-        bad = ~np.isfinite(log_pe)
-        if bad.any():
-            msg = (
-                f"a row has probability zero under the current parameters (iteration {it}); "
-                "use a Dirichlet prior (estimator='lidstone' or 'bdeu') or another start"
-            )
-            raise ValueError(msg)
-        ll = float(np.dot(weights, log_pe))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            prior = sum(float(np.sum(p * np.log(t))) if p > 0 else 0.0
-                        for p, t in zip(pseudo, tables, strict=True))  # fmt: skip
+        counts, ll, obj = _estep(tree, codes, weights, tables, pseudo, it)
         history.append(ll)
-        objective.append(ll + prior)
+        objective.append(obj)
         if progress is not None:
             progress(it, ll)
         cpts = _cpts(dict(zip(dag.nodes, counts, strict=True)), estimator, alpha)
         tables = [cpts[n] for n in dag.nodes]
-        if len(objective) > 1 and abs(objective[-1] - objective[-2]) <= tol * max(
-            1.0, abs(objective[-2])
-        ):
+        if _settled(objective, tol):
             converged = True
             break
     network = BayesianNetwork(dag, dict(zip(dag.nodes, tables, strict=True)), states=node_states)
     return EMResult(network, history, objective, len(history), converged)
+
+
+def _ascend(tree, dag, node_states, codes, weights, tables, estimator, alpha, max_iter, tol,
+            progress) -> EMResult:  # fmt: skip
+    """Gradient ascent on the CPT entries (seed 003 section 4.1): the gradient of the objective
+    with respect to ``w_ijk`` is ``(n_ijk + pseudo) / w_ijk``, ``n_ijk`` the expected count
+    ``sum_rows P(node = k, parents = j | the row)``; each step moves every CPT row along it and
+    projects it back onto the probability simplex (Euclidean projection), with a step size that
+    doubles after a step that raises the objective and halves until one does (backtracking),
+    so the objective never falls. Each row's gradient is divided by the row's expected total
+    (with its pseudo-counts), so rows seen rarely and often move alike. Stops like EM, or when
+    no step size down to 1e-14 raises the objective."""
+    pseudo = [_pseudo_count(estimator, alpha, t.shape) for t in tables]
+    step = 0.01
+    counts, ll, obj = _estep(tree, codes, weights, tables, pseudo, 1)
+    history, objective = [ll], [obj]
+    if progress is not None:
+        progress(1, ll)
+    converged = False
+    for it in range(2, max_iter + 1):
+        grads = []
+        for n, p, t in zip(counts, pseudo, tables, strict=True):
+            # each row's gradient over its expected total: rows of very different weight move
+            # at one step size (a diagonal preconditioning; the direction stays an ascent one)
+            row_total = (n + p).sum(axis=-1, keepdims=True)
+            grads.append((n + p) / np.maximum(t, 1e-300) / np.maximum(row_total, 1e-300))
+        while True:
+            trial = [_onto_simplex(t + step * g) for t, g in zip(tables, grads, strict=True)]
+            t_counts, t_ll, t_obj = _estep(tree, codes, weights, trial, pseudo, it, strict=False)
+            if t_obj > obj:
+                tables, counts, ll, obj = trial, t_counts, t_ll, t_obj
+                step *= 2.0
+                break
+            step /= 2.0
+            if step < 1e-14:
+                break
+        history.append(ll)
+        objective.append(obj)
+        if progress is not None:
+            progress(it, ll)
+        if step < 1e-14 or _settled(objective, tol):
+            converged = True
+            break
+    network = BayesianNetwork(dag, dict(zip(dag.nodes, tables, strict=True)), states=node_states)
+    return EMResult(network, history, objective, len(history), converged)
+
+
+def _onto_simplex(table: np.ndarray) -> np.ndarray:
+    """Each row (last axis) of ``table`` projected onto the probability simplex, the nearest
+    point in Euclidean distance (Duchi, Shalev-Shwartz, Singer and Chandra 2008)."""
+    shape = table.shape
+    v = table.reshape(-1, shape[-1])
+    u = -np.sort(-v, axis=1)
+    cssv = np.cumsum(u, axis=1) - 1.0
+    ks = np.arange(1, v.shape[1] + 1)
+    rho = ((u - cssv / ks) > 0).sum(axis=1)
+    theta = cssv[np.arange(len(v)), rho - 1] / rho
+    return np.maximum(v - theta[:, None], 0.0).reshape(shape)
 
 
 def _encode(dag: DAG, data: pd.DataFrame, states, latent) -> tuple[dict, np.ndarray]:

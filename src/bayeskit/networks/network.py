@@ -143,8 +143,8 @@ class BayesianNetwork:
         :func:`~bayeskit.networks.learn_structure`, or ``"tree"`` by
         :func:`~bayeskit.networks.learn_tree`, scored by ``score``, with ``search``'s options),
         then its CPTs by :func:`~bayeskit.networks.fit_parameters` (``estimator``, ``alpha``)
-        from complete data, or with ``method="em"`` by :func:`~bayeskit.networks.fit_em` from
-        data with missing values and latent nodes (the structure given; ``search`` holds
+        from complete data, or with ``method="em"`` (or ``"gradient"``) by
+        :func:`~bayeskit.networks.fit_em` from data with missing values and latent nodes (the structure given; ``search`` holds
         ``fit_em``'s options such as ``latent``, ``start``, ``max_iter``, ``seed``).
 
         Examples
@@ -160,16 +160,16 @@ class BayesianNetwork:
         from bayeskit.networks.search import learn_structure, learn_tree
 
         common = {"states": states, "sample_weight": sample_weight}
-        if method == "em":
+        if method in ("em", "gradient"):
             from bayeskit.networks.em import fit_em
 
             if not isinstance(structure, DAG):
-                msg = "method='em' needs the structure given as a DAG"
+                msg = f"method={method!r} needs the structure given as a DAG"
                 raise ValueError(msg)
-            est = "mle" if estimator is None else estimator
-            return fit_em(structure, data, estimator=est, alpha=alpha, **common, **search).network
+            return fit_em(structure, data, estimator=estimator, alpha=alpha, method=method,
+                          **common, **search).network  # fmt: skip
         if method != "count":
-            msg = f"method must be 'count' or 'em', got {method!r}"
+            msg = f"method must be 'count', 'em' or 'gradient', got {method!r}"
             raise ValueError(msg)
         if isinstance(structure, DAG):
             dag = structure
