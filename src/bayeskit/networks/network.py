@@ -144,8 +144,9 @@ class BayesianNetwork:
         :func:`~bayeskit.networks.learn_tree`, scored by ``score``, with ``search``'s options),
         then its CPTs by :func:`~bayeskit.networks.fit_parameters` (``estimator``, ``alpha``)
         from complete data, or with ``method="em"`` (or ``"gradient"``) by
-        :func:`~bayeskit.networks.fit_em` from data with missing values and latent nodes (the structure given; ``search`` holds
-        ``fit_em``'s options such as ``latent``, ``start``, ``max_iter``, ``seed``).
+        :func:`~bayeskit.networks.fit_em` from data with missing values and latent nodes (the
+        structure given; ``search`` holds ``fit_em``'s options such as ``latent``, ``start``,
+        ``max_iter``, ``seed``).
 
         Examples
         --------
