@@ -112,6 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--rows", type=int, default=100_000, help="rows of the classifier setting")
     ap.add_argument("--write", choices=("auto", "yes", "no"), default="auto")
+    ap.add_argument("--skip-big", action="store_true", help="leave out the large networks")
     ap.add_argument("--big-one", help=argparse.SUPPRESS)
     ap.add_argument("--engine", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -126,6 +127,8 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for name in (*QUERY_NETS, *BIG_NETS):
             if name in BIG_NETS:
+                if args.skip_big:
+                    continue
                 big.append(_big(name, folder))
                 say(" ".join(big[-1]))
                 continue
