@@ -274,6 +274,8 @@ class VariableElimination:
     # ------------------------------------------------------------------ checking input
     def _nodes_of(self, variables: Any, what: str) -> list[int]:
         single = isinstance(variables, str) or not isinstance(variables, Iterable)
+        if isinstance(variables, np.ndarray):
+            variables = variables.tolist()
         items = [variables] if single else list(variables)
         if not items:
             msg = f"{what} must name at least one node"

@@ -39,6 +39,7 @@ import pandas as pd
 from bayeskit._compiled import parallel_kernel
 from bayeskit._warnings import warn
 from bayeskit.networks.factor import Factor
+from bayeskit.networks.inference import VariableElimination
 from bayeskit.networks.network import BayesianNetwork
 
 __all__ = [
@@ -87,6 +88,7 @@ class _Compiled:
         nodes = net.nodes
         pos = {n: i for i, n in enumerate(nodes)}
         self.net, self.nodes, self.pos = net, nodes, pos
+        self.checks = VariableElimination(net)  # its input checks, shared
         self.card = np.array([net.cardinality(n) for n in nodes], dtype=np.int64)
         tables = [np.asarray(net.cpt(n), dtype=np.float64) for n in nodes]
         self.cpt_off = np.zeros(len(nodes) + 1, dtype=np.int64)
@@ -115,36 +117,17 @@ class _Compiled:
         )
 
     def evidence(self, evidence: Mapping[Any, Any] | None) -> dict[int, int]:
-        out: dict[int, int] = {}
-        for node, state in (evidence or {}).items():
-            if node not in self.pos:
-                msg = f"evidence names {node!r}, which is no node of the network"
-                raise ValueError(msg)
-            names = self.net.states(node)
-            if str(state) not in names:
-                msg = f"evidence {node!r}={state!r}: no such state (states: {list(names)})"
-                raise ValueError(msg)
-            out[self.pos[node]] = names.index(str(state))
-        return out
+        """Observed node -> state index (the checks of exact inference: unknown nodes and
+        states named)."""
+        observed, codes = self.checks._evidence(evidence)
+        return dict(zip(observed, codes.tolist(), strict=True))
 
     def targets(self, variables: Any, observed: dict[int, int]) -> list[int]:
-        single = isinstance(variables, str) or not isinstance(variables, list | tuple | np.ndarray)
-        items = [variables] if single else list(variables)
-        if len(set(items)) != len(items):
-            msg = f"variables names a node twice: {items}"
+        out = self.checks._nodes_of(variables, "variables")
+        clash = [self.nodes[v] for v in out if v in observed]
+        if clash:
+            msg = f"{clash} are both queried and observed"
             raise ValueError(msg)
-        if not items:
-            msg = "variables must name at least one node"
-            raise ValueError(msg)
-        out = []
-        for v in items:
-            if v not in self.pos:
-                msg = f"{v!r} is no node of the network"
-                raise ValueError(msg)
-            if self.pos[v] in observed:
-                msg = f"{v!r} is both queried and observed"
-                raise ValueError(msg)
-            out.append(self.pos[v])
         return out
 
     def forward(self, n: int, observed: dict[int, int], rng: np.random.Generator):
