@@ -31,7 +31,7 @@ import pandas as pd
 
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.networks.dag import DAG
-from bayeskit.networks.learning import ESTIMATORS, _cpts, _pseudo_count
+from bayeskit.networks.learning import ESTIMATORS, _column_states, _cpts, _pseudo_count
 from bayeskit.networks.network import BayesianNetwork, state_codes
 
 __all__ = ["EMResult", "fit_em"]
@@ -303,17 +303,8 @@ def _encode(dag: DAG, data: pd.DataFrame, states, latent) -> tuple[dict, np.ndar
                 "states) if it is never observed"
             )
             raise ValueError(msg)
-        col = data[node]
-        if states is not None and node in states:
-            node_states[node] = tuple(str(s) for s in states[node])
-        elif isinstance(col.dtype, pd.CategoricalDtype):
-            node_states[node] = tuple(str(c) for c in col.cat.categories)
-        else:
-            node_states[node] = tuple(sorted({str(v) for v in col.dropna()}))
-        if not node_states[node]:
-            msg = f"column {node!r} has no observed value to take its states from; pass states="
-            raise ValueError(msg)
-        codes[:, j] = state_codes(col, node_states[node], f"column {node!r}")
+        node_states[node] = _column_states(data, node, states)
+        codes[:, j] = state_codes(data[node], node_states[node], f"column {node!r}")
     return node_states, codes
 
 

@@ -174,10 +174,7 @@ class VariableElimination:
         """
         targets = self._nodes_of(variables, "variables")
         observed, codes = self._evidence(evidence)
-        clash = set(targets) & set(observed)
-        if clash:
-            msg = f"{[self._nodes[i] for i in sorted(clash)]} are both queried and observed"
-            raise ValueError(msg)
+        self._apart(targets, observed)
         if not joint:
             return {self._nodes[t]: self._posterior((t,), observed, codes) for t in targets}
         return self._posterior(tuple(targets), observed, codes)
@@ -208,10 +205,7 @@ class VariableElimination:
             targets = [i for i in range(len(self._nodes)) if i not in set(observed)]
         else:
             targets = self._nodes_of(variables, "variables")
-        clash = set(targets) & set(observed)
-        if clash:
-            msg = f"{[self._nodes[i] for i in sorted(clash)]} are both maximised and observed"
-            raise ValueError(msg)
+        self._apart(targets, observed, "maximised")
         # no pruning of d-separated evidence: the table is then P(x, e) itself, over P(e)
         plan = self._plan(tuple(targets), observed, maximise=True, prune_separated=False)
         rows = codes[None, :]
@@ -243,10 +237,7 @@ class VariableElimination:
         """
         targets = self._nodes_of(variables, "variables")
         codes, columns = self._evidence_frame(evidence)
-        clash = set(targets) & set(columns)
-        if clash:
-            msg = f"{[self._nodes[i] for i in sorted(clash)]} are both queried and observed"
-            raise ValueError(msg)
+        self._apart(targets, columns)
         groups = [tuple(targets)] if joint else [(t,) for t in targets]
         if not len(codes):  # no rows: empty frames of the right columns
             empty = {g: np.zeros((0, *(int(self._card[t]) for t in g))) for g in groups}
@@ -290,6 +281,15 @@ class VariableElimination:
                 raise ValueError(msg)
             out.append(self._pos[v])
         return out
+
+    def _apart(
+        self, targets: Iterable[int], observed: Iterable[int], verb: str = "queried"
+    ) -> None:
+        """ValueError naming the nodes both asked for and observed."""
+        clash = set(targets) & set(observed)
+        if clash:
+            msg = f"{[self._nodes[i] for i in sorted(clash)]} are both {verb} and observed"
+            raise ValueError(msg)
 
     def _evidence(self, evidence: Mapping[Any, Any] | None) -> tuple[tuple[int, ...], np.ndarray]:
         if evidence is None:

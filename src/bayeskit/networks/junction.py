@@ -113,24 +113,14 @@ class JunctionTree:
         order: str = "auto",
         max_cells: int = DEFAULT_MAX_CELLS,
     ):
-        if not isinstance(network, BayesianNetwork):
-            msg = f"network must be a BayesianNetwork, got {type(network).__name__}"
-            raise TypeError(msg)
         if order not in (*ORDERS, "auto"):
             msg = f"order must be one of {(*ORDERS, 'auto')}, got {order!r}"
             raise ValueError(msg)
-        if (
-            isinstance(max_cells, bool)
-            or not isinstance(max_cells, int | np.integer)
-            or max_cells < 1
-        ):
-            msg = f"max_cells must be a positive integer, got {max_cells!r}"
-            raise ValueError(msg)
-        self.network, self.order, self.max_cells = network, order, int(max_cells)
-        # the input checks and evidence encoding are variable elimination's
+        # the input checks (network, max_cells, queries, evidence) are variable elimination's
         self._ve = VariableElimination(
             network, order="min-fill" if order == "auto" else order, max_cells=max_cells
         )
+        self.network, self.order, self.max_cells = network, order, self._ve.max_cells
         self._nodes = network.nodes
         self._pos = {n: i for i, n in enumerate(self._nodes)}
         self._card = np.array([network.cardinality(n) for n in self._nodes], dtype=np.int64)
@@ -400,9 +390,7 @@ class JunctionTree:
         observed, codes = self._ve._evidence(evidence)
         if len(targets) > 1:
             return self._ve.query(variables, evidence)
-        if targets[0] in observed:
-            msg = f"[{self._nodes[targets[0]]!r}] are both queried and observed"
-            raise ValueError(msg)
+        self._ve._apart(targets, observed)
         out, log_pe = self._run(targets, list(observed), codes[None, :], distribute=False)
         if not np.isfinite(log_pe[0]):
             self._ve._zero_evidence(observed, codes)
@@ -451,10 +439,7 @@ class JunctionTree:
         """
         targets = self._ve._nodes_of(variables, "variables")
         codes, columns = self._ve._evidence_frame(evidence)
-        clash = set(targets) & set(columns)
-        if clash:
-            msg = f"{[self._nodes[i] for i in sorted(clash)]} are both queried and observed"
-            raise ValueError(msg)
+        self._ve._apart(targets, columns)
         out, log_pe = self._run(targets, columns, codes, distribute=len(targets) > 1)
         bad = ~np.isfinite(log_pe)
         if bad.any():

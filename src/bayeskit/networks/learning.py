@@ -150,22 +150,28 @@ def _encode_data(
     nodes = tuple(nodes)
     states = {}
     for node in nodes:
-        if given is not None and node in given:
-            states[node] = tuple(str(s) for s in given[node])
-            continue
-        if node not in data.columns:
+        if (given is None or node not in given) and node not in data.columns:
             msg = f"data has no column {node!r} (the DAG's nodes: {list(nodes)})"
             raise ValueError(msg)
-        col = data[node]
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            states[node] = tuple(str(c) for c in col.cat.categories)
-        else:
-            states[node] = tuple(sorted({str(v) for v in col.dropna()}))
-        if not states[node]:
-            msg = f"column {node!r} has no value to take its states from; pass states="
-            raise ValueError(msg)
+        states[node] = _column_states(data, node, given)
     codes = encode_frame(nodes, states, data)  # names the column of a bad value
     return _NetworkData(nodes, states, codes, check_sample_weight(sample_weight, len(data)))
+
+
+def _column_states(data: pd.DataFrame, node: Any, given: Mapping | None) -> tuple[str, ...]:
+    """A node's states: as ``given``, else its column's categories, else the column's distinct
+    values sorted (as text); ValueError for a column with no value to take them from."""
+    if given is not None and node in given:
+        return tuple(str(s) for s in given[node])
+    col = data[node]
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        states = tuple(str(c) for c in col.cat.categories)
+    else:
+        states = tuple(sorted({str(v) for v in col.dropna()}))
+    if not states:
+        msg = f"column {node!r} has no value to take its states from; pass states="
+        raise ValueError(msg)
+    return states
 
 
 def _count(dag: DAG, data: _NetworkData) -> FamilyCounts:

@@ -124,10 +124,7 @@ class _Compiled:
 
     def targets(self, variables: Any, observed: dict[int, int]) -> list[int]:
         out = self.checks._nodes_of(variables, "variables")
-        clash = [self.nodes[v] for v in out if v in observed]
-        if clash:
-            msg = f"{clash} are both queried and observed"
-            raise ValueError(msg)
+        self.checks._apart(out, observed)
         return out
 
     def forward(self, n: int, observed: dict[int, int], rng: np.random.Generator):
