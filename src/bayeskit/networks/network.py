@@ -314,20 +314,13 @@ class BayesianNetwork:
         if not isinstance(n, int | np.integer) or isinstance(n, bool) or n < 0:
             msg = f"n must be a non-negative integer, got {n!r}"
             raise ValueError(msg)
-        rng = np.random.default_rng(seed)
-        codes: dict[Node, np.ndarray] = {}
-        for node in self._dag.topological_order():
-            table = self._cpts[node]
-            k = table.shape[-1]
-            parents = self._dag.parents(node)
-            if parents:
-                config = np.ravel_multi_index(tuple(codes[p] for p in parents), table.shape[:-1])
-            else:
-                config = np.zeros(n, dtype=np.int64)
-            cum = np.cumsum(table.reshape(-1, k), axis=1)
-            cum /= cum[:, -1:]  # exactly 1 at the end, so a last state of probability 0 stays so
-            u = rng.random(n)
-            codes[node] = (u[:, None] >= cum[config]).sum(axis=1)
+        compiled = getattr(self, "_compiled_arrays", None)
+        if compiled is None:
+            from bayeskit.networks.sampling import _Compiled
+
+            compiled = self._compiled_arrays = _Compiled(self)
+        x, _ = compiled.forward(int(n), {}, np.random.default_rng(seed))
+        codes = {node: x[:, j] for j, node in enumerate(self.nodes)}
         return pd.DataFrame(
             {
                 node: pd.Categorical.from_codes(codes[node], categories=list(self._states[node]))

@@ -91,6 +91,13 @@ class _Compiled:
         self.checks = VariableElimination(net)  # its input checks, shared
         self.card = np.array([net.cardinality(n) for n in nodes], dtype=np.int64)
         tables = [np.asarray(net.cpt(n), dtype=np.float64) for n in nodes]
+        # each CPT row's cumulative distribution, exactly 1 at the end (so a last state of
+        # probability 0 stays so): a forward draw is the number of entries below a uniform
+        self.cumulative = []
+        for t in tables:
+            cum = np.cumsum(t.reshape(-1, t.shape[-1]), axis=1)
+            cum /= cum[:, -1:]
+            self.cumulative.append(cum)
         self.cpt_off = np.zeros(len(nodes) + 1, dtype=np.int64)
         np.cumsum([t.size for t in tables], out=self.cpt_off[1:])
         with np.errstate(divide="ignore"):
@@ -128,26 +135,24 @@ class _Compiled:
         return out
 
     def forward(self, n: int, observed: dict[int, int], rng: np.random.Generator):
-        """``n`` forward samples with the observed nodes clamped: the states (n, nodes) and
-        each sample's log weight ``sum log P(e_i | pa_i)``."""
-        x = np.zeros((n, len(self.nodes)), dtype=np.int64)
+        """``n`` forward (ancestral) samples, nodes in topological order, one uniform per
+        sample and unobserved node; the observed nodes clamped. The states (n, nodes) and each
+        sample's log weight ``sum log P(e_i | pa_i)``. :meth:`BayesianNetwork.sample` is this
+        with nothing observed."""
+        x = np.zeros((len(self.nodes), n), dtype=np.int64)  # node-major: rows read whole
         log_w = np.zeros(n)
         for i in self.topological:
             lo, hi = self.fam_ptr[i], self.fam_ptr[i + 1]
             base = np.zeros(n, dtype=np.int64)
             for m in range(lo, hi - 1):
-                base += x[:, self.fam_nodes[m]] * self.fam_strides[m]
-            k = int(self.card[i])
-            off = self.cpt_off[i]
+                base += x[self.fam_nodes[m]] * self.fam_strides[m]
             if i in observed:
-                x[:, i] = observed[i]
-                log_w += self.log_cpt[off + base + observed[i]]
+                x[i] = observed[i]
+                log_w += self.log_cpt[self.cpt_off[i] + base + observed[i]]
                 continue
-            probs = np.exp(self.log_cpt[off + base[:, None] + np.arange(k)])
-            cum = np.cumsum(probs, axis=1)
-            u = rng.random(n) * cum[:, -1]
-            x[:, i] = np.minimum((u[:, None] >= cum).sum(axis=1), k - 1)
-        return x, log_w
+            u = rng.random(n)
+            x[i] = (u[:, None] >= self.cumulative[i][base // self.card[i]]).sum(axis=1)
+        return x.T, log_w
 
 
 def _gibbs_sweeps(  # pragma: no cover - compiled
@@ -284,6 +289,7 @@ class GibbsSampler:
         self._warn_deterministic(free)
         rng = np.random.default_rng(seed)
         state, log_w = c.forward(n_chains, observed, rng)
+        state = np.ascontiguousarray(state)
         for _ in range(1000):  # a start the evidence allows, for each chain
             bad = np.flatnonzero(np.isneginf(log_w))
             if not len(bad):
