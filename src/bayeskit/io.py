@@ -142,6 +142,7 @@ from bayeskit._version import __version__
 from bayeskit.classifiers import MODELS
 from bayeskit.data.schema import CATEGORICAL, NUMERIC, Encoded, Schema
 from bayeskit.exceptions import ModelFileError
+from bayeskit.stats import ExpectedCounts
 from bayeskit.stats._checks import Layout
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "load", "save"]
@@ -786,7 +787,11 @@ def _check_stats(model: Any, stats: Any, layout: Layout, fail) -> None:
         expected = type(model._count(empty, y, None, layout.n_classes))
     finally:
         model.schema_ = schema
-    if type(stats) is not expected:
+    if getattr(model, "missing", None) == "em" and type(stats) is ExpectedCounts:
+        # fitted by EM over missing values: the structure's counts and the expected ones
+        if type(stats.counts) is not expected:
+            fail(f"stats_.counts is a {type(stats.counts).__name__}; expected {expected.__name__}")
+    elif type(stats) is not expected:
         fail(
             f"stats_ is a {type(stats).__name__}; a {type(model).__name__} holds "
             f"{expected.__name__}"

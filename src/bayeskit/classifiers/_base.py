@@ -138,19 +138,19 @@ def _plain_repr(v: Any) -> str:
     return repr(v.item() if isinstance(v, np.generic) else v)
 
 
-def _drop_weightless(X: Any, y: np.ndarray, sample_weight: Any):
+def _drop_weightless(X: Any, y: np.ndarray, sample_weight: Any, unlabelled: np.ndarray):
     """Rows of weight 0 are left out before anything is learned from them (their categories
     do not enter a vocabulary, their labels do not make a class), so an integer weight equals
     repeating the row that many times, 0 included."""
     w = check_sample_weight(sample_weight, X.shape[0])
     if w is None or (w > 0).all():
-        return X, y, w
+        return X, y, w, unlabelled
     keep = w > 0
     if not keep.any():
         msg = "sample_weight sums to zero: there is nothing to learn from"
         raise ValueError(msg)
     rows = X.iloc[keep] if isinstance(X, pd.DataFrame) else X[keep]
-    return rows, y[keep], w[keep]
+    return rows, y[keep], w[keep], unlabelled[keep]
 
 
 class BayesClassifier(ClassifierMixin, BaseEstimator):
@@ -189,6 +189,12 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             _check_choice("discretize", self.discretize, DISCRETIZE_METHODS)
         if hasattr(self, "n_bins"):
             _check_number("n_bins", self.n_bins, low=1, integer=True)
+        if hasattr(self, "unlabelled"):  # the EM parameters (bayeskit.classifiers._incomplete)
+            _check_number("unlabelled_weight", self.unlabelled_weight, low=0)
+            _check_number("max_iter", self.max_iter, low=1, integer=True)
+            _check_number("tol", self.tol, low=0)
+        if hasattr(self, "missing"):
+            _check_choice("missing", self.missing, ("skip", "em"))
         self._check_own_params()
 
     def _check_own_params(self) -> None:
@@ -214,7 +220,16 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         return stats.regrow(remap, self.schema_.n_states) if remap else stats
 
     # ------------------------------------------------------------------ data
-    def _infer_schema(self, X: Any, y: np.ndarray, n_classes: int, w: np.ndarray | None) -> Schema:
+    def _infer_schema(
+        self,
+        X: Any,
+        y: np.ndarray,
+        n_classes: int,
+        w: np.ndarray | None,
+        labelled: np.ndarray | None = None,
+    ) -> Schema:
+        """The schema of ``X``: vocabularies from every row, cut points of binned numeric
+        columns from the ``labelled`` rows (a mask; all rows by default)."""
         schema = Schema.infer(
             X,
             categorical_features=getattr(self, "categorical_features", None),
@@ -223,6 +238,10 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         method = getattr(self, "discretize", None)
         if method is None:
             return schema
+        if labelled is not None and not labelled.all():
+            X = X.iloc[labelled] if isinstance(X, pd.DataFrame) else X[labelled]
+            y = y[labelled]
+            w = None if w is None else w[labelled]
         return schema.discretize(
             X, y, n_classes, method=method, n_bins=getattr(self, "n_bins", 5), sample_weight=w
         )
@@ -317,16 +336,64 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
     def _fit(self, X: Any, y: Any, sample_weight: Any) -> BayesClassifier:
         X = self._prepare_X(X, reset=True)
-        y = _check_targets(y, X.shape[0])
-        X, y, sample_weight = _drop_weightless(X, y, sample_weight)
-        classes = np.unique(y)
+        y, unlabelled = self._targets(y, X.shape[0])
+        X, y, sample_weight, unlabelled = _drop_weightless(X, y, sample_weight, unlabelled)
+        classes = np.unique(y[~unlabelled])
         if len(classes) < 2:
             msg = (
-                f"y has only 1 class ({classes[0]!r}); a classifier needs samples of at "
-                "least 2 classes"
+                f"y has only 1 class ({classes[0]!r}) on its labelled rows; a classifier needs "
+                "samples of at least 2 classes"
             )
             raise ValueError(msg)
+        if unlabelled.any() or getattr(self, "missing", "skip") == "em":
+            return self._learn_by_em(X, y, unlabelled, classes, sample_weight)
         return self._learn(X, y, classes, sample_weight)
+
+    def _targets(self, y: Any, n_samples: int) -> tuple[np.ndarray, np.ndarray]:
+        """The checked class labels and the mask of unlabelled rows (none unless the model's
+        ``unlabelled`` marker is set); an unlabelled row keeps a labelled row's label as a
+        placeholder, so ``y`` has one dtype."""
+        marker = getattr(self, "unlabelled", None)
+        if marker is None:
+            y = _check_targets(y, n_samples)
+            return y, np.zeros(len(y), dtype=bool)
+        from bayeskit.classifiers._incomplete import unlabelled_rows
+
+        raw, unlabelled = unlabelled_rows(y, marker)
+        if raw.shape[0] != n_samples:
+            msg = f"X has {n_samples} samples but y has {raw.shape[0]}"
+            raise ValueError(msg)
+        if unlabelled.all():
+            msg = (
+                f"every row of y is unlabelled (marked {marker!r} or missing); semi-supervised "
+                "learning needs labelled rows of at least 2 classes"
+            )
+            raise ValueError(msg)
+        labels = _check_targets(raw[~unlabelled], int((~unlabelled).sum()))
+        y = np.empty(n_samples, dtype=labels.dtype)
+        y[~unlabelled] = labels
+        y[unlabelled] = labels[0]
+        return y, unlabelled
+
+    def _learn_by_em(
+        self,
+        X: Any,
+        y: np.ndarray,
+        unlabelled: np.ndarray,
+        classes: np.ndarray,
+        sample_weight: Any,
+    ) -> BayesClassifier:
+        """``fit`` from rows without labels or with missing values learned by EM
+        (:mod:`bayeskit.classifiers._incomplete`)."""
+        from bayeskit.classifiers._incomplete import fit_incomplete
+
+        w = check_sample_weight(sample_weight, X.shape[0])
+        y_idx = np.searchsorted(classes, y)
+        y_idx[unlabelled] = -1
+        self.schema_ = self._infer_schema(X, y_idx, len(classes), w, labelled=~unlabelled)
+        self.classes_ = classes
+        fit_incomplete(self, self._encode(X), y_idx, w, len(classes))
+        return self
 
     def partial_fit(
         self, X: Any, y: Any, classes: Any = None, sample_weight: Any = None
@@ -345,9 +412,21 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
     def _partial_fit(self, X: Any, y: Any, classes: Any, sample_weight: Any) -> BayesClassifier:
         first = not hasattr(self, "classes_")
+        if getattr(self, "missing", "skip") == "em":
+            msg = (
+                "partial_fit counts chunk by chunk, and EM (missing='em') needs all rows at "
+                "once: use fit, or missing='skip'"
+            )
+            raise ValueError(msg)
         X = self._prepare_X(X, reset=first)
-        y = _check_targets(y, X.shape[0])
-        X, y, sample_weight = _drop_weightless(X, y, sample_weight)
+        y, unlabelled = self._targets(y, X.shape[0])
+        if unlabelled.any():
+            msg = (
+                f"partial_fit got {int(unlabelled.sum())} unlabelled row(s): semi-supervised EM "
+                "needs all rows at once; use fit, or pass labelled rows only"
+            )
+            raise ValueError(msg)
+        X, y, sample_weight, _ = _drop_weightless(X, y, sample_weight, unlabelled)
         if first:
             if classes is None:
                 msg = "classes must be passed on the first call to partial_fit"
@@ -398,6 +477,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             msg = "sample_weight sums to zero: there is nothing to learn from"
             raise ValueError(msg)
         self._after_count(enc, y_idx, w)
+        if hasattr(self, "unlabelled"):  # learned by counting: EM's one iteration
+            self.history_, self.n_iter_, self.converged_ = [], 1, True
         return self._reestimate()
 
     def _reestimate(self) -> BayesClassifier:
@@ -407,6 +488,19 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         self.log_prior_ = self._log_prior(self.class_count_)
         self._estimate()
         return self
+
+    def _parameter_log_prior(self) -> float:
+        """``sum pseudo-count x log theta`` of the Dirichlet prior that the estimates amount to
+        (class prior and tables): what EM adds to the log-likelihood as its objective."""
+        total = self._table_log_prior()
+        alpha = getattr(self, "prior_alpha", 0.0)
+        if getattr(self, "priors", None) is None and alpha > 0:
+            total += alpha * float(np.sum(self.log_prior_))
+        return total
+
+    def _table_log_prior(self) -> float:
+        """The tables' part of :meth:`_parameter_log_prior`; 0 for a model with none."""
+        return 0.0
 
     def _log_prior(self, class_count: np.ndarray) -> np.ndarray:
         priors = getattr(self, "priors", None)

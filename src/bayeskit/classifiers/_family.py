@@ -38,20 +38,22 @@ from bayeskit.classifiers._base import (
     _check_smoothing,
     explain_frame,
 )
+from bayeskit.classifiers._incomplete import table_log_prior
 from bayeskit.classifiers._params import tabular_parameters
 from bayeskit.data.codes import code_dtype
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import lidstone_equivalent, log_probabilities
 from bayeskit.exceptions import SchemaError
 from bayeskit.stats import (
+    ExpectedCounts,
     FamilyCounts,
-    ScoredCounts,
     conditional_mutual_information,
     family_counts,
     mutual_information,
     pair_families,
     table_shapes,
 )
+from bayeskit.stats.families import WithCounts
 from bayeskit.stats.lookup import FamilyTables, LogFactor
 
 __all__ = [
@@ -259,7 +261,7 @@ class FamilyClassifier(BayesClassifier):
         """The count tables of ``asked`` families, stacked a group of one shape at a time; a
         family that was not counted is summed out of a larger one that was
         (:meth:`FamilyCounts.marginal`)."""
-        counts = self._counts()
+        counts = self._table_counts()
         index = counts._layout[0]
         counted = [k for k, fam in enumerate(asked) if tuple(sorted(fam)) in index]
         groups = [
@@ -300,7 +302,7 @@ class FamilyClassifier(BayesClassifier):
         pseudo-counts give it a little mass. Given ``priors``: ``log P(x_columns | c)``
         (smoothed over the columns' joint values), so the class enters through the given
         prior."""
-        table = self._counts().table((self._d, *columns))
+        table = self._table_counts().table((self._d, *columns))
         if self.priors is not None:
             flat = table.reshape(table.shape[0], -1)
             cond = log_probabilities(flat, self.smoothing, self.alpha).reshape(table.shape)
@@ -382,13 +384,37 @@ class FamilyClassifier(BayesClassifier):
 
     def _joint_log_table(self, columns: tuple[int, ...]) -> np.ndarray:
         """:meth:`joint_log_table` of feature positions (never read as column labels)."""
-        table = self._counts().table((self._d, *columns))
+        table = self._table_counts().table((self._d, *columns))
         flat = log_probabilities(table.ravel(), self.smoothing, self.alpha)
         return flat.reshape(table.shape)
 
     def _counts(self) -> FamilyCounts:
-        """The family counts of ``stats_`` (inside :class:`ScoredCounts` where scores come too)."""
-        return self.stats_.counts if isinstance(self.stats_, ScoredCounts) else self.stats_
+        """The family counts of ``stats_`` the structure is read from (inside
+        :class:`ScoredCounts` where scores come too, or :class:`ExpectedCounts` after EM)."""
+        return self.stats_.counts if isinstance(self.stats_, WithCounts) else self.stats_
+
+    def _table_counts(self) -> FamilyCounts:
+        """The family counts the tables are estimated from: the expected counts of EM
+        (``missing="em"``), else those of :meth:`_counts`."""
+        stats = self.stats_
+        return stats.expected if isinstance(stats, ExpectedCounts) else self._counts()
+
+    # ------------------------------------------------------------------ EM
+    def _network_tables(self) -> tuple[list[np.ndarray], list[tuple[int, ...]]]:
+        """The CPTs of :meth:`to_network` (class prior first, then each feature's table over
+        ``(class, parents, x_j)``) and each feature's family as code columns, for the E-step of
+        :mod:`bayeskit.classifiers._incomplete`."""
+        d = self._d
+        prior = np.exp(self.log_prior_ - logsumexp(self.log_prior_))
+        factors = self._explain_factors
+        tables = [prior, *(np.exp(f.log_table) for f in factors)]
+        return tables, [(d, *f.parents, f.child) for f in factors]
+
+    def _table_log_prior(self) -> float:
+        tables = getattr(self, "log_cpt_", None)
+        if tables is None:
+            return 0.0
+        return table_log_prior(tables, self.smoothing, self.alpha)
 
     # ------------------------------------------------------------------ leave-one-out
     def _loo_alpha(self, n_states: int) -> float:

@@ -22,6 +22,8 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from bayeskit.classifiers._base import BayesClassifier, _check_number
+from bayeskit.classifiers._incomplete import with_em_parameters
+from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.schema import as_frame, is_records, is_temporal_value
 from bayeskit.estimate import lidstone
 from bayeskit.exceptions import SchemaError
@@ -95,7 +97,7 @@ class _EventModel(BayesClassifier):
                 raise ValueError(msg)
         return X
 
-    def _infer_schema(self, X: Any, y: np.ndarray, n_classes: int, w: np.ndarray | None) -> None:
+    def _infer_schema(self, X: Any, y, n_classes: int, w, labelled=None) -> None:
         return None
 
     def _grow(self, X: Any, stats):
@@ -126,6 +128,7 @@ class _EventModel(BayesClassifier):
         return tags
 
 
+@with_em_parameters(network_em=None)
 class MultinomialNaiveBayes(_EventModel):
     """Multinomial naive Bayes for count data such as word counts (sparse input welcome).
 
@@ -138,7 +141,7 @@ class MultinomialNaiveBayes(_EventModel):
     alpha : float, default=1.0
     priors : array-like, optional
     prior_alpha : float, default=0.0
-
+    {em}
     Attributes
     ----------
     classes_, class_count_, log_prior_ :
@@ -146,6 +149,7 @@ class MultinomialNaiveBayes(_EventModel):
         Weighted total count of each feature in each class.
     feature_log_prob_ : ndarray of shape (n_classes, n_features)
         ``log theta_cj``.
+    {em_attributes}
 
     Examples
     --------
@@ -154,10 +158,18 @@ class MultinomialNaiveBayes(_EventModel):
     array(['sport'], dtype='<U5')
     """
 
-    def __init__(self, *, alpha: float = 1.0, priors: Any = None, prior_alpha: float = 0.0):
-        self.alpha = alpha
-        self.priors = priors
-        self.prior_alpha = prior_alpha
+    def __init__(
+        self,
+        *,
+        alpha: float = 1.0,
+        priors: Any = None,
+        prior_alpha: float = 0.0,
+        unlabelled: Any = None,
+        unlabelled_weight: float = 1.0,
+        max_iter: int = 100,
+        tol: float = 1e-6,
+    ):
+        store_parameters(self, locals())
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -173,6 +185,9 @@ class MultinomialNaiveBayes(_EventModel):
         self.feature_count_ = self.stats_.feature_count[0]
         self.feature_log_prob_ = lidstone(self.feature_count_, self.alpha)
 
+    def _table_log_prior(self) -> float:
+        return self.alpha * float(np.sum(self.feature_log_prob_)) if self.alpha > 0 else 0.0
+
     def _log_likelihood(self, X: Any) -> np.ndarray:
         logp = self.feature_log_prob_
         if np.isneginf(logp).any():  # alpha = 0: 0 * log 0 must count as 0, not NaN
@@ -180,6 +195,7 @@ class MultinomialNaiveBayes(_EventModel):
         return np.asarray(X @ logp.T)
 
 
+@with_em_parameters(network_em=None)
 class BernoulliNaiveBayes(_EventModel):
     """Bernoulli naive Bayes for binary features (word present or not), sparse input welcome.
 
@@ -194,13 +210,14 @@ class BernoulliNaiveBayes(_EventModel):
         Values above this threshold count as 1; None means the input is already binary.
     priors, prior_alpha :
         As in :class:`NaiveBayes`.
-
+    {em}
     Attributes
     ----------
     feature_count_ : ndarray of shape (n_classes, n_features)
         Weighted number of samples of each class in which each feature is 1.
     feature_log_prob_ : ndarray of shape (n_classes, n_features)
         ``log p_cj``.
+    {em_attributes}
 
     Examples
     --------
@@ -218,11 +235,12 @@ class BernoulliNaiveBayes(_EventModel):
         binarize: float | None = 0.0,
         priors: Any = None,
         prior_alpha: float = 0.0,
+        unlabelled: Any = None,
+        unlabelled_weight: float = 1.0,
+        max_iter: int = 100,
+        tol: float = 1e-6,
     ):
-        self.alpha = alpha
-        self.binarize = binarize
-        self.priors = priors
-        self.prior_alpha = prior_alpha
+        store_parameters(self, locals())
 
     def _check_own_params(self) -> None:
         _check_number("alpha", self.alpha, low=0)
@@ -254,6 +272,11 @@ class BernoulliNaiveBayes(_EventModel):
         both = lidstone(np.stack([zeros, ones], axis=-1), self.alpha)
         self.feature_log_prob_ = both[..., 1]
         self._log_not = both[..., 0]
+
+    def _table_log_prior(self) -> float:
+        if self.alpha <= 0:
+            return 0.0
+        return self.alpha * float(np.sum(self.feature_log_prob_) + np.sum(self._log_not))
 
     def _log_likelihood(self, X: Any) -> np.ndarray:
         Xb = self._feature_matrix(X)

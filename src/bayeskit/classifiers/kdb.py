@@ -14,6 +14,7 @@ from bayeskit.classifiers._family import (
     pair_information,
     with_family_parameters,
 )
+from bayeskit.classifiers._incomplete import with_em_parameters
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.schema import Encoded
 from bayeskit.stats import FamilyCounts, ScoredCounts
@@ -178,6 +179,7 @@ class _KDBBase(FamilyClassifier):
         return {"components": [factors]}
 
 
+@with_em_parameters(network_em=True)
 @with_family_parameters
 @_kdb_parameters(k=2)
 class KDB(_KDBBase):
@@ -208,6 +210,7 @@ class KDB(_KDBBase):
     ----------
     {kdb}
     {params}
+    {em}
     Attributes
     ----------
     classes_, schema_, class_count_, log_prior_ :
@@ -221,6 +224,7 @@ class KDB(_KDBBase):
         Feature name -> tuple of its feature parents, best first.
     log_cpt_ : list of ndarray, one per feature, shape (n_classes, n_parent_states, n_states)
 
+    {em_attributes}
     Examples
     --------
     >>> from bayeskit.data import datasets
@@ -247,6 +251,11 @@ class KDB(_KDBBase):
         handle_unknown: str = "missing",
         discretize: str | None = "mdl",
         n_bins: int = 5,
+        missing: str = "skip",
+        unlabelled: Any = None,
+        unlabelled_weight: float = 1.0,
+        max_iter: int = 100,
+        tol: float = 1e-6,
     ):
         store_parameters(self, locals())
 

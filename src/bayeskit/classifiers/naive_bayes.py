@@ -19,6 +19,7 @@ from bayeskit.classifiers._base import (
     redo_rows_beyond_float64,
     warn_underflowed_variances,
 )
+from bayeskit.classifiers._incomplete import table_log_prior, with_em_parameters
 from bayeskit.classifiers._params import store_parameters, tabular_parameters
 from bayeskit.data.schema import CATEGORICAL, Encoded
 from bayeskit.estimate import (
@@ -41,6 +42,7 @@ from bayeskit.stats.lookup import FamilyTables, LogFactor
 __all__ = ["NaiveBayes", "NaiveStats"]
 
 
+@with_em_parameters(network_em=False)
 @tabular_parameters(
     prior_alpha="; it matters only on small data sets and rare classes",
     none="one Gaussian per class and feature (Zhou Eq. 7.18)",
@@ -95,7 +97,7 @@ class NaiveBayes(BayesClassifier):
         integer-valued feature constant within a class becomes a near point mass that vetoes
         the class on any other value: the main reason Gaussians are not the default.
     {tabular}
-
+    {em}
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
@@ -115,7 +117,7 @@ class NaiveBayes(BayesClassifier):
         semi-naive models of :mod:`bayeskit.classifiers` relax).
     n_features_in_, feature_names_in_ :
         As in scikit-learn.
-
+    {em_attributes}
     Examples
     --------
     >>> import pandas as pd
@@ -139,8 +141,16 @@ class NaiveBayes(BayesClassifier):
         handle_unknown: str = "missing",
         discretize: str | None = "mdl",
         n_bins: int = 5,
+        missing: str = "skip",
+        unlabelled: Any = None,
+        unlabelled_weight: float = 1.0,
+        max_iter: int = 100,
+        tol: float = 1e-6,
     ):
         store_parameters(self, locals())
+
+    def _table_log_prior(self) -> float:
+        return table_log_prior(self.log_cpt_, self.smoothing, self.alpha)
 
     def _check_own_params(self) -> None:
         _check_smoothing(self.alpha, self.smoothing)

@@ -14,6 +14,7 @@ from bayeskit.classifiers._family import (
     pair_information,
     with_family_parameters,
 )
+from bayeskit.classifiers._incomplete import with_em_parameters
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.stats.information import CMI_WEIGHTINGS
 
@@ -34,6 +35,7 @@ def maximum_spanning_tree(weights: np.ndarray) -> np.ndarray:
     return edges[np.lexsort((edges[:, 1], edges[:, 0]))].astype(np.int64)
 
 
+@with_em_parameters(network_em=True)
 @with_family_parameters
 class TAN(FamilyClassifier):
     """Tree-augmented naive Bayes: each feature has the class and at most one feature parent.
@@ -58,6 +60,7 @@ class TAN(FamilyClassifier):
         The edge weight: ``"joint"`` weighs each class by its frequency (Friedman et al.; the
         Nanjing lecture, seed 004), ``"per-class"`` is Eq. (7.22) exactly as Zhou prints it.
     {params}
+    {em}
     Attributes
     ----------
     classes_, schema_, class_count_, log_prior_ :
@@ -75,6 +78,7 @@ class TAN(FamilyClassifier):
     log_cpt_ : list of ndarray, one per feature, shape (n_classes, n_parent_states, n_states)
         ``log P(x_j | c, pa_j)``; ``n_parent_states`` is 1 for the root.
 
+    {em_attributes}
     Examples
     --------
     >>> from bayeskit.data import datasets
@@ -100,6 +104,11 @@ class TAN(FamilyClassifier):
         handle_unknown: str = "missing",
         discretize: str | None = "mdl",
         n_bins: int = 5,
+        missing: str = "skip",
+        unlabelled: Any = None,
+        unlabelled_weight: float = 1.0,
+        max_iter: int = 100,
+        tol: float = 1e-6,
     ):
         store_parameters(self, locals())
 
@@ -114,9 +123,9 @@ class TAN(FamilyClassifier):
     def _components(self) -> dict[str, Any]:
         d = self._d
         names = self.schema_.names
-        weights = pair_information(self.stats_, d, self.cmi)
+        weights = pair_information(self._counts(), d, self.cmi)
         if self.root is None:
-            root = int(np.argmax(class_information(self.stats_, d)))
+            root = int(np.argmax(class_information(self._counts(), d)))
         else:
             root = self._feature_index("root", self.root)
         parents: dict[int, tuple[int, ...]] = {}

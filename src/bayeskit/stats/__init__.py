@@ -2,6 +2,7 @@
 
 from bayeskit.stats.counts import CategoricalCounts, categorical_counts, class_counts, count_table
 from bayeskit.stats.families import (
+    ExpectedCounts,
     FamilyCounts,
     ScoredCounts,
     family_counts,
@@ -25,6 +26,7 @@ from bayeskit.stats.moments import (
 __all__ = [
     "CategoricalCounts",
     "EnsembleCounts",
+    "ExpectedCounts",
     "FamilyCounts",
     "FullStats",
     "GaussianMoments",

@@ -36,6 +36,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -310,6 +311,49 @@ class ScoredCounts(WithCounts):
                 f"{where}.scores",
                 "impossible-row weights must be >= 0 and log-likelihoods <= 0",
             )
+
+
+@dataclass(frozen=True)
+class ExpectedCounts(WithCounts):
+    """What a classifier fitted by EM over missing feature values holds
+    (:mod:`bayeskit.classifiers._incomplete`): the counts its structure was chosen from, and the
+    expected counts of that structure's families that its tables were estimated from.
+
+    EM needs all rows at once, so these do not add up chunk by chunk: ``+`` and ``regrow``
+    raise a ValueError that says so.
+
+    Attributes
+    ----------
+    counts : FamilyCounts
+        The available-case counts (labelled rows and class completions): the structure.
+    expected : FamilyCounts
+        The E-step's counts of the class, of each ``(class, x_j)`` and of each family
+        ``(class, parents, x_j)``: the tables and the class prior.
+    """
+
+    counts: FamilyCounts
+    expected: FamilyCounts
+
+    @property
+    def class_count(self) -> np.ndarray:
+        return self.expected.class_count
+
+    def __add__(self, other: Any) -> ExpectedCounts:
+        msg = (
+            "a model fitted by EM (missing='em') cannot take more rows with partial_fit: EM "
+            "needs all rows at once; fit again on all of them"
+        )
+        raise ValueError(msg)
+
+    def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> ExpectedCounts:
+        return self + self
+
+    def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
+        """Both as :meth:`FamilyCounts.validate`."""
+        for name in ("counts", "expected"):
+            if not isinstance(getattr(self, name), FamilyCounts):
+                _checks.fail(f"{where}.{name}", "expected FamilyCounts")
+            getattr(self, name).validate(layout, f"{where}.{name}")
 
 
 def pair_families(columns: Iterable[int], given: Sequence[int] = ()) -> list[Family]:
