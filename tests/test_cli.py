@@ -724,3 +724,34 @@ def test_network_commands_refuse_bad_input(tmp_path):
     result = run("network", "learn", wide, "-o", tmp_path / "w.bif")
     assert result.exit_code != 0
     assert "200 distinct values" in result.output
+
+
+def test_network_fit_by_em_with_missing_values_and_a_latent_node(tmp_path):
+    from bayeskit.networks import fit_em, read_bif
+
+    asia_path = Path(__file__).parent / "networks" / "data" / "asia.bif.gz"
+    asia = read_bif(asia_path)
+    rows = asia.sample(2000, seed=3).astype(object)
+    rows = rows.mask(np.random.default_rng(4).random(rows.shape) < 0.2).drop(columns=["tub"])
+    data = tmp_path / "holed.csv"
+    rows.to_csv(data, index=False)
+    out = tmp_path / "em.bif"
+    result = run("network", "fit", data, "-s", asia_path, "-o", out, "--estimator", "lidstone",
+                 "--seed", "5", "--max-iter", "30")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = flat(result.output)
+    assert "by EM" in text
+    assert "latent nodes: 1" in text
+    states = {n: asia.states(n) for n in asia.nodes if n != "tub"}
+    expected = fit_em(asia.dag, pd.read_csv(data, dtype=str), states=states,
+                      latent={"tub": asia.states("tub")}, estimator="lidstone", seed=5,
+                      max_iter=30)  # fmt: skip
+    got = read_bif(out)
+    for node in asia.nodes:
+        np.testing.assert_allclose(got.cpt(node), expected.network.cpt(node), atol=1e-6)
+    counted = run("network", "fit", data, "-s", asia_path, "-o", out, "--method", "count")
+    assert counted.exit_code != 0  # counting needs complete data: a named refusal
+    assert "use --method em" in flat(counted.output)
+    bad = run("network", "fit", data, "-s", asia_path, "-o", out, "--method", "magic")
+    assert bad.exit_code != 0
+    assert "--method must be" in flat(bad.output)

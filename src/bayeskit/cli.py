@@ -1308,24 +1308,93 @@ def network_fit(
     output: _NetOut,
     estimator: _Estimator = "bdeu",
     alpha: _Alpha = None,
+    method: Annotated[
+        str,
+        typer.Option(
+            "--method",
+            help="count (complete data), em, gradient (seed 003's gradient ascent), or auto: "
+            "count when every node is observed in every row, else em. A node with no column "
+            "in DATA is latent.",
+        ),
+    ] = "auto",
+    max_iter: Annotated[int, typer.Option("--max-iter", help="EM: most iterations.")] = 100,
+    tol: Annotated[
+        float,
+        typer.Option(
+            "--tol",
+            help="EM: stop when the objective changes less than this, relative to its size.",
+        ),
+    ] = 1e-8,  # fmt: skip
+    restarts: Annotated[
+        int, typer.Option("--restarts", help="EM: extra random starts; the best is kept.")
+    ] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="EM: seed of the random starts.")] = 0,
+    from_file: Annotated[
+        bool,
+        typer.Option(
+            "--from-file",
+            help="EM: start from the file's CPTs (expert values) instead of random ones.",
+        ),
+    ] = False,  # fmt: skip
 ) -> None:
-    """Fit the CPTs of a given structure to DATA and write the network."""
-    from bayeskit.networks import fit_parameters
+    """Fit the CPTs of a given structure to DATA and write the network; with missing values
+    or latent nodes, by EM (a live display shows the log-likelihood)."""
+    from bayeskit.networks import fit_em, fit_parameters
 
+    if method not in ("auto", "count", "em", "gradient"):
+        msg = f"--method must be auto, count, em or gradient, got {method!r}"
+        raise _fail(msg)
     given = _read_network(structure) if structure.is_file() else None
     if given is None:
         msg = f"file not found: {structure}"
         raise _fail(msg)
     frame = _network_data(data)
+    states = {n: given.states(n) for n in given.nodes}
+    latent = {n: states[n] for n in given.nodes if n not in frame.columns}
+    observed = [n for n in given.nodes if n in frame.columns]
+    holes = int(frame[observed].isna().to_numpy().sum())
+    if method == "auto":
+        method = "em" if latent or holes else "count"
+    elif method == "count" and (latent or holes):
+        msg = (
+            f"DATA has {holes} missing values and no column for {sorted(map(str, latent))}: "
+            "counting needs every node observed in every row; use --method em (or auto)"
+        )
+        raise _fail(msg)
     with _refusals():
-        states = {n: given.states(n) for n in given.nodes}
-        net = fit_parameters(
-            given.dag, frame, estimator=estimator, alpha=alpha, states=states
-        ).network
+        if method == "count":
+            net = fit_parameters(
+                given.dag, frame, estimator=estimator, alpha=alpha, states=states
+            ).network
+            how = ""
+        else:
+            with Progress(
+                SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                console=_err(), transient=True,
+            ) as bar:  # fmt: skip
+                task = bar.add_task(method)
+
+                def show(iteration: int, log_likelihood: float) -> None:
+                    text = f"{method}: iteration {iteration}, log-likelihood {log_likelihood:,.3f}"
+                    bar.update(task, description=text)
+
+                result = fit_em(
+                    given.dag, frame, states={n: states[n] for n in observed}, latent=latent,
+                    start=given if from_file else None, estimator=estimator, alpha=alpha,
+                    max_iter=max_iter, tol=tol, restarts=restarts, seed=seed, progress=show,
+                    method=method,
+                )  # fmt: skip
+            net = result.network
+            state = "converged" if result.converged else "stopped at --max-iter"
+            how = (
+                f" by {method.upper() if method == 'em' else method} ({holes} missing values, "
+                f"latent nodes: {len(latent)}; {result.n_iter} iterations, {state}, "
+                f"log-likelihood {result.history[-1]:,.3f})"
+            )
         _write_network(net, output)
     _out().print(
-        f"fitted {len(net.nodes)} CPTs ({net.n_parameters} parameters) on {len(frame)} rows; "
-        f"saved to {escape(str(output))}"
+        f"fitted {len(net.nodes)} CPTs ({net.n_parameters} parameters) on {len(frame)} "
+        f"rows{how}; saved to {escape(str(output))}"
     )
 
 

@@ -8,7 +8,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bayeskit.networks import DAG, BayesianNetwork, fit_em, fit_parameters, read_bif
+from bayeskit.networks import (
+    DAG,
+    BayesianNetwork,
+    expected_counts,
+    fit_em,
+    fit_parameters,
+    read_bif,
+)
+from bayeskit.networks.learning import _estimate
 
 ASIA = read_bif(Path(__file__).parent / "data" / "asia.bif.gz")
 STATES = {n: ASIA.states(n) for n in ASIA.nodes}
@@ -175,3 +183,33 @@ def test_gradient_ascent_reaches_the_em_optimum(estimator):
         assert (table >= 0).all()
     with pytest.raises(ValueError, match="method must be 'em' or 'gradient'"):
         fit_em(ASIA.dag, data, states=STATES, method="newton")
+
+
+def test_expected_counts_are_the_mergeable_complete_data_statistic():
+    # complete rows: the counts themselves; chunks: their sum; the M-step: the estimate from
+    # counts, so one EM iteration is expected_counts + fit_parameters' estimator
+    data = ASIA.sample(1500, seed=20)
+    counts, ll = expected_counts(ASIA, data)
+    counted = fit_parameters(ASIA.dag, data, states=STATES)
+    assert counts.families == counted.counts.families
+    np.testing.assert_allclose(counts.counts, counted.counts.counts, atol=1e-9)
+    assert ll == pytest.approx(float(ASIA.log_likelihood(data)), rel=1e-12)
+
+    holed = _holed(data, 0.3, seed=21).drop(columns=["tub"])  # tub latent: no column
+    weights = np.random.default_rng(22).random(len(holed))
+    whole, ll_whole = expected_counts(ASIA, holed, sample_weight=weights)
+    parts = [expected_counts(ASIA, holed.iloc[k::3], sample_weight=weights[k::3]) for k in range(3)]
+    merged = parts[0][0] + parts[1][0] + parts[2][0]
+    np.testing.assert_allclose(merged.counts, whole.counts, rtol=1e-12, atol=1e-9)
+    assert sum(p[1] for p in parts) == pytest.approx(ll_whole, rel=1e-12)
+    tub = ASIA.nodes.index("tub")
+    assert whole.marginal((tub,)).sum() == pytest.approx(weights.sum())
+
+    step = fit_em(ASIA.dag, holed, states=STATES, latent={"tub": STATES["tub"]}, start=ASIA,
+                  sample_weight=weights, estimator="bdeu", max_iter=1)  # fmt: skip
+    by_counts = _estimate(ASIA.dag, whole, STATES, "bdeu", 1.0)
+    for node in ASIA.nodes:
+        np.testing.assert_allclose(step.network.cpt(node), by_counts.cpt(node), atol=1e-12)
+    assert step.history[0] == pytest.approx(ll_whole, rel=1e-12)
+    with pytest.raises(TypeError, match="network must be a BayesianNetwork"):
+        expected_counts(ASIA.dag, holed)

@@ -6,7 +6,7 @@ tree; Gibbs sampling, likelihood weighting and rejection sampling."""
 
 from bayeskit.networks.bif import BIFError, read_bif, write_bif
 from bayeskit.networks.dag import DAG, bayes_ball, structural_hamming_distance
-from bayeskit.networks.em import EMResult, fit_em
+from bayeskit.networks.em import EMResult, expected_counts, fit_em
 from bayeskit.networks.factor import Factor
 from bayeskit.networks.inference import InferenceTooLarge, VariableElimination
 from bayeskit.networks.junction import JunctionTree
@@ -38,6 +38,7 @@ __all__ = [
     "JunctionTree",
     "NetworkFit",
     "bayes_ball",
+    "expected_counts",
     "family_score",
     "fit_em",
     "fit_parameters",

@@ -33,8 +33,9 @@ from bayeskit.data.validation import check_sample_weight
 from bayeskit.networks.dag import DAG
 from bayeskit.networks.learning import ESTIMATORS, _column_states, _cpts, _pseudo_count
 from bayeskit.networks.network import BayesianNetwork, state_codes
+from bayeskit.stats import FamilyCounts
 
-__all__ = ["EMResult", "fit_em"]
+__all__ = ["EMResult", "expected_counts", "fit_em"]
 
 
 @dataclass
@@ -165,6 +166,59 @@ def fit_em(
         if best is None or result.objective[-1] > best.objective[-1]:
             best = result
     return best
+
+
+def expected_counts(
+    network: BayesianNetwork, data: pd.DataFrame, *, sample_weight: Any = None
+) -> tuple[FamilyCounts, float]:
+    """The E-step of EM on a chunk of rows: every family's expected counts under ``network``,
+    ``sum_rows w P(parents, node | the row's observed values)``, and the rows' log-likelihood
+    ``sum_rows w log P(observed values)``.
+
+    The counts are the statistic complete data gives (:class:`~bayeskit.stats.FamilyCounts`
+    over the families ``(parents..., node)``, columns in node order, as
+    :attr:`NetworkFit.counts`), so the counts of chunks add up (``a + b``) to those of all
+    their rows, with complete rows they *are* the counts, and the M-step is the estimate from
+    counts: chunked or distributed EM is this function per chunk, a sum, and
+    :func:`~bayeskit.networks.fit_parameters`'s estimators. A node with no column in ``data``
+    is latent (never observed); a missing value is not observed. Rows of probability zero under
+    ``network`` add nothing to the counts and make the log-likelihood ``-inf``.
+
+    Examples
+    --------
+    >>> dag = DAG(edges=[("rain", "wet")])
+    >>> net = BayesianNetwork(dag, {"rain": [0.5, 0.5], "wet": [[0.9, 0.1], [0.2, 0.8]]},
+    ...                       states={"rain": ["n", "y"], "wet": ["n", "y"]})
+    >>> rows = pd.DataFrame({"rain": ["y", None], "wet": ["y", "y"]})
+    >>> counts, ll = expected_counts(net, rows)
+    >>> counts.table((0, 1)).round(3).tolist()  # (rain, wet): the second row splits 1/9, 8/9
+    [[0.0, 0.111], [0.0, 1.889]]
+    >>> round(ll, 4)  # log P(rain=y, wet=y) + log P(wet=y)
+    -1.7148
+    """
+    if not isinstance(network, BayesianNetwork):
+        msg = f"network must be a BayesianNetwork, got {type(network).__name__}"
+        raise TypeError(msg)
+    dag = network.dag
+    if not isinstance(data, pd.DataFrame):
+        msg = f"data must be a pandas DataFrame, got {type(data).__name__}"
+        raise TypeError(msg)
+    states = {n: network.states(n) for n in dag.nodes}
+    latent = {n: states[n] for n in dag.nodes if n not in data.columns}
+    _, codes = _encode(dag, data, states, latent)
+    codes, weights = _distinct_rows(codes, check_sample_weight(sample_weight, len(codes)))
+    tables, log_pe = network._junction_tree().expected_family_counts(codes, weights)
+    ll = float(np.dot(weights, log_pe)) if len(codes) else 0.0
+    return _family_counts(dag, states, tables), ll
+
+
+def _family_counts(dag: DAG, states: dict, tables: list[np.ndarray]) -> FamilyCounts:
+    """Per-node expected counts (CPT-shaped, nodes in order) as the complete-data statistic."""
+    pos = {n: j for j, n in enumerate(dag.nodes)}
+    families = tuple((*(pos[p] for p in dag.parents(n)), pos[n]) for n in dag.nodes)
+    n_states = np.array([len(states[n]) for n in dag.nodes], dtype=np.int64)
+    flat = np.concatenate([np.asarray(t, dtype=np.float64).ravel() for t in tables])
+    return FamilyCounts(n_states, families, flat)
 
 
 def _estep(tree, codes, weights, tables, pseudo, it: int, *, strict: bool = True):
