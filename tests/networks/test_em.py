@@ -213,3 +213,15 @@ def test_expected_counts_are_the_mergeable_complete_data_statistic():
     assert step.history[0] == pytest.approx(ll_whole, rel=1e-12)
     with pytest.raises(TypeError, match="network must be a BayesianNetwork"):
         expected_counts(ASIA.dag, holed)
+
+
+def test_an_integer_column_with_gaps_keeps_integer_state_names():
+    # pandas stores an integer column with missing values as float: 1.0 is the state "1", both
+    # when the states are read from the column and when the values are matched to them
+    rng = np.random.default_rng(30)
+    data = pd.DataFrame({"a": rng.integers(0, 2, 400), "b": rng.integers(0, 3, 400)})
+    holed = data.mask(rng.random(data.shape) < 0.2)
+    assert holed["a"].dtype == np.float64
+    result = fit_em(DAG(edges=[("a", "b")]), holed, seed=0)
+    assert result.network.states("a") == ("0", "1")
+    assert result.network.states("b") == ("0", "1", "2")

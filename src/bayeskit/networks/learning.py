@@ -31,7 +31,7 @@ import pandas as pd
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.estimate import lidstone
 from bayeskit.networks.dag import DAG
-from bayeskit.networks.network import BayesianNetwork, encode_frame
+from bayeskit.networks.network import BayesianNetwork, encode_frame, value_names
 from bayeskit.stats import FamilyCounts, family_counts
 
 __all__ = ["ESTIMATORS", "NetworkFit", "fit_parameters"]
@@ -167,7 +167,7 @@ def _column_states(data: pd.DataFrame, node: Any, given: Mapping | None) -> tupl
     if isinstance(col.dtype, pd.CategoricalDtype):
         states = tuple(str(c) for c in col.cat.categories)
     else:
-        states = tuple(sorted({str(v) for v in col.dropna()}))
+        states = tuple(sorted(set(value_names(col.dropna().unique()))))
     if not states:
         msg = f"column {node!r} has no value to take its states from; pass states="
         raise ValueError(msg)

@@ -351,11 +351,23 @@ def encode_frame(nodes, states: Mapping, data: pd.DataFrame) -> np.ndarray:
     return out
 
 
+def value_names(distinct: Any) -> pd.Index:
+    """The state name of each of a column's distinct values: its text, except that whole
+    numbers held as floats (an integer column with gaps, which pandas stores as float) are
+    named as integers: ``1.0`` is the state ``"1"``."""
+    names = pd.Index(distinct).astype(str)
+    if pd.api.types.is_float_dtype(pd.Index(distinct).dtype):
+        values = np.asarray(distinct, dtype=np.float64)
+        whole = np.isfinite(values) & (values == np.round(values))
+        names = pd.Index([str(int(v)) if w else n for v, w, n in zip(values, whole, names,
+                                                                      strict=True)])  # fmt: skip
+    return names
+
+
 def state_codes(col: pd.Series, states: Any, what: str) -> np.ndarray:
-    """Each value's index in ``states`` (matched as text), -1 for a missing value; ValueError
-    naming ``what`` and the row for a value that is no state. Each distinct value is matched
-    once, then every row through its code. Whole numbers held as floats (an integer column with
-    gaps, which pandas stores as float) are matched as integers: ``1.0`` is the state ``"1"``."""
+    """Each value's index in ``states`` (matched as text, as :func:`value_names` names it), -1
+    for a missing value; ValueError naming ``what`` and the row for a value that is no state.
+    Each distinct value is matched once, then every row through its code."""
     labels = pd.Index([str(s) for s in states])
     if isinstance(col.dtype, pd.CategoricalDtype):
         seen, distinct = col.cat.codes.to_numpy(), col.cat.categories
@@ -364,13 +376,7 @@ def state_codes(col: pd.Series, states: Any, what: str) -> np.ndarray:
     seen = np.asarray(seen)
     if len(distinct) == 0:
         return np.full(len(col), -1, dtype=np.int64)
-    names = pd.Index(distinct).astype(str)
-    if pd.api.types.is_float_dtype(pd.Index(distinct).dtype):
-        values = np.asarray(distinct, dtype=np.float64)
-        whole = np.isfinite(values) & (values == np.round(values))
-        names = pd.Index([str(int(v)) if w else n for v, w, n in zip(values, whole, names,
-                                                                      strict=True)])  # fmt: skip
-    mapped = labels.get_indexer(names)
+    mapped = labels.get_indexer(value_names(distinct))
     codes = np.where(seen >= 0, mapped[np.maximum(seen, 0)], -1)
     bad = (seen >= 0) & (codes < 0)
     if bad.any():

@@ -1,0 +1,356 @@
+"""Structure learning from incomplete data: structural EM (Friedman 1997), by Monte Carlo.
+
+With values missing, the score of a structure is not a function of counts any more: its
+family counts are unknown. Friedman's structural EM alternates
+
+1. parametric EM on the current DAG ``G_t`` (:func:`~bayeskit.networks.fit_em`), giving
+   ``Theta_t``;
+2. an E-step: the expected score of every candidate structure, the score computed from the
+   expected counts ``E[N | data, G_t, Theta_t]``;
+3. a search on that expected score, started from ``G_t``, giving ``G_{t+1}``;
+
+until the structure no longer changes.
+
+A candidate family of a search can be any set of nodes, so its expected counts would need a
+junction-tree pass per family asked for; here they are approximated by *fractional
+completions*, as R bnlearn's ``structural.em`` imputes the data (there with one imputation per
+row): each incomplete row is replaced by ``n_completions`` rows whose missing values are drawn
+from the exact posterior ``P(missing | the row's observed values, G_t, Theta_t)``, each weighted
+``1 / n_completions`` (times the row's weight). The counts of any family over the completed rows
+are then an unbiased estimate of its expected counts, and the hill climb
+(:func:`~bayeskit.networks.learn_structure`) scores all families from them. This is Monte Carlo
+structural EM: the expected counts carry the sampling noise of ``n_completions`` draws per row;
+more draws, less noise, proportionally more time.
+
+Friedman's argument (a structure of higher expected score than ``G_t`` scores higher on the
+observed data too) holds for any such structure, not only for one found by climbing from
+``G_t``. So each iteration climbs twice, from ``G_t`` and from the search's own default start
+(the Chow-Liu forest of the completed rows), and keeps the better on the completed rows (``G_t``'s
+climb on a tie). A climb from ``G_t`` alone stays near ``G_t``, whose mistakes can hold it: an
+edge the wrong way round, or one left out, whose dependence the completions, drawn without the
+edge, weaken. On a random 12-node network with 15% of the values missing (4 samples of 2,000
+rows), the second climb took the learned structures from up to 0.6% below to within 0.1% of the
+BIC that hill climbing reaches on the data before the removal.
+
+The completions are drawn exactly, one node at a time: for each node with missing entries, in
+the topological order of ``G_t``, the node's posterior given the row's observed values and the
+values drawn so far is computed for every row that misses it in one compiled junction-tree pass
+(each distinct partially-completed row once), and a value drawn from it; the chain rule makes
+the completed row a draw from the joint posterior of its missing values. Each missing cell of
+each completion keeps the same uniform random number in every iteration (a stream per node,
+seeded once), so completions change only where the parameters move them: common random numbers,
+which let the DAG settle instead of chattering with fresh noise each round. Rows with nothing
+missing are kept as they are (each distinct one once, weighted by its number or its total
+weight) and cost no inference.
+
+Cost per iteration: one EM fit (``em_max_iter`` junction-tree passes, at most, over the distinct
+rows), one junction-tree compilation, ``n_completions`` x (missing values) posterior queries
+(fewer when partial rows repeat), and two hill climbs over the complete rows plus up to
+``n_completions`` x (incomplete rows) completed ones (counted once per distinct row). On ALARM
+with 20,000 rows and 10% of the values missing (98% of the rows incomplete), an iteration takes
+2-4 seconds, most of it in EM and in drawing the completions, ten times one hill climb on the
+complete data; it converged in 3 iterations (benchmarks/bench_structural_em.py).
+
+Without any missing value the completed data is the data itself, so the result is one search:
+``learn_structure`` on the same rows, the same DAG.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bayeskit.data.validation import check_sample_weight
+from bayeskit.networks.dag import DAG
+from bayeskit.networks.em import _distinct_rows, _encode, _group_rows, fit_em
+from bayeskit.networks.learning import ESTIMATORS, _count, _estimate, _NetworkData
+from bayeskit.networks.network import BayesianNetwork
+from bayeskit.networks.scores import SCORES
+from bayeskit.networks.search import _scorer, learn_structure
+
+__all__ = ["StructuralEMResult", "structural_em"]
+
+#: The options of :func:`~bayeskit.networks.learn_structure` that :func:`structural_em` passes
+#: on (``max_iter``, ``start``, ``seed``, ``states`` and ``progress`` are its own).
+SEARCH_OPTIONS = ("black_list", "white_list", "tabu_length", "restarts", "perturb", "ess")
+
+
+@dataclass
+class StructuralEMResult:
+    """The outcome of :func:`structural_em`.
+
+    Attributes
+    ----------
+    network : BayesianNetwork
+        The last DAG with its CPTs fitted by EM to the incomplete data.
+    dags : list of DAG
+        ``dags[0]`` the start, ``dags[t]`` the DAG the search found at iteration ``t``.
+    scores : list of float
+        ``scores[t - 1]``: the score of ``dags[t]`` on iteration ``t``'s completed rows (the
+        Monte Carlo estimate of its expected score under ``dags[t - 1]``'s parameters); for
+        complete data, the DAG's score on the data.
+    log_likelihood : list of float
+        ``log_likelihood[t - 1]``: the observed-data log-likelihood (natural logs) EM reached
+        on ``dags[t - 1]`` (at its last E-step) before iteration ``t`` completed the rows.
+    n_iter : int
+        Iterations run (E-step and search each).
+    converged : bool
+        Whether the search returned the DAG it started from within ``max_iter`` iterations.
+    """
+
+    network: BayesianNetwork
+    dags: list[DAG] = field(default_factory=list)
+    scores: list[float] = field(default_factory=list)
+    log_likelihood: list[float] = field(default_factory=list)
+    n_iter: int = 0
+    converged: bool = False
+
+
+def structural_em(
+    data: pd.DataFrame,
+    *,
+    states: Any = None,
+    score: str = "bic",
+    max_parents: int | None = None,
+    start: DAG | None = None,
+    max_iter: int = 10,
+    em_max_iter: int = 20,
+    em_tol: float = 1e-6,
+    n_completions: int = 5,
+    estimator: str = "bdeu",
+    alpha: float | None = None,
+    sample_weight: Any = None,
+    seed: int | np.random.Generator | None = 0,
+    progress: Callable[[int, float], Any] | None = None,
+    **search: Any,
+) -> StructuralEMResult:
+    """Learn a DAG and its CPTs from data with missing values by structural EM.
+
+    See the module docstring for the algorithm and its cost.
+
+    Parameters
+    ----------
+    data : DataFrame
+        One column per node; a missing value (None / NaN) is not observed.
+    states : mapping node -> state names, optional
+        As :func:`~bayeskit.networks.fit_parameters`.
+    score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
+        The search's score, computed on the completed rows.
+    max_parents : int, optional
+        The most parents a node may have.
+    start : DAG, optional
+        The first DAG, over exactly ``data``'s columns. By default the search's own default
+        (from the Chow-Liu forest) on the rows with nothing missing, or the empty graph when
+        there are none.
+    max_iter : int, default=10
+        The most iterations (EM, completions, search).
+    em_max_iter : int, default=20
+        The most EM iterations per fit; from the second iteration on, EM starts from the CPTs
+        counted on the previous completions, close to its fixed point.
+    em_tol : float, default=1e-6
+        EM's ``tol``: stop on a relative change of its objective below this.
+    n_completions : int, default=5
+        Completions drawn per incomplete row (per repeat of a repeated row).
+    estimator : {"mle", "lidstone", "bdeu"}, default="bdeu"
+        EM's M-step (:func:`~bayeskit.networks.fit_em`), with ``alpha`` (default 1); a prior
+        keeps every configuration possible, so no row gets probability zero.
+    alpha : float, optional
+    sample_weight : array-like of shape (n_rows,), optional
+    seed : int or Generator, optional
+        Seeds EM's first random start, the completions and the search's restarts: the same
+        seed, the same result.
+    progress : callable, optional
+        Called as ``progress(iteration, score)`` after every search.
+    **search :
+        Options of :func:`~bayeskit.networks.learn_structure`: ``black_list``, ``white_list``,
+        ``tabu_length``, ``restarts``, ``perturb``, ``ess``.
+
+    Returns
+    -------
+    StructuralEMResult
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.integers(0, 2, 2000)
+    >>> b = np.where(rng.random(2000) < 0.9, a, 1 - a)
+    >>> c = np.where(rng.random(2000) < 0.85, b, 1 - b)
+    >>> data = pd.DataFrame({"a": a, "b": b, "c": c}).astype(object)
+    >>> data = data.mask(rng.random(data.shape) < 0.2)  # 20% of the values missing
+    >>> result = structural_em(data, seed=0)
+    >>> sorted(result.network.dag.edges), result.converged
+    ([('a', 'b'), ('b', 'c')], True)
+    """
+    _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_completions,
+                     estimator, alpha, search)  # fmt: skip
+    if not isinstance(data, pd.DataFrame):
+        msg = f"data must be a pandas DataFrame, got {type(data).__name__}"
+        raise TypeError(msg)
+    nodes = list(data.columns)
+    if start is not None and (not isinstance(start, DAG) or set(start.nodes) != set(nodes)):
+        msg = "start must be a DAG over exactly data's columns, or None"
+        raise ValueError(msg)
+    given = start
+    if start is not None:  # every DAG in data's column order, as the search gives them
+        start = DAG(nodes=nodes, edges=start.edges)
+    node_states, codes = _encode(DAG(nodes=nodes), data, states, None)
+    weights = check_sample_weight(sample_weight, len(codes))
+    rng = np.random.default_rng(seed)
+    options = dict(score=score, max_parents=max_parents, **search)
+    em_options = dict(states=node_states, estimator=estimator, alpha=alpha,
+                      sample_weight=sample_weight, max_iter=em_max_iter, tol=em_tol)  # fmt: skip
+    ess = float(search.get("ess", 1.0))
+
+    def climb(rows: _NetworkData, begin: Any) -> DAG:
+        return learn_structure(rows, start=begin, seed=int(rng.integers(2**31)), **options)
+
+    holed = (codes < 0).any(axis=1)
+    if not holed.any():  # complete data: the completions are the rows, one search says all
+        rows = _NetworkData(tuple(nodes), node_states, codes, weights)
+        dag = climb(rows, "tree" if start is None else start)
+        total = _total_score(dag, rows, score, ess)
+        if progress is not None:
+            progress(1, total)
+        network = _estimate(dag, _count(dag, rows), node_states, estimator, _alpha(alpha))
+        return StructuralEMResult(
+            network, [dag if given is None else given, dag], [total], [], 1, True
+        )
+
+    e_step = _Completions(codes, weights, n_completions, int(rng.integers(2**63)))
+    if start is None:
+        kept = _NetworkData(tuple(nodes), node_states, e_step.complete, e_step.complete_weights)
+        start = climb(kept, "tree") if len(kept.codes) else DAG(nodes=nodes)
+    current, warm = start, None
+    dags, scores, history = [start if given is None else given], [], []
+    converged = False
+    for it in range(1, max_iter + 1):
+        em = fit_em(current, data, start=warm, seed=rng, **em_options)
+        fitted = em.network
+        history.append(em.history[-1])
+        rows = _NetworkData(tuple(nodes), node_states, *_distinct_rows(*e_step.draw(fitted)))
+        # the climb from the current DAG, and from the search's own start on these rows: the
+        # better of the two (the current DAG's first) on the completed rows
+        found = climb(rows, current)
+        total = _total_score(found, rows, score, ess)
+        other = climb(rows, "tree")
+        other_total = _total_score(other, rows, score, ess)
+        if other_total > total + 1e-9 * max(1.0, abs(total)):
+            found, total = other, other_total
+        scores.append(total)
+        dags.append(found)
+        if progress is not None:
+            progress(it, scores[-1])
+        warm = _estimate(found, _count(found, rows), node_states, estimator, _alpha(alpha))
+        if found == current:
+            converged = True
+            break
+        current = found
+    if not converged:  # the last DAG's parameters, from the last completions on
+        fitted = fit_em(current, data, start=warm, seed=rng, **em_options).network
+    return StructuralEMResult(fitted, dags, scores, history, len(scores), converged)
+
+
+def _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_completions,
+                     estimator, alpha, search) -> None:  # fmt: skip
+    if score not in SCORES:
+        msg = f"score must be one of {SCORES}, got {score!r}"
+        raise ValueError(msg)
+    if estimator not in ESTIMATORS:
+        msg = f"estimator must be one of {ESTIMATORS}, got {estimator!r}"
+        raise ValueError(msg)
+    for name, value, low in (("max_iter", max_iter, 1), ("em_max_iter", em_max_iter, 1),
+                             ("n_completions", n_completions, 1),
+                             ("max_parents", max_parents, 0)):  # fmt: skip
+        if name == "max_parents" and value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+            msg = f"{name} must be an integer >= {low}, got {value!r}"
+            raise ValueError(msg)
+    for name, value in (("em_tol", em_tol), ("alpha", 1.0 if alpha is None else alpha)):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value) \
+                or value < 0:  # fmt: skip
+            msg = f"{name} must be a finite number >= 0, got {value!r}"
+            raise ValueError(msg)
+    if estimator == "bdeu" and alpha == 0:
+        msg = "alpha (BDeu's equivalent sample size) must be > 0"
+        raise ValueError(msg)
+    ess = search.get("ess", 1.0)
+    if isinstance(ess, bool) or not isinstance(ess, int | float) or not np.isfinite(ess) \
+            or ess <= 0:  # fmt: skip
+        msg = f"ess must be a finite number > 0, got {ess!r}"
+        raise ValueError(msg)
+    unknown = sorted(set(search) - set(SEARCH_OPTIONS))
+    if unknown:
+        msg = f"unknown search options {unknown}; structural_em passes on {list(SEARCH_OPTIONS)}"
+        raise TypeError(msg)
+    for name in ("tabu_length", "restarts", "perturb"):
+        value = search.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+            msg = f"{name} must be a non-negative integer, got {value!r}"
+            raise ValueError(msg)
+
+
+def _alpha(alpha: float | None) -> float:
+    return 1.0 if alpha is None else float(alpha)
+
+
+def _total_score(dag: DAG, rows: _NetworkData, kind: str, ess: float) -> float:
+    """``dag``'s score on encoded rows (the search's family scorer, summed)."""
+    scorer, nodes = _scorer(rows, kind, ess, None, None)
+    pos = {n: i for i, n in enumerate(nodes)}
+    return float(sum(scorer(pos[v], frozenset(pos[p] for p in dag.parents(v))) for v in nodes))
+
+
+class _Completions:
+    """The incomplete rows, each repeated ``n_completions`` times per repeat of it, and what
+    completes them: :meth:`draw` fills the missing values from a network's exact posterior.
+
+    The rows are taken once per distinct pattern; a pattern seen ``c`` times (``w`` in weight)
+    gets ``n_completions * c`` completions of weight ``w / (n_completions * c)`` each, as if
+    every row had been completed ``n_completions`` times. The uniform numbers of every missing
+    cell are drawn once, so every E-step uses the same ones.
+    """
+
+    def __init__(self, codes: np.ndarray, weights, n_completions: int, seed: int):
+        distinct, times = _distinct_rows(codes, None)
+        _, mass = (distinct, times) if weights is None else _distinct_rows(codes, weights)
+        holed = (distinct < 0).any(axis=1)
+        self.complete, self.complete_weights = distinct[~holed], mass[~holed]
+        reps = n_completions * np.rint(times[holed]).astype(np.int64)
+        self.rows = np.repeat(distinct[holed], reps, axis=0)
+        self.weights = np.repeat(mass[holed] / reps, reps)
+        self.missing = [np.flatnonzero(self.rows[:, j] < 0) for j in range(codes.shape[1])]
+        self.uniform = [np.random.default_rng([seed, j]).random(len(m))
+                        for j, m in enumerate(self.missing)]  # fmt: skip
+
+    def draw(self, network: BayesianNetwork) -> tuple[np.ndarray, np.ndarray]:
+        """The complete rows plus the completions drawn from ``network``: codes and weights."""
+        from bayeskit.networks.junction import JunctionTree
+
+        tree = JunctionTree(network)
+        pos = {n: j for j, n in enumerate(network.nodes)}
+        filled = self.rows.copy()
+        for node in network.dag.topological_order():
+            j = pos[node]
+            rows = self.missing[j]
+            if not len(rows):
+                continue
+            others = [k for k in range(filled.shape[1]) if k != j]
+            evidence, which = _group_rows(filled[np.ix_(rows, others)])
+            # one pass over the distinct partial rows: the node's posterior given each
+            posterior, log_e = tree._run([j], others, evidence, distribute=False)
+            if not np.isfinite(log_e).all():
+                msg = (
+                    f"a row has probability zero under the fitted parameters (drawing {node!r}); "
+                    "use estimator='lidstone' or 'bdeu'"
+                )
+                raise ValueError(msg)
+            cdf = np.cumsum(posterior[which], axis=1)
+            u = self.uniform[j] * cdf[:, -1]
+            filled[rows, j] = np.minimum((cdf <= u[:, None]).sum(axis=1), cdf.shape[1] - 1)
+        codes = np.concatenate([self.complete, filled])
+        return codes, np.concatenate([self.complete_weights, self.weights])
