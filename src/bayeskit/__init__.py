@@ -29,6 +29,7 @@ _LAZY = {
     "NBTree": "bayeskit.classifiers",
     "SelectiveKDB": "bayeskit.classifiers",
     "SelectiveKDBEnsemble": "bayeskit.classifiers",
+    "SubclassNaiveBayes": "bayeskit.classifiers",
     "BernoulliNaiveBayes": "bayeskit.classifiers",
     "FullBayes": "bayeskit.classifiers",
     "KNNBayes": "bayeskit.classifiers",
@@ -60,6 +61,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
         NBTree,
         SelectiveKDB,
         SelectiveKDBEnsemble,
+        SubclassNaiveBayes,
     )
     from bayeskit.io import load, save
 
@@ -77,6 +79,7 @@ __all__ = [
     "NaiveBayes",
     "SelectiveKDB",
     "SelectiveKDBEnsemble",
+    "SubclassNaiveBayes",
     "__version__",
     "get_num_threads",
     "load",

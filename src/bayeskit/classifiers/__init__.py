@@ -62,3 +62,8 @@ from bayeskit.classifiers.network import NetworkClassifier  # noqa: E402
 
 MODELS["network"] = NetworkClassifier
 __all__ += ["NetworkClassifier"]
+
+from bayeskit.classifiers.subclass import SubclassNaiveBayes  # noqa: E402
+
+MODELS["subclass-nb"] = SubclassNaiveBayes
+__all__ += ["SubclassNaiveBayes"]

@@ -11,6 +11,7 @@ from bayeskit.stats.families import (
 )
 from bayeskit.stats.information import conditional_mutual_information, mutual_information
 from bayeskit.stats.joint import JointCounts, joint_counts
+from bayeskit.stats.mixture import MixtureCounts
 from bayeskit.stats.model_stats import EnsembleCounts, FullStats, KNNStats, NaiveStats, TreeCounts
 from bayeskit.stats.moments import (
     GaussianMoments,
@@ -32,6 +33,7 @@ __all__ = [
     "GaussianMoments",
     "JointCounts",
     "KNNStats",
+    "MixtureCounts",
     "NaiveStats",
     "ScatterMoments",
     "ScoredCounts",
