@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -335,7 +336,7 @@ def _read_parquet(path: Path) -> pd.DataFrame:
     try:
         return pd.read_parquet(path)
     except ImportError as exc:
-        msg = f"reading Parquet needs pyarrow ({exc}); install bayeskit[parquet]"
+        msg = f"reading Parquet needs pyarrow ({exc}); reinstall bayeskit (it depends on it)"
         raise ImportError(msg) from exc
 
 
@@ -742,9 +743,23 @@ def fit(
     numeric: _Numeric = None,
     na_values: _NaValues = None,
     encoding: _Encoding = None,
+    chunksize: Annotated[
+        int | None,
+        typer.Option(
+            "--chunksize",
+            metavar="ROWS",
+            help="Read DATA (a CSV or Parquet file) this many rows at a time and fit out of "
+            "core: memory holds one chunk and the statistics. Column kinds are decided on the "
+            "first chunk; categorical cells are read as text.",
+        ),
+    ] = None,
 ) -> None:
     """Fit a model on DATA and save it to a model file."""
     cls = _model_class(model)
+    if chunksize is not None:
+        _fit_chunked(cls, model, data, output, target, param, categorical, numeric,
+                     na_values, chunksize)  # fmt: skip
+        return
     params, table, X, y = _training_data(
         model, cls, param, data, target, categorical, numeric, na_values, encoding
     )
@@ -755,6 +770,103 @@ def fit(
     _out().print(
         f"fitted [bold]{model}[/] on {X.shape[0]} rows x {X.shape[1]} features "
         f"(classes: {escape(classes)}); saved to {escape(str(path))}"
+    )
+
+
+class _TypedChunks:
+    """A file's chunks typed as the first chunk's columns were (categorical cells as text,
+    numeric ones as floats), as ``(X, y)`` with the rows of missing class dropped;
+    re-iterable (each pass reads the file again)."""
+
+    def __init__(self, chunks: Any, table: _Table, target: str) -> None:
+        self.chunks, self.table, self.target = chunks, table, target
+        self.dropped = 0
+
+    def typed(self, raw: pd.DataFrame) -> pd.DataFrame:
+        raw.columns = [str(c) for c in raw.columns]
+        out = {}
+        for name in raw.columns:
+            s = raw[name]
+            if self.table.kinds.get(name) == NUMERIC and name != self.target:
+                out[name] = _numbers(s, name, self.table.where)
+            else:
+                text = s.map(_text, na_action="ignore")
+                out[name] = text.astype(object).where(s.notna(), None)
+        return pd.DataFrame(out, index=raw.index)
+
+    def __iter__(self):
+        self.dropped = 0
+        for raw in self.chunks:
+            frame = self.typed(raw)
+            if self.target not in frame.columns:
+                msg = f"unknown target column {self.target!r}; columns: {list(frame.columns)}"
+                raise ValueError(msg)
+            y = frame.pop(self.target)
+            keep = y.notna().to_numpy()
+            self.dropped += int((~keep).sum())
+            yield frame[keep], y[keep].to_numpy(dtype=object)
+
+
+def _fit_chunked(cls, name, data, output, target, param, categorical, numeric, na_values,
+                 chunksize) -> None:  # fmt: skip
+    """``fit --chunksize``: the column kinds from the first chunk, the classes from a pass over
+    the target column, then the model's ``fit_chunks`` with a progress bar."""
+    from bayeskit.data import read_chunks
+
+    path = Path(data)
+    if not path.is_file():
+        msg = f"--chunksize reads a file: {data} is not one"
+        raise typer.BadParameter(msg, param_hint="'DATA'")
+    if chunksize < 1:
+        msg = f"--chunksize must be at least 1, got {chunksize}"
+        raise typer.BadParameter(msg, param_hint="'--chunksize'")
+    if target is None:
+        msg = "a file needs --target, the name of the class column"
+        raise typer.BadParameter(msg, param_hint="'--target'")
+    params = _parse_params(param, {name: cls})
+    with _refusals():
+        chunks = read_chunks(path, chunksize, na_values=[*MISSING_MARKS, *_names(na_values)],
+                             as_text=True)  # fmt: skip
+        first = next(iter(chunks), None)
+        if first is None or first.empty:
+            msg = f"{path} has no data rows"
+            raise ValueError(msg)
+        first.columns = [str(c) for c in first.columns]
+        categorical, numeric = _names(categorical), _names(numeric)
+        _check_names(first, categorical + numeric)
+        table = _Table(pd.DataFrame(), {}, {}, target, True)
+        _type_file_columns(first, categorical, numeric, table)
+        source = _TypedChunks(chunks, table, target)
+        X0, _ = next(iter(source))
+        _check_fits_data(name, cls, table, X0)
+        estimator = _build(cls, table, X0, params)
+        labels = chunks.select([target])
+        seen = set()
+        for part in labels:
+            seen.update(_text(v) for v in part.iloc[:, 0].dropna())
+        total = chunks.n_rows
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TimeElapsedColumn(), console=_err(), transient=True,
+        ) as bar:  # fmt: skip
+            task = bar.add_task("fitting", total=total)
+            start = time.perf_counter()
+
+            def show(rows: int) -> None:
+                rate = rows / max(time.perf_counter() - start, 1e-9)
+                bar.update(task, completed=rows, description=f"fitting: {rate:,.0f} rows/s")
+
+            estimator.fit_chunks(source, classes=sorted(seen), progress=show)
+        rows = int(estimator.class_count_.sum()) if hasattr(estimator, "class_count_") else 0
+        out = save_model(estimator, output)
+    if source.dropped:
+        _note(f"dropped {source.dropped} row(s) whose class {target!r} is missing")
+    seconds = time.perf_counter() - start
+    classes = ", ".join(str(_plain(c)) for c in estimator.classes_)
+    _out().print(
+        f"fitted [bold]{name}[/] out of core on {rows:,} rows x {X0.shape[1]} features in "
+        f"chunks of {chunksize:,} ({seconds:.1f} s; classes: {escape(classes)}); saved to "
+        f"{escape(str(out))}"
     )
 
 

@@ -165,6 +165,10 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     later chunks are binned the same way).
     """
 
+    #: fit_chunks is partial_fit chunk by chunk (the tables estimated after each), for a model
+    #: whose counting of a chunk reads the tables estimated from the earlier ones
+    _chunks_as_partial_fit = False
+
     # ------------------------------------------------------------------ hooks
     def _check_params(self) -> None:
         """Check the shared parameters a model has, then its own (``_check_own_params``)."""
@@ -445,6 +449,118 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             classes = self.classes_
         return self._learn(X, y, classes, sample_weight)
 
+    def fit_chunks(
+        self,
+        chunks: Any,
+        *,
+        target: Any = None,
+        classes: Any = None,
+        progress: Any = None,
+    ) -> BayesClassifier:
+        """Fit from data too large for memory, one chunk at a time (out of core).
+
+        Parameters
+        ----------
+        chunks : iterable
+            :func:`bayeskit.data.read_chunks` of a CSV or Parquet file, or any iterable of
+            DataFrames (with ``target``) or of ``(X, y)`` / ``(X, y, sample_weight)`` tuples.
+        target : str, optional
+            The class column of DataFrame chunks.
+        classes : array-like, optional
+            Every class label. By default gathered in a first pass over ``chunks`` (reading
+            only the target column of a file), which then must be re-iterable (a file's
+            chunks, a list): a generator is used up by one pass, so give ``classes`` with it.
+        progress : callable, optional
+            Called as ``progress(rows_so_far)`` after every chunk.
+
+        For a counting model the statistics of the chunks add up, so the result is the model
+        one :meth:`fit` on all the rows gives (vocabularies grow chunk by chunk and stay
+        sorted; to 1e-12 for floating sums): naive Bayes (categorical and Gaussian), the
+        multinomial and Bernoulli models, FullBayes, KNNBayes (which keeps the rows), SPODE,
+        AODE, AnDE, TAN, KDB (two passes: the all-pairs counts for its structure, then its
+        families) and SelectiveKDB (a third pass scores the rows' leave-one-out against all
+        the counts; ``max_score_rows`` is then a cap per chunk). Binned numeric columns are cut
+        on the first chunk, the sample their cut points are learned from (make it large, or
+        declare the bins with ``categories``). NBTree, NetworkClassifier (with a learned
+        structure), SelectiveKDBEnsemble and SubclassNaiveBayes choose their structure on the
+        first chunk and add the others to it, as :meth:`partial_fit` does. Memory holds one
+        chunk and the statistics.
+        """
+        from bayeskit.data.chunks import _reiterable
+
+        with self._transaction():
+            self._check_params()
+            for attr in ("classes_", "schema_", "stats_"):
+                if hasattr(self, attr):
+                    delattr(self, attr)
+            if classes is None:
+                if not _reiterable(chunks):
+                    msg = (
+                        "chunks is an iterator, used up by one pass: pass classes= (every "
+                        "class label), or give a re-iterable source such as read_chunks(path)"
+                    )
+                    raise ValueError(msg)
+                classes = _scan_classes(chunks, target)
+            self._fit_chunks(chunks, target, classes, progress)
+            if not hasattr(self, "stats_"):
+                msg = "chunks held no rows: there is nothing to learn from"
+                raise ValueError(msg)
+            if hasattr(self, "unlabelled"):
+                self.history_, self.n_iter_, self.converged_ = [], 1, True
+            return self
+
+    def _fit_chunks(self, chunks: Any, target: Any, classes: Any, progress: Any) -> None:
+        """Count every chunk and add (``partial_fit`` with the estimate left to the end); a
+        model that scores rows against the counts (``_after_count``: SPODE's and SelectiveKDB's
+        leave-one-out) scores them in a second pass, against the counts of all the rows, as
+        ``fit`` does; then the tables are estimated once. A model that needs its tables
+        between chunks (``_chunks_as_partial_fit``) is ``partial_fit`` chunk by chunk."""
+        if self._chunks_as_partial_fit:
+            self._count_pass(chunks, target, classes, progress, deferred=False)
+            return
+        self._count_pass(chunks, target, classes, progress)
+        if not hasattr(self, "stats_"):
+            return
+        if type(self)._after_count is not BayesClassifier._after_count:
+            from bayeskit.data.chunks import _reiterable, iter_labelled
+
+            if not _reiterable(chunks):
+                msg = (
+                    f"{type(self).__name__} scores the rows against the counts of all of them, "
+                    "a second pass over the chunks: give a re-iterable source such as "
+                    "read_chunks(path) or a list"
+                )
+                raise ValueError(msg)
+            for X, y, w in iter_labelled(chunks, target):
+                if len(y):
+                    X = self._prepare_X(X, reset=False)
+                    y, unlabelled = self._targets(y, X.shape[0])
+                    X, y, w, _ = _drop_weightless(X, y, w, unlabelled)
+                    w = check_sample_weight(w, X.shape[0])
+                    self._after_count(self._encode(X), np.searchsorted(self.classes_, y), w)
+        self._reestimate()
+
+    def _count_pass(
+        self, chunks: Any, target: Any, classes: Any, progress: Any, *, deferred: bool = True
+    ) -> int:
+        """One pass of counting: each chunk's statistics added to ``stats_`` (vocabularies
+        grown as new categories come), nothing estimated (``deferred=False``: ``partial_fit``
+        itself, estimating after every chunk); returns the rows counted."""
+        from bayeskit.data.chunks import iter_labelled
+
+        rows = 0
+        self._counting_only = deferred
+        try:
+            for X, y, w in iter_labelled(chunks, target):
+                if len(y):
+                    self._partial_fit(X, y, classes, w)
+                    rows += len(y)
+                if progress is not None:
+                    progress(rows)
+        finally:
+            del self._counting_only
+        return rows
+
     @contextmanager
     def _transaction(self):
         """A failed ``fit`` or ``partial_fit`` leaves the model exactly as it was."""
@@ -476,6 +592,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         if self.stats_.class_count.sum() <= 0:
             msg = "sample_weight sums to zero: there is nothing to learn from"
             raise ValueError(msg)
+        if getattr(self, "_counting_only", False):  # fit_chunks: estimated after the last
+            return self
         self._after_count(enc, y_idx, w)
         if hasattr(self, "unlabelled"):  # learned by counting: EM's one iteration
             self.history_, self.n_iter_, self.converged_ = [], 1, True
@@ -580,6 +698,26 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         return tags
+
+
+def _scan_classes(chunks: Any, target: Any) -> np.ndarray:
+    """The class labels of every chunk (a first pass; a file's reads its target column only)."""
+    from bayeskit.data.chunks import Chunks, iter_labelled
+
+    if isinstance(chunks, Chunks) and target is not None:
+        chunks = chunks.select([target])
+    seen: set = set()
+    labels = []
+    for _, y, _ in iter_labelled(chunks, target):
+        y = _check_targets(y, len(y)) if len(y) else np.asarray(y)
+        for v in np.unique(y).tolist():
+            if v not in seen:
+                seen.add(v)
+                labels.append(v)
+    if len(labels) < 2:
+        msg = f"the chunks hold {len(labels)} class label(s); a classifier needs at least 2"
+        raise ValueError(msg)
+    return np.unique(np.asarray(labels))
 
 
 def _normalise(jll: np.ndarray, log_prior: np.ndarray) -> np.ndarray:

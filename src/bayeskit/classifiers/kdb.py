@@ -121,22 +121,61 @@ class _KDBBase(FamilyClassifier):
     # ------------------------------------------------------------------ learning
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int):
         d = enc.codes.shape[1]
+        if getattr(self, "_pairs_only", False):  # fit_chunks' first pass
+            return self._count_families(enc, y, w, n_classes, self._families(d))
         if hasattr(self, "stats_"):  # partial_fit: the structure is kept, its counts grow
             families = list(self._counts().families)
         elif not enc.n_samples:  # a model file's check: the type only
             families = [(d,)]
         else:  # first pass: the pairs, for the structure
             pairs = self._count_families(enc, y, w, n_classes, self._families(d))
-            order = np.argsort(-self._order_scores(pairs, d), kind="stable").tolist()
-            cmi = pair_information(pairs, d, self.cmi)
-            cells = [*self.schema_.n_states.tolist(), n_classes]
-            cap = table_cell_cap(self.max_table_cells, enc.n_samples)
-            parents = kdb_parents(order, cmi, self.k, cells, cap)
-            # second pass: the class, each (class, x_j) in order and each family with parents
-            # (the small tables are counted again: cheaper than copying the large ones out)
-            families = [(d,), *((d, j) for j in order)]
-            families += [(d, *parents[j], j) for j in order if j in parents]
+            families = self._structure_families(pairs, enc.n_samples)
         return self._count_families(enc, y, w, n_classes, families)
+
+    def _structure_families(self, pairs: FamilyCounts, n_rows: int) -> list[tuple[int, ...]]:
+        """The families the structure needs, chosen from the all-pairs counts of ``n_rows``
+        rows: the class, each ``(class, x_j)`` in order and each family with parents (the
+        small tables are counted again: cheaper than copying the large ones out)."""
+        d = len(pairs.n_states) - 1
+        order = np.argsort(-self._order_scores(pairs, d), kind="stable").tolist()
+        cmi = pair_information(pairs, d, self.cmi)
+        cells = pairs.n_states.tolist()
+        cap = table_cell_cap(self.max_table_cells, n_rows)
+        parents = kdb_parents(order, cmi, self.k, cells, cap)
+        families = [(d,), *((d, j) for j in order)]
+        return families + [(d, *parents[j], j) for j in order if j in parents]
+
+    def _fit_chunks(self, chunks: Any, target: Any, classes: Any, progress: Any) -> None:
+        """Two passes, as ``fit`` counts the rows twice: the all-pairs counts of every chunk
+        (and the vocabularies complete), the structure chosen from them, then the chosen
+        families counted chunk by chunk: the model ``fit`` gives on all the rows."""
+        if self._chunks_as_partial_fit:
+            super()._fit_chunks(chunks, target, classes, progress)
+            return
+        from bayeskit.data.chunks import _reiterable
+
+        if not _reiterable(chunks):
+            msg = (
+                f"{type(self).__name__} reads the data twice (the pairs for its structure, then "
+                "its families): give a re-iterable source such as read_chunks(path) or a list"
+            )
+            raise ValueError(msg)
+        self._pairs_only = True
+        try:
+            rows = self._count_pass(chunks, target, classes, progress)
+        finally:
+            del self._pairs_only
+        if not hasattr(self, "stats_"):
+            return
+        pairs = self._counts()
+        families = self._structure_families(pairs, rows)
+        zero = FamilyCounts(pairs.n_states, tuple(families), np.zeros(0), pairs.target)
+        zero = FamilyCounts(zero.n_states, zero.families, np.zeros(int(zero._layout[1][-1])),
+                            zero.target)  # fmt: skip
+        stats = self.stats_
+        self.stats_ = ScoredCounts(zero, np.zeros_like(stats.scores)) if isinstance(
+            stats, ScoredCounts) else zero  # fmt: skip
+        super()._fit_chunks(chunks, target, classes, progress)
 
     def _order_scores(self, pairs: FamilyCounts, d: int) -> np.ndarray:
         """What the features are ordered by, highest first: ``I(x; y)``."""

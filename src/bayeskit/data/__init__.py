@@ -4,6 +4,7 @@ This is the only layer that knows about pandas, strings and dtypes; everything b
 integer codes (-1 = missing) and float values (NaN = missing).
 """
 
+from bayeskit.data.chunks import Chunks, read_chunks
 from bayeskit.data.discretize import (
     Discretizer,
     apply_cuts,
@@ -16,6 +17,7 @@ from bayeskit.data.schema import Column, Encoded, Schema, as_frame
 from bayeskit.data.validation import check_sample_weight
 
 __all__ = [
+    "Chunks",
     "Column",
     "Discretizer",
     "Encoded",
@@ -26,5 +28,6 @@ __all__ = [
     "equal_frequency_cuts",
     "equal_width_cuts",
     "mdl_cuts",
+    "read_chunks",
     "row_patterns",
 ]

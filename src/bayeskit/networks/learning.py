@@ -86,8 +86,10 @@ def fit_parameters(
     Parameters
     ----------
     dag : DAG
-    data : DataFrame
-        One column per node (others are ignored), complete (no missing value).
+    data : DataFrame, or chunks
+        One column per node (others are ignored), complete (no missing value); or data in
+        chunks (:func:`~bayeskit.data.read_chunks`, or any iterable of DataFrames), counted
+        one chunk at a time: the counts add up to those of all the rows.
     estimator : {"mle", "lidstone", "bdeu"}, default="bdeu"
     alpha : float, optional
         Lidstone's pseudo-count (default 1) or BDeu's equivalent sample size (default 1).
@@ -115,9 +117,66 @@ def fit_parameters(
     if estimator == "bdeu" and a == 0:
         msg = "alpha (BDeu's equivalent sample size) must be > 0"
         raise ValueError(msg)
+    chunked = not isinstance(data, pd.DataFrame | np.ndarray | pd.Series | str | bytes | Mapping)
+    if chunked and hasattr(data, "__iter__"):  # data in chunks
+        if sample_weight is not None:
+            msg = "sample_weight goes with a DataFrame; chunks carry no weights"
+            raise ValueError(msg)
+        counts, node_states = _count_chunks(dag, data, states)
+        return NetworkFit(_estimate(dag, counts, node_states, estimator, float(a)), counts,
+                          estimator, a)  # fmt: skip
     enc = _encode_data(dag.nodes, data, states, sample_weight)
     counts = _count(dag, enc)
     return NetworkFit(_estimate(dag, counts, enc.states, estimator, float(a)), counts, estimator, a)
+
+
+def _count_chunks(dag: DAG, chunks: Any, states: Mapping | None) -> tuple[FamilyCounts, dict]:
+    """The family counts of data in chunks (a :func:`~bayeskit.data.read_chunks` file or any
+    iterable of DataFrames), one chunk in memory at a time. Nodes whose states are not given
+    take them from a first pass over their columns (sorted, as for one DataFrame; a
+    categorical column's categories), which needs a re-iterable source."""
+    from bayeskit.data.chunks import Chunks, _reiterable
+
+    given = dict(states or {})
+    unknown = [n for n in dag.nodes if n not in given]
+    if unknown:
+        if not _reiterable(chunks):
+            msg = (
+                f"the states of {unknown} are not given: pass states=, or a re-iterable source "
+                "(read_chunks(path), a list) for a first pass that gathers them"
+            )
+            raise ValueError(msg)
+        source = chunks.select([str(n) for n in unknown]) if isinstance(chunks, Chunks) else chunks
+        seen: dict[Any, set] = {n: set() for n in unknown}
+        ordered: dict[Any, tuple[str, ...]] = {}
+        for chunk in source:
+            for node in unknown:
+                if node not in chunk.columns:
+                    continue
+                col = chunk[node]
+                if isinstance(col.dtype, pd.CategoricalDtype):
+                    ordered.setdefault(node, tuple(str(c) for c in col.cat.categories))
+                else:
+                    seen[node].update(value_names(col.dropna().unique()))
+        for node in unknown:
+            if node in ordered or seen[node]:
+                given[node] = ordered.get(node) or tuple(sorted(seen[node]))
+    counts = None
+    node_states = None
+    for k, chunk in enumerate(chunks):
+        if not isinstance(chunk, pd.DataFrame):
+            msg = f"chunk {k} is a {type(chunk).__name__}, not a DataFrame"
+            raise TypeError(msg)
+        if not len(chunk):
+            continue
+        enc = _encode_data(dag.nodes, chunk, given, None)
+        node_states = enc.states
+        part = _count(dag, enc)
+        counts = part if counts is None else counts + part
+    if counts is None:
+        msg = "the chunks hold no rows: there is nothing to count"
+        raise ValueError(msg)
+    return counts, node_states
 
 
 @dataclass(frozen=True)

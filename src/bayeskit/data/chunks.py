@@ -1,0 +1,187 @@
+"""Data in chunks: a file read a slice of rows at a time, for out-of-core fitting.
+
+:func:`read_chunks` opens a CSV file (optionally gzipped) or a Parquet file as a :class:`Chunks`,
+an iterable of DataFrames of at most ``chunksize`` rows. It is *re-iterable*: every ``for``
+loop reads the file again from the start, so a model can make several passes (one to gather
+the class labels and vocabularies, one to count), and :meth:`Chunks.select` reads only some
+columns (the first pass reads the target and the categorical columns alone). Memory stays
+bounded by one chunk: CSV through pandas' chunked reader, Parquet through pyarrow's batches.
+
+:func:`iter_labelled` turns what a model's ``fit_chunks`` accepts (a :class:`Chunks` or any
+iterable of DataFrames with a ``target`` column, or of ``(X, y)`` / ``(X, y, sample_weight)``
+tuples) into ``(X, y, sample_weight)`` triples.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Chunks", "iter_labelled", "read_chunks"]
+
+_PARQUET = (".parquet", ".pq")
+
+
+class Chunks:
+    """A CSV or Parquet file as an iterable of DataFrames of at most ``chunksize`` rows (see
+    :func:`read_chunks`); iterating again reads the file again.
+
+    Attributes
+    ----------
+    path : Path
+    chunksize : int
+    columns : list of str or None
+        The columns read (None: all).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        chunksize: int,
+        *,
+        columns: Sequence[str] | None = None,
+        na_values: Sequence[str] | None = None,
+        as_text: bool = False,
+    ) -> None:
+        self.path = Path(path)
+        self.chunksize = int(chunksize)
+        self.columns = None if columns is None else [str(c) for c in columns]
+        self.na_values = None if na_values is None else list(na_values)
+        self.as_text = as_text
+
+    @property
+    def is_parquet(self) -> bool:
+        return self.path.name.lower().endswith(_PARQUET)
+
+    def select(self, columns: Sequence[str]) -> Chunks:
+        """The same file, reading only ``columns``."""
+        return Chunks(
+            self.path, self.chunksize, columns=columns, na_values=self.na_values,
+            as_text=self.as_text,
+        )  # fmt: skip
+
+    def column_names(self) -> list[str]:
+        """The file's column names (from the header or the Parquet schema)."""
+        if self.is_parquet:
+            import pyarrow.parquet as pq
+
+            return [str(c) for c in pq.ParquetFile(self.path).schema_arrow.names]
+        return [str(c) for c in pd.read_csv(self.path, nrows=0, sep=self._sep).columns]
+
+    @property
+    def _sep(self) -> str:
+        name = self.path.name.lower()
+        return "\t" if name.endswith((".tsv", ".tsv.gz", ".tab")) else ","
+
+    @property
+    def n_rows(self) -> int | None:
+        """The number of rows, where the file says it without a pass (Parquet); else None."""
+        if not self.is_parquet:
+            return None
+        import pyarrow.parquet as pq
+
+        return int(pq.ParquetFile(self.path).metadata.num_rows)
+
+    def __iter__(self) -> Iterator[pd.DataFrame]:
+        if self.is_parquet:
+            import pyarrow.parquet as pq
+
+            reader = pq.ParquetFile(self.path)
+            for batch in reader.iter_batches(batch_size=self.chunksize, columns=self.columns):
+                yield batch.to_pandas()
+            return
+        reader = pd.read_csv(
+            self.path,
+            chunksize=self.chunksize,
+            usecols=self.columns,
+            na_values=self.na_values,
+            sep=self._sep,
+            dtype=str if self.as_text else None,
+        )
+        with reader:
+            for chunk in reader:
+                chunk.columns = [str(c) for c in chunk.columns]
+                yield chunk
+
+    def __repr__(self) -> str:
+        return f"Chunks({str(self.path)!r}, chunksize={self.chunksize})"
+
+
+def read_chunks(
+    path: str | os.PathLike,
+    chunksize: int = 1_000_000,
+    *,
+    columns: Sequence[str] | None = None,
+    na_values: Sequence[str] | None = None,
+    as_text: bool = False,
+) -> Chunks:
+    """Open a CSV file (``.csv``, ``.tsv``, optionally ``.gz``) or a Parquet file (``.parquet``,
+    ``.pq``) to be read ``chunksize`` rows at a time.
+
+    Parameters
+    ----------
+    path : str or path-like
+    chunksize : int, default=1_000_000
+        Rows per chunk (Parquet: per batch; a row group smaller than this gives smaller
+        batches).
+    columns : list of str, optional
+        Only these columns.
+    na_values : list of str, optional
+        Extra strings read as missing (CSV).
+    as_text : bool, default=False
+        Read every CSV cell as text (the command line types the columns itself); by default
+        pandas gives each chunk's columns their dtypes.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> pd.DataFrame({"x": list("abcab"), "y": [0, 1, 0, 1, 1]}).to_csv(folder / "d.csv",
+    ...                                                                  index=False)
+    >>> [len(chunk) for chunk in read_chunks(folder / "d.csv", chunksize=2)]
+    [2, 2, 1]
+    """
+    if isinstance(chunksize, bool) or not isinstance(chunksize, int | np.integer) or chunksize < 1:
+        msg = f"chunksize must be an integer >= 1, got {chunksize!r}"
+        raise ValueError(msg)
+    p = Path(path)
+    if not p.is_file():
+        msg = f"file not found: {p}"
+        raise FileNotFoundError(msg)
+    return Chunks(p, int(chunksize), columns=columns, na_values=na_values, as_text=as_text)
+
+
+def _reiterable(chunks: Any) -> bool:
+    """Whether iterating ``chunks`` again starts it over (a list, a :class:`Chunks`), unlike a
+    generator or iterator, which is used up."""
+    return iter(chunks) is not chunks
+
+
+def iter_labelled(chunks: Iterable, target: Any = None) -> Iterator[tuple[Any, Any, Any]]:
+    """``(X, y, sample_weight)`` of each chunk: a DataFrame split at its ``target`` column, or
+    an ``(X, y)`` / ``(X, y, sample_weight)`` tuple as given."""
+    for k, chunk in enumerate(chunks):
+        if isinstance(chunk, pd.DataFrame):
+            if target is None:
+                msg = (
+                    "the chunks are DataFrames: pass target= (the name of the class column), "
+                    "or give (X, y) tuples"
+                )
+                raise ValueError(msg)
+            if target not in chunk.columns:
+                msg = f"chunk {k} has no column {target!r} (its columns: {list(chunk.columns)})"
+                raise ValueError(msg)
+            yield chunk.drop(columns=[target]), chunk[target].to_numpy(), None
+        elif isinstance(chunk, tuple) and len(chunk) in (2, 3):
+            yield chunk[0], chunk[1], chunk[2] if len(chunk) == 3 else None
+        else:
+            msg = (
+                f"chunk {k} is a {type(chunk).__name__}: give DataFrames (with target=) or "
+                "(X, y) / (X, y, sample_weight) tuples"
+            )
+            raise TypeError(msg)
