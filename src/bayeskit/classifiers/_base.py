@@ -16,6 +16,7 @@ the posterior in log space, and decisions through :mod:`bayeskit.decision`.
 
 from __future__ import annotations
 
+import dataclasses
 from contextlib import contextmanager
 from typing import Any
 
@@ -168,6 +169,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     #: fit_chunks is partial_fit chunk by chunk (the tables estimated after each), for a model
     #: whose counting of a chunk reads the tables estimated from the earlier ones
     _chunks_as_partial_fit = False
+    #: whether the model is its statistics summed over partitions (bayeskit.dask.fit)
+    _distributable = True
 
     # ------------------------------------------------------------------ hooks
     def _check_params(self) -> None:
@@ -538,6 +541,17 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                     X, y, w, _ = _drop_weightless(X, y, w, unlabelled)
                     w = check_sample_weight(w, X.shape[0])
                     self._after_count(self._encode(X), np.searchsorted(self.classes_, y), w)
+        self._reestimate()
+
+    def _fit_distributed(self, run: Any) -> None:
+        """Fit from passes over distributed partitions (:func:`bayeskit.dask.fit`; schema and
+        classes set): ``run("count", self)`` sums every partition's statistics, and for a
+        model that scores rows against all the counts (``_after_count``) ``run("scores",
+        self)`` sums those scores, as ``fit`` computes them; then the tables."""
+        self.stats_, _ = run("count", self)
+        if type(self)._after_count is not BayesClassifier._after_count:
+            scores, _ = run("scores", self)
+            self.stats_ = dataclasses.replace(self.stats_, scores=scores)
         self._reestimate()
 
     def _count_pass(

@@ -91,6 +91,10 @@ class SelectiveKDBEnsemble(SelectiveKDB):
     (3, (2, 4))
     """
 
+    #: not a sum of statistics over partitions (each member chooses its structure on the
+    #: first rows it sees): fit_chunks, not bayeskit.dask
+    _distributable = False
+
     #: fit_chunks is partial_fit chunk by chunk: each member's structure is chosen on the
     #: first chunk (its own weighted rows), its counts and scores grow with the others
     _chunks_as_partial_fit = True

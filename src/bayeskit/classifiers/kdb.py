@@ -145,6 +145,29 @@ class _KDBBase(FamilyClassifier):
         families = [(d,), *((d, j) for j in order)]
         return families + [(d, *parents[j], j) for j in order if j in parents]
 
+    def _fit_distributed(self, run: Any) -> None:
+        """Two passes, as ``fit`` and ``fit_chunks``: the all-pairs counts summed over the
+        partitions, the structure chosen from them, then the chosen families summed."""
+        self._pairs_only = True
+        try:
+            stats, rows = run("count", self)
+        finally:
+            del self._pairs_only
+        pairs = stats.counts if isinstance(stats, ScoredCounts) else stats
+        self.stats_ = self._empty_families(stats, self._structure_families(pairs, rows))
+        super()._fit_distributed(run)
+
+    def _empty_families(self, stats: Any, families: list) -> Any:
+        """Zero counts of ``families`` (inside :class:`ScoredCounts` with zero scores when
+        ``stats`` is one): what the families' pass adds the rows to."""
+        pairs = stats.counts if isinstance(stats, ScoredCounts) else stats
+        layout = FamilyCounts(pairs.n_states, tuple(families), np.zeros(0), pairs.target)
+        zero = FamilyCounts(layout.n_states, layout.families,
+                            np.zeros(int(layout._layout[1][-1])), layout.target)  # fmt: skip
+        if isinstance(stats, ScoredCounts):
+            return ScoredCounts(zero, np.zeros_like(stats.scores))
+        return zero
+
     def _fit_chunks(self, chunks: Any, target: Any, classes: Any, progress: Any) -> None:
         """Two passes, as ``fit`` counts the rows twice: the all-pairs counts of every chunk
         (and the vocabularies complete), the structure chosen from them, then the chosen
@@ -167,14 +190,8 @@ class _KDBBase(FamilyClassifier):
             del self._pairs_only
         if not hasattr(self, "stats_"):
             return
-        pairs = self._counts()
-        families = self._structure_families(pairs, rows)
-        zero = FamilyCounts(pairs.n_states, tuple(families), np.zeros(0), pairs.target)
-        zero = FamilyCounts(zero.n_states, zero.families, np.zeros(int(zero._layout[1][-1])),
-                            zero.target)  # fmt: skip
-        stats = self.stats_
-        self.stats_ = ScoredCounts(zero, np.zeros_like(stats.scores)) if isinstance(
-            stats, ScoredCounts) else zero  # fmt: skip
+        families = self._structure_families(self._counts(), rows)
+        self.stats_ = self._empty_families(self.stats_, families)
         super()._fit_chunks(chunks, target, classes, progress)
 
     def _order_scores(self, pairs: FamilyCounts, d: int) -> np.ndarray:

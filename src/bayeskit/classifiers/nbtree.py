@@ -86,6 +86,10 @@ class NBTree(FamilyClassifier):
     |   persons = 0: naive Bayes on 144 rows (mostly 2)
     """
 
+    #: not a sum of statistics over partitions (its tree is grown from rows):
+    #: fit_chunks, not bayeskit.dask
+    _distributable = False
+
     def __init__(
         self,
         *,

@@ -82,6 +82,10 @@ class NetworkClassifier(FamilyClassifier):
     0.91
     """
 
+    #: not a sum of statistics over partitions (a learned structure is searched on rows):
+    #: fit_chunks, not bayeskit.dask
+    _distributable = False
+
     def __init__(
         self,
         *,

@@ -439,6 +439,10 @@ class SubclassNaiveBayes(BayesClassifier):
            [0.5, 0.5]])
     """
 
+    #: not a sum of statistics over partitions (EM needs every row of a class at once):
+    #: fit_chunks, not bayeskit.dask
+    _distributable = False
+
     #: fit_chunks is partial_fit chunk by chunk: EM on the first chunk, an E-step on each
     #: later one (which needs the tables estimated after every chunk)
     _chunks_as_partial_fit = True

@@ -1,0 +1,330 @@
+"""Distributed fitting on Dask: statistics per partition, added up as a tree (issue 16).
+
+Every counting model learns from statistics that add up (``a + b``). :func:`fit` counts each
+partition of a Dask DataFrame where it lives and sums the counts pairwise, as a tree, so what
+travels is statistics, never rows; the structure step of a model (TAN's spanning tree, KDB's
+choice of parents, SPODE's and SelectiveKDB's leave-one-out scores) then runs on the summed
+statistics, as one ``fit`` would. The result is the model ``fit`` gives on the same rows
+(to rounding of the sums' order, 1e-12). :func:`predict_proba` maps a fitted model over the
+partitions.
+
+Before counting, the vocabularies are fixed for every partition: the class labels and each
+categorical column's values are gathered in one pass over those columns (sorted, as ``fit``
+sorts them). Binned numeric columns (``discretize``) are cut on the first partition, the sample
+their cut points are learned from, as :meth:`~bayeskit.classifiers.BayesClassifier.fit_chunks`
+cuts them on the first chunk; declare the bins, or pass ``discretize=None``, for results that
+do not depend on the partitioning.
+
+A cluster: start a ``distributed.Client`` (``Client("tcp://scheduler:8786")`` for a real one,
+``Client(LocalCluster(n_workers=4))`` on one machine) before calling :func:`fit`; Dask then
+runs the graph there. Without a client, Dask's default scheduler runs it in this process.
+
+Models that learn by more than counting (NBTree's tree, a learned NetworkClassifier structure,
+SelectiveKDBEnsemble's members, SubclassNaiveBayes's EM) have no statistic to reduce: use
+``fit_chunks`` for them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["fit", "predict", "predict_proba"]
+
+
+def _dask():
+    try:
+        import dask
+        import dask.dataframe as dd
+    except ImportError as exc:  # pragma: no cover - the extra not installed
+        msg = f"bayeskit.dask needs dask ({exc}); install bayeskit[dask]"
+        raise ImportError(msg) from exc
+    return dask, dd
+
+
+def _check(model: Any, ddf: Any, target: Any) -> None:
+    from bayeskit.classifiers import BayesClassifier
+
+    _, dd = _dask()
+    if not isinstance(model, BayesClassifier):
+        msg = f"model must be a bayeskit classifier, got {type(model).__name__}"
+        raise TypeError(msg)
+    if not getattr(model, "_distributable", True):
+        msg = (
+            f"{type(model).__name__} learns by more than adding counts up, so it cannot be "
+            "fitted partition by partition; use model.fit_chunks"
+        )
+        raise TypeError(msg)
+    if not isinstance(ddf, dd.DataFrame):
+        msg = f"ddf must be a dask DataFrame, got {type(ddf).__name__}"
+        raise TypeError(msg)
+    if target not in ddf.columns:
+        msg = f"ddf has no column {target!r} (its columns: {list(ddf.columns)})"
+        raise ValueError(msg)
+
+
+def _tree_sum(parts: list) -> Any:
+    """The sum of delayed statistics, pairwise (a tree of depth log2 n); None parts (empty
+    partitions) are skipped."""
+    dask, _ = _dask()
+    add = dask.delayed(_add, pure=True)
+    while len(parts) > 1:
+        parts = [add(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
+                 for i in range(0, len(parts), 2)]  # fmt: skip
+    return parts[0]
+
+
+def _add(a: Any, b: Any) -> Any:
+    """``(statistics, rows)`` of two parts added (None: an empty part)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a[0] + b[0], a[1] + b[1]
+
+
+def _rows(template: Any, frame: pd.DataFrame, target: Any, weight: Any):
+    """A partition's rows as the model counts them: encoded features, class codes, weights."""
+    from bayeskit.classifiers._base import _check_targets, _drop_weightless
+
+    y = frame[target].to_numpy()
+    X = frame.drop(columns=[c for c in (target, weight) if c is not None])
+    w = None if weight is None else frame[weight].to_numpy(dtype=np.float64)
+    X = template._prepare_X(X, reset=False)
+    y = _check_targets(y, X.shape[0])
+    X, y, w, _ = _drop_weightless(X, y, w, np.zeros(len(y), dtype=bool))
+    unknown = ~np.isin(y, template.classes_)
+    if unknown.any():  # pragma: no cover - the labels were gathered from every partition
+        msg = f"labels {sorted(set(y[unknown].tolist()), key=str)} not among the classes"
+        raise ValueError(msg)
+    return template._encode(X), np.searchsorted(template.classes_, y), w
+
+
+def _count(template: Any, frame: pd.DataFrame, target: Any, weight: Any) -> Any:
+    """A partition's statistics and its number of rows (None for no row)."""
+    if not len(frame):
+        return None
+    enc, y, w = _rows(template, frame, target, weight)
+    if not len(y):
+        return None
+    return template._count(enc, y, w, len(template.classes_)), len(y)
+
+
+def _scores(template: Any, frame: pd.DataFrame, target: Any, weight: Any) -> Any:
+    """The rows' leave-one-out scores against the summed counts (``stats_`` of the template,
+    its scores zero): what ``_after_count`` adds, for this partition."""
+    if not len(frame):
+        return None
+    enc, y, w = _rows(template, frame, target, weight)
+    if not len(y):
+        return None
+    template._after_count(enc, y, w)
+    return template.stats_.scores, len(y)
+
+
+_KINDS = {"count": _count, "scores": _scores}
+
+
+def _runner(dask, parts, target, weight):
+    """``run(kind, model)``: one pass over the partitions with ``model`` as it stands (its
+    schema, classes and any statistics), each partition's ``(statistics, rows)`` summed as a
+    tree and computed."""
+
+    def run(kind: str, model: Any) -> tuple[Any, int]:
+        template = dask.delayed(_template(model), pure=True)
+        tasks = [dask.delayed(_KINDS[kind], pure=True)(template, p, target, weight)
+                 for p in parts]  # fmt: skip
+        out = dask.compute(_tree_sum(tasks))[0]
+        if out is None:
+            msg = "ddf has no rows: there is nothing to learn from"
+            raise ValueError(msg)
+        return out
+
+    return run
+
+
+def fit(
+    model: Any, ddf: Any, target: Any, *, classes: Any = None, sample_weight: Any = None
+) -> Any:
+    """Fit ``model`` on a Dask DataFrame, counting every partition where it is (module
+    docstring); returns ``model``, fitted as ``model.fit`` on the same rows would be.
+
+    Parameters
+    ----------
+    model : bayeskit classifier
+        A counting model (its parameters as for ``fit``).
+    ddf : dask.dataframe.DataFrame
+        The features, the class column ``target`` and optionally a weight column.
+    target : str
+        The class column.
+    classes : array-like, optional
+        Every class label; by default gathered from ``target`` (one pass over it).
+    sample_weight : str, optional
+        The name of a column of non-negative row weights.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> from bayeskit.classifiers import TAN
+    >>> from bayeskit.data import datasets
+    >>> X, y = datasets.load("car")
+    >>> frame = X.assign(label=y)
+    >>> model = fit(TAN(), dd.from_pandas(frame, npartitions=4), "label")
+    >>> bool(np.allclose(model.predict_proba(X), TAN().fit(X, y).predict_proba(X), atol=1e-12))
+    True
+    """
+    dask, _ = _dask()
+    _check(model, ddf, target)
+    if sample_weight is not None and sample_weight not in ddf.columns:
+        msg = f"ddf has no weight column {sample_weight!r}"
+        raise ValueError(msg)
+    with model._transaction():
+        model._check_params()
+        for attr in ("classes_", "schema_", "stats_"):
+            if hasattr(model, attr):
+                delattr(model, attr)
+        features = [c for c in ddf.columns if c not in (target, sample_weight)]
+        parts = ddf.to_delayed()
+        first = next((p for p in (q.compute() for q in parts[:1])), None)
+        if first is None or not len(first):
+            first = ddf.head(1000, npartitions=-1)
+        if not len(first):
+            msg = "ddf has no rows: there is nothing to learn from"
+            raise ValueError(msg)
+        _fix_schema(model, ddf, first, target, features, classes, sample_weight)
+        model._fit_distributed(_runner(dask, parts, target, sample_weight))
+        if hasattr(model, "unlabelled"):
+            model.history_, model.n_iter_, model.converged_ = [], 1, True
+        return model
+
+
+def _template(model: Any) -> Any:
+    """The model as a worker gets it: parameters, schema and classes (no tables)."""
+    out = model.__class__(**model.get_params())
+    for attr in ("schema_", "classes_", "n_features_in_", "feature_names_in_", "stats_"):
+        if hasattr(model, attr):
+            setattr(out, attr, getattr(model, attr))
+    for attr in ("_pairs_only",):
+        if getattr(model, attr, False):
+            setattr(out, attr, True)
+    return out
+
+
+def _fix_schema(model, ddf, first, target, features, classes, weight) -> None:
+    """Classes, feature bookkeeping and the schema with every partition's categories: the
+    kinds and any cut points from the first partition, the vocabularies from one pass over the
+    target and the categorical columns."""
+    from bayeskit.classifiers._base import _check_targets
+    from bayeskit.data.schema import Schema
+
+    dask, _ = _dask()
+    X0 = model._prepare_X(first[features], reset=True)
+    kinds = None
+    if getattr(model, "categorical_features", "absent") != "absent":  # a tabular model
+        kinds = Schema.infer(
+            X0,
+            categorical_features=getattr(model, "categorical_features", None),
+            categories=getattr(model, "categories", None),
+        )
+    categorical = [] if kinds is None else [c.name for c in kinds.categorical]
+    seen = _distinct_values(dask, ddf, ([target] if classes is None else []) + categorical)
+    if classes is None:
+        classes = list(seen.pop(target))
+    classes = np.unique(_check_targets(list(classes), len(classes)))
+    if len(classes) < 2:
+        msg = f"the class column holds {len(classes)} label(s); a classifier needs at least 2"
+        raise ValueError(msg)
+    y0 = _check_targets(first[target].to_numpy(), len(first))
+    w0 = None if weight is None else first[weight].to_numpy(dtype=np.float64)
+    schema = model._infer_schema(X0, np.searchsorted(classes, y0), len(classes), w0)
+    grow = [c.name for c in (schema.categorical if schema is not None else ()) if c.cuts is None]
+    if grow:
+        longest = max(1, *(len(seen[c]) for c in grow))
+        frame = pd.DataFrame({name: pd.Series([np.nan] * longest, dtype=object)
+                              for name in schema.names})  # fmt: skip
+        for name in grow:
+            values = list(seen[name])
+            frame[name] = pd.Series(values + [None] * (longest - len(values)), dtype=object)
+        schema, _ = schema.extend(frame)
+    model.schema_ = schema
+    model.classes_ = classes
+
+
+def _distinct(frame: pd.DataFrame, columns: list) -> dict:
+    return {c: set(pd.unique(frame[c].dropna())) for c in columns}
+
+
+def _union(a: dict, b: dict) -> dict:
+    return {c: a[c] | b[c] for c in a}
+
+
+def _distinct_values(dask, ddf, columns: list) -> dict:
+    """Each column's distinct non-missing values over every partition: per-partition sets
+    merged as a tree (no shuffle)."""
+    if not columns:
+        return {}
+    parts = ddf[columns].to_delayed()
+    tasks = [dask.delayed(_distinct, pure=True)(p, columns) for p in parts]
+    union = dask.delayed(_union, pure=True)
+    while len(tasks) > 1:
+        tasks = [union(tasks[i], tasks[i + 1]) if i + 1 < len(tasks) else tasks[i]
+                 for i in range(0, len(tasks), 2)]  # fmt: skip
+    return dask.compute(tasks[0])[0]
+
+
+def _features(model: Any, ddf: Any) -> list:
+    from sklearn.utils.validation import check_is_fitted
+
+    _, dd = _dask()
+    check_is_fitted(model, "stats_")
+    if not isinstance(ddf, dd.DataFrame):
+        msg = f"ddf must be a dask DataFrame, got {type(ddf).__name__}"
+        raise TypeError(msg)
+    names = getattr(model, "feature_names_in_", None)
+    if names is None:
+        return list(ddf.columns)
+    missing = [n for n in names if n not in ddf.columns]
+    if missing:
+        msg = f"ddf lacks the model's feature columns {missing}"
+        raise ValueError(msg)
+    return list(names)
+
+
+def _proba_part(part: pd.DataFrame, model: Any, features: list, columns: list) -> pd.DataFrame:
+    values = model.predict_proba(part[features]) if len(part) else np.zeros((0, len(columns)))
+    return pd.DataFrame(values, index=part.index, columns=columns)
+
+
+def _predict_part(part: pd.DataFrame, model: Any, features: list) -> pd.Series:
+    values = model.predict(part[features]) if len(part) else model.classes_[:0]
+    return pd.Series(values, index=part.index, name="prediction")
+
+
+def predict_proba(model: Any, ddf: Any) -> Any:
+    """``model.predict_proba`` of every partition, as a dask DataFrame with a column per class
+    (named by the class label as text) and ``ddf``'s index; lazy, as Dask is.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> from bayeskit.classifiers import NaiveBayes
+    >>> from bayeskit.data import datasets
+    >>> X, y = datasets.load("car")
+    >>> model = NaiveBayes().fit(X, y)
+    >>> proba = predict_proba(model, dd.from_pandas(X, npartitions=3)).compute()
+    >>> bool(np.allclose(proba.to_numpy(), model.predict_proba(X)))
+    True
+    """
+    features = _features(model, ddf)
+    columns = [str(c) for c in model.classes_]
+    meta = pd.DataFrame({c: pd.Series(dtype=np.float64) for c in columns})
+    return ddf.map_partitions(_proba_part, model, features, columns, meta=meta)
+
+
+def predict(model: Any, ddf: Any) -> Any:
+    """``model.predict`` of every partition, as a dask Series named ``prediction``."""
+    features = _features(model, ddf)
+    meta = pd.Series(model.classes_[:0], name="prediction")
+    return ddf.map_partitions(_predict_part, model, features, meta=meta)

@@ -1,0 +1,107 @@
+"""Distributed fitting on Dask (issue 16): statistics per partition, summed as a tree, on a
+LocalCluster of 2 worker processes; every counting model equals its in-memory fit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+
+from bayeskit import dask as bkd  # noqa: E402
+from bayeskit.classifiers import (  # noqa: E402
+    AODE,
+    KDB,
+    SPODE,
+    TAN,
+    AnDE,
+    BernoulliNaiveBayes,
+    FullBayes,
+    KNNBayes,
+    MultinomialNaiveBayes,
+    NaiveBayes,
+    NBTree,
+    SelectiveKDB,
+    SubclassNaiveBayes,
+)
+from bayeskit.data import datasets  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def car():
+    X, y = datasets.load("car")
+    X = X.apply(lambda c: "v" + c.astype(str))
+    return X, np.asarray(y)
+
+
+# (KNN with ties="share": with "index", rows tied at the K-th distance are chosen in the
+# neighbour index's order, which may differ between a batch and its parts)
+COUNTING = [NaiveBayes(), FullBayes(), KNNBayes(ties="share"), SPODE(), AODE(), AnDE(),
+            TAN(), KDB(), KDB(k=3, smoothing="lidstone"), SelectiveKDB()]  # fmt: skip
+
+
+@pytest.mark.parametrize("model", COUNTING, ids=lambda m: repr(m))
+def test_every_counting_model_equals_its_in_memory_fit(client, car, model):
+    X, y = car
+    ddf = dd.from_pandas(X.assign(label=y), npartitions=4)
+    fitted = bkd.fit(model.__class__(**model.get_params()), ddf, "label")
+    whole = model.__class__(**model.get_params()).fit(X, y)
+    np.testing.assert_allclose(fitted.predict_proba(X), whole.predict_proba(X), atol=1e-12)
+    if hasattr(whole, "structure_"):
+        assert fitted.structure_ == whole.structure_
+    proba = bkd.predict_proba(fitted, dd.from_pandas(X, npartitions=3)).compute()
+    np.testing.assert_allclose(proba.to_numpy(), whole.predict_proba(X), atol=1e-12)
+    assert list(proba.columns) == [str(c) for c in whole.classes_]
+    labels = bkd.predict(fitted, dd.from_pandas(X, npartitions=3)).compute()
+    np.testing.assert_array_equal(labels.to_numpy(), whole.predict(X))
+
+
+def test_numeric_count_and_weighted_data(client):
+    rng = np.random.default_rng(0)
+    n = 1200
+    values = rng.normal(size=(n, 3)) + np.repeat(np.arange(3), n // 3)[:, None]
+    y = np.repeat(["a", "b", "c"], n // 3)
+    w = rng.integers(1, 4, size=n).astype(float)
+    frame = pd.DataFrame(values, columns=["u", "v", "w"]).assign(label=y, weight=w)
+    ddf = dd.from_pandas(frame, npartitions=5)
+    gauss = bkd.fit(NaiveBayes(discretize=None), ddf, "label", sample_weight="weight")
+    X = frame[["u", "v", "w"]]
+    whole = NaiveBayes(discretize=None).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(gauss.predict_proba(X), whole.predict_proba(X), atol=1e-12)
+    counts = pd.DataFrame(rng.poisson(2.0, size=(n, 6)), columns=list("abcdef"))
+    labels = (counts["a"] + counts["b"] > counts["c"] + 1).astype(int)
+    cdf = dd.from_pandas(counts.assign(label=labels), npartitions=3)
+    for model in (MultinomialNaiveBayes(), BernoulliNaiveBayes(binarize=1.0)):
+        a = bkd.fit(model.__class__(**model.get_params()), cdf, "label")
+        b = model.__class__(**model.get_params()).fit(counts, labels)
+        np.testing.assert_allclose(a.predict_proba(counts), b.predict_proba(counts), atol=1e-12)
+
+
+def test_categories_seen_only_in_a_late_partition_and_errors(client, car):
+    X, y = car
+    late = X.copy()
+    late.loc[late.index[-3:], "buying"] = "vnew"
+    ddf = dd.from_pandas(late.assign(label=y), npartitions=4)
+    model = bkd.fit(TAN(), ddf, "label")
+    assert "vnew" in model.schema_.column("buying").categories
+    whole = TAN().fit(late, y)
+    np.testing.assert_allclose(model.predict_proba(late), whole.predict_proba(late), atol=1e-12)
+    for other in (NBTree(), SubclassNaiveBayes()):
+        with pytest.raises(TypeError, match="use model.fit_chunks"):
+            bkd.fit(other, ddf, "label")
+    with pytest.raises(ValueError, match="no column 'class'"):
+        bkd.fit(TAN(), ddf, "class")
+    with pytest.raises(TypeError, match="dask DataFrame"):
+        bkd.fit(TAN(), late.assign(label=y), "label")
