@@ -105,3 +105,18 @@ def test_categories_seen_only_in_a_late_partition_and_errors(client, car):
         bkd.fit(TAN(), ddf, "class")
     with pytest.raises(TypeError, match="dask DataFrame"):
         bkd.fit(TAN(), late.assign(label=y), "label")
+
+
+def test_network_structure_on_dask_equals_the_in_memory_search(client):
+    from pathlib import Path
+
+    from bayeskit.networks import learn_structure, read_bif
+
+    alarm = read_bif(Path(__file__).parent / "networks" / "data" / "alarm.bif.gz")
+    data = alarm.sample(6000, seed=4).astype(str)
+    whole = learn_structure(data, "bic")
+    found = bkd.learn_structure(dd.from_pandas(data, npartitions=5), "bic")
+    assert found == whole
+    limited = bkd.learn_structure(dd.from_pandas(data, npartitions=3), "bdeu", max_parents=2,
+                                  tabu_length=0)  # fmt: skip
+    assert limited == learn_structure(data, "bdeu", max_parents=2, tabu_length=0)

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["fit", "predict", "predict_proba"]
+__all__ = ["fit", "learn_structure", "predict", "predict_proba"]
 
 
 def _dask():
@@ -328,3 +328,77 @@ def predict(model: Any, ddf: Any) -> Any:
     features = _features(model, ddf)
     meta = pd.Series(model.classes_[:0], name="prediction")
     return ddf.map_partitions(_predict_part, model, features, meta=meta)
+
+
+# --------------------------------------------------------------------------------------------
+# Bayesian networks
+# --------------------------------------------------------------------------------------------
+
+
+def _partition_rows(frame: pd.DataFrame, nodes: tuple, states: dict) -> Any:
+    """A partition's distinct rows (state codes) and their numbers (None for no row)."""
+    from bayeskit.networks.em import _group_rows
+    from bayeskit.networks.learning import _encode_data
+
+    if not len(frame):
+        return None
+    codes = _encode_data(nodes, frame, states, None).codes
+    rows, inverse = _group_rows(codes)
+    return rows, np.bincount(inverse, minlength=len(rows)).astype(np.float64)
+
+
+def _merge_rows(a: Any, b: Any) -> Any:
+    from bayeskit.networks.em import _group_rows
+
+    if a is None:
+        return b
+    if b is None:
+        return a
+    rows, inverse = _group_rows(np.concatenate([a[0], b[0]]))
+    weights = np.bincount(inverse, weights=np.concatenate([a[1], b[1]]), minlength=len(rows))
+    return rows, weights
+
+
+def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **options: Any) -> Any:
+    """:func:`bayeskit.networks.learn_structure` on a Dask DataFrame: each partition's
+    distinct rows (state codes) and their numbers, merged as a tree, then the search on them,
+    which is the search on all the rows (every decomposable score reads counts alone). What
+    travels is distinct rows, at most one per row; the states not given come from one pass
+    over the columns (sorted). ``options`` are :func:`~bayeskit.networks.learn_structure`'s.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.integers(0, 2, 2000)
+    >>> b = np.where(rng.random(2000) < 0.9, a, 1 - a)
+    >>> frame = pd.DataFrame({"a": a, "b": b, "c": rng.integers(0, 2, 2000)}).astype(str)
+    >>> learn_structure(dd.from_pandas(frame, npartitions=4)).edges
+    (('a', 'b'),)
+    """
+    from bayeskit.networks.learning import _NetworkData
+    from bayeskit.networks.network import value_names
+    from bayeskit.networks.search import learn_structure as search
+
+    dask, dd = _dask()
+    if not isinstance(ddf, dd.DataFrame):
+        msg = f"ddf must be a dask DataFrame, got {type(ddf).__name__}"
+        raise TypeError(msg)
+    if "sample_weight" in options:
+        msg = "sample_weight is not taken on Dask: give each row once per weight unit"
+        raise TypeError(msg)
+    nodes = tuple(ddf.columns)
+    given = {n: tuple(str(v) for v in states[n]) for n in (states or {})}
+    unknown = [n for n in nodes if n not in given]
+    for node, values in _distinct_values(dask, ddf, unknown).items():
+        given[node] = tuple(sorted(set(value_names(list(values)))))
+    tasks = [dask.delayed(_partition_rows, pure=True)(p, nodes, given) for p in ddf.to_delayed()]
+    merge = dask.delayed(_merge_rows, pure=True)
+    while len(tasks) > 1:
+        tasks = [merge(tasks[i], tasks[i + 1]) if i + 1 < len(tasks) else tasks[i]
+                 for i in range(0, len(tasks), 2)]  # fmt: skip
+    merged = dask.compute(tasks[0])[0]
+    if merged is None:
+        msg = "ddf has no rows: there is nothing to learn from"
+        raise ValueError(msg)
+    return search(_NetworkData(nodes, given, merged[0], merged[1]), score, **options)

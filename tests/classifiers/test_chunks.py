@@ -201,3 +201,19 @@ def test_cli_fit_out_of_core(car, files, tmp_path):
     bad = CliRunner().invoke(app, ["fit", "car", "--chunksize", "10", "-o", str(tmp_path / "m")])
     assert bad.exit_code != 0
     assert "reads a file" in bad.output
+
+
+def test_network_structure_from_chunks_equals_the_in_memory_search(tmp_path):
+    from pathlib import Path
+
+    from bayeskit.networks import learn_structure, read_bif
+
+    alarm = read_bif(Path(__file__).parents[1] / "networks" / "data" / "alarm.bif.gz")
+    data = alarm.sample(6000, seed=5).astype(str)
+    data.to_parquet(tmp_path / "alarm.parquet", row_group_size=1000)
+    whole = learn_structure(data, "bic")
+    assert learn_structure(read_chunks(tmp_path / "alarm.parquet", 1500), "bic") == whole
+    parts = [data.iloc[k : k + 2500] for k in range(0, 6000, 2500)]
+    assert learn_structure(parts, "k2", max_parents=3) == learn_structure(data, "k2", max_parents=3)
+    with pytest.raises(ValueError, match="chunks carry no weights"):
+        learn_structure(parts, sample_weight=np.ones(6000))

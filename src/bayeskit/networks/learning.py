@@ -130,45 +130,56 @@ def fit_parameters(
     return NetworkFit(_estimate(dag, counts, enc.states, estimator, float(a)), counts, estimator, a)
 
 
-def _count_chunks(dag: DAG, chunks: Any, states: Mapping | None) -> tuple[FamilyCounts, dict]:
-    """The family counts of data in chunks (a :func:`~bayeskit.data.read_chunks` file or any
-    iterable of DataFrames), one chunk in memory at a time. Nodes whose states are not given
-    take them from a first pass over their columns (sorted, as for one DataFrame; a
-    categorical column's categories), which needs a re-iterable source."""
+def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None) -> dict:
+    """Every node's states for data in chunks: as given, else gathered in a first pass over
+    the columns (sorted, as for one DataFrame; a categorical column's categories), which
+    needs a re-iterable source."""
     from bayeskit.data.chunks import Chunks, _reiterable
 
     given = dict(states or {})
-    unknown = [n for n in dag.nodes if n not in given]
-    if unknown:
-        if not _reiterable(chunks):
-            msg = (
-                f"the states of {unknown} are not given: pass states=, or a re-iterable source "
-                "(read_chunks(path), a list) for a first pass that gathers them"
-            )
-            raise ValueError(msg)
-        source = chunks.select([str(n) for n in unknown]) if isinstance(chunks, Chunks) else chunks
-        seen: dict[Any, set] = {n: set() for n in unknown}
-        ordered: dict[Any, tuple[str, ...]] = {}
-        for chunk in source:
-            for node in unknown:
-                if node not in chunk.columns:
-                    continue
-                col = chunk[node]
-                if isinstance(col.dtype, pd.CategoricalDtype):
-                    ordered.setdefault(node, tuple(str(c) for c in col.cat.categories))
-                else:
-                    seen[node].update(value_names(col.dropna().unique()))
+    unknown = [n for n in nodes if n not in given]
+    if not unknown:
+        return given
+    if not _reiterable(chunks):
+        msg = (
+            f"the states of {unknown} are not given: pass states=, or a re-iterable source "
+            "(read_chunks(path), a list) for a first pass that gathers them"
+        )
+        raise ValueError(msg)
+    source = chunks.select([str(n) for n in unknown]) if isinstance(chunks, Chunks) else chunks
+    seen: dict[Any, set] = {n: set() for n in unknown}
+    ordered: dict[Any, tuple[str, ...]] = {}
+    for chunk in source:
         for node in unknown:
-            if node in ordered or seen[node]:
-                given[node] = ordered.get(node) or tuple(sorted(seen[node]))
-    counts = None
-    node_states = None
+            if node not in chunk.columns:
+                continue
+            col = chunk[node]
+            if isinstance(col.dtype, pd.CategoricalDtype):
+                ordered.setdefault(node, tuple(str(c) for c in col.cat.categories))
+            else:
+                seen[node].update(value_names(col.dropna().unique()))
+    for node in unknown:
+        if node in ordered or seen[node]:
+            given[node] = ordered.get(node) or tuple(sorted(seen[node]))
+    return given
+
+
+def _frames(chunks: Any):
     for k, chunk in enumerate(chunks):
         if not isinstance(chunk, pd.DataFrame):
             msg = f"chunk {k} is a {type(chunk).__name__}, not a DataFrame"
             raise TypeError(msg)
-        if not len(chunk):
-            continue
+        if len(chunk):
+            yield chunk
+
+
+def _count_chunks(dag: DAG, chunks: Any, states: Mapping | None) -> tuple[FamilyCounts, dict]:
+    """The family counts of data in chunks (a :func:`~bayeskit.data.read_chunks` file or any
+    iterable of DataFrames), one chunk in memory at a time (states: :func:`_chunk_states`)."""
+    given = _chunk_states(dag.nodes, chunks, states)
+    counts = None
+    node_states = None
+    for chunk in _frames(chunks):
         enc = _encode_data(dag.nodes, chunk, given, None)
         node_states = enc.states
         part = _count(dag, enc)
@@ -177,6 +188,33 @@ def _count_chunks(dag: DAG, chunks: Any, states: Mapping | None) -> tuple[Family
         msg = "the chunks hold no rows: there is nothing to count"
         raise ValueError(msg)
     return counts, node_states
+
+
+def _distinct_chunk_rows(chunks: Any, states: Mapping | None) -> _NetworkData:
+    """Data in chunks as its distinct rows, each weighted by its number: one pass (after the
+    states' pass when they are not given), memory bounded by the distinct rows, not the file.
+    Every decomposable score reads the data through counts alone, so a search on these rows
+    is the search on all of them (the in-memory scorer counts distinct rows once too)."""
+    from bayeskit.networks.em import _group_rows
+
+    frames = _frames(chunks)
+    first = next(frames, None)
+    if first is None:
+        msg = "the chunks hold no rows: there is nothing to learn from"
+        raise ValueError(msg)
+    nodes = tuple(first.columns)
+    given = _chunk_states(nodes, chunks, states)
+    rows, weights = None, None
+    for chunk in _frames(chunks):
+        enc = _encode_data(nodes, chunk, given, None)
+        part, inverse = _group_rows(enc.codes)
+        times = np.bincount(inverse, minlength=len(part)).astype(np.float64)
+        if rows is not None:
+            part, times = np.concatenate([rows, part]), np.concatenate([weights, times])
+            part, inverse = _group_rows(part)
+            times = np.bincount(inverse, weights=times, minlength=len(part))
+        rows, weights = part, times
+    return _NetworkData(nodes, {n: given[n] for n in nodes}, rows, weights)
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ import pandas as pd
 
 from bayeskit._compiled import planned_threads
 from bayeskit.networks.dag import DAG
-from bayeskit.networks.learning import _encode_data, _NetworkData
+from bayeskit.networks.learning import _distinct_chunk_rows, _encode_data, _NetworkData
 from bayeskit.networks.scores import SCORES, family_scores
 from bayeskit.stats._kernels import count_extensions
 
@@ -200,8 +200,11 @@ def learn_structure(
 
     Parameters
     ----------
-    data : DataFrame
-        Complete data, one column per node.
+    data : DataFrame, or chunks
+        Complete data, one column per node; or data in chunks
+        (:func:`~bayeskit.data.read_chunks`, or any iterable of DataFrames), read once (after
+        a first pass for the states not given) into its distinct rows weighted by their
+        number: memory holds those, not the file, and the search is the one on all the rows.
     score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
     max_parents : int, optional
         The most parents a node may have.
@@ -321,6 +324,12 @@ def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any):
     already, :class:`_NetworkData`) and its nodes."""
     if isinstance(data, _NetworkData):
         return _FamilyScores(data, score, ess), list(data.nodes)
+    if not isinstance(data, pd.DataFrame | np.ndarray) and hasattr(data, "__iter__"):
+        if sample_weight is not None:
+            msg = "sample_weight goes with a DataFrame; chunks carry no weights"
+            raise ValueError(msg)
+        rows = _distinct_chunk_rows(data, states)  # data in chunks: their distinct rows
+        return _FamilyScores(rows, score, ess), list(rows.nodes)
     nodes = list(data.columns) if isinstance(data, pd.DataFrame) else []
     return _FamilyScores(_encode_data(nodes, data, states, sample_weight), score, ess), nodes
 
