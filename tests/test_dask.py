@@ -120,3 +120,36 @@ def test_network_structure_on_dask_equals_the_in_memory_search(client):
     limited = bkd.learn_structure(dd.from_pandas(data, npartitions=3), "bdeu", max_parents=2,
                                   tabu_length=0)  # fmt: skip
     assert limited == learn_structure(data, "bdeu", max_parents=2, tabu_length=0)
+
+
+def test_leave_one_out_scores_and_refusals_on_dask(client):
+    # SPODE's parent and SelectiveKDB's choice rest on leave-one-out scores summed over the
+    # partitions: each partition adds its own share (skewed halves: a decides, then b)
+    rng = np.random.default_rng(7)
+    n = 1900
+    a, b, x = (rng.integers(0, 3, n) for _ in range(3))
+    label = np.where(np.arange(n) < 1000, a % 2, b % 2).astype(str)
+    frame = pd.DataFrame({"a": a, "b": b, "x": x}).astype(str).assign(label=label)
+    X = frame.drop(columns="label")
+    for model in (SPODE(), SelectiveKDB(k=2)):
+        fitted = bkd.fit(model.__class__(**model.get_params()), dd.from_pandas(frame, 4), "label")
+        whole = model.__class__(**model.get_params()).fit(X, label)
+        np.testing.assert_allclose(fitted.stats_.scores, whole.stats_.scores, rtol=1e-12)
+        np.testing.assert_allclose(fitted.predict_proba(X), whole.predict_proba(X), atol=1e-12)
+    ddf = dd.from_pandas(frame, npartitions=2)
+    for model in (NaiveBayes(unlabelled="-1"), TAN(missing="em")):
+        with pytest.raises(ValueError, match="needs all rows at once"):
+            bkd.fit(model, ddf, "label")
+
+
+def test_rows_of_weight_zero_teach_nothing_on_dask(client, car):
+    X, y = car
+    frame = X.assign(label=y.astype(str), w=1.0)
+    frame.loc[frame.index[:40], "w"] = 0.0  # a whole partition of weight 0 ...
+    frame.loc[frame.index[100], ["buying", "label", "w"]] = ["vnew", "zzz", 0.0]  # ... and a row
+    ddf = dd.from_pandas(frame, npartitions=43)
+    fitted = bkd.fit(TAN(), ddf, "label", sample_weight="w")
+    whole = TAN().fit(frame.drop(columns=["label", "w"]), frame["label"], sample_weight=frame["w"])
+    assert list(fitted.classes_) == list(whole.classes_)
+    assert fitted.schema_.column("buying").categories == whole.schema_.column("buying").categories
+    np.testing.assert_allclose(fitted.predict_proba(X), whole.predict_proba(X), atol=1e-12)

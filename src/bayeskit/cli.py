@@ -758,7 +758,7 @@ def fit(
     cls = _model_class(model)
     if chunksize is not None:
         _fit_chunked(cls, model, data, output, target, param, categorical, numeric,
-                     na_values, chunksize)  # fmt: skip
+                     na_values, chunksize, encoding)  # fmt: skip
         return
     params, table, X, y = _training_data(
         model, cls, param, data, target, categorical, numeric, na_values, encoding
@@ -808,7 +808,7 @@ class _TypedChunks:
 
 
 def _fit_chunked(cls, name, data, output, target, param, categorical, numeric, na_values,
-                 chunksize) -> None:  # fmt: skip
+                 chunksize, encoding) -> None:  # fmt: skip
     """``fit --chunksize``: the column kinds from the first chunk, the classes from a pass over
     the target column, then the model's ``fit_chunks`` with a progress bar."""
     from bayeskit.data import read_chunks
@@ -826,7 +826,7 @@ def _fit_chunked(cls, name, data, output, target, param, categorical, numeric, n
     params = _parse_params(param, {name: cls})
     with _refusals():
         chunks = read_chunks(path, chunksize, na_values=[*MISSING_MARKS, *_names(na_values)],
-                             as_text=True)  # fmt: skip
+                             as_text=True, encoding=encoding)  # fmt: skip
         first = next(iter(chunks), None)
         if first is None or first.empty:
             msg = f"{path} has no data rows"

@@ -26,6 +26,7 @@ SelectiveKDBEnsemble's members, SubclassNaiveBayes's EM) have no statistic to re
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -51,6 +52,13 @@ def _check(model: Any, ddf: Any, target: Any) -> None:
     if not isinstance(model, BayesClassifier):
         msg = f"model must be a bayeskit classifier, got {type(model).__name__}"
         raise TypeError(msg)
+    if getattr(model, "unlabelled", None) is not None or getattr(model, "missing", None) == "em":
+        msg = (
+            "bayeskit.dask.fit adds counts up partition by partition; EM over unlabelled rows "
+            "(unlabelled=...) or missing values (missing='em') needs all rows at once: use "
+            "model.fit"
+        )
+        raise ValueError(msg)
     if not getattr(model, "_distributable", True):
         msg = (
             f"{type(model).__name__} learns by more than adding counts up, so it cannot be "
@@ -65,13 +73,12 @@ def _check(model: Any, ddf: Any, target: Any) -> None:
         raise ValueError(msg)
 
 
-def _tree_sum(parts: list) -> Any:
-    """The sum of delayed statistics, pairwise (a tree of depth log2 n); None parts (empty
-    partitions) are skipped."""
+def _tree(parts: list, combine: Any) -> Any:
+    """Delayed ``parts`` combined pairwise by ``combine`` (a tree of depth log2 n)."""
     dask, _ = _dask()
-    add = dask.delayed(_add, pure=True)
+    step = dask.delayed(combine, pure=True)
     while len(parts) > 1:
-        parts = [add(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
+        parts = [step(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
                  for i in range(0, len(parts), 2)]  # fmt: skip
     return parts[0]
 
@@ -92,6 +99,8 @@ def _rows(template: Any, frame: pd.DataFrame, target: Any, weight: Any):
     y = frame[target].to_numpy()
     X = frame.drop(columns=[c for c in (target, weight) if c is not None])
     w = None if weight is None else frame[weight].to_numpy(dtype=np.float64)
+    if w is not None and not (w > 0).any():  # nothing to learn from this partition
+        return None
     X = template._prepare_X(X, reset=False)
     y = _check_targets(y, X.shape[0])
     X, y, w, _ = _drop_weightless(X, y, w, np.zeros(len(y), dtype=bool))
@@ -104,24 +113,22 @@ def _rows(template: Any, frame: pd.DataFrame, target: Any, weight: Any):
 
 def _count(template: Any, frame: pd.DataFrame, target: Any, weight: Any) -> Any:
     """A partition's statistics and its number of rows (None for no row)."""
-    if not len(frame):
+    rows = _rows(template, frame, target, weight) if len(frame) else None
+    if rows is None or not len(rows[1]):
         return None
-    enc, y, w = _rows(template, frame, target, weight)
-    if not len(y):
-        return None
+    enc, y, w = rows
     return template._count(enc, y, w, len(template.classes_)), len(y)
 
 
 def _scores(template: Any, frame: pd.DataFrame, target: Any, weight: Any) -> Any:
     """The rows' leave-one-out scores against the summed counts (``stats_`` of the template,
     its scores zero): what ``_after_count`` adds, for this partition."""
-    if not len(frame):
+    rows = _rows(template, frame, target, weight) if len(frame) else None
+    if rows is None or not len(rows[1]):
         return None
-    enc, y, w = _rows(template, frame, target, weight)
-    if not len(y):
-        return None
-    template._after_count(enc, y, w)
-    return template.stats_.scores, len(y)
+    local = copy.copy(template)  # the template is shared by every task of the pass
+    local._after_count(*rows)
+    return local.stats_.scores - template.stats_.scores, len(rows[1])
 
 
 _KINDS = {"count": _count, "scores": _scores}
@@ -136,7 +143,7 @@ def _runner(dask, parts, target, weight):
         template = dask.delayed(_template(model), pure=True)
         tasks = [dask.delayed(_KINDS[kind], pure=True)(template, p, target, weight)
                  for p in parts]  # fmt: skip
-        out = dask.compute(_tree_sum(tasks))[0]
+        out = dask.compute(_tree(tasks, _add))[0]
         if out is None:
             msg = "ddf has no rows: there is nothing to learn from"
             raise ValueError(msg)
@@ -182,9 +189,7 @@ def fit(
         raise ValueError(msg)
     with model._transaction():
         model._check_params()
-        for attr in ("classes_", "schema_", "stats_"):
-            if hasattr(model, attr):
-                delattr(model, attr)
+        model._forget()
         features = [c for c in ddf.columns if c not in (target, sample_weight)]
         parts = ddf.to_delayed()
         first = next((p for p in (q.compute() for q in parts[:1])), None)
@@ -216,7 +221,7 @@ def _fix_schema(model, ddf, first, target, features, classes, weight) -> None:
     """Classes, feature bookkeeping and the schema with every partition's categories: the
     kinds and any cut points from the first partition, the vocabularies from one pass over the
     target and the categorical columns."""
-    from bayeskit.classifiers._base import _check_targets
+    from bayeskit.classifiers._base import _check_targets, _class_labels
     from bayeskit.data.schema import Schema
 
     dask, _ = _dask()
@@ -229,10 +234,11 @@ def _fix_schema(model, ddf, first, target, features, classes, weight) -> None:
             categories=getattr(model, "categories", None),
         )
     categorical = [] if kinds is None else [c.name for c in kinds.categorical]
-    seen = _distinct_values(dask, ddf, ([target] if classes is None else []) + categorical)
+    seen = _distinct_values(dask, ddf, ([target] if classes is None else []) + categorical,
+                            weight)  # fmt: skip
     if classes is None:
         classes = list(seen.pop(target))
-    classes = np.unique(_check_targets(list(classes), len(classes)))
+    classes = _class_labels(classes)
     if len(classes) < 2:
         msg = f"the class column holds {len(classes)} label(s); a classifier needs at least 2"
         raise ValueError(msg)
@@ -252,7 +258,9 @@ def _fix_schema(model, ddf, first, target, features, classes, weight) -> None:
     model.classes_ = classes
 
 
-def _distinct(frame: pd.DataFrame, columns: list) -> dict:
+def _distinct(frame: pd.DataFrame, columns: list, weight: Any) -> dict:
+    if weight is not None:  # a row of weight 0 is never learned from (as in fit)
+        frame = frame[frame[weight].to_numpy(dtype=np.float64) > 0]
     return {c: set(pd.unique(frame[c].dropna())) for c in columns}
 
 
@@ -260,18 +268,14 @@ def _union(a: dict, b: dict) -> dict:
     return {c: a[c] | b[c] for c in a}
 
 
-def _distinct_values(dask, ddf, columns: list) -> dict:
-    """Each column's distinct non-missing values over every partition: per-partition sets
-    merged as a tree (no shuffle)."""
+def _distinct_values(dask, ddf, columns: list, weight: Any = None) -> dict:
+    """Each column's distinct non-missing values over every partition (rows of positive
+    weight): per-partition sets merged as a tree (no shuffle)."""
     if not columns:
         return {}
-    parts = ddf[columns].to_delayed()
-    tasks = [dask.delayed(_distinct, pure=True)(p, columns) for p in parts]
-    union = dask.delayed(_union, pure=True)
-    while len(tasks) > 1:
-        tasks = [union(tasks[i], tasks[i + 1]) if i + 1 < len(tasks) else tasks[i]
-                 for i in range(0, len(tasks), 2)]  # fmt: skip
-    return dask.compute(tasks[0])[0]
+    parts = ddf[columns + ([weight] if weight is not None else [])].to_delayed()
+    tasks = [dask.delayed(_distinct, pure=True)(p, columns, weight) for p in parts]
+    return dask.compute(_tree(tasks, _union))[0]
 
 
 def _features(model: Any, ddf: Any) -> list:
@@ -337,26 +341,19 @@ def predict(model: Any, ddf: Any) -> Any:
 
 def _partition_rows(frame: pd.DataFrame, nodes: tuple, states: dict) -> Any:
     """A partition's distinct rows (state codes) and their numbers (None for no row)."""
-    from bayeskit.networks.em import _group_rows
-    from bayeskit.networks.learning import _encode_data
+    from bayeskit.networks.learning import _encode_data, merge_distinct
 
     if not len(frame):
         return None
-    codes = _encode_data(nodes, frame, states, None).codes
-    rows, inverse = _group_rows(codes)
-    return rows, np.bincount(inverse, minlength=len(rows)).astype(np.float64)
+    return merge_distinct(None, _encode_data(nodes, frame, states, None).codes)
 
 
 def _merge_rows(a: Any, b: Any) -> Any:
-    from bayeskit.networks.em import _group_rows
+    from bayeskit.networks.learning import merge_distinct
 
-    if a is None:
-        return b
-    if b is None:
-        return a
-    rows, inverse = _group_rows(np.concatenate([a[0], b[0]]))
-    weights = np.bincount(inverse, weights=np.concatenate([a[1], b[1]]), minlength=len(rows))
-    return rows, weights
+    if a is None or b is None:
+        return b if a is None else a
+    return merge_distinct(a, *b)
 
 
 def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **options: Any) -> Any:
@@ -393,11 +390,7 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     for node, values in _distinct_values(dask, ddf, unknown).items():
         given[node] = tuple(sorted(set(value_names(list(values)))))
     tasks = [dask.delayed(_partition_rows, pure=True)(p, nodes, given) for p in ddf.to_delayed()]
-    merge = dask.delayed(_merge_rows, pure=True)
-    while len(tasks) > 1:
-        tasks = [merge(tasks[i], tasks[i + 1]) if i + 1 < len(tasks) else tasks[i]
-                 for i in range(0, len(tasks), 2)]  # fmt: skip
-    merged = dask.compute(tasks[0])[0]
+    merged = dask.compute(_tree(tasks, _merge_rows))[0]
     if merged is None:
         msg = "ddf has no rows: there is nothing to learn from"
         raise ValueError(msg)

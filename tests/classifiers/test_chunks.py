@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from bayeskit.classifiers import (
@@ -217,3 +218,44 @@ def test_network_structure_from_chunks_equals_the_in_memory_search(tmp_path):
     assert learn_structure(parts, "k2", max_parents=3) == learn_structure(data, "k2", max_parents=3)
     with pytest.raises(ValueError, match="chunks carry no weights"):
         learn_structure(parts, sample_weight=np.ones(6000))
+
+
+def test_weights_generators_labels_and_refusals(car, tmp_path):
+    from bayeskit.networks import learn_structure
+
+    X, y = car
+    w = np.ones(len(y))
+    w[600:1200] = 0.0  # a chunk of weight 0 only
+    w[::7] = 0.0
+    parts = [(X.iloc[k : k + 600], y[k : k + 600], w[k : k + 600]) for k in range(0, len(y), 600)]
+    for model in (NaiveBayes(), KDB(k=1, max_table_cells=None), SPODE()):
+        chunked = model.__class__(**model.get_params()).fit_chunks(parts)
+        whole = model.__class__(**model.get_params()).fit(X, y, sample_weight=w)
+        np.testing.assert_allclose(chunked.predict_proba(X), whole.predict_proba(X), atol=1e-12)
+        if hasattr(whole, "structure_"):
+            assert chunked.structure_ == whole.structure_
+    # a one-shot generator with the states given: every chunk counted
+    data = X.assign(cls=y.astype(str))
+    states = {c: tuple(sorted(map(str, data[c].unique()))) for c in data.columns}
+    gen = (data.iloc[k : k + 500] for k in range(0, len(y), 500))
+    assert learn_structure(gen, states=states) == learn_structure(data, states=states)
+    # labels of two kinds across chunks are named, not merged as text
+    mixed = [(X.iloc[:800], y[:800]), (X.iloc[800:], np.array(["other"] * (len(y) - 800)))]
+    with pytest.raises(ValueError, match="mixes class labels of different types"):
+        NaiveBayes().fit_chunks(mixed)
+    for model in (NaiveBayes(unlabelled=-1), TAN(missing="em")):
+        with pytest.raises(ValueError, match="fit_chunks adds counts up"):
+            model.fit_chunks(parts)
+
+
+def test_cli_fit_out_of_core_reads_the_encoding(tmp_path):
+    from typer.testing import CliRunner
+
+    from bayeskit.cli import app
+
+    frame = pd.DataFrame({"a": ["é", "e", "é", "e"] * 30, "cls": ["x", "y", "x", "y"] * 30})
+    path = tmp_path / "latin.csv"
+    frame.to_csv(path, index=False, encoding="latin-1")
+    args = ["fit", str(path), "-t", "cls", "-o", str(tmp_path / "m.bkm"), "--encoding", "latin-1"]
+    result = CliRunner().invoke(app, [*args, "--chunksize", "50"])
+    assert result.exit_code == 0, result.output

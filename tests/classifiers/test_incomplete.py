@@ -214,3 +214,19 @@ def test_em_arguments_are_checked():
         NaiveBayes(unlabelled=-1).fit(X, np.full(len(y), -1))
     with pytest.raises(ValueError, match="only 1 class"):
         NaiveBayes(unlabelled=-1).fit(X, np.where(np.arange(len(y)) < 10, 0, -1))
+
+
+def test_missing_labels_in_lists_and_markers_matched_as_text():
+    X, y = _planted_naive_bayes(300, seed=15)
+    keep = _keep_labels(y, 0.2, seed=16)
+    listed = [int(v) if k else None for v, k in zip(y, keep, strict=True)]
+    model = NaiveBayes(unlabelled=-1).fit(X, listed)
+    assert model.classes_.dtype.kind == "i"
+    nullable = pd.Series(listed, dtype="Int64")
+    assert NaiveBayes(unlabelled=-1).fit(X, nullable).classes_.dtype.kind == "i"
+    as_text = NaiveBayes(unlabelled="-1").fit(X, np.where(keep, y, -1))  # "-1" marks -1
+    assert list(as_text.classes_) == [0, 1, 2]
+    as_float = NaiveBayes(unlabelled=-1).fit(X, np.where(keep, y, -1).astype(float))
+    assert list(as_float.classes_) == [0.0, 1.0, 2.0]
+    boolean = NaiveBayes(unlabelled=0).fit(X.iloc[:100], y[:100] > 0)  # 0 does not mark False
+    assert list(boolean.classes_) == [False, True]

@@ -336,10 +336,14 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         """
         with self._transaction():
             self._check_params()
-            for attr in ("classes_", "schema_", "stats_"):
-                if hasattr(self, attr):
-                    delattr(self, attr)
+            self._forget()
             return self._fit(X, y, sample_weight)
+
+    def _forget(self) -> None:
+        """Drop what a fit learned, before a new fit."""
+        for attr in ("classes_", "schema_", "stats_"):
+            if hasattr(self, attr):
+                delattr(self, attr)
 
     def _fit(self, X: Any, y: Any, sample_weight: Any) -> BayesClassifier:
         X = self._prepare_X(X, reset=True)
@@ -376,7 +380,10 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 "learning needs labelled rows of at least 2 classes"
             )
             raise ValueError(msg)
-        labels = _check_targets(raw[~unlabelled], int((~unlabelled).sum()))
+        kept = raw[~unlabelled]
+        if kept.dtype == object:  # the labels without the missing ones: their own dtype
+            kept = np.asarray(kept.tolist())
+        labels = _check_targets(kept, int((~unlabelled).sum()))
         y = np.empty(n_samples, dtype=labels.dtype)
         y[~unlabelled] = labels
         y[unlabelled] = labels[0]
@@ -419,7 +426,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
     def _partial_fit(self, X: Any, y: Any, classes: Any, sample_weight: Any) -> BayesClassifier:
         first = not hasattr(self, "classes_")
-        if getattr(self, "missing", "skip") == "em":
+        if getattr(self, "missing", "skip") == "em" and hasattr(self, "_network_tables"):
             msg = (
                 "partial_fit counts chunk by chunk, and EM (missing='em') needs all rows at "
                 "once: use fit, or missing='skip'"
@@ -472,7 +479,9 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         classes : array-like, optional
             Every class label. By default gathered in a first pass over ``chunks`` (reading
             only the target column of a file), which then must be re-iterable (a file's
-            chunks, a list): a generator is used up by one pass, so give ``classes`` with it.
+            chunks, a list): a generator is used up by one pass, so give ``classes`` with it
+            (SPODE, KDB and SelectiveKDB read the data more than once: they need a re-iterable
+            source in any case).
         progress : callable, optional
             Called as ``progress(rows_so_far)`` after every chunk.
 
@@ -486,16 +495,25 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         on the first chunk, the sample their cut points are learned from (make it large, or
         declare the bins with ``categories``). NBTree, NetworkClassifier (with a learned
         structure), SelectiveKDBEnsemble and SubclassNaiveBayes choose their structure on the
-        first chunk and add the others to it, as :meth:`partial_fit` does. Memory holds one
-        chunk and the statistics.
+        first chunk and add the others to it, as :meth:`partial_fit` does. EM (unlabelled rows,
+        ``missing="em"``) needs all rows at once and is refused. A chunk of weight 0 only adds
+        nothing. ``progress`` counts the rows of each pass. Memory holds one chunk and the
+        statistics.
         """
         from bayeskit.data.chunks import _reiterable
 
         with self._transaction():
             self._check_params()
-            for attr in ("classes_", "schema_", "stats_"):
-                if hasattr(self, attr):
-                    delattr(self, attr)
+            if getattr(self, "unlabelled", None) is not None or (
+                getattr(self, "missing", "skip") == "em" and hasattr(self, "_network_tables")
+            ):
+                msg = (
+                    "fit_chunks adds counts up chunk by chunk; EM over unlabelled rows "
+                    "(unlabelled=...) or missing values (missing='em') needs all rows at once: "
+                    "use fit"
+                )
+                raise ValueError(msg)
+            self._forget()
             if classes is None:
                 if not _reiterable(chunks):
                     msg = (
@@ -535,7 +553,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 )
                 raise ValueError(msg)
             for X, y, w in iter_labelled(chunks, target):
-                if len(y):
+                if len(y) and (w is None or (np.asarray(w, dtype=np.float64) > 0).any()):
                     X = self._prepare_X(X, reset=False)
                     y, unlabelled = self._targets(y, X.shape[0])
                     X, y, w, _ = _drop_weightless(X, y, w, unlabelled)
@@ -566,9 +584,10 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         self._counting_only = deferred
         try:
             for X, y, w in iter_labelled(chunks, target):
-                if len(y):
+                n = len(y) if w is None else int((np.asarray(w, dtype=np.float64) > 0).sum())
+                if n:  # a chunk of no row, or of weight 0 only, adds nothing
                     self._partial_fit(X, y, classes, w)
-                    rows += len(y)
+                    rows += n
                 if progress is not None:
                     progress(rows)
         finally:
@@ -720,18 +739,26 @@ def _scan_classes(chunks: Any, target: Any) -> np.ndarray:
 
     if isinstance(chunks, Chunks) and target is not None:
         chunks = chunks.select([target])
-    seen: set = set()
-    labels = []
+    labels: list = []
     for _, y, _ in iter_labelled(chunks, target):
         y = _check_targets(y, len(y)) if len(y) else np.asarray(y)
-        for v in np.unique(y).tolist():
-            if v not in seen:
-                seen.add(v)
-                labels.append(v)
-    if len(labels) < 2:
-        msg = f"the chunks hold {len(labels)} class label(s); a classifier needs at least 2"
+        labels.extend(np.unique(y).tolist())
+    return _class_labels(labels)
+
+
+def _class_labels(labels: Any) -> np.ndarray:
+    """Class labels gathered from parts of the data (chunks, partitions): one type (a mix,
+    such as ``1`` in one chunk and ``"other"`` in another, is refused by name rather than
+    merged as text), at least two, sorted."""
+    arr = np.empty(len(labels), dtype=object)
+    arr[:] = list(labels)
+    if len(arr):
+        _check_label_types(arr)
+    classes = np.unique(np.asarray(arr.tolist())) if len(arr) else arr
+    if len(classes) < 2:
+        msg = f"the data hold {len(classes)} class label(s); a classifier needs at least 2"
         raise ValueError(msg)
-    return np.unique(np.asarray(labels))
+    return classes
 
 
 def _normalise(jll: np.ndarray, log_prior: np.ndarray) -> np.ndarray:

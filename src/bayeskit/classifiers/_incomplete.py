@@ -58,8 +58,10 @@ EM_PARAMETERS = """{missing}    unlabelled : scalar, optional
         label is missing, None or NaN) are learned from by semi-supervised EM (Nigam et al.
         2000). None (default): every value of ``y`` is a class, and a missing label is an
         error. Use ``-1`` for integer labels (scikit-learn's ``SelfTrainingClassifier``
-        convention); for text labels any string, e.g. ``"-1"`` or ``"?"`` (the integer ``-1``
-        also matches the text ``"-1"``). ``classes_`` holds the labels seen on labelled rows.
+        convention); for text labels any string, e.g. ``"-1"`` or ``"?"``. Labels are matched
+        as text (``-1`` and ``"-1"`` mark each other; ``0`` does not mark ``False``).
+        ``classes_`` holds the labels seen on labelled rows. ``fit`` only: ``partial_fit``,
+        ``fit_chunks`` and :func:`bayeskit.dask.fit` refuse unlabelled rows.
     unlabelled_weight : float, default=1.0
         The weight of an unlabelled row relative to a labelled one (Nigam's lambda); small
         values stop a large unlabelled set from drowning the labels.
@@ -137,17 +139,27 @@ def table_log_prior(log_tables: list[np.ndarray], smoothing: str, alpha: float) 
 def unlabelled_rows(y: Any, marker: Any) -> tuple[np.ndarray, np.ndarray]:
     """``y`` as an array and the mask of its unlabelled rows: equal to ``marker`` (or to its
     text, so ``-1`` matches ``"-1"``), or missing (None, NaN)."""
-    arr = np.asarray(y)
+    if isinstance(y, pd.Series | pd.Index) and pd.api.types.is_extension_array_dtype(y):
+        arr = y.to_numpy(dtype=object)  # a nullable Int64 stays integers, not floats
+    else:
+        arr = np.asarray(y)
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr.ravel()
     if arr.ndim != 1:
         msg = f"y must be 1-D (n_samples,), got shape {arr.shape}"
         raise ValueError(msg)
     s = pd.Series(arr, dtype=object)
-    mask = s.isna().to_numpy() | s.isin([marker, str(marker)]).to_numpy()
-    if isinstance(marker, float) and np.isnan(marker):
-        mask |= s.isna().to_numpy()
+    missing = s.isna().to_numpy()
+    # matched as text, both ways: -1 marks -1 and "-1"; 0 never marks False, nor 1.0 marks 1
+    mask = missing | (s.map(_as_text).to_numpy() == _as_text(marker)) & ~missing
     return arr, mask
+
+
+def _as_text(value: Any) -> str:
+    """A label as text, whole floats as integers (``-1.0`` is ``"-1"``)."""
+    if isinstance(value, float | np.floating) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
 
 
 # --------------------------------------------------------------------------------------------

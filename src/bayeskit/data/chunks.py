@@ -3,8 +3,8 @@
 :func:`read_chunks` opens a CSV file (optionally gzipped) or a Parquet file as a :class:`Chunks`,
 an iterable of DataFrames of at most ``chunksize`` rows. It is *re-iterable*: every ``for``
 loop reads the file again from the start, so a model can make several passes (one to gather
-the class labels and vocabularies, one to count), and :meth:`Chunks.select` reads only some
-columns (the first pass reads the target and the categorical columns alone). Memory stays
+the class labels, one to count, more for KDB and SelectiveKDB), and :meth:`Chunks.select`
+reads only some columns (the class labels' pass reads the target column alone). Memory stays
 bounded by one chunk: CSV through pandas' chunked reader, Parquet through pyarrow's batches.
 
 :func:`iter_labelled` turns what a model's ``fit_chunks`` accepts (a :class:`Chunks` or any
@@ -47,12 +47,14 @@ class Chunks:
         columns: Sequence[str] | None = None,
         na_values: Sequence[str] | None = None,
         as_text: bool = False,
+        encoding: str | None = None,
     ) -> None:
         self.path = Path(path)
         self.chunksize = int(chunksize)
         self.columns = None if columns is None else [str(c) for c in columns]
         self.na_values = None if na_values is None else list(na_values)
         self.as_text = as_text
+        self.encoding = encoding
 
     @property
     def is_parquet(self) -> bool:
@@ -62,7 +64,7 @@ class Chunks:
         """The same file, reading only ``columns``."""
         return Chunks(
             self.path, self.chunksize, columns=columns, na_values=self.na_values,
-            as_text=self.as_text,
+            as_text=self.as_text, encoding=self.encoding,
         )  # fmt: skip
 
     def column_names(self) -> list[str]:
@@ -71,7 +73,8 @@ class Chunks:
             import pyarrow.parquet as pq
 
             return [str(c) for c in pq.ParquetFile(self.path).schema_arrow.names]
-        return [str(c) for c in pd.read_csv(self.path, nrows=0, sep=self._sep).columns]
+        head = pd.read_csv(self.path, nrows=0, sep=self._sep, encoding=self.encoding)
+        return [str(c) for c in head.columns]
 
     @property
     def _sep(self) -> str:
@@ -102,6 +105,7 @@ class Chunks:
             na_values=self.na_values,
             sep=self._sep,
             dtype=str if self.as_text else None,
+            encoding=self.encoding,
         )
         with reader:
             for chunk in reader:
@@ -119,6 +123,7 @@ def read_chunks(
     columns: Sequence[str] | None = None,
     na_values: Sequence[str] | None = None,
     as_text: bool = False,
+    encoding: str | None = None,
 ) -> Chunks:
     """Open a CSV file (``.csv``, ``.tsv``, optionally ``.gz``) or a Parquet file (``.parquet``,
     ``.pq``) to be read ``chunksize`` rows at a time.
@@ -135,7 +140,11 @@ def read_chunks(
         Extra strings read as missing (CSV).
     as_text : bool, default=False
         Read every CSV cell as text (the command line types the columns itself); by default
-        pandas gives each chunk's columns their dtypes.
+        pandas gives each chunk's columns their dtypes, decided chunk by chunk: a column all
+        missing in the first chunk, or numbers there and text later, is best declared to the
+        model (``categorical_features=``, ``categories=``) or read as text.
+    encoding : str, optional
+        The CSV file's text encoding (default UTF-8).
 
     Examples
     --------
@@ -153,7 +162,8 @@ def read_chunks(
     if not p.is_file():
         msg = f"file not found: {p}"
         raise FileNotFoundError(msg)
-    return Chunks(p, int(chunksize), columns=columns, na_values=na_values, as_text=as_text)
+    return Chunks(p, int(chunksize), columns=columns, na_values=na_values, as_text=as_text,
+                  encoding=encoding)  # fmt: skip
 
 
 def _reiterable(chunks: Any) -> bool:

@@ -190,13 +190,33 @@ def _count_chunks(dag: DAG, chunks: Any, states: Mapping | None) -> tuple[Family
     return counts, node_states
 
 
+def merge_distinct(
+    held: tuple[np.ndarray, np.ndarray] | None, codes: np.ndarray, weights: Any = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows with their numbers: ``held`` (rows, weights) merged with more rows
+    ``codes`` (each of weight 1, or ``weights``); the one merge of chunked and distributed
+    structure learning."""
+    from bayeskit.networks.em import _group_rows
+
+    if weights is None:
+        codes, inverse = _group_rows(codes)
+        weights = np.bincount(inverse, minlength=len(codes)).astype(np.float64)
+    if held is not None:
+        codes, weights = np.concatenate([held[0], codes]), np.concatenate([held[1], weights])
+    rows, inverse = _group_rows(codes)
+    return rows, np.bincount(inverse, weights=weights, minlength=len(rows))
+
+
 def _distinct_chunk_rows(chunks: Any, states: Mapping | None) -> _NetworkData:
     """Data in chunks as its distinct rows, each weighted by its number: one pass (after the
     states' pass when they are not given), memory bounded by the distinct rows, not the file.
     Every decomposable score reads the data through counts alone, so a search on these rows
     is the search on all of them (the in-memory scorer counts distinct rows once too)."""
-    from bayeskit.networks.em import _group_rows
+    import itertools
 
+    from bayeskit.data.chunks import _reiterable
+
+    again = _reiterable(chunks)
     frames = _frames(chunks)
     first = next(frames, None)
     if first is None:
@@ -204,17 +224,10 @@ def _distinct_chunk_rows(chunks: Any, states: Mapping | None) -> _NetworkData:
         raise ValueError(msg)
     nodes = tuple(first.columns)
     given = _chunk_states(nodes, chunks, states)
-    rows, weights = None, None
-    for chunk in _frames(chunks):
-        enc = _encode_data(nodes, chunk, given, None)
-        part, inverse = _group_rows(enc.codes)
-        times = np.bincount(inverse, minlength=len(part)).astype(np.float64)
-        if rows is not None:
-            part, times = np.concatenate([rows, part]), np.concatenate([weights, times])
-            part, inverse = _group_rows(part)
-            times = np.bincount(inverse, weights=times, minlength=len(part))
-        rows, weights = part, times
-    return _NetworkData(nodes, {n: given[n] for n in nodes}, rows, weights)
+    held = None
+    for chunk in _frames(chunks) if again else itertools.chain([first], frames):
+        held = merge_distinct(held, _encode_data(nodes, chunk, given, None).codes)
+    return _NetworkData(nodes, {n: given[n] for n in nodes}, held[0], held[1])
 
 
 @dataclass(frozen=True)

@@ -338,15 +338,16 @@ class ExpectedCounts(WithCounts):
     def class_count(self) -> np.ndarray:
         return self.expected.class_count
 
+    _REFUSAL = (
+        "a model fitted by EM (missing='em') cannot take more rows with partial_fit: EM "
+        "needs all rows at once; fit again on all of them"
+    )
+
     def __add__(self, other: Any) -> ExpectedCounts:
-        msg = (
-            "a model fitted by EM (missing='em') cannot take more rows with partial_fit: EM "
-            "needs all rows at once; fit again on all of them"
-        )
-        raise ValueError(msg)
+        raise ValueError(self._REFUSAL)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> ExpectedCounts:
-        return self + self
+        raise ValueError(self._REFUSAL)
 
     def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
         """Both as :meth:`FamilyCounts.validate`."""
