@@ -788,6 +788,19 @@ def _normalise(jll: np.ndarray, log_prior: np.ndarray) -> np.ndarray:
     return jll
 
 
+def require_categorical(model: Any, enc: Encoded) -> None:
+    """SchemaError naming ``model``'s numeric columns, for a model that counts categories
+    only (the semi-naive models, SubclassNaiveBayes)."""
+    if enc.values.shape[1]:
+        names = [c.name for c in model.schema_.numeric]
+        msg = (
+            f"{type(model).__name__} models categorical features only; numeric columns "
+            f"{names} need binning: pass discretize='mdl' (the default), 'equal-width' or "
+            "'equal-frequency', or declare them categorical"
+        )
+        raise SchemaError(msg)
+
+
 def explain_frame(model: Any, X: Any, out: np.ndarray) -> pd.DataFrame:
     """Per-feature evidence ``out`` (``(n_samples, n_features, n_classes)``, features in the
     schema's order) as a long DataFrame: ``row`` (the index label of ``X`` if it is a DataFrame,

@@ -37,13 +37,13 @@ from bayeskit.classifiers._base import (
     BayesClassifier,
     _check_smoothing,
     explain_frame,
+    require_categorical,
 )
 from bayeskit.classifiers._incomplete import table_log_prior
 from bayeskit.classifiers._params import tabular_parameters
 from bayeskit.data.codes import code_dtype
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import lidstone_equivalent, log_probabilities
-from bayeskit.exceptions import SchemaError
 from bayeskit.stats import (
     ExpectedCounts,
     FamilyCounts,
@@ -213,14 +213,7 @@ class FamilyClassifier(BayesClassifier):
 
     def _require_categorical(self, enc: Encoded) -> None:
         """SchemaError naming the numeric columns, which these models cannot count."""
-        if enc.values.shape[1]:
-            names = [c.name for c in self.schema_.numeric]
-            msg = (
-                f"{type(self).__name__} models categorical features only; numeric columns "
-                f"{names} need binning: pass discretize='mdl' (the default), 'equal-width' or "
-                "'equal-frequency', or declare them categorical"
-            )
-            raise SchemaError(msg)
+        require_categorical(self, enc)
 
     def _grow(self, X: Any, stats: Any) -> Any:
         """Grow the vocabularies with ``X``'s new categories and re-lay ``stats`` (any

@@ -8,10 +8,9 @@ from typing import Any, NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from bayeskit.classifiers._base import BayesClassifier, _check_number
+from bayeskit.classifiers._base import BayesClassifier, _check_number, require_categorical
 from bayeskit.classifiers._params import store_parameters, tabular_parameters
 from bayeskit.data.schema import Encoded
-from bayeskit.exceptions import SchemaError
 from bayeskit.stats import MixtureCounts
 
 __all__ = ["MixtureFit", "SubclassNaiveBayes", "fit_mixture"]
@@ -484,14 +483,7 @@ class SubclassNaiveBayes(BayesClassifier):
         n_states = self.schema_.n_states
         if not enc.n_samples:  # a model file's check of the type: nothing to learn
             return _empty_counts(n_classes, n_states, 1)
-        if enc.values.shape[1]:
-            names = [c.name for c in self.schema_.numeric]
-            msg = (
-                f"{type(self).__name__} models categorical features only; numeric columns "
-                f"{names} need binning: pass discretize='mdl' (the default), 'equal-width' or "
-                "'equal-frequency', or declare them categorical"
-            )
-            raise SchemaError(msg)
+        require_categorical(self, enc)
         w = np.ones(enc.n_samples) if w is None else np.asarray(w, dtype=np.float64)
         if hasattr(self, "stats_"):  # partial_fit: the components are kept
             return self._assign(enc.codes, y, w, n_classes)
