@@ -134,7 +134,7 @@ def dask_fit(path: Path, name: str) -> float:
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
                                        dashboard_address=None, memory_limit="6GiB")  # fmt: skip
     with distributed.Client(cluster):
-        ddf = dd.read_parquet(str(path))
+        ddf = dd.read_parquet(str(path), split_row_groups=True)  # a partition per row group
         warm = dd.from_pandas(ddf.head(20_000), npartitions=2)
         bkd.fit(_model(name), warm, "y")  # the workers import and compile first
         t = time.perf_counter()

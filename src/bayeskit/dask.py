@@ -10,10 +10,13 @@ partitions.
 
 Before counting, the vocabularies are fixed for every partition: the class labels and each
 categorical column's values are gathered in one pass over those columns (sorted, as ``fit``
-sorts them). Binned numeric columns (``discretize``) are cut on the first partition, the sample
-their cut points are learned from, as :meth:`~bayeskit.classifiers.BayesClassifier.fit_chunks`
-cuts them on the first chunk; declare the bins, or pass ``discretize=None``, for results that
-do not depend on the partitioning.
+sorts them). Column kinds and the cut points of binned numeric columns (``discretize``) come
+from the first :data:`SCHEMA_ROWS` rows of the first partition, the sample the cut points are
+learned from, as :meth:`~bayeskit.classifiers.BayesClassifier.fit_chunks` cuts them on the
+first chunk; declare the bins, or pass ``discretize=None``, for results that do not depend on
+the partitioning. Parallelism is by partition: ``dd.read_parquet(path,
+split_row_groups=True)`` makes one per row group of a single large file, which dask otherwise
+reads as one partition.
 
 A cluster: start a ``distributed.Client`` (``Client("tcp://scheduler:8786")`` for a real one,
 ``Client(LocalCluster(n_workers=4))`` on one machine) before calling :func:`fit`; Dask then
@@ -27,12 +30,17 @@ SelectiveKDBEnsemble's members, SubclassNaiveBayes's EM) have no statistic to re
 from __future__ import annotations
 
 import copy
+import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["fit", "learn_structure", "predict", "predict_proba"]
+__all__ = ["SCHEMA_ROWS", "fit", "learn_structure", "predict", "predict_proba"]
+
+#: Rows of the first partition the schema is inferred from (column kinds, and the cut points of
+#: binned numeric columns); the vocabularies come from every row.
+SCHEMA_ROWS = 1_000_000
 
 
 def _dask():
@@ -192,9 +200,13 @@ def fit(
         model._forget()
         features = [c for c in ddf.columns if c not in (target, sample_weight)]
         parts = ddf.to_delayed()
-        first = next((p for p in (q.compute() for q in parts[:1])), None)
-        if first is None or not len(first):
-            first = ddf.head(1000, npartitions=-1)
+        # the schema's sample: the first partition's head (never the whole partition, which
+        # may be the whole file: dask reads one Parquet file as one partition by default)
+        with warnings.catch_warnings():  # a partition shorter than SCHEMA_ROWS is no news
+            warnings.simplefilter("ignore", UserWarning)
+            first = ddf.head(SCHEMA_ROWS, npartitions=1, compute=True)
+            if not len(first):
+                first = ddf.head(SCHEMA_ROWS, npartitions=-1, compute=True)
         if not len(first):
             msg = "ddf has no rows: there is nothing to learn from"
             raise ValueError(msg)
