@@ -153,3 +153,14 @@ def test_rows_of_weight_zero_teach_nothing_on_dask(client, car):
     assert list(fitted.classes_) == list(whole.classes_)
     assert fitted.schema_.column("buying").categories == whole.schema_.column("buying").categories
     np.testing.assert_allclose(fitted.predict_proba(X), whole.predict_proba(X), atol=1e-12)
+
+
+def test_selective_kdb_scores_the_rows_fit_scores_on_dask(client, car):
+    X, y = car
+    w = np.random.default_rng(8).integers(0, 3, len(y)).astype(float)
+    frame = X.assign(label=y, w=w)
+    ddf = dd.from_pandas(frame, npartitions=5)
+    fitted = bkd.fit(SelectiveKDB(max_score_rows=500), ddf, "label", sample_weight="w")
+    whole = SelectiveKDB(max_score_rows=500).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(fitted.stats_.scores, whole.stats_.scores, rtol=1e-12)
+    np.testing.assert_allclose(fitted.predict_proba(X), whole.predict_proba(X), atol=1e-12)

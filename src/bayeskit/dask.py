@@ -139,6 +139,26 @@ def _scores(template: Any, frame: pd.DataFrame, target: Any, weight: Any) -> Any
     return local.stats_.scores - template.stats_.scores, len(rows[1])
 
 
+def _positions(template: Any, frame: pd.DataFrame, target: Any, weight: Any) -> int:
+    """The rows of a partition that are learned from (weight above 0)."""
+    if weight is None:
+        return len(frame)
+    return int((frame[weight].to_numpy(dtype=np.float64) > 0).sum())
+
+
+def _selected(template: Any, frame: pd.DataFrame, target: Any, weight: Any, wanted: Any):
+    """The rows at positions ``wanted`` of a partition (counted among its rows of positive
+    weight), encoded, with their class codes and weights, and the partition's total weight."""
+    rows = _rows(template, frame, target, weight) if len(frame) else None
+    if rows is None or not len(rows[1]):
+        return None
+    enc, y, w = rows
+    w = np.ones(len(y)) if w is None else w
+    from bayeskit.classifiers._incomplete import _rows as take
+
+    return take(enc, wanted), y[wanted], w[wanted], float(w.sum())
+
+
 _KINDS = {"count": _count, "scores": _scores}
 
 
@@ -147,8 +167,16 @@ def _runner(dask, parts, target, weight):
     schema, classes and any statistics), each partition's ``(statistics, rows)`` summed as a
     tree and computed."""
 
-    def run(kind: str, model: Any) -> tuple[Any, int]:
+    def run(kind: str, model: Any, wanted: Any = None) -> Any:
         template = dask.delayed(_template(model), pure=True)
+        if kind == "positions":  # per partition, not summed
+            tasks = [dask.delayed(_positions, pure=True)(template, p, target, weight)
+                     for p in parts]  # fmt: skip
+            return list(dask.compute(*tasks))
+        if kind == "selected":  # the rows at the given positions, each partition's
+            tasks = [dask.delayed(_selected, pure=True)(template, p, target, weight, rows)
+                     for p, rows in zip(parts, wanted, strict=True)]  # fmt: skip
+            return list(dask.compute(*tasks))
         tasks = [dask.delayed(_KINDS[kind], pure=True)(template, p, target, weight)
                  for p in parts]  # fmt: skip
         out = dask.compute(_tree(tasks, _add))[0]

@@ -259,3 +259,17 @@ def test_cli_fit_out_of_core_reads_the_encoding(tmp_path):
     args = ["fit", str(path), "-t", "cls", "-o", str(tmp_path / "m.bkm"), "--encoding", "latin-1"]
     result = CliRunner().invoke(app, [*args, "--chunksize", "50"])
     assert result.exit_code == 0, result.output
+
+
+def test_selective_kdb_scores_the_rows_fit_scores(car):
+    # more rows than max_score_rows: fit scores evenly spaced rows of all, weighted up; the
+    # chunks gather the same rows
+    X, y = car
+    w = np.random.default_rng(3).integers(0, 3, len(y)).astype(float)
+    for weights in (None, w):
+        parts = [(X.iloc[k : k + 300], y[k : k + 300]) + (() if weights is None else
+                 (weights[k : k + 300],)) for k in range(0, len(y), 300)]  # fmt: skip
+        chunked = SelectiveKDB(max_score_rows=500).fit_chunks(parts)
+        whole = SelectiveKDB(max_score_rows=500).fit(X, y, sample_weight=weights)
+        np.testing.assert_allclose(chunked.stats_.scores, whole.stats_.scores, rtol=1e-12)
+        np.testing.assert_allclose(chunked.predict_proba(X), whole.predict_proba(X), atol=1e-12)

@@ -491,9 +491,10 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         multinomial and Bernoulli models, FullBayes, KNNBayes (which keeps the rows), SPODE,
         AODE, AnDE, TAN, KDB (two passes: the all-pairs counts for its structure, then its
         families) and SelectiveKDB (a third pass scores the rows' leave-one-out against all
-        the counts; ``max_score_rows`` is then a cap per chunk). Binned numeric columns are cut
-        on the first chunk, the sample their cut points are learned from (make it large, or
-        declare the bins with ``categories``). NBTree, NetworkClassifier (with a learned
+        the counts, on the same rows as ``fit`` when there are more than
+        ``max_score_rows``). Binned numeric columns are cut on the first chunk, the sample
+        their cut points are learned from (make it large, or declare the bins with
+        ``categories``). NBTree, NetworkClassifier (with a learned
         structure), SelectiveKDBEnsemble and SubclassNaiveBayes choose their structure on the
         first chunk and add the others to it, as :meth:`partial_fit` does. EM (unlabelled rows,
         ``missing="em"``) needs all rows at once and is refused. A chunk of weight 0 only adds
@@ -539,7 +540,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         if self._chunks_as_partial_fit:
             self._count_pass(chunks, target, classes, progress, deferred=False)
             return
-        self._count_pass(chunks, target, classes, progress)
+        rows = self._count_pass(chunks, target, classes, progress)
         if not hasattr(self, "stats_"):
             return
         if type(self)._after_count is not BayesClassifier._after_count:
@@ -552,25 +553,40 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                     "read_chunks(path) or a list"
                 )
                 raise ValueError(msg)
-            for X, y, w in iter_labelled(chunks, target):
-                if len(y) and (w is None or (np.asarray(w, dtype=np.float64) > 0).any()):
-                    X = self._prepare_X(X, reset=False)
-                    y, unlabelled = self._targets(y, X.shape[0])
-                    X, y, w, _ = _drop_weightless(X, y, w, unlabelled)
-                    w = check_sample_weight(w, X.shape[0])
-                    self._after_count(self._encode(X), np.searchsorted(self.classes_, y), w)
+
+            def batches():
+                for X, y, w in iter_labelled(chunks, target):
+                    if len(y) and (w is None or (np.asarray(w, dtype=np.float64) > 0).any()):
+                        X = self._prepare_X(X, reset=False)
+                        y, unlabelled = self._targets(y, X.shape[0])
+                        X, y, w, _ = _drop_weightless(X, y, w, unlabelled)
+                        w = check_sample_weight(w, X.shape[0])
+                        yield self._encode(X), np.searchsorted(self.classes_, y), w
+
+            self._score_chunks(batches(), rows)
         self._reestimate()
+
+    def _score_chunks(self, batches: Any, n_rows: int) -> None:
+        """The scoring pass of :meth:`fit_chunks`: ``_after_count`` of each chunk's encoded
+        rows, class codes and weights (``n_rows`` rows in all), against the counts of all."""
+        for enc, y, w in batches:
+            self._after_count(enc, y, w)
 
     def _fit_distributed(self, run: Any) -> None:
         """Fit from passes over distributed partitions (:func:`bayeskit.dask.fit`; schema and
         classes set): ``run("count", self)`` sums every partition's statistics, and for a
         model that scores rows against all the counts (``_after_count``) ``run("scores",
         self)`` sums those scores, as ``fit`` computes them; then the tables."""
-        self.stats_, _ = run("count", self)
+        self.stats_, rows = run("count", self)
         if type(self)._after_count is not BayesClassifier._after_count:
-            scores, _ = run("scores", self)
-            self.stats_ = dataclasses.replace(self.stats_, scores=scores)
+            self._score_distributed(run, rows)
         self._reestimate()
+
+    def _score_distributed(self, run: Any, n_rows: int) -> None:
+        """The scoring pass of :meth:`_fit_distributed`: every partition's scores against the
+        summed counts, summed."""
+        scores, _ = run("scores", self)
+        self.stats_ = dataclasses.replace(self.stats_, scores=scores)
 
     def _count_pass(
         self, chunks: Any, target: Any, classes: Any, progress: Any, *, deferred: bool = True

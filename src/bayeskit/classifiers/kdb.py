@@ -448,6 +448,50 @@ class SelectiveKDB(_KDBBase):
         return self._set_structure(order, trimmed, used + 1)
 
     # ------------------------------------------------------------------ leave-one-out
+    def _score_chunks(self, batches: Any, n_rows: int) -> None:
+        """As ``fit`` scores: with more than ``max_score_rows`` rows, the same evenly spaced
+        rows of all of them (gathered chunk by chunk: at most ``max_score_rows`` held),
+        weighted up to the whole; so ``fit_chunks`` equals ``fit`` on any number of rows."""
+        m = self.max_score_rows
+        if m is None or n_rows <= m:
+            super()._score_chunks(batches, n_rows)
+            return
+        from bayeskit.classifiers._incomplete import _rows
+
+        wanted = np.arange(m) * n_rows // m  # fit's rows, as global positions
+        start, kept = 0, []
+        for enc, y, w in batches:
+            w = np.ones(len(y)) if w is None else w
+            local = wanted[(wanted >= start) & (wanted < start + len(y))] - start
+            kept.append((_rows(enc, local), y[local], w[local], float(w.sum())))
+            start += len(y)
+        self._score_selected(kept)
+
+    def _score_distributed(self, run: Any, n_rows: int) -> None:
+        """As :meth:`_score_chunks`, on Dask: the partitions' lengths, then fit's evenly
+        spaced rows gathered from them (at most ``max_score_rows``), scored here."""
+        m = self.max_score_rows
+        if m is None or n_rows <= m:
+            super()._score_distributed(run, n_rows)
+            return
+        sizes = run("positions", self)
+        starts = np.concatenate([[0], np.cumsum(sizes)])
+        wanted = np.arange(m) * n_rows // m
+        bounds = zip(starts[:-1], starts[1:], strict=True)
+        local = [wanted[(wanted >= a) & (wanted < b)] - a for a, b in bounds]
+        self._score_selected([k for k in run("selected", self, local) if k is not None])
+
+    def _score_selected(self, kept: list) -> None:
+        """Score rows gathered from parts, ``(encoded, class codes, weights, the part's total
+        weight)``, weighted up to the total as ``fit`` weights its evenly spaced rows."""
+        from bayeskit.classifiers._incomplete import _stack
+
+        enc = _stack([k[0] for k in kept])
+        y = np.concatenate([k[1] for k in kept])
+        w = np.concatenate([k[2] for k in kept])
+        total = sum(k[3] for k in kept)
+        self._after_count(enc, y, w * (total / w.sum() if w.sum() > 0 else 0.0))
+
     def _loo_scores(self, codes: np.ndarray, y: np.ndarray, w: np.ndarray | None) -> np.ndarray:
         """Every candidate's leave-one-out score over these rows, against ``stats_``."""
         order, parents = self._structure()
