@@ -262,5 +262,18 @@ def suite_folder(given: Path | None) -> Path:
     return folder
 
 
+#: The environment variable naming the folder of the BIF networks (``alarm.bif.gz``, ...).
+NETWORKS_ENV = "BAYESKIT_NETWORKS"
+
+
+def networks_folder(given: Path | None, need: str = "alarm.bif.gz") -> Path:
+    """The folder of the networks: ``--networks``, else ``$BAYESKIT_NETWORKS``; stop with a
+    message saying how when it is not given or lacks ``need``."""
+    folder = given if given is not None else os.environ.get(NETWORKS_ENV)
+    if folder is None or not (Path(folder) / need).is_file():
+        raise SystemExit(f"pass --networks FOLDER or set {NETWORKS_ENV} (the folder of {need})")
+    return Path(folder)
+
+
 def say(*args: Any) -> None:
     print(*args, flush=True)

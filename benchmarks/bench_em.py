@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -33,12 +32,19 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import load_average, machine_lines, markdown_table, say, time_runs, write_section
+from _common import (
+    load_average,
+    machine_lines,
+    markdown_table,
+    networks_folder,
+    say,
+    time_runs,
+    write_section,
+)
 
 from bayeskit.networks import DAG, BayesianNetwork, fit_em, read_bif
 
 TITLE = "EM for network parameters (issue 15)"
-ENV = "BAYESKIT_NETWORKS"
 
 
 def _problems(folder: Path, rows: int):
@@ -76,9 +82,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--write", choices=("auto", "yes", "no"), default="auto")
     ap.add_argument("--pgmpy-one", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    folder = args.networks or (Path(os.environ[ENV]) if ENV in os.environ else None)
-    if folder is None or not (folder / "alarm.bif.gz").is_file():
-        raise SystemExit(f"pass --networks FOLDER or set {ENV} (the folder of alarm.bif.gz)")
+    folder = networks_folder(args.networks, "alarm.bif.gz")
     if args.pgmpy_one:
         _pgmpy_one(int(args.pgmpy_one), folder, args)
         return

@@ -25,20 +25,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import machine_lines, markdown_table, say, write_section
+from _common import machine_lines, markdown_table, networks_folder, say, write_section
 
 from bayeskit.networks import BayesianNetwork, expected_counts, fit_em, read_bif
 
 TITLE = "EM: distance to the true CPTs and to pyAgrum (issue 15)"
 TITLE_ROWS = "EM: distance to the true CPTs as rows grow (issue 15)"
-ENV = "BAYESKIT_NETWORKS"
 SHARES = (0.1, 0.3, 0.5)
 
 
@@ -94,9 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--fixture", type=Path, help="write pyAgrum's CPTs of every case here")
     ap.add_argument("--write", choices=("auto", "yes", "no"), default="auto")
     args = ap.parse_args(argv)
-    folder = args.networks or (Path(os.environ[ENV]) if ENV in os.environ else None)
-    if folder is None:
-        raise SystemExit(f"pass --networks FOLDER or set {ENV}")
+    folder = networks_folder(args.networks, "asia.bif.gz")
     header = ["network", "rows", "missing", "KL bayeskit", "KL pyAgrum", "max |CPT diff|",
               "log-lik. bayeskit", "log-lik. pyAgrum", "iterations (ours / pyAgrum)",
               "seconds (ours / pyAgrum)"]  # fmt: skip

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -27,12 +26,11 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from _common import load_average, machine_lines, markdown_table, say, write_section
+from _common import load_average, machine_lines, markdown_table, networks_folder, say, write_section
 
 from bayeskit.networks import GibbsSampler, JunctionTree, read_bif
 
 TITLE = "Gibbs sampling against pgmpy (issue 14)"
-ENV = "BAYESKIT_NETWORKS"
 
 
 def _error(marginals: dict, exact: dict) -> float:
@@ -94,9 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--timeout", type=int, default=300, help="seconds pgmpy may take")
     ap.add_argument("--pgmpy-one", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    folder = args.networks or (Path(os.environ[ENV]) if ENV in os.environ else None)
-    if folder is None or not (folder / "alarm.bif.gz").is_file():
-        raise SystemExit(f"pass --networks FOLDER or set {ENV} (the folder of alarm.bif.gz)")
+    folder = networks_folder(args.networks, "alarm.bif.gz")
     if args.pgmpy_one:
         _pgmpy_one(args.pgmpy_one, folder, args)
         return

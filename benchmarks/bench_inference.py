@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -42,12 +41,20 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import load_average, machine_lines, markdown_table, say, time_runs, write_section
+from _common import (
+    NETWORKS_ENV,
+    load_average,
+    machine_lines,
+    markdown_table,
+    networks_folder,
+    say,
+    time_runs,
+    write_section,
+)
 
 from bayeskit.networks import JunctionTree, VariableElimination, read_bif
 
 TITLE = "Exact inference: junction tree and variable elimination (issue 14)"
-ENV = "BAYESKIT_NETWORKS"
 QUERY_NETS = ("alarm", "hailfinder", "win95pts")
 BIG_NETS = ("pathfinder", "munin1", "pigs")
 
@@ -108,7 +115,9 @@ def _rate(n: int, seconds: float) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--networks", type=Path, help=f"the folder of the .bif.gz files (or ${ENV})")
+    ap.add_argument(
+        "--networks", type=Path, help=f"the folder of the .bif.gz files (or ${NETWORKS_ENV})"
+    )
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--rows", type=int, default=100_000, help="rows of the classifier setting")
     ap.add_argument("--write", choices=("auto", "yes", "no"), default="auto")
@@ -116,9 +125,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--big-one", help=argparse.SUPPRESS)
     ap.add_argument("--engine", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    folder = args.networks or (Path(os.environ[ENV]) if ENV in os.environ else None)
-    if folder is None or not (folder / "alarm.bif.gz").is_file():
-        raise SystemExit(f"pass --networks FOLDER or set {ENV} (the folder of alarm.bif.gz)")
+    folder = networks_folder(args.networks, "alarm.bif.gz")
     if args.big_one:
         _big_one(args.big_one, args.engine, folder)
         return

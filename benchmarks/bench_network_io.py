@@ -16,18 +16,25 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
 import tempfile
 import time
 import warnings
 from pathlib import Path
 
-from _common import load_average, machine_lines, markdown_table, say, time_runs, write_section
+from _common import (
+    NETWORKS_ENV,
+    load_average,
+    machine_lines,
+    markdown_table,
+    networks_folder,
+    say,
+    time_runs,
+    write_section,
+)
 
 from bayeskit.networks import read_bif, write_bif
 
 TITLE = "Reading and writing BIF files (issue 13)"
-ENV = "BAYESKIT_NETWORKS"
 
 
 def _peers():
@@ -60,15 +67,13 @@ def _timed(fn, repeats: int, slow: float) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--networks", type=Path, help=f"the collection's folder (or ${ENV})")
+    ap.add_argument("--networks", type=Path, help=f"the collection's folder (or ${NETWORKS_ENV})")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--slow", type=float, default=20.0, help="one run past this many seconds")
     ap.add_argument("--only", nargs="*", help="network names (default: all)")
     ap.add_argument("--write", choices=("auto", "yes", "no"), default="auto")
     args = ap.parse_args(argv)
-    folder = args.networks or (Path(os.environ[ENV]) if ENV in os.environ else None)
-    if folder is None or not (folder / "manifest.json").is_file():
-        raise SystemExit(f"pass --networks FOLDER or set {ENV} (the folder of manifest.json)")
+    folder = networks_folder(args.networks, "manifest.json")
     entries = json.loads((folder / "manifest.json").read_text())["networks"]
     if args.only:
         entries = [e for e in entries if e["name"] in set(args.only)]

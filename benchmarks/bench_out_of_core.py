@@ -19,7 +19,7 @@
    the distinct rows), against the in-memory search on the first 1,000,000 rows.
 
     python benchmarks/bench_out_of_core.py --rows 1000000 10000000 --dask-rows 10000000 \\
-        --alarm-rows 10000000 --networks ../shared/networks
+        --alarm-rows 10000000 --networks /path/to/networks   # the folder of alarm.bif.gz
 """
 
 from __future__ import annotations

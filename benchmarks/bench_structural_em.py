@@ -18,13 +18,12 @@ run of structural EM (after a run on 500 rows that compiles the kernels), median
 ``structural.em`` (hill climbing on BIC, ``impute = "bayes-lw"``, its defaults otherwise) runs
 on the same rows through a CSV file, timed inside R.
 
-    PYTHONPATH=src python benchmarks/bench_structural_em.py --networks ../shared/networks
+    PYTHONPATH=src python benchmarks/bench_structural_em.py --networks /path/to/networks
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import tempfile
@@ -32,13 +31,21 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import load_average, machine_lines, markdown_table, say, time_runs, write_section
+from _common import (
+    NETWORKS_ENV,
+    load_average,
+    machine_lines,
+    markdown_table,
+    networks_folder,
+    say,
+    time_runs,
+    write_section,
+)
 
 from bayeskit.networks import DAG, learn_structure, read_bif, score, structural_em
 from bayeskit.networks import structural_hamming_distance as shd
 
 TITLE = "Structural EM on ALARM with 10% of the values missing"
-ENV = "BAYESKIT_NETWORKS"
 
 _R_SCRIPT = """
 suppressMessages(library(bnlearn))
@@ -79,7 +86,9 @@ def _bnlearn(data, nodes, tmp: Path, timeout: int):
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--networks", type=Path, help=f"the folder of alarm.bif.gz (or ${ENV})")
+    ap.add_argument(
+        "--networks", type=Path, help=f"the folder of alarm.bif.gz (or ${NETWORKS_ENV})"
+    )
     ap.add_argument("--rows", type=int, nargs="*", default=[10_000, 20_000])
     ap.add_argument("--missing", type=float, default=0.1)
     ap.add_argument("--seeds", type=int, default=1, help="samples per size")
@@ -87,9 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--timeout", type=int, default=1800, help="seconds for bnlearn's run")
     ap.add_argument("--write", choices=("auto", "yes", "no"), default="auto")
     args = ap.parse_args(argv)
-    folder = args.networks or (Path(os.environ[ENV]) if ENV in os.environ else None)
-    if folder is None or not (folder / "alarm.bif.gz").is_file():
-        raise SystemExit(f"pass --networks FOLDER or set {ENV} (the folder of alarm.bif.gz)")
+    folder = networks_folder(args.networks, "alarm.bif.gz")
     alarm = read_bif(folder / "alarm.bif.gz")
     states = {n: alarm.states(n) for n in alarm.nodes}
     no_r = _bnlearn_available()

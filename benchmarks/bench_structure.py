@@ -20,32 +20,39 @@ reversed). Run with the peers' environment::
 from __future__ import annotations
 
 import argparse
-import os
 import tempfile
 import time
 import warnings
 from pathlib import Path
 
-from _common import load_average, machine_lines, markdown_table, say, time_runs, write_section
+from _common import (
+    NETWORKS_ENV,
+    load_average,
+    machine_lines,
+    markdown_table,
+    networks_folder,
+    say,
+    time_runs,
+    write_section,
+)
 
 from bayeskit.networks import DAG, learn_structure, read_bif, score
 from bayeskit.networks import structural_hamming_distance as shd
 
 TITLE = "Structure learning on ALARM: hill climbing with BIC (issue 13)"
-ENV = "BAYESKIT_NETWORKS"
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--networks", type=Path, help=f"the folder of alarm.bif.gz (or ${ENV})")
+    ap.add_argument(
+        "--networks", type=Path, help=f"the folder of alarm.bif.gz (or ${NETWORKS_ENV})"
+    )
     ap.add_argument("--rows", type=int, nargs="*", default=[20_000, 100_000])
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--seeds", type=int, default=3, help="samples scored (the first is timed)")
     ap.add_argument("--write", choices=("auto", "yes", "no"), default="auto")
     args = ap.parse_args(argv)
-    folder = args.networks or (Path(os.environ[ENV]) if ENV in os.environ else None)
-    if folder is None or not (folder / "alarm.bif.gz").is_file():
-        raise SystemExit(f"pass --networks FOLDER or set {ENV} (the folder of alarm.bif.gz)")
+    folder = networks_folder(args.networks, "alarm.bif.gz")
     alarm = read_bif(folder / "alarm.bif.gz")
     states = {n: alarm.states(n) for n in alarm.nodes}
     learners = {

@@ -62,6 +62,7 @@ from sklearn.dummy import DummyClassifier
 import bayeskit
 from bayeskit.classifiers import MODELS
 from bayeskit.data import datasets
+from bayeskit.data.codes import value_text, value_texts
 from bayeskit.decision import conditional_risk, cost_matrix
 from bayeskit.evaluate import class_report, cross_validate
 from bayeskit.evaluate import compare as compare_models
@@ -709,7 +710,7 @@ def schema(
     for name in table.frame.columns:
         s = table.frame[name]
         values = s.dropna()
-        examples = ", ".join(_text(_plain(v)) for v in pd.unique(values)[:4])
+        examples = ", ".join(value_text(_plain(v)) for v in pd.unique(values)[:4])
         rows.append(
             {
                 "column": name,
@@ -789,9 +790,8 @@ class _TypedChunks:
             s = raw[name]
             if self.table.kinds.get(name) == NUMERIC and name != self.target:
                 out[name] = _numbers(s, name, self.table.where)
-            else:
-                text = s.map(_text, na_action="ignore")
-                out[name] = text.astype(object).where(s.notna(), None)
+            else:  # each distinct value named once, not every row
+                out[name] = pd.Series(value_texts(s), index=s.index, dtype=object)
         return pd.DataFrame(out, index=raw.index)
 
     def __iter__(self):
@@ -843,7 +843,7 @@ def _fit_chunked(cls, name, data, output, target, param, categorical, numeric, n
         labels = chunks.select([target])
         seen = set()
         for part in labels:
-            seen.update(_text(v) for v in part.iloc[:, 0].dropna())
+            seen.update(value_text(v) for v in part.iloc[:, 0].dropna())
         total = chunks.n_rows
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -870,13 +870,6 @@ def _fit_chunked(cls, name, data, output, target, param, categorical, numeric, n
     )
 
 
-def _text(value: object) -> str:
-    """A cell as text, with whole floats written as integers (1.0 -> "1")."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
 def _align_categories(X: pd.DataFrame, schema: Any) -> pd.DataFrame:
     """Map each categorical cell to the category with the same text in the model's vocabulary.
 
@@ -891,10 +884,10 @@ def _align_categories(X: pd.DataFrame, schema: Any) -> pd.DataFrame:
     for col in schema.categorical:
         if col.cuts is not None or col.name not in out.columns:
             continue
-        by_text = {_text(v): v for v in col.categories}
+        by_text = {value_text(v): v for v in col.categories}
         # one look-up per distinct value (pd.factorize), not per cell
         codes, distinct = pd.factorize(out[col.name])
-        texts = [_text(v) for v in distinct]
+        texts = [value_text(v) for v in distinct]
         target = np.array(
             [by_text.get(t, v) for t, v in zip(texts, distinct, strict=True)] + [None], object
         )

@@ -101,22 +101,10 @@ def _add(a: Any, b: Any) -> Any:
 
 
 def _rows(template: Any, frame: pd.DataFrame, target: Any, weight: Any):
-    """A partition's rows as the model counts them: encoded features, class codes, weights."""
-    from bayeskit.classifiers._base import _check_targets, _drop_weightless
-
-    y = frame[target].to_numpy()
+    """A partition's rows as the model counts them (``_encoded_rows``), or None."""
     X = frame.drop(columns=[c for c in (target, weight) if c is not None])
     w = None if weight is None else frame[weight].to_numpy(dtype=np.float64)
-    if w is not None and not (w > 0).any():  # nothing to learn from this partition
-        return None
-    X = template._prepare_X(X, reset=False)
-    y = _check_targets(y, X.shape[0])
-    X, y, w, _ = _drop_weightless(X, y, w, np.zeros(len(y), dtype=bool))
-    unknown = ~np.isin(y, template.classes_)
-    if unknown.any():  # pragma: no cover - the labels were gathered from every partition
-        msg = f"labels {sorted(set(y[unknown].tolist()), key=str)} not among the classes"
-        raise ValueError(msg)
-    return template._encode(X), np.searchsorted(template.classes_, y), w
+    return template._encoded_rows(X, frame[target].to_numpy(), w)
 
 
 def _count(template: Any, frame: pd.DataFrame, target: Any, weight: Any) -> Any:

@@ -554,17 +554,25 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 )
                 raise ValueError(msg)
 
-            def batches():
-                for X, y, w in iter_labelled(chunks, target):
-                    if len(y) and (w is None or (np.asarray(w, dtype=np.float64) > 0).any()):
-                        X = self._prepare_X(X, reset=False)
-                        y, unlabelled = self._targets(y, X.shape[0])
-                        X, y, w, _ = _drop_weightless(X, y, w, unlabelled)
-                        w = check_sample_weight(w, X.shape[0])
-                        yield self._encode(X), np.searchsorted(self.classes_, y), w
-
-            self._score_chunks(batches(), rows)
+            batches = (self._encoded_rows(*part) for part in iter_labelled(chunks, target))
+            self._score_chunks((b for b in batches if b is not None), rows)
         self._reestimate()
+
+    def _encoded_rows(self, X: Any, y: Any, w: Any) -> tuple | None:
+        """A part of the data (a chunk, a partition) as the fitted model reads it: encoded
+        features, class codes and weights, rows of weight 0 left out; None when nothing is
+        left. Labels must be among ``classes_``."""
+        if not len(y) or (w is not None and not (np.asarray(w, dtype=np.float64) > 0).any()):
+            return None
+        X = self._prepare_X(X, reset=False)
+        y, unlabelled = self._targets(y, X.shape[0])
+        X, y, w, _ = _drop_weightless(X, y, w, unlabelled)
+        unknown = ~np.isin(y, self.classes_)
+        if unknown.any():
+            msg = f"y has labels {sorted(set(y[unknown].tolist()), key=str)} not in classes"
+            raise ValueError(msg)
+        w = check_sample_weight(w, X.shape[0])
+        return self._encode(X), np.searchsorted(self.classes_, y), w
 
     def _score_chunks(self, batches: Any, n_rows: int) -> None:
         """The scoring pass of :meth:`fit_chunks`: ``_after_count`` of each chunk's encoded

@@ -40,6 +40,7 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy.special import logsumexp
 
+from bayeskit.data.codes import value_text, value_texts
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import lidstone_equivalent
 from bayeskit.stats import ExpectedCounts, FamilyCounts
@@ -148,18 +149,10 @@ def unlabelled_rows(y: Any, marker: Any) -> tuple[np.ndarray, np.ndarray]:
     if arr.ndim != 1:
         msg = f"y must be 1-D (n_samples,), got shape {arr.shape}"
         raise ValueError(msg)
-    s = pd.Series(arr, dtype=object)
-    missing = s.isna().to_numpy()
-    # matched as text, both ways: -1 marks -1 and "-1"; 0 never marks False, nor 1.0 marks 1
-    mask = missing | (s.map(_as_text).to_numpy() == _as_text(marker)) & ~missing
-    return arr, mask
-
-
-def _as_text(value: Any) -> str:
-    """A label as text, whole floats as integers (``-1.0`` is ``"-1"``)."""
-    if isinstance(value, float | np.floating) and float(value).is_integer():
-        return str(int(value))
-    return str(value)
+    texts = value_texts(pd.Series(arr, dtype=object))
+    missing = pd.isna(texts)
+    # matched as text, both ways: -1 marks -1, -1.0 and "-1"; 0 never marks False
+    return arr, missing | (texts == value_text(marker))
 
 
 # --------------------------------------------------------------------------------------------

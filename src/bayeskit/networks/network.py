@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bayeskit.data.codes import value_text
 from bayeskit.networks.dag import DAG, Node
 
 __all__ = ["BayesianNetwork", "encode_frame"]
@@ -385,16 +386,11 @@ def encode_frame(nodes, states: Mapping, data: pd.DataFrame) -> np.ndarray:
 
 
 def value_names(distinct: Any) -> pd.Index:
-    """The state name of each of a column's distinct values: its text, except that whole
-    numbers held as floats (an integer column with gaps, which pandas stores as float) are
-    named as integers: ``1.0`` is the state ``"1"``."""
-    names = pd.Index(distinct).astype(str)
-    if pd.api.types.is_float_dtype(pd.Index(distinct).dtype):
-        values = np.asarray(distinct, dtype=np.float64)
-        whole = np.isfinite(values) & (values == np.round(values))
-        names = pd.Index([str(int(v)) if w else n for v, w, n in zip(values, whole, names,
-                                                                      strict=True)])  # fmt: skip
-    return names
+    """The state name of each of a column's distinct values
+    (:func:`bayeskit.data.codes.value_text`): its text, whole numbers held as floats (an
+    integer column with gaps, which pandas stores as float) named as integers: ``1.0`` is the
+    state ``"1"``."""
+    return pd.Index([value_text(v) for v in distinct], dtype=object)
 
 
 def state_codes(col: pd.Series, states: Any, what: str) -> np.ndarray:
