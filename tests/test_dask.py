@@ -120,6 +120,14 @@ def test_network_structure_on_dask_equals_the_in_memory_search(client):
     limited = bkd.learn_structure(dd.from_pandas(data, npartitions=3), "bdeu", max_parents=2,
                                   tabu_length=0)  # fmt: skip
     assert limited == learn_structure(data, "bdeu", max_parents=2, tabu_length=0)
+    # more distinct rows than allowed: a pass over the partitions per climbing step, the
+    # families of a step counted per partition and added up as a tree; the same DAG
+    for limit in (0, 2000):
+        passes = bkd.learn_structure(dd.from_pandas(data, npartitions=4), "bic",
+                                     max_distinct_rows=limit)  # fmt: skip
+        assert passes == whole
+    with pytest.raises(ValueError, match="max_distinct_rows must be"):
+        bkd.learn_structure(dd.from_pandas(data, npartitions=2), max_distinct_rows=-1)
 
 
 def test_leave_one_out_scores_and_refusals_on_dask(client):

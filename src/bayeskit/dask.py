@@ -30,6 +30,7 @@ SelectiveKDBEnsemble's members, SubclassNaiveBayes's EM) have no statistic to re
 from __future__ import annotations
 
 import copy
+import functools
 import warnings
 from typing import Any
 
@@ -367,29 +368,56 @@ def predict(model: Any, ddf: Any) -> Any:
 # --------------------------------------------------------------------------------------------
 
 
-def _partition_rows(frame: pd.DataFrame, nodes: tuple, states: dict) -> Any:
-    """A partition's distinct rows (state codes) and their numbers (None for no row)."""
+_TOO_MANY = "too many distinct rows"  # what a merge of more than max_distinct_rows gives
+
+
+def _partition_rows(frame: pd.DataFrame, nodes: tuple, states: dict, limit: Any) -> Any:
+    """A partition's distinct rows (state codes) and their numbers (None for no row;
+    :data:`_TOO_MANY` beyond ``limit``)."""
     from bayeskit.networks.learning import _encode_data, merge_distinct
 
     if not len(frame):
         return None
-    return merge_distinct(None, _encode_data(nodes, frame, states, None).codes)
+    rows = merge_distinct(None, _encode_data(nodes, frame, states, None).codes)
+    return _TOO_MANY if limit is not None and len(rows[0]) > limit else rows
 
 
-def _merge_rows(a: Any, b: Any) -> Any:
+def _merge_rows(a: Any, b: Any, limit: Any) -> Any:
     from bayeskit.networks.learning import merge_distinct
 
     if a is None or b is None:
         return b if a is None else a
-    return merge_distinct(a, *b)
+    if _TOO_MANY in (a, b):  # compared by identity first: never an array comparison
+        return _TOO_MANY
+    rows = merge_distinct(a, *b)
+    return _TOO_MANY if limit is not None and len(rows[0]) > limit else rows
+
+
+def _partition_counts(frame: pd.DataFrame, nodes: tuple, states: dict, needs: tuple) -> Any:
+    """A partition's counts of the families a climbing step asks for (None for no row)."""
+    from bayeskit.networks._passes import count_needs
+    from bayeskit.networks.network import encode_columns
+
+    if not len(frame):
+        return None
+    n_states = [len(states[n]) for n in nodes]
+    return count_needs(encode_columns(nodes, states, frame), None, needs, n_states)
 
 
 def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **options: Any) -> Any:
-    """:func:`bayeskit.networks.learn_structure` on a Dask DataFrame: each partition's
-    distinct rows (state codes) and their numbers, merged as a tree, then the search on them,
-    which is the search on all the rows (every decomposable score reads counts alone). What
-    travels is distinct rows, at most one per row; the states not given come from one pass
-    over the columns (sorted). ``options`` are :func:`~bayeskit.networks.learn_structure`'s.
+    """:func:`bayeskit.networks.learn_structure` on a Dask DataFrame.
+
+    Each partition's distinct rows (state codes) and their numbers are merged as a tree, and
+    the search runs on them, which is the search on all the rows (every decomposable score
+    reads counts alone). What travels is distinct rows, at most one per row. When there are
+    more than ``max_distinct_rows`` (an option, as for data in chunks), the search instead
+    makes one pass over the partitions per climbing step: every family the step asks for is
+    counted per partition, in parallel, and the counts are added up as a tree
+    (:mod:`bayeskit.networks._passes`); what travels then is count tables. Either way the
+    DAG is the in-memory search's. Each pass computes the partitions again from their source:
+    ``ddf.persist()`` first when the cluster's memory holds them. The states not given come
+    from one pass over the columns (sorted). ``options`` are
+    :func:`~bayeskit.networks.learn_structure`'s.
 
     Examples
     --------
@@ -400,9 +428,13 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     >>> frame = pd.DataFrame({"a": a, "b": b, "c": rng.integers(0, 2, 2000)}).astype(str)
     >>> learn_structure(dd.from_pandas(frame, npartitions=4)).edges
     (('a', 'b'),)
+    >>> learn_structure(dd.from_pandas(frame, npartitions=4), max_distinct_rows=0).edges
+    (('a', 'b'),)
     """
+    from bayeskit.networks._passes import PassScores, add_counts
     from bayeskit.networks.learning import _NetworkData
     from bayeskit.networks.network import value_names
+    from bayeskit.networks.search import MAX_DISTINCT_ROWS, _check_limit
     from bayeskit.networks.search import learn_structure as search
 
     dask, dd = _dask()
@@ -412,14 +444,27 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     if "sample_weight" in options:
         msg = "sample_weight is not taken on Dask: give each row once per weight unit"
         raise TypeError(msg)
+    limit = options.pop("max_distinct_rows", MAX_DISTINCT_ROWS)
+    _check_limit(limit)
     nodes = tuple(ddf.columns)
     given = {n: tuple(str(v) for v in states[n]) for n in (states or {})}
     unknown = [n for n in nodes if n not in given]
     for node, values in _distinct_values(dask, ddf, unknown).items():
         given[node] = tuple(sorted(set(value_names(list(values)))))
-    tasks = [dask.delayed(_partition_rows, pure=True)(p, nodes, given) for p in ddf.to_delayed()]
-    merged = dask.compute(_tree(tasks, _merge_rows))[0]
+    parts = ddf.to_delayed()
+    tasks = [dask.delayed(_partition_rows, pure=True)(p, nodes, given, limit) for p in parts]
+    merge = functools.partial(_merge_rows, limit=limit)
+    merged = dask.compute(_tree(tasks, merge))[0]
     if merged is None:
         msg = "ddf has no rows: there is nothing to learn from"
         raise ValueError(msg)
+    if isinstance(merged, str):  # too many distinct rows: a pass over the partitions per step
+
+        def read(needs: tuple) -> Any:
+            counts = [dask.delayed(_partition_counts, pure=True)(p, nodes, given, needs)
+                      for p in parts]  # fmt: skip
+            return dask.compute(_tree(counts, add_counts))[0]
+
+        scorer = PassScores(nodes, given, read, score, options.get("ess", 1.0))
+        return search(scorer, score, **options)
     return search(_NetworkData(nodes, given, merged[0], merged[1]), score, **options)

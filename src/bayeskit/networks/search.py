@@ -47,6 +47,10 @@ _GAIN_TOLERANCE = 1e-9  # a move must raise the score by more than this (relativ
 _TABLE_CELLS = 1 << 22  # cells counted at once by one batch of candidate parents (32 MB)
 _DISTINCT_FROM = 2048  # from this many rows, repeated rows are counted once, weighted ...
 _DISTINCT_SHARE = 0.75  # ... when no more than this share of them are distinct
+_LOOKAHEAD = 8  # data read in passes: moves whose families a pass counts beyond the next one
+#: Data in chunks: the most distinct rows a search holds in memory before it reads the chunks
+#: again at every step instead (:mod:`bayeskit.networks._passes`).
+MAX_DISTINCT_ROWS = 2_000_000
 
 
 class _FamilyScores:
@@ -90,11 +94,11 @@ class _FamilyScores:
         self.cache: dict[tuple[int, frozenset], float] = {}
         self._extended: dict[tuple[int, frozenset], np.ndarray] = {}
 
-    def single_parent_gains(self) -> np.ndarray:
-        """``gains[j, i]``: what ``i`` as ``j``'s only parent adds to ``j``'s score, for every
-        pair (kept, like every family scored, for the search)."""
-        empty = frozenset()
-        return np.array([self.extensions(j, empty) - self(j, empty) for j in range(self.n_nodes)])
+    lazy = False  # every family is counted when asked for (see _passes.PassScores)
+
+    def prefetch(self, needs: Iterable[tuple[int, frozenset, bool]]) -> None:
+        """Nothing to do: the rows are in memory (a scorer over data read in passes counts the
+        families ``needs`` will ask for, ``(node, parents, extensions too)``, in one pass)."""
 
     def _configurations(self, parents: Iterable[int]) -> tuple[np.ndarray, int, float]:
         """Each row's parent configuration, the number of configurations numbered, and the
@@ -134,23 +138,19 @@ class _FamilyScores:
         if key in self._extended:
             return self._extended[key]
         out = np.full(self.n_nodes, -np.inf)
-        cands = np.array([u for u in range(self.n_nodes) if u != v and u not in parents])
+        cands = candidates(self.n_nodes, v, parents)
         if len(cands):
             ids, k, q = self._configurations(parents)
             r = int(self.r[v])
             child = self.codes[v]
             cells = k * self.r[cands] * r
             dense = cells <= self._dense_cells
-            batch: list[int] = []
-            size = 0
-            for c in np.flatnonzero(dense):  # batches of at most _TABLE_CELLS cells
-                if batch and size + cells[c] > _TABLE_CELLS:
-                    self._count_batch(out, cands[batch], ids, k, q, v)
-                    batch, size = [], 0
-                batch.append(c)
-                size += cells[c]
-            if batch:
-                self._count_batch(out, cands[batch], ids, k, q, v)
+            for batch in cell_batches(cands[dense], cells[dense]):
+                r_cand = self.r[batch]
+                flat = extension_counts(
+                    self.codes, self._kernel_weights, batch, r_cand, ids, k, r, child
+                )
+                out[batch] = self._scores(flat, r, k * r_cand, q * r_cand.astype(np.float64))
             for u in cands[~dense]:  # rare: a table larger than the rows, renumbered
                 uniq, rows_of = np.unique(ids * self.r[u] + self.codes[u], return_inverse=True)
                 cell = rows_of.astype(np.int64) * r + child
@@ -162,20 +162,39 @@ class _FamilyScores:
         self._extended[key] = out
         return out
 
-    def _count_batch(self, out, cands, ids, k, q, v) -> None:
-        r = int(self.r[v])
-        r_cand = self.r[cands]
-        offsets = np.zeros(len(cands) + 1, dtype=np.int64)
-        np.cumsum(r_cand * (k * r), out=offsets[1:])
-        cell = ids * r
-        cell += self.codes[v]
-        cell = cell.astype(np.int16 if k * r < 2**15 else np.int32 if k * r < 2**31 else np.int64)
-        tasks = planned_threads(len(cell) * len(cands))
-        task_ptr = np.linspace(0, len(cands), min(tasks, len(cands)) + 1).round().astype(np.int64)
-        flat = count_extensions(
-            self.codes, cands, cell, k * r, self._kernel_weights, offsets, task_ptr
-        )
-        out[cands] = self._scores(flat, r, k * r_cand, q * r_cand.astype(np.float64))
+
+def candidates(n_nodes: int, v: int, parents: Iterable[int]) -> np.ndarray:
+    """The nodes that could join ``v``'s family as a parent: every other node not in it."""
+    return np.array([u for u in range(n_nodes) if u != v and u not in parents], dtype=np.int64)
+
+
+def cell_batches(cands: np.ndarray, cells: np.ndarray):
+    """``cands`` in consecutive batches of at most :data:`_TABLE_CELLS` cells (``cells[c]``
+    each; a larger single candidate is a batch of its own)."""
+    start, size = 0, 0
+    for c in range(len(cands)):
+        if c > start and size + cells[c] > _TABLE_CELLS:
+            yield cands[start:c]
+            start, size = c, 0
+        size += cells[c]
+    if start < len(cands):
+        yield cands[start:]
+
+
+def extension_counts(codes, weights, cands, r_cand, ids, k, r, child) -> np.ndarray:
+    """The counts of ``v``'s family (each row's parent configuration ``ids``, of ``k``, and its
+    state ``child``, of ``r``) extended by each parent in ``cands`` (of ``r_cand`` states), one
+    table after the other, the candidate's state the slowest axis
+    (:func:`bayeskit.stats._kernels.count_extensions` over node-major ``codes``; ``weights``
+    empty for rows of weight 1)."""
+    offsets = np.zeros(len(cands) + 1, dtype=np.int64)
+    np.cumsum(np.asarray(r_cand, dtype=np.int64) * (k * r), out=offsets[1:])
+    cell = ids * r
+    cell += child
+    cell = cell.astype(np.int16 if k * r < 2**15 else np.int32 if k * r < 2**31 else np.int64)
+    tasks = planned_threads(len(cell) * len(cands))
+    task_ptr = np.linspace(0, len(cands), min(tasks, len(cands)) + 1).round().astype(np.int64)
+    return count_extensions(codes, cands, cell, k * r, weights, offsets, task_ptr)
 
 
 def learn_structure(
@@ -195,6 +214,7 @@ def learn_structure(
     states: Any = None,
     sample_weight: Any = None,
     progress: Callable[[int, float], Any] | None = None,
+    max_distinct_rows: int | None = MAX_DISTINCT_ROWS,
 ) -> DAG:
     """Learn a DAG over ``data``'s columns by greedy hill climbing on a decomposable score.
 
@@ -205,6 +225,9 @@ def learn_structure(
         (:func:`~bayeskit.data.read_chunks`, or any iterable of DataFrames), read once (after
         a first pass for the states not given) into its distinct rows weighted by their
         number: memory holds those, not the file, and the search is the one on all the rows.
+        When there are more than ``max_distinct_rows`` of them, the search reads the chunks
+        again at each step instead, counting every family the step asks for in one pass
+        (:mod:`bayeskit.networks._passes`; the same DAG, memory bounded by a chunk).
     score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
     max_parents : int, optional
         The most parents a node may have.
@@ -224,6 +247,10 @@ def learn_structure(
     progress : callable, optional
         Called as ``progress(moves, score)`` after every move, with the moves made so far (all
         climbs together) and the current graph's score (the command line shows it live).
+    max_distinct_rows : int or None, default=2,000,000
+        Data in chunks only: the most distinct rows held in memory (each takes about one byte
+        per node and eight for its number, and a merge three times that); beyond it, a pass
+        over the chunks per climbing step. 0: always a pass per step; None: no limit.
 
     Returns
     -------
@@ -253,7 +280,7 @@ def learn_structure(
     ):
         msg = f"max_parents must be a non-negative integer or None, got {max_parents!r}"
         raise ValueError(msg)
-    scorer, nodes = _scorer(data, score, ess, states, sample_weight)
+    scorer, nodes = _scorer(data, score, ess, states, sample_weight, max_distinct_rows)
     pos = {n: i for i, n in enumerate(nodes)}
 
     def edge_set(edges, what) -> set[tuple[int, int]]:
@@ -319,19 +346,41 @@ def learn_structure(
                                    for u in sorted(best[v])])  # fmt: skip
 
 
-def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any):
-    """The family scorer of ``data`` (a DataFrame, or data a caller of this package encoded
-    already, :class:`_NetworkData`) and its nodes."""
+def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
+            max_distinct_rows: int | None = None):  # fmt: skip
+    """The family scorer of ``data`` (a DataFrame; data in chunks; data a caller of this
+    package encoded already, :class:`_NetworkData`; or a scorer built already) and its
+    nodes."""
+    from bayeskit.networks._passes import PassScores, chunk_reader
+
+    if isinstance(data, PassScores):
+        return data, list(data.nodes)
     if isinstance(data, _NetworkData):
         return _FamilyScores(data, score, ess), list(data.nodes)
     if not isinstance(data, pd.DataFrame | np.ndarray) and hasattr(data, "__iter__"):
         if sample_weight is not None:
             msg = "sample_weight goes with a DataFrame; chunks carry no weights"
             raise ValueError(msg)
-        rows = _distinct_chunk_rows(data, states)  # data in chunks: their distinct rows
-        return _FamilyScores(rows, score, ess), list(rows.nodes)
+        _check_limit(max_distinct_rows)
+        # data in chunks: their distinct rows, or a pass per climbing step when too many
+        nodes, given, rows = _distinct_chunk_rows(data, states, max_distinct_rows)
+        if rows is None:
+            return PassScores(nodes, given, chunk_reader(data, nodes, given), score, ess), list(
+                nodes
+            )
+        return _FamilyScores(_NetworkData(nodes, given, *rows), score, ess), list(nodes)
     nodes = list(data.columns) if isinstance(data, pd.DataFrame) else []
     return _FamilyScores(_encode_data(nodes, data, states, sample_weight), score, ess), nodes
+
+
+def _check_limit(max_distinct_rows: Any) -> None:
+    if max_distinct_rows is not None and (
+        isinstance(max_distinct_rows, bool)
+        or not isinstance(max_distinct_rows, int | np.integer)
+        or max_distinct_rows < 0
+    ):
+        msg = f"max_distinct_rows must be a non-negative integer or None, got {max_distinct_rows!r}"
+        raise ValueError(msg)
 
 
 def _tolerance(total: float) -> float:
@@ -370,6 +419,8 @@ class _Climb:
         self.family = np.zeros(n)
         self.add = np.full((n, n), -np.inf)
         self.delete = np.full((n, n), -np.inf)
+        self._gains: np.ndarray | None = None  # the last best()'s, for the look-ahead
+        scorer.prefetch([need for v, ps in enumerate(parents) for need in self._needs(v, ps)])
         for v in range(n):
             self._rescore(v)
 
@@ -390,11 +441,50 @@ class _Climb:
     def cyclic(self) -> bool:
         return bool(np.diag(self.reach).any())
 
+    def _room(self, parents) -> bool:
+        return self.max_parents is None or len(parents) < self.max_parents
+
+    def _needs(self, v: int, parents) -> list[tuple[int, frozenset, bool]]:
+        """The families rescoring ``v`` with ``parents`` asks for: its own, with every extension
+        when it has room for one more parent, and each with one parent fewer."""
+        parents = frozenset(parents)
+        return [(v, parents, self._room(parents))] + [(v, parents - {u}, False) for u in parents]
+
+    def _move_needs(self, kind: int, u: int, v: int) -> list[tuple[int, frozenset, bool]]:
+        """The families rescoring after move ``(kind, u, v)`` asks for."""
+        into_v = set(np.flatnonzero(self.edges[:, v]).tolist())
+        if kind == _ADD:
+            return self._needs(v, into_v | {u})
+        needs = self._needs(v, into_v - {u})
+        if kind == _REVERSE:
+            needs += self._needs(u, set(np.flatnonzero(self.edges[:, u]).tolist()) | {v})
+        return needs
+
+    def _prefetch(self, kind: int, u: int, v: int) -> None:
+        """For a scorer over data read in passes: when move ``(kind, u, v)`` needs a family not
+        counted yet, count in the same pass the families the next :data:`_LOOKAHEAD` best moves
+        of the last :meth:`best` would need. A move changes one or two families, so the gains
+        of moves into other nodes stay as they were, and the next step's move is most often
+        among them: on ALARM the climb then makes about one pass per few moves instead of one
+        per move. Which families are counted never changes the climb, only the passes."""
+        needs = self._move_needs(kind, u, v)
+        if all(self.scorer.has(*need) for need in needs):
+            return
+        if self._gains is not None:
+            order = np.argsort(-self._gains, axis=None, kind="stable")[: _LOOKAHEAD + 1]
+            for at in order:
+                if not np.isfinite(self._gains.flat[at]):
+                    break
+                b, a, what = np.unravel_index(at, self._gains.shape)
+                if (int(what), int(b), int(a)) != (kind, u, v):
+                    needs += self._move_needs(int(what), int(b), int(a))
+        self.scorer.prefetch(needs)
+
     def _rescore(self, v: int) -> None:
         parents = frozenset(np.flatnonzero(self.edges[:, v]).tolist())
         now = self.scorer(v, parents)
         self.family[v] = now
-        room = self.max_parents is None or len(parents) < self.max_parents
+        room = self._room(parents)
         self.add[:, v] = self.scorer.extensions(v, parents) - now if room else -np.inf
         self.delete[:, v] = -np.inf
         for u in parents:
@@ -427,6 +517,7 @@ class _Climb:
         gains[~self.legal()] = -np.inf
         for kind, u, v in tabu:
             gains[u, v, kind] = -np.inf
+        self._gains = gains
         top = float(gains.max())
         if not np.isfinite(top):
             return None, -np.inf
@@ -435,6 +526,9 @@ class _Climb:
         return (int(kind), int(u), int(v)), float(gains.flat[at])
 
     def apply(self, kind: int, u: int, v: int) -> None:
+        if self.scorer.lazy:
+            self._prefetch(kind, u, v)
+        self._gains = None
         if kind == _ADD:
             self.edges[u, v] = True
             into_u = self.reach[:, u].copy()
@@ -499,13 +593,22 @@ def _add_tree(parents: list[set[int]], edges, black, max_parents) -> None:
                 break
 
 
+def single_parent_gains(scorer: _FamilyScores) -> np.ndarray:
+    """``gains[j, i]``: what ``i`` as ``j``'s only parent adds to ``j``'s score, for every
+    pair (kept, like every family scored, for the search)."""
+    empty = frozenset()
+    scorer.prefetch([(j, empty, True) for j in range(scorer.n_nodes)])
+    return np.array([scorer.extensions(j, empty) - scorer(j, empty)
+                     for j in range(scorer.n_nodes)])  # fmt: skip
+
+
 def _tree_edges(scorer: _FamilyScores, roots: list[int]) -> list[tuple[int, int]]:
     """The maximum spanning forest of the symmetrised single-parent gains (see
     :func:`learn_tree`), directed away from ``roots`` and then from each tree's first node."""
     import networkx as nx
 
     n = scorer.n_nodes
-    gains = scorer.single_parent_gains()
+    gains = single_parent_gains(scorer)
     g = nx.Graph()
     g.add_nodes_from(range(n))
     for i in range(n):
@@ -533,6 +636,7 @@ def learn_tree(
     ess: float = 1.0,
     states: Any = None,
     sample_weight: Any = None,
+    max_distinct_rows: int | None = MAX_DISTINCT_ROWS,
 ) -> DAG:
     """The tree-constrained search (Chow and Liu 1968): the maximum spanning tree of the edge
     gains, directed away from ``root``.
@@ -547,8 +651,9 @@ def learn_tree(
 
     Parameters
     ----------
-    data, score, ess, states, sample_weight :
-        As :func:`learn_structure`.
+    data, score, ess, states, sample_weight, max_distinct_rows :
+        As :func:`learn_structure` (data in chunks read in passes: one for the states when
+        they are not given, and one for every pair).
     root : node, optional
         Where each tree's edges start; by default each tree's first node in column order.
 
@@ -564,7 +669,7 @@ def learn_tree(
     if score not in SCORES:
         msg = f"score must be one of {SCORES}, got {score!r}"
         raise ValueError(msg)
-    scorer, nodes = _scorer(data, score, ess, states, sample_weight)
+    scorer, nodes = _scorer(data, score, ess, states, sample_weight, max_distinct_rows)
     if root is not None and root not in nodes:
         msg = f"root {root!r} is no column of data"
         raise ValueError(msg)

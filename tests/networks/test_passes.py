@@ -1,0 +1,179 @@
+"""Structure search over data read in passes (bayeskit.networks._passes): a pass over the
+chunks or partitions per climbing step, counting every family the step asks for, gives the
+in-memory search's DAG (issue 16)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bayeskit.data import read_chunks
+from bayeskit.networks import _passes, learn_structure, learn_tree, read_bif
+from bayeskit.networks._passes import PassScores, add_counts, count_needs
+from bayeskit.networks.learning import _encode_data
+from bayeskit.networks.network import encode_columns
+from bayeskit.networks.search import _FamilyScores
+
+DATA = Path(__file__).parent / "data"
+
+
+class Passes(list):
+    """Chunks that count how often they are read."""
+
+    reads = 0
+
+    def __iter__(self):
+        self.reads += 1
+        return super().__iter__()
+
+
+@pytest.fixture(scope="module")
+def alarm():
+    return read_bif(DATA / "alarm.bif.gz").sample(6000, seed=11).astype(str)
+
+
+@pytest.fixture(scope="module")
+def asia():
+    return read_bif(DATA / "asia.bif.gz").sample(4000, seed=3).astype(str)
+
+
+def chunks_of(data: pd.DataFrame, size: int) -> Passes:
+    return Passes(data.iloc[k : k + size] for k in range(0, len(data), size))
+
+
+def test_a_pass_per_step_gives_the_in_memory_dag_and_counts_its_passes(alarm):
+    moves = []
+    whole = learn_structure(alarm, "bic", progress=lambda m, s: moves.append(s))
+    chunks = chunks_of(alarm, 1700)
+    found = learn_structure(chunks, "bic", max_distinct_rows=0)
+    assert found == whole
+    # passes: states, the stopped distinct-rows pass, the tree's pairs and its families, then
+    # at most one per move; the look-ahead saves most of those
+    assert 4 < chunks.reads <= 4 + len(moves)
+    assert chunks.reads < 4 + len(moves) / 2
+    # a file read in chunks, with the states given: no states pass
+    states = {c: tuple(sorted(alarm[c].unique())) for c in alarm.columns}
+    assert (
+        learn_structure(chunks_of(alarm, 2500), "bic", states=states, max_distinct_rows=0) == whole
+    )
+
+
+def test_every_option_matches_in_memory(asia, tmp_path):
+    asia.to_parquet(tmp_path / "asia.parquet", row_group_size=700)
+    file = read_chunks(tmp_path / "asia.parquet", 900)
+    cases = [
+        {"score": "k2"},
+        {"score": "bdeu", "ess": 5.0},
+        {"score": "aic", "start": "empty", "tabu_length": 0},
+        {"score": "bic", "max_parents": 1},
+        {"score": "bic", "restarts": 2, "perturb": 3, "seed": 4},
+        {"score": "ll", "max_parents": 2, "max_iter": 5},
+        {"score": "bic", "black_list": [("either", "lung")], "white_list": [("asia", "tub")]},
+    ]
+    for options in cases:
+        assert learn_structure(file, max_distinct_rows=0, **options) == learn_structure(
+            asia, **options
+        ), options
+    for score in ("ll", "bic", "k2"):
+        assert learn_tree(file, score, max_distinct_rows=0) == learn_tree(asia, score)
+
+
+def test_large_tables_counted_as_distinct_rows_score_the_same(asia, monkeypatch):
+    whole = learn_structure(asia, "bdeu", ess=2.0)
+    monkeypatch.setattr(_passes, "_DENSE_CELLS", 4)  # every table with a parent: sparse
+    chunks = chunks_of(asia, 1000)
+    assert learn_structure(chunks, "bdeu", ess=2.0, max_distinct_rows=0) == whole
+    assert learn_tree(chunks, "k2", max_distinct_rows=0) == learn_tree(asia, "k2")
+
+
+def test_counts_of_parts_add_up_and_score_as_in_memory(alarm, monkeypatch):
+    nodes = tuple(alarm.columns)
+    states = {n: tuple(sorted(alarm[n].unique())) for n in nodes}
+    n_states = [len(states[n]) for n in nodes]
+    needs = ((3, (), True), (5, (0, 7), True), (9, (1, 2, 4), False))
+    memory = _FamilyScores(_encode_data(nodes, alarm, states, None), "bic", 1.0)
+
+    def scored():
+        total = None
+        for k in range(0, len(alarm), 2000):
+            codes = encode_columns(nodes, states, alarm.iloc[k : k + 2000])
+            total = add_counts(total, count_needs(codes, None, needs, n_states))
+        assert add_counts(None, total) is total
+        assert total[0] == len(alarm)
+        scorer = PassScores(nodes, states, lambda _: total, "bic", 1.0)
+        scorer.prefetch(needs)
+        assert scorer.passes == 1
+        scorer.prefetch(needs)  # counted already: no pass
+        assert scorer.passes == 1
+        return scorer
+
+    for dense_cells in (1 << 20, 8):
+        monkeypatch.setattr(_passes, "_DENSE_CELLS", dense_cells)
+        scorer = scored()
+        for v, parents, ext in needs:
+            assert scorer(v, frozenset(parents)) == pytest.approx(
+                memory(v, frozenset(parents)), rel=1e-13
+            )
+            if ext:
+                np.testing.assert_allclose(
+                    scorer.extensions(v, frozenset(parents)),
+                    memory.extensions(v, frozenset(parents)),
+                    rtol=1e-13,
+                )
+        assert scorer.has(9, frozenset((1, 2, 4)), False)
+        assert not scorer.has(9, frozenset((1, 2, 4)), True)
+
+
+def test_weighted_parts_count_their_weights():
+    codes = np.array([[0, 1, 1, 0], [1, 1, 0, 0]], dtype=np.int8)  # node-major: 2 nodes
+    weights = np.array([2.0, 0.5, 1.0, 0.0])
+    total, ((family, dense, _),) = count_needs(codes, weights, ((1, (0,), True),), [2, 2])
+    assert total == 3.5
+    # family (x0, x1) cells: x0 * 2 + x1
+    np.testing.assert_array_equal(family, [0.0 + 0.0, 2.0, 1.0, 0.5])
+    assert len(dense) == 0  # no other node to add
+
+
+def test_refusals(asia):
+    gen = (asia.iloc[k : k + 1000] for k in range(0, len(asia), 1000))
+    states = {c: tuple(sorted(asia[c].unique())) for c in asia.columns}
+    with pytest.raises(ValueError, match="re-iterable source"):
+        learn_structure(gen, states=states, max_distinct_rows=0)
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="max_distinct_rows must be"):
+            learn_structure(chunks_of(asia, 1000), max_distinct_rows=bad)
+
+    class Shrinking(list):  # a source whose rows change between passes
+        def __iter__(self):
+            yield from super().__iter__()
+            self.pop()
+
+    changing = Shrinking([asia.iloc[:1500], asia.iloc[1500:3000], asia.iloc[3000:]])
+    with pytest.raises(ValueError, match="the data changed between passes"):
+        learn_structure(changing, states=states, max_distinct_rows=0)
+
+
+def test_node_major_encoding_and_parquet_text_read_as_categories(asia, tmp_path):
+    nodes = tuple(asia.columns)
+    states = {n: tuple(sorted(asia[n].unique())) for n in nodes}
+    columns = encode_columns(nodes, states, asia)
+    assert columns.dtype == np.int8
+    assert columns.shape == (len(nodes), len(asia))
+    np.testing.assert_array_equal(columns.T, _encode_data(nodes, asia, states, None).codes)
+    with pytest.raises(ValueError, match="column 'lung' has a missing value"):
+        encode_columns(nodes, states, asia.assign(lung=asia["lung"].where(asia.index != 7)))
+    asia.to_parquet(tmp_path / "asia.parquet", row_group_size=1500)
+    file = read_chunks(tmp_path / "asia.parquet", 1000)
+    plain, coded = list(file), list(file.as_categories())
+    assert [len(c) for c in coded] == [len(c) for c in plain] == [1000] * 4
+    for a, b in zip(plain, coded, strict=True):
+        assert all(isinstance(t, pd.CategoricalDtype) for t in b.dtypes)
+        pd.testing.assert_frame_equal(a, b.astype(object), check_dtype=False)
+    asia.to_csv(tmp_path / "asia.csv", index=False)
+    csv = read_chunks(tmp_path / "asia.csv", 1000)
+    assert not any(
+        isinstance(t, pd.CategoricalDtype) for t in next(iter(csv.as_categories())).dtypes
+    )
