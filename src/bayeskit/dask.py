@@ -452,12 +452,13 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     for node, values in _distinct_values(dask, ddf, unknown).items():
         given[node] = tuple(sorted(set(value_names(list(values)))))
     parts = ddf.to_delayed()
-    tasks = [dask.delayed(_partition_rows, pure=True)(p, nodes, given, limit) for p in parts]
-    merge = functools.partial(_merge_rows, limit=limit)
-    merged = dask.compute(_tree(tasks, merge))[0]
-    if merged is None:
-        msg = "ddf has no rows: there is nothing to learn from"
-        raise ValueError(msg)
+    merged = _TOO_MANY
+    if limit != 0:
+        tasks = [dask.delayed(_partition_rows, pure=True)(p, nodes, given, limit) for p in parts]
+        merged = dask.compute(_tree(tasks, functools.partial(_merge_rows, limit=limit)))[0]
+        if merged is None:
+            msg = "ddf has no rows: there is nothing to learn from"
+            raise ValueError(msg)
     if isinstance(merged, str):  # too many distinct rows: a pass over the partitions per step
 
         def read(needs: tuple) -> Any:

@@ -50,10 +50,10 @@ def test_a_pass_per_step_gives_the_in_memory_dag_and_counts_its_passes(alarm):
     chunks = chunks_of(alarm, 1700)
     found = learn_structure(chunks, "bic", max_distinct_rows=0)
     assert found == whole
-    # passes: states, the stopped distinct-rows pass, the tree's pairs and its families, then
-    # at most one per move; the look-ahead saves most of those
-    assert 4 < chunks.reads <= 4 + len(moves)
-    assert chunks.reads < 4 + len(moves) / 2
+    # passes: the states, the tree's pairs and its families, then at most one per move; the
+    # look-ahead saves most of those
+    assert 3 < chunks.reads <= 3 + len(moves)
+    assert chunks.reads < 3 + len(moves) / 2
     # a file read in chunks, with the states given: no states pass
     states = {c: tuple(sorted(alarm[c].unique())) for c in alarm.columns}
     assert (
@@ -142,6 +142,9 @@ def test_refusals(asia):
     states = {c: tuple(sorted(asia[c].unique())) for c in asia.columns}
     with pytest.raises(ValueError, match="re-iterable source"):
         learn_structure(gen, states=states, max_distinct_rows=0)
+    gen = (asia.iloc[k : k + 1000] for k in range(0, len(asia), 1000))
+    with pytest.raises(ValueError, match="more than max_distinct_rows=3 distinct rows"):
+        learn_structure(gen, states=states, max_distinct_rows=3)
     for bad in (-1, 1.5, True):
         with pytest.raises(ValueError, match="max_distinct_rows must be"):
             learn_structure(chunks_of(asia, 1000), max_distinct_rows=bad)

@@ -238,6 +238,14 @@ def _distinct_chunk_rows(
     nodes = tuple(first.columns)
     given = _chunk_states(nodes, chunks, states)
     given = {n: given[n] for n in nodes if n in given}
+    if limit == 0:
+        if not again:
+            msg = (
+                "max_distinct_rows=0 asks for a pass per step: pass a re-iterable source "
+                "(read_chunks(path), a list)"
+            )
+            raise ValueError(msg)
+        return nodes, given, None
     held = None
     source = _frames(_known_states_source(chunks)) if again else itertools.chain([first], frames)
     for chunk in source:

@@ -1,0 +1,222 @@
+"""Network structure from data that does not fit in memory (issue 16): ALARM, hill climbing
+with BIC, from chunks of a Parquet file and on Dask.
+
+``--rows`` ALARM rows (``--networks``: the folder of ``alarm.bif.gz``) are sampled a million
+at a time into a Parquet file (text columns, row groups of 1,000,000) in a temporary folder,
+never in the repository. Each run is a fresh child process (peak resident memory is the
+child's ``ru_maxrss``):
+
+- ``memory``: the in-memory search on the file's first 1,000,000 rows (a DataFrame);
+- ``distinct``: ``learn_structure(read_chunks(file, --chunksize), "bic")``, the default: one
+  pass for the states, one that reads the data into its distinct rows, then the in-memory
+  search on them;
+- ``passes``: the same with ``max_distinct_rows=0``: a pass over the chunks per climbing step,
+  each counting every family the step (and the next best moves) asks for;
+- ``dask``: ``bayeskit.dask.learn_structure(dd.read_parquet(file, split_row_groups=True),
+  max_distinct_rows=0)`` on a LocalCluster of 2 worker processes (1 thread each): the same
+  passes, each partition counted on a worker and the counts added up as a tree.
+
+Reported: passes over the data (a pass that stops early is not counted), the families counted,
+seconds, peak RSS, and the DAGs against each other and the true one. ``--lookahead`` repeats
+the ``passes`` run with other look-ahead depths (moves whose families a pass counts beyond the
+next one) on the first ``--lookahead-rows`` rows.
+
+    python benchmarks/bench_structure_passes.py --rows 10000000 --networks /path/to/networks
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import load_average, machine_lines, markdown_table, networks_folder, say, write_section
+
+TITLE = "Network structure from chunks and on Dask: a pass per climbing step (issue 16)"
+BATCH = 1_000_000
+
+
+def generate(path: Path, networks: Path, rows: int) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from bayeskit.networks import read_bif
+
+    alarm = read_bif(networks / "alarm.bif.gz")
+    writer = None
+    for k in range(0, rows, BATCH):
+        part = alarm.sample(min(BATCH, rows - k), seed=k // BATCH).astype(str)
+        table = pa.Table.from_pandas(part, preserve_index=False)
+        writer = writer or pq.ParquetWriter(path, table.schema)
+        writer.write_table(table)
+    writer.close()
+
+
+def child(kind: str, path: str, chunksize: int, lookahead: int) -> None:
+    """One run, in this (fresh) process; prints its figures as JSON."""
+    from bayeskit.data import Chunks, read_chunks
+    from bayeskit.networks import _passes, learn_structure, search
+
+    search._LOOKAHEAD = lookahead
+    full_passes, families = [0], [0]
+    iterate = Chunks.__iter__
+
+    def counting(self):
+        read = 0
+        for chunk in iterate(self):
+            read += len(chunk)
+            yield chunk
+        full_passes[0] += read == self_rows(self)
+
+    rows_of: dict = {}
+
+    def self_rows(chunks) -> int:
+        return rows_of.setdefault(chunks.path, chunks.n_rows)
+
+    Chunks.__iter__ = counting
+    init = _passes.PassScores.__init__
+
+    def counted_init(self, nodes, states, read, kind, ess):
+        def counted(needs):
+            families[0] += len(needs)
+            full_passes[0] += kind_is_dask
+            return read(needs)
+
+        init(self, nodes, states, counted, kind, ess)
+
+    kind_is_dask = kind == "dask"
+    _passes.PassScores.__init__ = counted_init
+    t = time.perf_counter()
+    if kind == "memory":
+        frame = next(iter(read_chunks(path, BATCH)))
+        t = time.perf_counter()
+        dag = learn_structure(frame, "bic")
+    elif kind in ("distinct", "passes"):
+        limit = 0 if kind == "passes" else search.MAX_DISTINCT_ROWS
+        dag = learn_structure(read_chunks(path, chunksize), "bic", max_distinct_rows=limit)
+    else:
+        import dask.dataframe as dd
+        from dask.distributed import Client, LocalCluster
+
+        from bayeskit import dask as bkd
+
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster:
+            with Client(cluster):
+                ddf = dd.read_parquet(path, split_row_groups=True)
+                t = time.perf_counter()
+                dag = bkd.learn_structure(ddf, "bic", max_distinct_rows=0)
+    seconds = time.perf_counter() - t
+    print(json.dumps({
+        "seconds": seconds, "passes": full_passes[0], "families": families[0],
+        "edges": [list(e) for e in dag.edges], "nodes": list(dag.nodes),
+        "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+    }))  # fmt: skip
+
+
+def run_child(*args: str) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", *args], check=True,
+                         capture_output=True, text=True)  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rows", type=int, default=10_000_000)
+    ap.add_argument("--chunksize", type=int, default=BATCH)
+    ap.add_argument("--networks", type=Path)
+    ap.add_argument("--runs", nargs="*", default=["memory", "distinct", "passes", "dask"])
+    ap.add_argument("--lookahead", type=int, nargs="*", default=[0, 4, 16])
+    ap.add_argument("--lookahead-rows", type=int, default=BATCH)
+    ap.add_argument("--folder", type=Path, default=None)
+    ap.add_argument("--write", choices=("yes", "no"), default="yes")
+    ap.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        child(args.child[0], args.child[1], int(args.child[2]), int(args.child[3]))
+        return
+    from bayeskit.networks import DAG, read_bif, structural_hamming_distance
+    from bayeskit.networks.search import _LOOKAHEAD
+
+    networks = networks_folder(args.networks, "alarm.bif.gz")
+    truth = read_bif(networks / "alarm.bif.gz").dag
+    folder = Path(tempfile.mkdtemp(dir=args.folder, prefix="bayeskit-passes-"))
+    load_before = load_average()
+    try:
+        path = folder / "alarm.parquet"
+        t = time.perf_counter()
+        generate(path, networks, args.rows)
+        say(f"generated {args.rows:,} ALARM rows in {time.perf_counter() - t:.0f} s")
+        found, table = {}, []
+        for kind in args.runs:
+            r = run_child(kind, str(path), str(args.chunksize), str(_LOOKAHEAD))
+            dag = DAG(nodes=r["nodes"], edges=[tuple(e) for e in r["edges"]])
+            found[kind] = dag
+            rows = f"first {min(BATCH, args.rows):,}" if kind == "memory" else f"{args.rows:,}"
+            shd = structural_hamming_distance(dag, truth)
+            cells = [kind, rows, str(r["passes"]) if kind != "memory" else "-",
+                     f"{r['families']:,}" if r["families"] else "-", f"{r['seconds']:.1f}",
+                     f"{r['rss'] / 2**30:.2f}", str(shd)]  # fmt: skip
+            table.append(cells)
+            say(" | ".join(cells))
+        same = [
+            f"- `{a}` and `{b}` give {'the same DAG' if found[a] == found[b] else 'different DAGs'}"
+            f" (SHD {structural_hamming_distance(found[a], found[b])})"
+            for a, b in (("distinct", "passes"), ("passes", "dask"), ("distinct", "memory"))
+            if a in found and b in found
+        ]
+        look = []
+        if args.lookahead:
+            small = folder / "alarm_small.parquet"
+            generate(small, networks, args.lookahead_rows)
+            for depth in sorted({*args.lookahead, _LOOKAHEAD}):
+                r = run_child("passes", str(small), str(args.chunksize), str(depth))
+                look.append([str(depth), str(r["passes"]), f"{r['families']:,}",
+                             f"{r['seconds']:.1f}"])  # fmt: skip
+                say(" | ".join(look[-1]))
+        lines = [
+            *machine_lines(("numpy", "pandas", "pyarrow", "dask", "distributed")),
+            f"- load average before / after: {load_before} / {load_average()}",
+            f"- chunks of {args.chunksize:,} rows; look-ahead {_LOOKAHEAD} moves",
+            "",
+            markdown_table(
+                [
+                    "run",
+                    "rows",
+                    "passes",
+                    "families counted",
+                    "seconds",
+                    "peak RSS (GiB)",
+                    "SHD to the true DAG",
+                ],
+                table,
+            ),  # fmt: skip
+            "",
+            *same,
+        ]
+        if look:
+            lines += [
+                "",
+                f"Look-ahead depth, `passes` on {args.lookahead_rows:,} rows:",
+                "",
+                markdown_table(["look-ahead", "passes", "families counted", "seconds"], look),
+            ]
+        body = "\n".join(lines)
+        if args.write == "yes":
+            write_section(TITLE, body)
+            say(f"wrote RESULTS.md section: {TITLE}")
+        else:
+            print(body)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONWARNINGS", "ignore")
+    main()
