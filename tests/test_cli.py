@@ -687,6 +687,38 @@ def test_network_learn_show_and_fit(tmp_path):
     assert "--start must be tree or empty" in refused.output
 
 
+def test_network_learn_in_chunks(tmp_path):
+    # --chunksize: the same network as DATA read whole, from its distinct rows or from a pass
+    # per climbing step; the CPTs counted chunk by chunk
+    from bayeskit.networks import read_bif
+
+    asia = read_bif(Path(__file__).parent / "networks" / "data" / "asia.bif.gz")
+    data = tmp_path / "asia.csv"
+    asia.sample(3000, seed=2).to_csv(data, index=False)
+    whole, parts = tmp_path / "whole.bif", tmp_path / "parts.bif"
+    assert run("network", "learn", data, "-o", whole).exit_code == 0
+    for limit in ("2000000", "0"):
+        result = run("network", "learn", data, "-o", parts, "--chunksize", "700",
+                     "--max-distinct-rows", limit)  # fmt: skip
+        assert result.exit_code == 0, result.output
+        assert "in chunks of 700 rows" in flat(result.output)
+        a, b = read_bif(whole), read_bif(parts)
+        assert a.dag == b.dag
+        for node in a.nodes:
+            np.testing.assert_allclose(a.cpt(node), b.cpt(node), atol=1e-12)
+    tree = run("network", "learn", data, "-o", parts, "--tree", "--chunksize", "1000")
+    assert tree.exit_code == 0, tree.output
+    wide = tmp_path / "wide.csv"
+    pd.DataFrame({"x": np.arange(200), "y": ["a", "b"] * 100}).to_csv(wide, index=False)
+    result = run("network", "learn", wide, "-o", parts, "--chunksize", "50")
+    assert result.exit_code != 0
+    assert "200 distinct values" in flat(result.output)
+    bad = run("network", "learn", "asia", "-o", parts, "--chunksize", "50")
+    assert bad.exit_code != 0
+    assert "reads a file" in flat(bad.output)
+    assert run("network", "learn", data, "-o", parts, "--chunksize", "0").exit_code != 0
+
+
 def test_network_query_prints_the_posterior(tmp_path):
     import json
 

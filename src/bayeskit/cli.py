@@ -851,10 +851,17 @@ def _fit_chunked(cls, name, data, output, target, param, categorical, numeric, n
         ) as bar:  # fmt: skip
             task = bar.add_task("fitting", total=total)
             start = time.perf_counter()
+            now = {"pass": 1, "rows": 0, "since": start}
 
             def show(rows: int) -> None:
-                rate = rows / max(time.perf_counter() - start, 1e-9)
-                bar.update(task, completed=rows, description=f"fitting: {rate:,.0f} rows/s")
+                if rows < now["rows"]:  # the model's next pass over the file
+                    now["pass"] += 1
+                    now["since"] = time.perf_counter()
+                now["rows"] = rows
+                rate = rows / max(time.perf_counter() - now["since"], 1e-9)
+                which = f", pass {now['pass']}" if now["pass"] > 1 else ""
+                text = f"fitting{which}: {rate:,.0f} rows/s"
+                bar.update(task, completed=rows, description=text)
 
             estimator.fit_chunks(source, classes=sorted(seen), progress=show)
         rows = int(estimator.class_count_.sum()) if hasattr(estimator, "class_count_") else 0
@@ -1302,14 +1309,44 @@ def _network_data(data: str) -> pd.DataFrame:
     frame = table.raw if table.raw is not None else table.frame
     out = pd.DataFrame({str(c): frame[c].astype("string") for c in frame.columns})
     for name in out.columns:
-        n = out[name].nunique(dropna=True)
-        if n > MAX_NETWORK_STATES:
-            msg = (
-                f"column {name!r} has {n} distinct values: a network variable needs a few "
-                "states; bin it first (for example with `bayeskit schema` and --numeric)"
-            )
-            raise typer.BadParameter(msg, param_hint="'DATA'")
+        _check_states(name, out[name].nunique(dropna=True))
     return out.astype(object).where(out.notna(), None)
+
+
+def _check_states(name: str, n: int) -> None:
+    """A network variable needs a few states: ``n`` distinct values of column ``name``."""
+    if n > MAX_NETWORK_STATES:
+        msg = (
+            f"column {name!r} has {n} distinct values: a network variable needs a few "
+            "states; bin it first (for example with `bayeskit schema` and --numeric)"
+        )
+        raise typer.BadParameter(msg, param_hint="'DATA'")
+
+
+def _network_chunks(data: str, chunksize: int) -> tuple[Any, dict]:
+    """``network learn --chunksize``: DATA (a file) in chunks, every column as text, and each
+    column's states from a first pass (sorted; a few each, as for DATA read whole)."""
+    from bayeskit.data import read_chunks
+    from bayeskit.networks.learning import _chunk_states
+
+    path = Path(data)
+    if not path.is_file():
+        msg = f"--chunksize reads a file: {data} is not one"
+        raise typer.BadParameter(msg, param_hint="'DATA'")
+    if chunksize < 1:
+        msg = f"--chunksize must be at least 1, got {chunksize}"
+        raise typer.BadParameter(msg, param_hint="'--chunksize'")
+    with _refusals():
+        chunks = read_chunks(path, chunksize, na_values=list(MISSING_MARKS), as_text=True)
+        names = chunks.column_names()
+        states = _chunk_states(names, chunks, None)
+    for name in names:
+        n = len(states.get(name, ()))
+        if n == 0:
+            msg = f"column {name!r} has no value to take its states from"
+            raise typer.BadParameter(msg, param_hint="'DATA'")
+        _check_states(name, n)
+    return chunks, states
 
 
 def _is_xml(path: Path) -> bool:
@@ -1364,17 +1401,44 @@ def network_learn(
     tree: Annotated[bool, typer.Option("--tree", help="Chow-Liu tree instead.")] = False,
     estimator: _Estimator = "bdeu",
     alpha: _Alpha = None,
+    chunksize: Annotated[
+        int | None,
+        typer.Option(
+            "--chunksize",
+            metavar="ROWS",
+            help="Read DATA (a CSV or Parquet file) this many rows at a time: memory holds a "
+            "chunk and the data's distinct rows, or, past --max-distinct-rows, a chunk and "
+            "the counts of one climbing step (a pass over the file per step).",
+        ),
+    ] = None,
+    max_distinct_rows: Annotated[
+        int,
+        typer.Option(
+            "--max-distinct-rows",
+            metavar="ROWS",
+            help="With --chunksize: the most distinct rows held in memory (0: a pass per "
+            "step from the start).",
+        ),
+    ] = 2_000_000,
 ) -> None:
     """Learn a Bayesian network from DATA (every column a variable) and write it."""
     from bayeskit.networks import BayesianNetwork
 
-    frame = _network_data(data)
     if start not in ("tree", "empty"):
         msg = f"--start must be tree or empty, got {start!r}"
         raise _fail(msg)
+    options: dict[str, Any] = {}
+    if chunksize is None:
+        frame = _network_data(data)
+        source = f"{len(frame)} rows"
+    else:
+        frame, options["states"] = _network_chunks(data, chunksize)
+        options["max_distinct_rows"] = max_distinct_rows
+        source = f"{escape(data)} in chunks of {chunksize:,} rows"
     with _refusals():
         if tree:
-            net = BayesianNetwork.fit(frame, "tree", score=score, estimator=estimator, alpha=alpha)
+            net = BayesianNetwork.fit(frame, "tree", score=score, estimator=estimator, alpha=alpha,
+                                      **options)  # fmt: skip
         else:
             with Progress(
                 SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
@@ -1389,12 +1453,12 @@ def network_learn(
                 net = BayesianNetwork.fit(
                     frame, "hill-climb", score=score, estimator=estimator, alpha=alpha,
                     max_parents=max_parents, tabu_length=tabu, start=start, progress=show,
+                    **options,
                 )  # fmt: skip
         _write_network(net, output)
     _out().print(
         f"learned a network of {len(net.nodes)} nodes and {len(net.dag.edges)} edges "
-        f"({net.n_parameters} parameters) from {len(frame)} rows; saved to "
-        f"{escape(str(output))}"
+        f"({net.n_parameters} parameters) from {source}; saved to {escape(str(output))}"
     )
 
 

@@ -129,6 +129,11 @@ def test_generators_progress_and_errors(car, files):
     seen = []
     model = AODE().fit_chunks(gen(), classes=classes, progress=seen.append)
     assert seen == [500, 1000, 1500, len(y)]
+    # a model of two passes counts the rows of each (SPODE: counts, then its scores)
+    parts = [(X.iloc[k : k + 500], y[k : k + 500]) for k in range(0, len(y), 500)]
+    seen.clear()
+    SPODE().fit_chunks(parts, progress=seen.append)
+    assert seen == [500, 1000, 1500, len(y)] * 2
     np.testing.assert_allclose(model.predict_proba(X), AODE().fit(X, y).predict_proba(X),
                                atol=1e-12)  # fmt: skip
     with pytest.raises(ValueError, match="pass classes="):

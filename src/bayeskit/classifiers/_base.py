@@ -483,7 +483,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             (SPODE, KDB and SelectiveKDB read the data more than once: they need a re-iterable
             source in any case).
         progress : callable, optional
-            Called as ``progress(rows_so_far)`` after every chunk.
+            Called as ``progress(rows_so_far)`` after every chunk of every pass.
 
         For a counting model the statistics of the chunks add up, so the result is the model
         one :meth:`fit` on all the rows gives (vocabularies grow chunk by chunk and stay
@@ -498,8 +498,9 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         structure), SelectiveKDBEnsemble and SubclassNaiveBayes choose their structure on the
         first chunk and add the others to it, as :meth:`partial_fit` does. EM (unlabelled rows,
         ``missing="em"``) needs all rows at once and is refused. A chunk of weight 0 only adds
-        nothing. ``progress`` counts the rows of each pass. Memory holds one chunk and the
-        statistics.
+        nothing. ``progress`` counts the rows of each pass, and starts again from 0 at a
+        model's second pass (KDB's families, SPODE's and SelectiveKDB's scores). Memory holds
+        one chunk and the statistics.
         """
         from bayeskit.data.chunks import _reiterable
 
@@ -554,8 +555,17 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 )
                 raise ValueError(msg)
 
-            batches = (self._encoded_rows(*part) for part in iter_labelled(chunks, target))
-            self._score_chunks((b for b in batches if b is not None), rows)
+            def batches():
+                done = 0
+                for part in iter_labelled(chunks, target):
+                    batch = self._encoded_rows(*part)
+                    done += _rows_weighed(part[1], part[2])
+                    if batch is not None:
+                        yield batch
+                    if progress is not None:
+                        progress(done)
+
+            self._score_chunks(batches(), rows)
         self._reestimate()
 
     def _encoded_rows(self, X: Any, y: Any, w: Any) -> tuple | None:
@@ -608,7 +618,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         self._counting_only = deferred
         try:
             for X, y, w in iter_labelled(chunks, target):
-                n = len(y) if w is None else int((np.asarray(w, dtype=np.float64) > 0).sum())
+                n = _rows_weighed(y, w)
                 if n:  # a chunk of no row, or of weight 0 only, adds nothing
                     self._partial_fit(X, y, classes, w)
                     rows += n
@@ -900,3 +910,8 @@ def warn_underflowed_variances(moments, schema) -> None:
             "standardise)",
             UserWarning,
         )
+
+
+def _rows_weighed(y: Any, w: Any) -> int:
+    """The rows of a chunk that count: every row, or those of positive weight."""
+    return len(y) if w is None else int((np.asarray(w, dtype=np.float64) > 0).sum())
