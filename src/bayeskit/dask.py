@@ -393,15 +393,53 @@ def _merge_rows(a: Any, b: Any, limit: Any) -> Any:
     return _TOO_MANY if limit is not None and len(rows[0]) > limit else rows
 
 
-def _partition_counts(frame: pd.DataFrame, nodes: tuple, states: dict, needs: tuple) -> Any:
-    """A partition's counts of the families a climbing step asks for (None for no row)."""
-    from bayeskit.networks._passes import count_needs
+def _partition_codes(frame: pd.DataFrame, nodes: tuple, states: dict) -> Any:
+    """A partition's state codes, node-major, a byte per cell (None for no row)."""
     from bayeskit.networks.network import encode_columns
 
-    if not len(frame):
+    return encode_columns(nodes, states, frame) if len(frame) else None
+
+
+def _count_codes(codes: Any, needs: tuple, n_states: list) -> Any:
+    """A partition's counts of the families a climbing step asks for (None for no row)."""
+    from bayeskit.networks._passes import count_needs
+
+    return None if codes is None else count_needs(codes, None, needs, n_states)
+
+
+class _PartitionPasses:
+    """``read`` for the structure search's passes over a Dask DataFrame's partitions: the
+    partitions encoded once (a byte per cell) and, with a distributed client, persisted on
+    the workers (which spill to disk under memory pressure), so a pass counts where the codes
+    live instead of reading and encoding the source again; every partition's counts added up
+    as a tree."""
+
+    def __init__(self, dask: Any, ddf: Any, nodes: tuple, states: dict) -> None:
+        self.dask = dask
+        self.n_states = [len(states[n]) for n in nodes]
+        codes = [dask.delayed(_partition_codes, pure=True)(p, nodes, states)
+                 for p in ddf.to_delayed()]  # fmt: skip
+        self.codes = list(dask.persist(*codes)) if _client() is not None else codes
+
+    def __call__(self, needs: tuple) -> Any:
+        from bayeskit.networks._passes import add_counts
+
+        step = self.dask.delayed(_count_codes, pure=True)
+        counts = [step(c, needs, self.n_states) for c in self.codes]
+        return self.dask.compute(_tree(counts, add_counts))[0]
+
+    def close(self) -> None:
+        self.codes = []  # the workers release the persisted codes
+
+
+def _client() -> Any:
+    """The distributed client in use, or None (a local scheduler)."""
+    try:
+        from distributed import default_client
+
+        return default_client()
+    except (ImportError, ValueError):
         return None
-    n_states = [len(states[n]) for n in nodes]
-    return count_needs(encode_columns(nodes, states, frame), None, needs, n_states)
 
 
 def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **options: Any) -> Any:
@@ -413,11 +451,11 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     more than ``max_distinct_rows`` (an option, as for data in chunks), the search instead
     makes one pass over the partitions per climbing step: every family the step asks for is
     counted per partition, in parallel, and the counts are added up as a tree
-    (:mod:`bayeskit.networks._passes`); what travels then is count tables. Either way the
-    DAG is the in-memory search's. Each pass computes the partitions again from their source:
-    ``ddf.persist()`` first when the cluster's memory holds them. The states not given come
-    from one pass over the columns (sorted). ``options`` are
-    :func:`~bayeskit.networks.learn_structure`'s.
+    (:mod:`bayeskit.networks._passes`); what travels then is count tables. The partitions
+    are encoded once, a byte per cell, and with a distributed client kept on the workers for
+    the passes (without one, each pass reads the source again). Either way the DAG is the
+    in-memory search's. The states not given come from one pass over the columns (sorted).
+    ``options`` are :func:`~bayeskit.networks.learn_structure`'s.
 
     Examples
     --------
@@ -431,7 +469,7 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     >>> learn_structure(dd.from_pandas(frame, npartitions=4), max_distinct_rows=0).edges
     (('a', 'b'),)
     """
-    from bayeskit.networks._passes import PassScores, add_counts
+    from bayeskit.networks._passes import PassScores
     from bayeskit.networks.learning import _NetworkData
     from bayeskit.networks.network import value_names
     from bayeskit.networks.search import MAX_DISTINCT_ROWS, _check_limit
@@ -460,12 +498,7 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
             msg = "ddf has no rows: there is nothing to learn from"
             raise ValueError(msg)
     if isinstance(merged, str):  # too many distinct rows: a pass over the partitions per step
-
-        def read(needs: tuple) -> Any:
-            counts = [dask.delayed(_partition_counts, pure=True)(p, nodes, given, needs)
-                      for p in parts]  # fmt: skip
-            return dask.compute(_tree(counts, add_counts))[0]
-
+        read = _PartitionPasses(dask, ddf, nodes, given)
         scorer = PassScores(nodes, given, read, score, options.get("ess", 1.0))
         return search(scorer, score, **options)
     return search(_NetworkData(nodes, given, merged[0], merged[1]), score, **options)

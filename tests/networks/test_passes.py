@@ -21,13 +21,13 @@ DATA = Path(__file__).parent / "data"
 
 
 class Passes(list):
-    """Chunks that count how often they are read."""
+    """Chunks that count how often they are read to the end."""
 
     reads = 0
 
     def __iter__(self):
+        yield from super().__iter__()
         self.reads += 1
-        return super().__iter__()
 
 
 @pytest.fixture(scope="module")
@@ -44,16 +44,31 @@ def chunks_of(data: pd.DataFrame, size: int) -> Passes:
     return Passes(data.iloc[k : k + size] for k in range(0, len(data), size))
 
 
-def test_a_pass_per_step_gives_the_in_memory_dag_and_counts_its_passes(alarm):
+def test_a_pass_per_step_gives_the_in_memory_dag_and_counts_its_passes(alarm, monkeypatch):
     moves = []
     whole = learn_structure(alarm, "bic", progress=lambda m, s: moves.append(s))
+    passes, folders = [], []
+    count = _passes.ChunkPasses.__call__
+
+    def counted(self, needs):
+        passes.append(len(needs))
+        out = count(self, needs)
+        folders.append(Path(self._folder.name))
+        return out
+
+    monkeypatch.setattr(_passes.ChunkPasses, "__call__", counted)
     chunks = chunks_of(alarm, 1700)
     found = learn_structure(chunks, "bic", max_distinct_rows=0)
     assert found == whole
-    # passes: the states, the tree's pairs and its families, then at most one per move; the
-    # look-ahead saves most of those
-    assert 3 < chunks.reads <= 3 + len(moves)
-    assert chunks.reads < 3 + len(moves) / 2
+    # passes: the tree's pairs and its families, then at most one per move; the look-ahead
+    # saves most of those
+    assert 2 < len(passes) <= 2 + len(moves)
+    assert len(passes) < 2 + len(moves) / 2
+    # the chunks themselves are read twice (the states, the first counting pass, which keeps
+    # each chunk's codes in a temporary folder for the passes after it); the folder is gone
+    assert chunks.reads == 2
+    assert len(set(folders)) == 1
+    assert not folders[0].exists()
     # a file read in chunks, with the states given: no states pass
     states = {c: tuple(sorted(alarm[c].unique())) for c in alarm.columns}
     assert (
@@ -148,6 +163,19 @@ def test_refusals(asia):
     for bad in (-1, 1.5, True):
         with pytest.raises(ValueError, match="max_distinct_rows must be"):
             learn_structure(chunks_of(asia, 1000), max_distinct_rows=bad)
+
+
+def test_without_room_to_spill_every_pass_reads_the_chunks(asia, monkeypatch):
+    states = {c: tuple(sorted(asia[c].unique())) for c in asia.columns}
+    whole = learn_structure(asia, "bic")
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_passes.np, "save", full)  # the disk refuses the first chunk
+    chunks = chunks_of(asia, 1000)
+    assert learn_structure(chunks, "bic", states=states, max_distinct_rows=0) == whole
+    assert chunks.reads > 3  # a read of the chunks per pass
 
     class Shrinking(list):  # a source whose rows change between passes
         def __iter__(self):

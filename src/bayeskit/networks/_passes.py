@@ -8,7 +8,9 @@ its distinct rows, :class:`PassScores` takes the requests of a step together,
 other node added as a parent (what the gains of every ``add`` move into the node need). One pass
 counts them all, chunk by chunk or partition by partition (:func:`count_needs`); the counts of
 parts add up (:func:`add_counts`, a tree on Dask); then each family is scored and kept, and the
-counts are dropped. Memory holds one chunk and one pass's tables, never the rows.
+counts are dropped. Memory holds one chunk and one pass's tables, never the rows. The file is
+parsed once: the chunks' codes, a byte per cell, wait in a temporary folder for the passes after
+the first (:class:`ChunkPasses`; on Dask, on the workers).
 
 A table of at most :data:`_DENSE_CELLS` cells is counted dense (the same table, cell for cell,
 as the in-memory scorer counts, so the same score to the last bit); a larger one as the
@@ -31,7 +33,7 @@ from bayeskit.networks.learning import merge_distinct
 from bayeskit.networks.network import encode_columns
 from bayeskit.networks.scores import family_scores
 
-__all__ = ["PassScores", "add_counts", "chunk_reader", "count_needs"]
+__all__ = ["ChunkPasses", "PassScores", "add_counts", "count_needs"]
 
 _DENSE_CELLS = 1 << 20  # a table of more cells is counted as its distinct rows (8 MB dense)
 
@@ -212,6 +214,13 @@ class PassScores:
     def _scores(self, flat, r, rows, q) -> np.ndarray:
         return family_scores(flat, r, rows, q, self.kind, self.n_rows, self.ess)
 
+    def close(self) -> None:
+        """Let ``read`` free what it holds between passes (spilled chunks, persisted
+        partitions)."""
+        close = getattr(self.read, "close", None)
+        if close is not None:
+            close()
+
     def __call__(self, v: int, parents: frozenset) -> float:
         key = (v, frozenset(parents))
         if key not in self.cache:
@@ -225,21 +234,79 @@ class PassScores:
         return self._extended[key]
 
 
-def chunk_reader(chunks: Any, nodes: tuple, states: dict) -> Callable:
+class ChunkPasses:
     """``read`` for :class:`PassScores` over data in chunks (re-iterable): each chunk encoded
-    with the nodes' ``states`` and counted, the counts added up. A Parquet file's text
-    columns are read as categories (no Python string per cell): a pass over 1M ALARM rows
-    takes ... s instead of ... s."""
-    from bayeskit.networks.learning import _frames, _known_states_source
+    with the nodes' ``states`` and counted, the counts added up.
 
-    n_states = [len(states[n]) for n in nodes]
-    source = _known_states_source(chunks)
+    The first pass reads the chunks (a Parquet file's text columns as categories, no Python
+    string per cell) and keeps each chunk's codes, node-major, one byte per cell for up to
+    127 states, in a temporary folder (``spill``, default :func:`tempfile.gettempdir`); the
+    passes after it read those back instead of parsing and encoding the file again: on 1M
+    ALARM rows (37 text columns, chunks of 250,000) a pass counting one family takes 0.01-0.02
+    s instead of 0.33-0.38 s, one counting eight with all their extensions 0.26-0.40 s instead
+    of 0.62-0.70 s; the first pass, which writes them, 0.87 s. When the folder cannot be
+    written (no space), the passes read the chunks every time. :meth:`close` removes the
+    folder.
+    """
 
-    def read(needs: tuple[Need, ...]) -> Any:
+    def __init__(self, chunks: Any, nodes: tuple, states: dict, spill: Any = None):
+        from bayeskit.networks.learning import _known_states_source
+
+        self.source = _known_states_source(chunks)
+        self.nodes, self.states = tuple(nodes), states
+        self.n_states = [len(states[n]) for n in self.nodes]
+        self.spill = spill
+        self._folder: Any = None
+        self._files: list | None = None  # the spilled chunks, once a pass has written them
+
+    def __call__(self, needs: tuple[Need, ...]) -> Any:
         total = None
-        for chunk in _frames(source):
-            codes = encode_columns(nodes, states, chunk)
-            total = add_counts(total, count_needs(codes, None, needs, n_states))
+        for codes in self._codes():
+            total = add_counts(total, count_needs(codes, None, needs, self.n_states))
         return total
 
-    return read
+    def _codes(self):
+        """Each chunk's node-major codes: from the spilled files, or read, encoded and
+        spilled (the first pass)."""
+        from bayeskit.networks.learning import _frames
+
+        if self._files is not None:
+            for path in self._files:
+                yield np.load(path, allow_pickle=False)
+            return
+        files: list | None = [] if self._open() else None
+        for chunk in _frames(self.source):
+            codes = encode_columns(self.nodes, self.states, chunk)
+            if files is not None:
+                files = self._write(files, codes)
+            yield codes
+        if files is not None:
+            self._files = files
+
+    def _open(self) -> bool:
+        import tempfile
+
+        try:
+            self._folder = tempfile.TemporaryDirectory(prefix="bayeskit-passes-", dir=self.spill)
+        except OSError:
+            return False
+        return True
+
+    def _write(self, files: list, codes: np.ndarray) -> list | None:
+        """``files`` with ``codes`` spilled as one more; None (and the folder gone) when the
+        disk refuses."""
+        import os
+
+        path = os.path.join(self._folder.name, f"{len(files)}.npy")
+        try:
+            np.save(path, codes, allow_pickle=False)
+        except OSError:
+            self.close()
+            return None
+        return [*files, path]
+
+    def close(self) -> None:
+        """Remove the spilled chunks (the passes read the source again after this)."""
+        if self._folder is not None:
+            self._folder.cleanup()
+        self._folder, self._files = None, None

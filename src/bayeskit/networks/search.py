@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
+from contextlib import closing
 from typing import Any
 
 import numpy as np
@@ -99,6 +100,9 @@ class _FamilyScores:
     def prefetch(self, needs: Iterable[tuple[int, frozenset, bool]]) -> None:
         """Nothing to do: the rows are in memory (a scorer over data read in passes counts the
         families ``needs`` will ask for, ``(node, parents, extensions too)``, in one pass)."""
+
+    def close(self) -> None:
+        """Nothing held beyond the scorer itself."""
 
     def _configurations(self, parents: Iterable[int]) -> tuple[np.ndarray, int, float]:
         """Each row's parent configuration, the number of configurations numbered, and the
@@ -281,69 +285,70 @@ def learn_structure(
         msg = f"max_parents must be a non-negative integer or None, got {max_parents!r}"
         raise ValueError(msg)
     scorer, nodes = _scorer(data, score, ess, states, sample_weight, max_distinct_rows)
-    pos = {n: i for i, n in enumerate(nodes)}
+    with closing(scorer):
+        pos = {n: i for i, n in enumerate(nodes)}
 
-    def edge_set(edges, what) -> set[tuple[int, int]]:
-        out = set()
-        for edge in edges:
-            u, v = edge
-            if u not in pos or v not in pos:
-                msg = f"{what} edge {edge!r} names a node that is no column of data"
+        def edge_set(edges, what) -> set[tuple[int, int]]:
+            out = set()
+            for edge in edges:
+                u, v = edge
+                if u not in pos or v not in pos:
+                    msg = f"{what} edge {edge!r} names a node that is no column of data"
+                    raise ValueError(msg)
+                out.add((pos[u], pos[v]))
+            return out
+
+        black, white = edge_set(black_list, "black_list"), edge_set(white_list, "white_list")
+        if black & white:
+            msg = "an edge is both black- and white-listed"
+            raise ValueError(msg)
+        parents: list[set[int]] = [set() for _ in nodes]
+        if isinstance(start, str):
+            if start not in ("tree", "empty"):
+                msg = f"start must be a DAG, 'tree' or 'empty', got {start!r}"
                 raise ValueError(msg)
-            out.add((pos[u], pos[v]))
-        return out
-
-    black, white = edge_set(black_list, "black_list"), edge_set(white_list, "white_list")
-    if black & white:
-        msg = "an edge is both black- and white-listed"
-        raise ValueError(msg)
-    parents: list[set[int]] = [set() for _ in nodes]
-    if isinstance(start, str):
-        if start not in ("tree", "empty"):
-            msg = f"start must be a DAG, 'tree' or 'empty', got {start!r}"
+        elif start is not None:
+            if not isinstance(start, DAG) or set(start.nodes) != set(nodes):
+                msg = "start must be a DAG over exactly data's columns"
+                raise ValueError(msg)
+            for u, v in start.edges:
+                parents[pos[v]].add(pos[u])
+        for u, v in white:
+            parents[v].add(u)
+        if isinstance(start, str) and start == "tree":
+            _add_tree(parents, _tree_edges(scorer, []), black, max_parents)
+        if max_parents is not None and any(len(p) > max_parents for p in parents):
+            msg = f"the start graph gives a node more than max_parents={max_parents} parents"
             raise ValueError(msg)
-    elif start is not None:
-        if not isinstance(start, DAG) or set(start.nodes) != set(nodes):
-            msg = "start must be a DAG over exactly data's columns"
+        limits = (max_parents, black, white)
+        graph = _Climb(parents, scorer, limits)
+        if graph.cyclic():
+            msg = "the start graph with the white-listed edges has a cycle"
             raise ValueError(msg)
-        for u, v in start.edges:
-            parents[pos[v]].add(pos[u])
-    for u, v in white:
-        parents[v].add(u)
-    if isinstance(start, str) and start == "tree":
-        _add_tree(parents, _tree_edges(scorer, []), black, max_parents)
-    if max_parents is not None and any(len(p) > max_parents for p in parents):
-        msg = f"the start graph gives a node more than max_parents={max_parents} parents"
-        raise ValueError(msg)
-    limits = (max_parents, black, white)
-    graph = _Climb(parents, scorer, limits)
-    if graph.cyclic():
-        msg = "the start graph with the white-listed edges has a cycle"
-        raise ValueError(msg)
-    steps = 0
+        steps = 0
 
-    def tick(total: float) -> None:
-        nonlocal steps
-        steps += 1
-        if progress is not None:
-            progress(steps, total)
+        def tick(total: float) -> None:
+            nonlocal steps
+            steps += 1
+            if progress is not None:
+                progress(steps, total)
 
-    best, best_total = _climb(graph, tabu_length, max_iter, tick)
-    rng = np.random.default_rng(seed)
-    for _ in range(restarts):
-        trial = _Climb(best, scorer, limits)
-        for _ in range(perturb):
-            moves = np.flatnonzero(trial.legal())
-            if not len(moves):
-                break
-            pick = moves[int(rng.integers(len(moves)))]
-            u, v, kind = np.unravel_index(pick, (len(nodes), len(nodes), 3))
-            trial.apply(int(kind), int(u), int(v))
-        found, total = _climb(trial, tabu_length, max_iter, tick)
-        if total > best_total + _tolerance(best_total):
-            best, best_total = found, total
-    return DAG(nodes=nodes, edges=[(nodes[u], nodes[v]) for v in range(len(nodes))
-                                   for u in sorted(best[v])])  # fmt: skip
+        best, best_total = _climb(graph, tabu_length, max_iter, tick)
+        rng = np.random.default_rng(seed)
+        for _ in range(restarts):
+            trial = _Climb(best, scorer, limits)
+            for _ in range(perturb):
+                moves = np.flatnonzero(trial.legal())
+                if not len(moves):
+                    break
+                pick = moves[int(rng.integers(len(moves)))]
+                u, v, kind = np.unravel_index(pick, (len(nodes), len(nodes), 3))
+                trial.apply(int(kind), int(u), int(v))
+            found, total = _climb(trial, tabu_length, max_iter, tick)
+            if total > best_total + _tolerance(best_total):
+                best, best_total = found, total
+        return DAG(nodes=nodes, edges=[(nodes[u], nodes[v]) for v in range(len(nodes))
+                                       for u in sorted(best[v])])  # fmt: skip
 
 
 def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
@@ -351,7 +356,7 @@ def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
     """The family scorer of ``data`` (a DataFrame; data in chunks; data a caller of this
     package encoded already, :class:`_NetworkData`; or a scorer built already) and its
     nodes."""
-    from bayeskit.networks._passes import PassScores, chunk_reader
+    from bayeskit.networks._passes import ChunkPasses, PassScores
 
     if isinstance(data, PassScores):
         return data, list(data.nodes)
@@ -365,9 +370,8 @@ def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
         # data in chunks: their distinct rows, or a pass per climbing step when too many
         nodes, given, rows = _distinct_chunk_rows(data, states, max_distinct_rows)
         if rows is None:
-            return PassScores(nodes, given, chunk_reader(data, nodes, given), score, ess), list(
-                nodes
-            )
+            passes = ChunkPasses(data, nodes, given)
+            return PassScores(nodes, given, passes, score, ess), list(nodes)
         return _FamilyScores(_NetworkData(nodes, given, *rows), score, ess), list(nodes)
     nodes = list(data.columns) if isinstance(data, pd.DataFrame) else []
     return _FamilyScores(_encode_data(nodes, data, states, sample_weight), score, ess), nodes
@@ -670,9 +674,10 @@ def learn_tree(
         msg = f"score must be one of {SCORES}, got {score!r}"
         raise ValueError(msg)
     scorer, nodes = _scorer(data, score, ess, states, sample_weight, max_distinct_rows)
-    if root is not None and root not in nodes:
-        msg = f"root {root!r} is no column of data"
-        raise ValueError(msg)
-    rooted = [nodes.index(root)] if root is not None else []
-    edges = [(nodes[u], nodes[v]) for u, v in _tree_edges(scorer, rooted)]
-    return DAG(nodes=nodes, edges=edges)
+    with closing(scorer):
+        if root is not None and root not in nodes:
+            msg = f"root {root!r} is no column of data"
+            raise ValueError(msg)
+        rooted = [nodes.index(root)] if root is not None else []
+        edges = [(nodes[u], nodes[v]) for u, v in _tree_edges(scorer, rooted)]
+        return DAG(nodes=nodes, edges=edges)
