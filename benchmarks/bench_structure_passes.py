@@ -20,8 +20,8 @@ Reported: passes over the file (a pass that stops early is not counted; on Dask,
 pass and the one that encodes the partitions), counting passes (over the chunks' codes kept
 from the first, or the workers' encoded partitions), the families counted, seconds, peak RSS
 (of the client on Dask), and the DAGs against each other and the true one. ``--lookahead`` repeats
-the ``passes`` run with other look-ahead depths (moves whose families a pass counts beyond the
-next one) on the first ``--lookahead-rows`` rows.
+the ``passes`` and ``dask`` runs with other look-ahead depths (moves whose families a pass
+counts beyond the next one), on the same file or on ``--lookahead-rows`` rows.
 
     python benchmarks/bench_structure_passes.py --rows 10000000 --networks /path/to/networks
 """
@@ -135,8 +135,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--chunksize", type=int, default=BATCH)
     ap.add_argument("--networks", type=Path)
     ap.add_argument("--runs", nargs="*", default=["memory", "distinct", "passes", "dask"])
-    ap.add_argument("--lookahead", type=int, nargs="*", default=[0, 4, 16])
-    ap.add_argument("--lookahead-rows", type=int, default=BATCH)
+    ap.add_argument("--lookahead", type=int, nargs="*", default=[0, 16])
+    ap.add_argument("--lookahead-rows", type=int, default=0, help="0: the --rows file")
+    ap.add_argument("--lookahead-kinds", nargs="*", default=["passes", "dask"])
     ap.add_argument("--folder", type=Path, default=None)
     ap.add_argument("--write", choices=("yes", "no"), default="yes")
     ap.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
@@ -156,11 +157,11 @@ def main(argv: list[str] | None = None) -> None:
         t = time.perf_counter()
         generate(path, networks, args.rows)
         say(f"generated {args.rows:,} ALARM rows in {time.perf_counter() - t:.0f} s")
-        found, table = {}, []
+        found, table, found_runs = {}, [], {}
         for kind in args.runs:
             r = run_child(kind, str(path), str(args.chunksize), str(_LOOKAHEAD))
             dag = DAG(nodes=r["nodes"], edges=[tuple(e) for e in r["edges"]])
-            found[kind] = dag
+            found[kind], found_runs[kind] = dag, r
             rows = f"first {min(BATCH, args.rows):,}" if kind == "memory" else f"{args.rows:,}"
             shd = structural_hamming_distance(dag, truth)
             cells = [kind, rows, str(r["passes"]) if kind != "memory" else "-",
@@ -177,13 +178,17 @@ def main(argv: list[str] | None = None) -> None:
         ]
         look = []
         if args.lookahead:
-            small = folder / "alarm_small.parquet"
-            generate(small, networks, args.lookahead_rows)
-            for depth in sorted({*args.lookahead, _LOOKAHEAD}):
-                r = run_child("passes", str(small), str(args.chunksize), str(depth))
-                look.append([str(depth), str(r["counting"]), f"{r['families']:,}",
-                             f"{r['seconds']:.1f}"])  # fmt: skip
-                say(" | ".join(look[-1]))
+            small = path
+            if args.lookahead_rows and args.lookahead_rows != args.rows:
+                small = folder / "alarm_small.parquet"
+                generate(small, networks, args.lookahead_rows)
+            for kind in args.lookahead_kinds:
+                for depth in sorted({*args.lookahead, _LOOKAHEAD}):
+                    r = found_runs.get(kind) if small == path and depth == _LOOKAHEAD else None
+                    r = r or run_child(kind, str(small), str(args.chunksize), str(depth))
+                    look.append([kind, str(depth), str(r["counting"]), f"{r['families']:,}",
+                                 f"{r['seconds']:.1f}"])  # fmt: skip
+                    say(" | ".join(look[-1]))
         lines = [
             *machine_lines(("numpy", "pandas", "pyarrow", "dask", "distributed")),
             f"- load average before / after: {load_before} / {load_average()}",
@@ -208,11 +213,11 @@ def main(argv: list[str] | None = None) -> None:
         if look:
             lines += [
                 "",
-                f"Look-ahead depth, `passes` on {args.lookahead_rows:,} rows:",
+                f"Look-ahead depth on {args.lookahead_rows or args.rows:,} rows:",
                 "",
                 markdown_table(
-                    ["look-ahead", "counting passes", "families counted", "seconds"], look
-                ),  # fmt: skip
+                    ["run", "look-ahead", "counting passes", "families counted", "seconds"], look
+                ),
             ]
         body = "\n".join(lines)
         if args.write == "yes":

@@ -208,3 +208,21 @@ def test_node_major_encoding_and_parquet_text_read_as_categories(asia, tmp_path)
     assert not any(
         isinstance(t, pd.CategoricalDtype) for t in next(iter(csv.as_categories())).dtypes
     )
+
+
+def test_states_pass_reads_parquet_text_as_categories(asia, tmp_path):
+    from bayeskit.networks.learning import _chunk_states
+
+    # row groups with different dictionaries; a declared categorical keeps its categories
+    frame = asia.copy()
+    frame["lung"] = pd.Categorical(frame["lung"], categories=["yes", "no", "unseen"])
+    part = pd.concat([frame.iloc[:1500].assign(asia="yes"), frame.iloc[1500:]])
+    part.to_parquet(tmp_path / "a.parquet", row_group_size=1500)
+    file = read_chunks(tmp_path / "a.parquet", 1000)
+    assert file.as_categories().text_as_categories() == [c for c in asia.columns if c != "lung"]
+    assert file.text_as_categories() == []
+    states = _chunk_states(list(asia.columns), file, None)
+    assert states["lung"] == ("yes", "no", "unseen")
+    for node in asia.columns:
+        if node != "lung":
+            assert states[node] == tuple(sorted(part[node].unique())), node

@@ -81,6 +81,19 @@ class Chunks:
         out._categories = True
         return out
 
+    def text_as_categories(self) -> list[str]:
+        """The columns :meth:`as_categories` reads as categories: a Parquet file's text
+        columns (of those read); none otherwise."""
+        if not (self._categories and self.is_parquet):
+            return []
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        wanted = None if self.columns is None else set(self.columns)
+        return [f.name for f in pq.ParquetFile(self.path).schema_arrow
+                if (wanted is None or f.name in wanted)
+                and (pa.types.is_string(f.type) or pa.types.is_large_string(f.type))]  # fmt: skip
+
     def column_names(self) -> list[str]:
         """The file's column names (from the header or the Parquet schema)."""
         if self.is_parquet:
@@ -129,12 +142,7 @@ class Chunks:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        text = None
-        if self._categories:
-            schema = pq.ParquetFile(self.path).schema_arrow
-            text = [f.name for f in schema if pa.types.is_string(f.type)
-                    or pa.types.is_large_string(f.type)]  # fmt: skip
-        reader = pq.ParquetFile(self.path, read_dictionary=text)
+        reader = pq.ParquetFile(self.path, read_dictionary=self.text_as_categories() or None)
         pending: list = []
         held = 0
         for i in range(reader.num_row_groups):

@@ -146,7 +146,10 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None) -> dict:
             "(read_chunks(path), a list) for a first pass that gathers them"
         )
         raise ValueError(msg)
-    source = chunks.select([str(n) for n in unknown]) if isinstance(chunks, Chunks) else chunks
+    source, text = chunks, set()
+    if isinstance(chunks, Chunks):  # the columns wanted; text as categories (no string per cell)
+        source = chunks.select([str(n) for n in unknown]).as_categories()
+        text = set(source.text_as_categories())
     seen: dict[Any, set] = {n: set() for n in unknown}
     ordered: dict[Any, tuple[str, ...]] = {}
     for chunk in source:
@@ -154,10 +157,13 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None) -> dict:
             if node not in chunk.columns:
                 continue
             col = chunk[node]
-            if isinstance(col.dtype, pd.CategoricalDtype):
-                ordered.setdefault(node, tuple(str(c) for c in col.cat.categories))
-            else:
+            if not isinstance(col.dtype, pd.CategoricalDtype):
                 seen[node].update(value_names(col.dropna().unique()))
+            elif node in text:  # text read as categories: the values the chunk holds
+                codes = np.unique(col.cat.codes.to_numpy())
+                seen[node].update(value_names(col.cat.categories[codes[codes >= 0]]))
+            else:  # a categorical column: its categories are its states
+                ordered.setdefault(node, tuple(str(c) for c in col.cat.categories))
     for node in unknown:
         if node in ordered or seen[node]:
             given[node] = ordered.get(node) or tuple(sorted(seen[node]))
@@ -236,6 +242,9 @@ def _distinct_chunk_rows(
         msg = "the chunks hold no rows: there is nothing to learn from"
         raise ValueError(msg)
     nodes = tuple(first.columns)
+    if again:  # read again below: neither the chunk nor its reader held through the states' pass
+        first = None
+        frames.close()
     given = _chunk_states(nodes, chunks, states)
     given = {n: given[n] for n in nodes if n in given}
     if limit == 0:
