@@ -14,12 +14,10 @@
 4. Dask: a LocalCluster of 2 worker processes (1 thread each) fits the ``--dask-rows`` file
    with ``bayeskit.dask.fit(model, dd.read_parquet(file), "y")``, against one process out of
    core on the same file.
-5. Network structure from chunks: ``--alarm-rows`` ALARM rows (``--networks``) written as
-   Parquet, ``learn_structure(read_chunks(...), "bic")`` (passes: one for the states, one for
-   the distinct rows), against the in-memory search on the first 1,000,000 rows.
 
-    python benchmarks/bench_out_of_core.py --rows 1000000 10000000 --dask-rows 10000000 \\
-        --alarm-rows 10000000 --networks /path/to/networks   # the folder of alarm.bif.gz
+Network structure from chunks and on Dask is ``bench_structure_passes.py``.
+
+    python benchmarks/bench_out_of_core.py --rows 1000000 10000000 --dask-rows 10000000
 """
 
 from __future__ import annotations
@@ -144,47 +142,11 @@ def dask_fit(path: Path, name: str) -> float:
     return seconds
 
 
-def alarm_structure(folder: Path, networks: Path, rows: int) -> list[list[str]]:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from bayeskit.data import read_chunks
-    from bayeskit.networks import learn_structure, read_bif, structural_hamming_distance
-
-    alarm = read_bif(networks / "alarm.bif.gz")
-    path = folder / "alarm.parquet"
-    head = min(rows, BATCH)
-    writer = None
-    for k in range(0, rows, BATCH):
-        part = alarm.sample(min(BATCH, rows - k), seed=k // BATCH).astype(str)
-        table = pa.Table.from_pandas(part, preserve_index=False)
-        writer = writer or pq.ParquetWriter(path, table.schema)
-        writer.write_table(table)
-    writer.close()
-    t = time.perf_counter()
-    chunked = learn_structure(read_chunks(path, head), "bic")
-    chunk_s = time.perf_counter() - t
-    first = alarm.sample(head, seed=0).astype(str)  # the file's first rows
-    t = time.perf_counter()
-    memory = learn_structure(first, "bic")
-    memory_s = time.perf_counter() - t
-    return [
-        [f"{rows:,} rows from chunks of {head:,}", "2 (states, distinct rows)", f"{chunk_s:.1f}",
-         str(structural_hamming_distance(chunked, alarm.dag))],
-        [f"first {head:,} rows in memory", "-", f"{memory_s:.1f}",
-         str(structural_hamming_distance(memory, alarm.dag))],
-        ["chunked DAG against the in-memory one", "", "",
-         f"SHD {structural_hamming_distance(chunked, memory)}"],
-    ]  # fmt: skip
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rows", type=int, nargs="*", default=[1_000_000, 10_000_000])
     ap.add_argument("--chunksize", type=int, default=BATCH)
     ap.add_argument("--dask-rows", type=int, default=0)
-    ap.add_argument("--alarm-rows", type=int, default=0)
-    ap.add_argument("--networks", type=Path)
     ap.add_argument("--folder", type=Path, default=None)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--write", choices=("yes", "no"), default="yes")
@@ -255,16 +217,6 @@ def main(argv: list[str] | None = None) -> None:
                 markdown_table(
                     ["model", "rows", "one process (s)", "Dask, 2 workers (s)", "speed-up"], rows_d
                 ),  # fmt: skip
-            ]
-        if args.alarm_rows and args.networks is not None:
-            rows_a = alarm_structure(folder, args.networks, args.alarm_rows)
-            for r in rows_a:
-                say(" | ".join(r))
-            lines += [
-                "",
-                "Network structure from chunks (ALARM, hill climbing with BIC):",
-                "",
-                markdown_table(["run", "passes", "seconds", "SHD to the true DAG"], rows_a),
             ]
         body = "\n".join(lines)
         if args.write == "yes":

@@ -27,6 +27,7 @@ from bayeskit.classifiers import (  # noqa: E402
     SubclassNaiveBayes,
 )
 from bayeskit.data import datasets  # noqa: E402
+from bayeskit.data.schema import SchemaError  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +106,12 @@ def test_categories_seen_only_in_a_late_partition_and_errors(client, car):
         bkd.fit(TAN(), ddf, "class")
     with pytest.raises(TypeError, match="dask DataFrame"):
         bkd.fit(TAN(), late.assign(label=y), "label")
+    # declared categories do not grow: a value outside them is refused, as by fit
+    declared = {"buying": sorted(X["buying"].unique())}
+    with pytest.raises(SchemaError, match=r"values \['vnew'\] outside its declared"):
+        TAN(categories=declared).fit(late, y)
+    with pytest.raises(SchemaError, match=r"values \['vnew'\] outside its declared"):
+        bkd.fit(TAN(categories=declared), ddf, "label")
 
 
 def test_network_structure_on_dask_equals_the_in_memory_search(client):

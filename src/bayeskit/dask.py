@@ -282,7 +282,7 @@ def _fix_schema(model, ddf, first, target, features, classes, weight) -> None:
         for name in grow:
             values = list(seen[name])
             frame[name] = pd.Series(values + [None] * (longest - len(values)), dtype=object)
-        schema, _ = schema.extend(frame)
+        schema, _ = schema.extend(frame, getattr(model, "categories", None))
     model.schema_ = schema
     model.classes_ = classes
 
@@ -419,7 +419,16 @@ class _PartitionPasses:
         self.n_states = [len(states[n]) for n in nodes]
         codes = [dask.delayed(_partition_codes, pure=True)(p, nodes, states)
                  for p in ddf.to_delayed()]  # fmt: skip
-        self.codes = list(dask.persist(*codes)) if _client() is not None else codes
+        self.persisted = _client() is not None
+        self.codes = list(dask.persist(*codes)) if self.persisted else codes
+
+    @property
+    def lookahead(self) -> int:
+        """0 for persisted codes (a pass costs little beyond its counting), else the depth
+        for passes that read the source (:mod:`bayeskit.networks._passes`)."""
+        from bayeskit.networks._passes import LOOKAHEAD_READING
+
+        return 0 if self.persisted else LOOKAHEAD_READING
 
     def __call__(self, needs: tuple) -> Any:
         from bayeskit.networks._passes import add_counts

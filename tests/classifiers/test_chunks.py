@@ -225,6 +225,35 @@ def test_network_structure_from_chunks_equals_the_in_memory_search(tmp_path):
         learn_structure(parts, sample_weight=np.ones(6000))
 
 
+def test_declared_categories_do_not_grow_chunk_by_chunk(car):
+    # fit refuses a value outside the declared categories; so do fit_chunks and partial_fit
+    # (they grew the declared vocabulary before), and the model is left as it was
+    from bayeskit.data.schema import SchemaError
+
+    X, y = car
+    late = X.copy()
+    late.loc[late.index[-3:], "doors"] = "7"
+    declared = {"doors": sorted(X["doors"].unique())}
+    parts = [(late.iloc[k : k + 600], y[k : k + 600]) for k in range(0, len(y), 600)]
+    for model in (NaiveBayes(categories=declared), KDB(k=1, categories=declared)):
+        with pytest.raises(SchemaError, match=r"values \['7'\] outside its declared"):
+            model.__class__(**model.get_params()).fit(late, y)
+        with pytest.raises(SchemaError, match=r"values \['7'\] outside its declared"):
+            model.__class__(**model.get_params()).fit_chunks(parts)
+        fitted = model.__class__(**model.get_params()).partial_fit(
+            X.iloc[:600], y[:600], classes=np.unique(y)
+        )
+        before = fitted.predict_proba(X)
+        with pytest.raises(SchemaError, match=r"values \['7'\] outside its declared"):
+            fitted.partial_fit(late.iloc[-600:], y[-600:])
+        np.testing.assert_array_equal(fitted.predict_proba(X), before)
+    # undeclared columns still grow
+    grown = NaiveBayes(categories=declared).fit_chunks(
+        [(X.iloc[:900], y[:900]), (X.iloc[900:].assign(lug_boot="huge"), y[900:])]
+    )
+    assert "huge" in grown.schema_.column("lug_boot").categories
+
+
 def test_weights_generators_labels_and_refusals(car, tmp_path):
     from bayeskit.networks import learn_structure
 

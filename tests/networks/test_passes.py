@@ -60,15 +60,20 @@ def test_a_pass_per_step_gives_the_in_memory_dag_and_counts_its_passes(alarm, mo
     chunks = chunks_of(alarm, 1700)
     found = learn_structure(chunks, "bic", max_distinct_rows=0)
     assert found == whole
-    # passes: the tree's pairs and its families, then at most one per move; the look-ahead
-    # saves most of those
+    # passes: the tree's pairs and its families, then at most one per move
     assert 2 < len(passes) <= 2 + len(moves)
-    assert len(passes) < 2 + len(moves) / 2
     # the chunks themselves are read twice (the states, the first counting pass, which keeps
     # each chunk's codes in a temporary folder for the passes after it); the folder is gone
     assert chunks.reads == 2
     assert len(set(folders)) == 1
     assert not folders[0].exists()
+    # a look-ahead of 8 moves saves most passes, and changes nothing else
+    steps = len(passes)
+    passes.clear()
+    monkeypatch.setattr(_passes, "LOOKAHEAD", 8)
+    assert learn_structure(chunks_of(alarm, 1700), "bic", max_distinct_rows=0) == whole
+    assert len(passes) < 2 + len(moves) / 2
+    assert len(passes) < steps
     # a file read in chunks, with the states given: no states pass
     states = {c: tuple(sorted(alarm[c].unique())) for c in alarm.columns}
     assert (
@@ -172,10 +177,20 @@ def test_without_room_to_spill_every_pass_reads_the_chunks(asia, monkeypatch):
     def full(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
+    nodes = tuple(asia.columns)
+    kept = _passes.ChunkPasses(chunks_of(asia, 1000), nodes, states)
+    assert kept.lookahead == _passes.LOOKAHEAD_READING  # nothing kept yet
+    kept(((0, (), True),))
+    assert kept.lookahead == 0  # the codes kept: passes cost little beyond counting
+    kept.close()
+    assert kept.lookahead == _passes.LOOKAHEAD_READING
     monkeypatch.setattr(_passes.np, "save", full)  # the disk refuses the first chunk
     chunks = chunks_of(asia, 1000)
     assert learn_structure(chunks, "bic", states=states, max_distinct_rows=0) == whole
     assert chunks.reads > 3  # a read of the chunks per pass
+    refused = _passes.ChunkPasses(chunks_of(asia, 1000), nodes, states)
+    refused(((0, (), True),))
+    assert refused.lookahead == _passes.LOOKAHEAD_READING
 
     class Shrinking(list):  # a source whose rows change between passes
         def __iter__(self):

@@ -223,7 +223,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     def _grow(self, X: Any, stats):
         """Grow the schema's vocabularies with categories first seen in ``X`` (``partial_fit``)
         and re-lay the statistics held out to match."""
-        self.schema_, remap = self.schema_.extend(X)
+        self.schema_, remap = self.schema_.extend(X, getattr(self, "categories", None))
         return stats.regrow(remap, self.schema_.n_states) if remap else stats
 
     # ------------------------------------------------------------------ data

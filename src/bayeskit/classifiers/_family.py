@@ -218,7 +218,7 @@ class FamilyClassifier(BayesClassifier):
     def _grow(self, X: Any, stats: Any) -> Any:
         """Grow the vocabularies with ``X``'s new categories and re-lay ``stats`` (any
         statistic with ``regrow``: family counts, scored counts, an ensemble's)."""
-        self.schema_, remap = self.schema_.extend(X)
+        self.schema_, remap = self.schema_.extend(X, getattr(self, "categories", None))
         if not remap:
             return stats
         return stats.regrow(remap, [*self.schema_.n_states.tolist(), len(self.classes_)])

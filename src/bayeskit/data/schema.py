@@ -384,13 +384,7 @@ class Schema:
                         msg = f"categories for column {name!r} repeat a value: {list(vocab)}"
                         raise SchemaError(msg)
                     seen = set(_sorted_vocabulary(s))
-                    extra = [v for v in seen if v not in set(vocab)]
-                    if extra:
-                        msg = (
-                            f"column {name!r} has values {sorted(map(str, extra))} outside "
-                            f"its declared categories {list(vocab)}"
-                        )
-                        raise SchemaError(msg)
+                    _check_declared(name, [v for v in seen if v not in set(vocab)], vocab)
                 elif isinstance(s.dtype, pd.CategoricalDtype):
                     vocab = tuple(_plain(v) for v in s.dtype.categories)
                 elif fast is not None:
@@ -402,13 +396,18 @@ class Schema:
                 columns.append(Column(name, NUMERIC))
         return cls(tuple(columns), input_names=_has_names(X))
 
-    def extend(self, X: Any) -> tuple[Schema, dict[int, np.ndarray]]:
+    def extend(
+        self, X: Any, declared: Mapping[Any, Any] | None = None
+    ) -> tuple[Schema, dict[int, np.ndarray]]:
         """Grow the vocabularies with categories first seen in ``X`` (for ``partial_fit``).
 
         Returns the new schema and, for each categorical position whose vocabulary grew, the new
         code of every old code (so count tables can be re-laid out). Sorted vocabularies stay
-        sorted, so chunk-by-chunk learning ends with the same vocabulary as one fit.
+        sorted, so chunk-by-chunk learning ends with the same vocabulary as one fit. A column
+        whose categories were ``declared`` (the model's ``categories``) does not grow: a value
+        outside them is a SchemaError, as in :meth:`infer`.
         """
+        fixed = {str(k) for k in (declared or {})}
         frame = self._select(X)
         new_columns = list(self.columns)
         remap: dict[int, np.ndarray] = {}
@@ -421,6 +420,8 @@ class Schema:
             fresh = [v for v in seen if v not in known]
             if not fresh:
                 continue
+            if col.name in fixed:
+                _check_declared(col.name, fresh, col.categories)
             old = list(col.categories)
             if isinstance(s.dtype, pd.CategoricalDtype):
                 vocab = tuple(old + fresh)
@@ -749,3 +750,14 @@ def _encode_numeric(s: pd.Series, name: str) -> np.ndarray:
         )
         raise SchemaError(msg)
     return v
+
+
+def _check_declared(name: str, extra: list, vocab: Any) -> None:
+    """SchemaError when column ``name`` holds values ``extra`` outside its declared
+    categories ``vocab``."""
+    if extra:
+        msg = (
+            f"column {name!r} has values {sorted(map(str, extra))} outside its declared "
+            f"categories {list(vocab)}"
+        )
+        raise SchemaError(msg)

@@ -18,8 +18,16 @@ distinct rows of its columns with their weights, which add up across parts as we
 more than the rows do. The climb is the in-memory one: the same moves in the same order, so the
 same DAG. Passes per climb: one for the states when they are not given, one for the start (the
 tree start: one for every pair, one for the tree's families), then one per step whose families
-were not counted yet; a pass counts the families of the next few best moves as well
-(:data:`~bayeskit.networks.search._LOOKAHEAD`), which most often saves the next step's pass.
+were not counted yet.
+
+A pass may count the families of the next few best moves as well (the look-ahead), which most
+often saves the next step's pass, at the price of more families per pass. Which pays depends on
+what a pass costs beyond its counting. Measured on 10M ALARM rows (benchmarks/RESULTS.md), with
+the codes kept from the first pass, a look-ahead of 0 made 77 passes in 55.6 s (Dask, 2 local
+workers: 69.3 s), 8 made 30 in 74.9 s (83.1 s), 16 made 27 in 83.8 s (89.3 s); when every pass
+parses the file again (5.7 s a pass), 8 saved half the passes. So the depth is
+:data:`LOOKAHEAD_READING` while a pass reads the source, 0 once it reads kept codes (a reader's
+``lookahead``), unless :data:`LOOKAHEAD` sets it.
 """
 
 from __future__ import annotations
@@ -36,6 +44,10 @@ from bayeskit.networks.scores import family_scores
 __all__ = ["ChunkPasses", "PassScores", "add_counts", "count_needs"]
 
 _DENSE_CELLS = 1 << 20  # a table of more cells is counted as its distinct rows (8 MB dense)
+#: Moves looked ahead while each pass reads (and parses) the source.
+LOOKAHEAD_READING = 8
+#: A fixed look-ahead depth for every reader (None: each reader's own; benchmarks set it).
+LOOKAHEAD: int | None = None
 
 #: One request: node, its parents (sorted), and whether every extension is asked for too.
 Need = tuple[int, tuple[int, ...], bool]
@@ -159,6 +171,13 @@ class PassScores:
         self.cache: dict[tuple[int, frozenset], float] = {}
         self._extended: dict[tuple[int, frozenset], np.ndarray] = {}
 
+    @property
+    def lookahead(self) -> int:
+        """Moves whose families a pass counts beyond the next one (module docstring)."""
+        if LOOKAHEAD is not None:
+            return LOOKAHEAD
+        return getattr(self.read, "lookahead", LOOKAHEAD_READING)
+
     def has(self, v: int, parents: frozenset, ext: bool) -> bool:
         key = (v, frozenset(parents))
         return key in self.cache and (not ext or key in self._extended)
@@ -258,6 +277,12 @@ class ChunkPasses:
         self.spill = spill
         self._folder: Any = None
         self._files: list | None = None  # the spilled chunks, once a pass has written them
+
+    @property
+    def lookahead(self) -> int:
+        """0 once the codes are kept (a pass costs little beyond its counting), else
+        :data:`LOOKAHEAD_READING`."""
+        return 0 if self._files is not None else LOOKAHEAD_READING
 
     def __call__(self, needs: tuple[Need, ...]) -> Any:
         total = None

@@ -48,7 +48,6 @@ _GAIN_TOLERANCE = 1e-9  # a move must raise the score by more than this (relativ
 _TABLE_CELLS = 1 << 22  # cells counted at once by one batch of candidate parents (32 MB)
 _DISTINCT_FROM = 2048  # from this many rows, repeated rows are counted once, weighted ...
 _DISTINCT_SHARE = 0.75  # ... when no more than this share of them are distinct
-_LOOKAHEAD = 8  # data read in passes: moves whose families a pass counts beyond the next one
 #: Data in chunks: the most distinct rows a search holds in memory before it reads the chunks
 #: again at every step instead (:mod:`bayeskit.networks._passes`).
 MAX_DISTINCT_ROWS = 2_000_000
@@ -466,16 +465,18 @@ class _Climb:
 
     def _prefetch(self, kind: int, u: int, v: int) -> None:
         """For a scorer over data read in passes: when move ``(kind, u, v)`` needs a family not
-        counted yet, count in the same pass the families the next :data:`_LOOKAHEAD` best moves
-        of the last :meth:`best` would need. A move changes one or two families, so the gains
-        of moves into other nodes stay as they were, and the next step's move is most often
-        among them: on ALARM the climb then makes about one pass per few moves instead of one
-        per move. Which families are counted never changes the climb, only the passes."""
+        counted yet, count in the same pass the families the next ``scorer.lookahead`` best
+        moves of the last :meth:`best` would need. A move changes one or two families, so the
+        gains of moves into other nodes stay as they were, and the next step's move is most
+        often among them: fewer passes, more families counted in each (see
+        :mod:`bayeskit.networks._passes` for the depth). Which families are counted never
+        changes the climb, only the passes."""
         needs = self._move_needs(kind, u, v)
         if all(self.scorer.has(*need) for need in needs):
             return
-        if self._gains is not None:
-            order = np.argsort(-self._gains, axis=None, kind="stable")[: _LOOKAHEAD + 1]
+        depth = self.scorer.lookahead
+        if self._gains is not None and depth > 0:
+            order = np.argsort(-self._gains, axis=None, kind="stable")[: depth + 1]
             for at in order:
                 if not np.isfinite(self._gains.flat[at]):
                     break
