@@ -85,13 +85,22 @@ def child(kind: str, path: str, chunksize: int, lookahead: int) -> None:
     Chunks.__iter__ = counting
     init = _passes.PassScores.__init__
 
-    def counted_init(self, nodes, states, read, kind, ess):
-        def counted(needs):
+    class Counted:
+        """The reader, counting its passes and families (its look-ahead and close kept)."""
+
+        def __init__(self, read) -> None:
+            self.read = read
+
+        def __call__(self, needs):
             families[0] += len(needs)
             counted_passes[0] += 1
-            return read(needs)
+            return self.read(needs)
 
-        init(self, nodes, states, counted, kind, ess)
+        def __getattr__(self, name):
+            return getattr(self.read, name)
+
+    def counted_init(self, nodes, states, read, kind, ess):
+        init(self, nodes, states, Counted(read), kind, ess)
 
     _passes.PassScores.__init__ = counted_init
     t = time.perf_counter()
