@@ -111,6 +111,18 @@ def _reset_hwm() -> bool:
     return True
 
 
+def peak_rss() -> int:
+    """This process's peak resident memory in bytes: ``VmHWM``, the high-water mark of its own
+    address space. ``ru_maxrss`` is no measure for a child process: Linux carries the parent's
+    high-water mark across fork and exec, so a child of a large parent reports the parent's."""
+    hwm = _status_kb("VmHWM")
+    if hwm is not None:
+        return hwm * 1024
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 @dataclass(frozen=True)
 class Memory:
     """Peak extra memory of one call, in bytes (see the module docstring)."""

@@ -8,7 +8,7 @@
    categories); row groups of 1,000,000 rows.
 2. Naive Bayes, AODE and TAN (defaults; numeric columns cut by MDL on the first chunk) are
    fitted out of core with ``fit_chunks(read_chunks(file, --chunksize))``, each in a fresh
-   child process: wall time, and peak resident memory (``ru_maxrss`` of the child).
+   child process: wall time, and peak resident memory (the child's ``VmHWM``).
 3. The same models fitted in memory on the first 1,000,000 rows (one process): rows per second,
    the throughput the out-of-core fit is compared with.
 4. Dask: a LocalCluster of 2 worker processes (1 thread each) fits the ``--dask-rows`` file
@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -34,7 +33,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import load_average, machine_lines, markdown_table, say, write_section
+from _common import load_average, machine_lines, markdown_table, peak_rss, say, write_section
 
 TITLE = "Out-of-core and Dask fitting (issue 16)"
 MODELS = ("naive-bayes", "aode", "tan")
@@ -98,7 +97,7 @@ def child_fit(name: str, path: str, chunksize: int) -> None:
     t = time.perf_counter()
     model.fit_chunks(chunks, target="y")
     seconds = time.perf_counter() - t
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    rss = peak_rss()
     print(json.dumps({"seconds": seconds, "rss": rss, "rows": float(model.class_count_.sum())}))
 
 

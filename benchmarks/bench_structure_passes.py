@@ -4,7 +4,7 @@ with BIC, from chunks of a Parquet file and on Dask.
 ``--rows`` ALARM rows (``--networks``: the folder of ``alarm.bif.gz``) are sampled a million
 at a time into a Parquet file (text columns, row groups of 1,000,000) in a temporary folder,
 never in the repository. Each run is a fresh child process (peak resident memory is the
-child's ``ru_maxrss``):
+child's ``VmHWM``):
 
 - ``memory``: the in-memory search on the file's first 1,000,000 rows (a DataFrame);
 - ``distinct``: ``learn_structure(read_chunks(file, --chunksize), "bic")``, the default: one
@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -39,7 +38,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import load_average, machine_lines, markdown_table, networks_folder, say, write_section
+from _common import (
+    load_average,
+    machine_lines,
+    markdown_table,
+    networks_folder,
+    peak_rss,
+    say,
+    write_section,
+)
 
 TITLE = "Network structure from chunks and on Dask: a pass per climbing step (issue 16)"
 BATCH = 1_000_000
@@ -128,7 +135,7 @@ def child(kind: str, path: str, chunksize: int, lookahead: int) -> None:
         "seconds": seconds, "passes": full_passes[0], "families": families[0],
         "counting": counted_passes[0],
         "edges": [list(e) for e in dag.edges], "nodes": list(dag.nodes),
-        "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        "rss": peak_rss(),
     }))  # fmt: skip
 
 

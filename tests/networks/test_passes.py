@@ -241,3 +241,19 @@ def test_states_pass_reads_parquet_text_as_categories(asia, tmp_path):
     for node in asia.columns:
         if node != "lung":
             assert states[node] == tuple(sorted(part[node].unique())), node
+
+
+def test_a_file_s_columns_from_its_header_and_an_empty_file(asia, tmp_path):
+    asia.to_parquet(tmp_path / "asia.parquet", row_group_size=1000)
+    some = ["asia", "tub", "either", "xray"]
+    chosen = read_chunks(tmp_path / "asia.parquet", 700, columns=some)
+    for limit in (None, 0):
+        assert learn_structure(chosen, max_distinct_rows=limit) == learn_structure(asia[some])
+    asia.iloc[:0].to_parquet(tmp_path / "empty.parquet")
+    asia.iloc[:0].to_csv(tmp_path / "empty.csv", index=False)
+    for name in ("empty.parquet", "empty.csv"):
+        for limit in (None, 0):
+            with pytest.raises(ValueError, match="hold no value of column 'asia'"):
+                learn_structure(read_chunks(tmp_path / name, 100), max_distinct_rows=limit)
+    with pytest.raises(ValueError, match="hold no rows"):
+        learn_structure([asia.iloc[:0]], max_distinct_rows=0)

@@ -233,20 +233,28 @@ def _distinct_chunk_rows(
     there are more than ``limit`` of them (the pass stops there)."""
     import itertools
 
-    from bayeskit.data.chunks import _reiterable
+    from bayeskit.data.chunks import Chunks, _reiterable
 
     again = _reiterable(chunks)
-    frames = _frames(chunks)
-    first = next(frames, None)
-    if first is None:
-        msg = "the chunks hold no rows: there is nothing to learn from"
-        raise ValueError(msg)
-    nodes = tuple(first.columns)
-    if again:  # read again below: neither the chunk nor its reader held through the states' pass
-        first = None
-        frames.close()
+    first = frames = None
+    if isinstance(chunks, Chunks):  # the columns from the file's header: no chunk read for them
+        nodes = tuple(chunks.columns or chunks.column_names())
+    else:
+        frames = _frames(chunks)
+        first = next(frames, None)
+        if first is None:
+            msg = "the chunks hold no rows: there is nothing to learn from"
+            raise ValueError(msg)
+        nodes = tuple(first.columns)
+        if again:  # read again below: neither the chunk nor its reader held meanwhile
+            first = None
+            frames.close()
     given = _chunk_states(nodes, chunks, states)
-    given = {n: given[n] for n in nodes if n in given}
+    lacking = [n for n in nodes if n not in given]
+    if lacking:
+        msg = f"the chunks hold no value of column {lacking[0]!r} to take its states from"
+        raise ValueError(msg)
+    given = {n: given[n] for n in nodes}
     if limit == 0:
         if not again:
             msg = (
@@ -268,6 +276,9 @@ def _distinct_chunk_rows(
                 )
                 raise ValueError(msg)
             return nodes, given, None
+    if held is None:
+        msg = "the chunks hold no rows: there is nothing to learn from"
+        raise ValueError(msg)
     return nodes, given, held
 
 
