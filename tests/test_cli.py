@@ -717,6 +717,24 @@ def test_network_learn_in_chunks(tmp_path):
     assert bad.exit_code != 0
     assert "reads a file" in flat(bad.output)
     assert run("network", "learn", data, "-o", parts, "--chunksize", "0").exit_code != 0
+    alone = run("network", "learn", data, "-o", parts, "--max-distinct-rows", "0")
+    assert alone.exit_code != 0
+    assert "goes with --chunksize" in flat(alone.output)
+    # a Parquet file of numbers and dates: states named as when the file is read whole
+    frame = asia.sample(2000, seed=4)
+    frame["either"] = (frame["either"] == "yes").astype(float)
+    frame["asia"] = np.where(frame["asia"] == "yes", pd.Timestamp("2020-01-01"),
+                             pd.Timestamp("2021-06-30"))  # fmt: skip
+    frame.to_parquet(tmp_path / "mixed.parquet", row_group_size=500)
+    whole = tmp_path / "mixed_whole.bif"
+    assert run("network", "learn", tmp_path / "mixed.parquet", "-o", whole).exit_code == 0
+    result = run("network", "learn", tmp_path / "mixed.parquet", "-o", parts, "--chunksize",
+                 "300", "--max-distinct-rows", "0")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    a, b = read_bif(whole), read_bif(parts)
+    assert a.states("either") == b.states("either") == ("0.0", "1.0")
+    assert a.states("asia") == b.states("asia")
+    assert a.dag == b.dag
 
 
 def test_network_query_prints_the_posterior(tmp_path):

@@ -1306,11 +1306,28 @@ MAX_NETWORK_STATES = 64
 def _network_data(data: str) -> pd.DataFrame:
     """DATA's columns, every one a categorical variable (values as text)."""
     table = _read_table(data)
-    frame = table.raw if table.raw is not None else table.frame
-    out = pd.DataFrame({str(c): frame[c].astype("string") for c in frame.columns})
+    out = _network_text(table.raw if table.raw is not None else table.frame)
     for name in out.columns:
         _check_states(name, out[name].nunique(dropna=True))
+    return out
+
+
+def _network_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """Every column's values as text (pandas' own, so 1.0 stays "1.0"), missing as None: the
+    states the network commands name."""
+    out = pd.DataFrame({str(c): frame[c].astype("string") for c in frame.columns})
     return out.astype(object).where(out.notna(), None)
+
+
+class _TextChunks:
+    """A file's chunks with every column as :func:`_network_text` names it (re-iterable)."""
+
+    def __init__(self, chunks: Any) -> None:
+        self.chunks = chunks
+
+    def __iter__(self):
+        for chunk in self.chunks:
+            yield _network_text(chunk)
 
 
 def _check_states(name: str, n: int) -> None:
@@ -1339,6 +1356,8 @@ def _network_chunks(data: str, chunksize: int) -> tuple[Any, dict]:
     with _refusals():
         chunks = read_chunks(path, chunksize, na_values=list(MISSING_MARKS), as_text=True)
         names = chunks.column_names()
+        if chunks.is_parquet and chunks.as_categories().text_as_categories() != names:
+            chunks = _TextChunks(chunks)  # numbers, dates...: named as DATA read whole names them
         states = _chunk_states(names, chunks, None)
     for name in names:
         n = len(states.get(name, ()))
@@ -1412,14 +1431,14 @@ def network_learn(
         ),
     ] = None,
     max_distinct_rows: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--max-distinct-rows",
             metavar="ROWS",
             help="With --chunksize: the most distinct rows held in memory (0: a pass per "
-            "step from the start).",
+            "step from the start). Default 2,000,000.",
         ),
-    ] = 2_000_000,
+    ] = None,
 ) -> None:
     """Learn a Bayesian network from DATA (every column a variable) and write it."""
     from bayeskit.networks import BayesianNetwork
@@ -1429,11 +1448,17 @@ def network_learn(
         raise _fail(msg)
     options: dict[str, Any] = {}
     if chunksize is None:
+        if max_distinct_rows is not None:
+            msg = "--max-distinct-rows goes with --chunksize (DATA read whole is held anyway)"
+            raise _fail(msg)
         frame = _network_data(data)
         source = f"{len(frame)} rows"
     else:
+        from bayeskit.networks.search import MAX_DISTINCT_ROWS
+
         frame, options["states"] = _network_chunks(data, chunksize)
-        options["max_distinct_rows"] = max_distinct_rows
+        limit = MAX_DISTINCT_ROWS if max_distinct_rows is None else max_distinct_rows
+        options["max_distinct_rows"] = limit
         source = f"{escape(data)} in chunks of {chunksize:,} rows"
     with _refusals():
         if tree:

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from bayeskit.data import read_chunks
-from bayeskit.networks import _passes, learn_structure, learn_tree, read_bif
+from bayeskit.networks import _passes, learn_structure, learn_tree, read_bif, search
 from bayeskit.networks._passes import PassScores, add_counts, count_needs
 from bayeskit.networks.learning import _encode_data
 from bayeskit.networks.network import encode_columns
@@ -162,9 +162,6 @@ def test_refusals(asia):
     states = {c: tuple(sorted(asia[c].unique())) for c in asia.columns}
     with pytest.raises(ValueError, match="re-iterable source"):
         learn_structure(gen, states=states, max_distinct_rows=0)
-    gen = (asia.iloc[k : k + 1000] for k in range(0, len(asia), 1000))
-    with pytest.raises(ValueError, match="more than max_distinct_rows=3 distinct rows"):
-        learn_structure(gen, states=states, max_distinct_rows=3)
     for bad in (-1, 1.5, True):
         with pytest.raises(ValueError, match="max_distinct_rows must be"):
             learn_structure(chunks_of(asia, 1000), max_distinct_rows=bad)
@@ -191,6 +188,17 @@ def test_without_room_to_spill_every_pass_reads_the_chunks(asia, monkeypatch):
     refused = _passes.ChunkPasses(chunks_of(asia, 1000), nodes, states)
     refused(((0, (), True),))
     assert refused.lookahead == _passes.LOOKAHEAD_READING
+    tries = []
+
+    def counted(*args, **kwargs):
+        tries.append(1)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_passes.np, "save", counted)
+    refused = _passes.ChunkPasses(chunks_of(asia, 1000), nodes, states)
+    for _ in range(3):
+        refused(((0, (), True),))
+    assert len(tries) == 1  # refused once: never tried again
 
     class Shrinking(list):  # a source whose rows change between passes
         def __iter__(self):
@@ -257,3 +265,55 @@ def test_a_file_s_columns_from_its_header_and_an_empty_file(asia, tmp_path):
                 learn_structure(read_chunks(tmp_path / name, 100), max_distinct_rows=limit)
     with pytest.raises(ValueError, match="hold no rows"):
         learn_structure([asia.iloc[:0]], max_distinct_rows=0)
+
+
+def test_restarts_perturb_in_one_pass_each(asia, monkeypatch):
+    passes = []
+    count = _passes.ChunkPasses.__call__
+    monkeypatch.setattr(_passes.ChunkPasses, "__call__",
+                        lambda self, needs: passes.append(1) or count(self, needs))  # fmt: skip
+    perturbing = []
+    perturb = search._Climb.perturb
+
+    def counted(self, moves):
+        before = len(passes)
+        perturb(self, moves)
+        perturbing.append(len(passes) - before)
+
+    monkeypatch.setattr(search._Climb, "perturb", counted)
+    options = {"restarts": 3, "perturb": 5, "seed": 2}
+    found = learn_structure(chunks_of(asia, 1000), "bic", max_distinct_rows=0, **options)
+    assert found == learn_structure(asia, "bic", **options)
+    # each restart's 5 perturbing moves are rescored after one pass (not one per move)
+    assert len(perturbing) == 6  # 3 here, 3 in the in-memory search
+    assert perturbing[:3] == [1, 1, 1]
+
+
+def test_row_group_dictionaries_csv_selection_order_and_one_shot_sources(asia, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    # a categorical column whose row groups carry different categories: the union
+    first = asia.iloc[:2000].assign(lung=pd.Categorical(asia["lung"].iloc[:2000]))
+    second = asia.iloc[2000:].assign(
+        lung=pd.Categorical(asia["lung"].iloc[2000:].map({"yes": "maybe", "no": "no"}))
+    )
+    with pq.ParquetWriter(tmp_path / "d.parquet", pa.Schema.from_pandas(first, False)) as w:
+        w.write_table(pa.Table.from_pandas(first, preserve_index=False))
+        w.write_table(pa.Table.from_pandas(second, preserve_index=False))
+    whole = pd.concat([first, second]).astype({"lung": str})
+    file = read_chunks(tmp_path / "d.parquet", 900)
+    for limit in (None, 0):
+        assert learn_structure(file, max_distinct_rows=limit) == learn_structure(whole)
+    # a CSV file's selected columns come in the order asked, as from a Parquet file
+    asia.to_csv(tmp_path / "a.csv", index=False)
+    some = ["dysp", "either", "bronc", "smoke", "lung"]
+    csv = read_chunks(tmp_path / "a.csv", 1000, columns=some)
+    assert [list(c.columns) for c in csv] == [some] * 4
+    assert learn_structure(csv) == learn_structure(asia[some])
+    # a one-shot source beyond max_distinct_rows cannot be read again: all are held, warned
+    states = {c: tuple(sorted(asia[c].unique())) for c in asia.columns}
+    gen = (asia.iloc[k : k + 1000] for k in range(0, len(asia), 1000))
+    with pytest.warns(ResourceWarning, match="all of them are held"):
+        found = learn_structure(gen, states=states, max_distinct_rows=3)
+    assert found == learn_structure(asia, states=states)

@@ -14,6 +14,7 @@ tuples) into ``(X, y, sample_weight)`` triples.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -36,7 +37,7 @@ class Chunks:
     path : Path
     chunksize : int
     columns : list of str or None
-        The columns read (None: all).
+        The columns read, in this order (None: all).
     """
 
     def __init__(
@@ -62,11 +63,10 @@ class Chunks:
         return self.path.name.lower().endswith(_PARQUET)
 
     def select(self, columns: Sequence[str]) -> Chunks:
-        """The same file, reading only ``columns``."""
-        return Chunks(
-            self.path, self.chunksize, columns=columns, na_values=self.na_values,
-            as_text=self.as_text, encoding=self.encoding,
-        )  # fmt: skip
+        """The same file, reading only ``columns`` (in that order)."""
+        out = copy.copy(self)
+        out.columns = [str(c) for c in columns]
+        return out
 
     def as_categories(self) -> Chunks:
         """The same file, a Parquet file's text columns read as pandas categoricals: pyarrow
@@ -74,10 +74,7 @@ class Chunks:
         text columns takes 0.36 s instead of 0.94 s). Each chunk's categories are the values
         it holds, not a vocabulary: for readers that match values to states they know (the
         counting passes of network learning). A CSV file is read as it is."""
-        out = Chunks(
-            self.path, self.chunksize, columns=self.columns, na_values=self.na_values,
-            as_text=self.as_text, encoding=self.encoding,
-        )  # fmt: skip
+        out = copy.copy(self)
         out._categories = True
         return out
 
@@ -133,7 +130,7 @@ class Chunks:
         with reader:
             for chunk in reader:
                 chunk.columns = [str(c) for c in chunk.columns]
-                yield chunk
+                yield chunk if self.columns is None else chunk[self.columns]  # Parquet's order
 
     def _parquet_chunks(self) -> Iterator[pd.DataFrame]:
         """Row groups read one at a time and cut into chunks of exactly ``chunksize`` rows

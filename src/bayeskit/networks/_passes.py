@@ -13,12 +13,15 @@ parsed once: the chunks' codes, a byte per cell, wait in a temporary folder for 
 the first (:class:`ChunkPasses`; on Dask, on the workers).
 
 A table of at most :data:`_DENSE_CELLS` cells is counted dense (the same table, cell for cell,
-as the in-memory scorer counts, so the same score to the last bit); a larger one as the
-distinct rows of its columns with their weights, which add up across parts as well and hold no
-more than the rows do. The climb is the in-memory one: the same moves in the same order, so the
-same DAG. Passes per climb: one for the states when they are not given, one for the start (the
-tree start: one for every pair, one for the tree's families), then one per step whose families
-were not counted yet.
+as the in-memory scorer counts where it does not renumber parent configurations, so the same
+score to the last bit; else equal up to rounding, about 1e-16 relative, which the climb's tie
+tolerance absorbs); a larger one as the distinct rows of its columns with their weights, which
+add up across parts as well and hold no more than the rows do (such a table, summed over all
+the parts, can hold a family's distinct rows over all the data). The climb is the in-memory
+one: the same moves in the same order, so the same DAG. Passes per climb: one for the states
+when they are not given, one for the start (the tree start: one for every pair, one for the
+tree's families), then one per step whose families were not counted yet, and one for each
+restart's perturbed graph.
 
 A pass may count the families of the next few best moves as well (the look-ahead), which most
 often saves the next step's pass, at the price of more families per pass. Which pays depends on
@@ -195,7 +198,7 @@ class PassScores:
         counted = self.read(plan)
         self.passes += 1
         if counted is None or counted[0] <= 0:
-            msg = "the data holds no rows (of positive weight): there is nothing to learn from"
+            msg = "the data holds no rows: there is nothing to learn from"
             raise ValueError(msg)
         if self.n_rows is None:
             self.n_rows = counted[0]
@@ -277,6 +280,7 @@ class ChunkPasses:
         self.spill = spill
         self._folder: Any = None
         self._files: list | None = None  # the spilled chunks, once a pass has written them
+        self._refused = False  # the disk refused once: every pass reads the chunks
 
     @property
     def lookahead(self) -> int:
@@ -311,9 +315,12 @@ class ChunkPasses:
     def _open(self) -> bool:
         import tempfile
 
+        if self._refused:
+            return False
         try:
             self._folder = tempfile.TemporaryDirectory(prefix="bayeskit-passes-", dir=self.spill)
         except OSError:
+            self._refused = True
             return False
         return True
 
@@ -327,6 +334,7 @@ class ChunkPasses:
             np.save(path, codes, allow_pickle=False)
         except OSError:
             self.close()
+            self._refused = True
             return None
         return [*files, path]
 

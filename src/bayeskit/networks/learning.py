@@ -21,6 +21,7 @@ MLE, which has none, the uniform distribution), never NaN.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -162,8 +163,11 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None) -> dict:
             elif node in text:  # text read as categories: the values the chunk holds
                 codes = np.unique(col.cat.codes.to_numpy())
                 seen[node].update(value_names(col.cat.categories[codes[codes >= 0]]))
-            else:  # a categorical column: its categories are its states
-                ordered.setdefault(node, tuple(str(c) for c in col.cat.categories))
+            else:  # a categorical column: its categories are its states (those of every
+                # chunk, in the order first seen: a file's row groups may differ)
+                held = ordered.setdefault(node, ())
+                fresh = [str(c) for c in col.cat.categories if str(c) not in set(held)]
+                ordered[node] = held + tuple(fresh)
     for node in unknown:
         if node in ordered or seen[node]:
             given[node] = ordered.get(node) or tuple(sorted(seen[node]))
@@ -263,19 +267,21 @@ def _distinct_chunk_rows(
             )
             raise ValueError(msg)
         return nodes, given, None
-    held = None
+    held, warned = None, False
     source = _frames(_known_states_source(chunks)) if again else itertools.chain([first], frames)
     for chunk in source:
         held = merge_distinct(held, encode_columns(nodes, given, chunk).T)
         if limit is not None and len(held[0]) > limit:
-            if not again:
+            if again:
+                return nodes, given, None
+            if not warned:  # a one-shot source cannot be read again: hold them all
+                warned = True
                 msg = (
-                    f"the chunks hold more than max_distinct_rows={limit} distinct rows, and "
-                    "a search over more needs a pass per step: pass a re-iterable source "
-                    "(read_chunks(path), a list), or a larger max_distinct_rows"
+                    f"the chunks hold more than max_distinct_rows={limit} distinct rows; a "
+                    "pass per step instead needs a re-iterable source (read_chunks(path), a "
+                    "list), so all of them are held in memory"
                 )
-                raise ValueError(msg)
-            return nodes, given, None
+                warnings.warn(msg, ResourceWarning, stacklevel=4)
     if held is None:
         msg = "the chunks hold no rows: there is nothing to learn from"
         raise ValueError(msg)

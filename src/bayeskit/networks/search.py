@@ -334,15 +334,19 @@ def learn_structure(
 
         best, best_total = _climb(graph, tabu_length, max_iter, tick)
         rng = np.random.default_rng(seed)
-        for _ in range(restarts):
-            trial = _Climb(best, scorer, limits)
+
+        def random_moves(trial: _Climb):
             for _ in range(perturb):
                 moves = np.flatnonzero(trial.legal())
                 if not len(moves):
-                    break
+                    return
                 pick = moves[int(rng.integers(len(moves)))]
                 u, v, kind = np.unravel_index(pick, (len(nodes), len(nodes), 3))
-                trial.apply(int(kind), int(u), int(v))
+                yield int(kind), int(u), int(v)
+
+        for _ in range(restarts):
+            trial = _Climb(best, scorer, limits)
+            trial.perturb(random_moves(trial))
             found, total = _climb(trial, tabu_length, max_iter, tick)
             if total > best_total + _tolerance(best_total):
                 best, best_total = found, total
@@ -533,6 +537,28 @@ class _Climb:
     def apply(self, kind: int, u: int, v: int) -> None:
         if self.scorer.lazy:
             self._prefetch(kind, u, v)
+        self.move(kind, u, v)
+        self._rescore(v)
+        if kind == _REVERSE:
+            self._rescore(u)
+
+    def perturb(self, moves: Iterable[tuple[int, int, int]]) -> None:
+        """Make ``moves`` (``(kind, u, v)``, each legal when made; ``moves`` may be a generator
+        that picks each from :meth:`legal` after the last), then rescore the nodes they
+        changed: the same state as :meth:`apply` one by one, since a node's scores depend on
+        its parents alone, with one :meth:`~_FamilyScores.prefetch` for all of them (one pass
+        over data read in passes)."""
+        changed: set[int] = set()
+        for kind, u, v in moves:
+            self.move(kind, u, v)
+            changed |= {v, u} if kind == _REVERSE else {v}
+        parents = {w: np.flatnonzero(self.edges[:, w]).tolist() for w in changed}
+        self.scorer.prefetch([need for w in sorted(changed) for need in self._needs(w, parents[w])])
+        for w in sorted(changed):
+            self._rescore(w)
+
+    def move(self, kind: int, u: int, v: int) -> None:
+        """Change the graph by move ``(kind, u, v)``, its scores left as they were."""
         self._gains = None
         if kind == _ADD:
             self.edges[u, v] = True
@@ -546,9 +572,6 @@ class _Climb:
             if kind == _REVERSE:
                 self.edges[v, u] = True
             self.reach = self._closure()
-        self._rescore(v)
-        if kind == _REVERSE:
-            self._rescore(u)
 
 
 def _climb(g: _Climb, tabu_length: int, max_iter: int, tick):
