@@ -256,6 +256,15 @@ def write_section(title: str, body: str, path: Path = RESULTS) -> None:
 SUITE_ENV = "BAYESKIT_SUITE"
 
 
+def publish(title: str, body: str, write: bool) -> None:
+    """Write ``body`` as RESULTS.md's section ``title``, or print it (``--write no``)."""
+    if write:
+        write_section(title, body)
+        say(f"wrote RESULTS.md section: {title}")
+    else:
+        print(body)
+
+
 def suite_folder(given: Path | None) -> Path:
     """The folder of the benchmark suite of data sets: ``--data``, else ``$BAYESKIT_SUITE``.
 

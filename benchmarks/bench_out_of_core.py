@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import load_average, machine_lines, markdown_table, peak_rss, say, write_section
+from _common import load_average, machine_lines, markdown_table, peak_rss, publish, say
 
 TITLE = "Out-of-core and Dask fitting (issue 16)"
 MODELS = ("naive-bayes", "aode", "tan")
@@ -217,12 +217,7 @@ def main(argv: list[str] | None = None) -> None:
                     ["model", "rows", "one process (s)", "Dask, 2 workers (s)", "speed-up"], rows_d
                 ),  # fmt: skip
             ]
-        body = "\n".join(lines)
-        if args.write == "yes":
-            write_section(TITLE, body)
-            say(f"wrote RESULTS.md section: {TITLE}")
-        else:
-            print(body)
+        publish(TITLE, "\n".join(lines), args.write == "yes")
     finally:
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)

@@ -44,8 +44,8 @@ from _common import (
     markdown_table,
     networks_folder,
     peak_rss,
+    publish,
     say,
-    write_section,
 )
 
 TITLE = "Network structure from chunks and on Dask: a pass per climbing step (issue 16)"
@@ -235,12 +235,7 @@ def main(argv: list[str] | None = None) -> None:
                     ["run", "look-ahead", "counting passes", "families counted", "seconds"], look
                 ),
             ]
-        body = "\n".join(lines)
-        if args.write == "yes":
-            write_section(TITLE, body)
-            say(f"wrote RESULTS.md section: {TITLE}")
-        else:
-            print(body)
+        publish(TITLE, "\n".join(lines), args.write == "yes")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -807,12 +807,8 @@ class _TypedChunks:
             yield frame[keep], y[keep].to_numpy(dtype=object)
 
 
-def _fit_chunked(cls, name, data, output, target, param, categorical, numeric, na_values,
-                 chunksize, encoding) -> None:  # fmt: skip
-    """``fit --chunksize``: the column kinds from the first chunk, the classes from a pass over
-    the target column, then the model's ``fit_chunks`` with a progress bar."""
-    from bayeskit.data import read_chunks
-
+def _chunked_file(data: str, chunksize: int) -> Path:
+    """DATA as the file ``--chunksize`` reads, with the chunk size checked."""
     path = Path(data)
     if not path.is_file():
         msg = f"--chunksize reads a file: {data} is not one"
@@ -820,6 +816,16 @@ def _fit_chunked(cls, name, data, output, target, param, categorical, numeric, n
     if chunksize < 1:
         msg = f"--chunksize must be at least 1, got {chunksize}"
         raise typer.BadParameter(msg, param_hint="'--chunksize'")
+    return path
+
+
+def _fit_chunked(cls, name, data, output, target, param, categorical, numeric, na_values,
+                 chunksize, encoding) -> None:  # fmt: skip
+    """``fit --chunksize``: the column kinds from the first chunk, the classes from a pass over
+    the target column, then the model's ``fit_chunks`` with a progress bar."""
+    from bayeskit.data import read_chunks
+
+    path = _chunked_file(data, chunksize)
     if target is None:
         msg = "a file needs --target, the name of the class column"
         raise typer.BadParameter(msg, param_hint="'--target'")
@@ -1346,13 +1352,7 @@ def _network_chunks(data: str, chunksize: int) -> tuple[Any, dict]:
     from bayeskit.data import read_chunks
     from bayeskit.networks.learning import _chunk_states
 
-    path = Path(data)
-    if not path.is_file():
-        msg = f"--chunksize reads a file: {data} is not one"
-        raise typer.BadParameter(msg, param_hint="'DATA'")
-    if chunksize < 1:
-        msg = f"--chunksize must be at least 1, got {chunksize}"
-        raise typer.BadParameter(msg, param_hint="'--chunksize'")
+    path = _chunked_file(data, chunksize)
     with _refusals():
         chunks = read_chunks(path, chunksize, na_values=list(MISSING_MARKS), as_text=True)
         names = chunks.column_names()
