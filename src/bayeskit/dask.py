@@ -374,11 +374,11 @@ _TOO_MANY = "too many distinct rows"  # what a merge of more than max_distinct_r
 def _partition_rows(frame: pd.DataFrame, nodes: tuple, states: dict, limit: Any) -> Any:
     """A partition's distinct rows (state codes) and their numbers (None for no row;
     :data:`_TOO_MANY` beyond ``limit``)."""
-    from bayeskit.networks.learning import _encode_data, merge_distinct
+    from bayeskit.networks.learning import merge_distinct
 
     if not len(frame):
         return None
-    rows = merge_distinct(None, _encode_data(nodes, frame, states, None).codes)
+    rows = merge_distinct(None, _partition_codes(frame, nodes, states).T)
     return _TOO_MANY if limit is not None and len(rows[0]) > limit else rows
 
 
@@ -478,10 +478,11 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     >>> learn_structure(dd.from_pandas(frame, npartitions=4), max_distinct_rows=0).edges
     (('a', 'b'),)
     """
+    from bayeskit.data.validation import check_count
     from bayeskit.networks._passes import PassScores
     from bayeskit.networks.learning import _NetworkData
     from bayeskit.networks.network import value_names
-    from bayeskit.networks.search import MAX_DISTINCT_ROWS, _check_limit
+    from bayeskit.networks.search import MAX_DISTINCT_ROWS
     from bayeskit.networks.search import learn_structure as search
 
     dask, dd = _dask()
@@ -492,7 +493,7 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
         msg = "sample_weight is not taken on Dask: give each row once per weight unit"
         raise TypeError(msg)
     limit = options.pop("max_distinct_rows", MAX_DISTINCT_ROWS)
-    _check_limit(limit)
+    check_count("max_distinct_rows", limit, none_ok=True)
     nodes = tuple(ddf.columns)
     given = {n: tuple(str(v) for v in states[n]) for n in (states or {})}
     unknown = [n for n in nodes if n not in given]

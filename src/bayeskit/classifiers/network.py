@@ -20,6 +20,7 @@ from bayeskit.classifiers._base import _check_choice
 from bayeskit.classifiers._family import FamilyClassifier, with_family_parameters
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.schema import Encoded
+from bayeskit.data.validation import check_count
 from bayeskit.estimate import log_probabilities
 
 __all__ = ["NetworkClassifier"]
@@ -125,13 +126,8 @@ class NetworkClassifier(FamilyClassifier):
                 f"(parent, child) pairs, got {type(s).__name__}"
             )
             raise ValueError(msg)
-        for name in ("max_parents", "tabu_length"):
-            value = getattr(self, name)
-            if value is None and name == "max_parents":
-                continue
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
-                msg = f"{name} must be a non-negative integer, got {value!r}"
-                raise ValueError(msg)
+        check_count("max_parents", self.max_parents, none_ok=True)
+        check_count("tabu_length", self.tabu_length)
 
     # ------------------------------------------------------------------ learning
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int):

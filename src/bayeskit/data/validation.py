@@ -1,7 +1,8 @@
-"""Checks for the arrays that come with the data: sample weights.
+"""Checks for what comes with the data: sample weights, and counts given as arguments.
 
-One function, used wherever weights enter (the classifiers, the discretizers, the empirical risk),
-so every entry point refuses the same things with the same words.
+One function for each, used wherever weights enter (the classifiers, the discretizers, the
+empirical risk) or a count is given (search lengths, limits, sample sizes), so every entry point
+refuses the same things with the same words.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check_sample_weight"]
+__all__ = ["check_count", "check_sample_weight"]
 
 
 def check_sample_weight(
@@ -53,3 +54,21 @@ def check_sample_weight(
         )
         raise ValueError(msg)
     return w
+
+
+def check_count(name: str, value: Any, *, none_ok: bool = False) -> None:
+    """ValueError unless ``value`` is a non-negative integer (or None, with ``none_ok``).
+
+    Examples
+    --------
+    >>> check_count("tabu_length", 3)
+    >>> check_count("max_parents", -1, none_ok=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_parents must be a non-negative integer or None, got -1
+    """
+    if value is None and none_ok:
+        return
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) or value < 0:
+        msg = f"{name} must be a non-negative integer{' or None' if none_ok else ''}, got {value!r}"
+        raise ValueError(msg)

@@ -41,8 +41,8 @@ from typing import Any
 import numpy as np
 
 from bayeskit.networks.learning import merge_distinct
-from bayeskit.networks.network import encode_columns
 from bayeskit.networks.scores import family_scores
+from bayeskit.networks.search import _Scorer, candidates, cell_batches, extension_counts
 
 __all__ = ["ChunkPasses", "PassScores", "add_counts", "count_needs"]
 
@@ -59,16 +59,15 @@ Need = tuple[int, tuple[int, ...], bool]
 def _table_plan(r: np.ndarray, v: int, parents: tuple[int, ...], ext: bool):
     """A request's shapes: parent configurations ``k`` (None when the family's table is
     sparse), the dense candidates and the sparse ones."""
-    n = len(r)
     k = 1
     for p in parents:
         k *= int(r[p])
     rv = int(r[v])
     family_dense = k * rv <= _DENSE_CELLS
-    cands = [u for u in range(n) if ext and u != v and u not in parents]
-    dense = [u for u in cands if family_dense and k * int(r[u]) * rv <= _DENSE_CELLS]
-    sparse = [u for u in cands if u not in set(dense)]
-    return (k if family_dense else None), np.array(dense, dtype=np.int64), sparse
+    cands = candidates(len(r), v, parents) if ext else np.zeros(0, dtype=np.int64)
+    # k * rv <= _DENSE_CELLS before any product with a candidate's states (no overflow)
+    fits = k * rv * r[cands] <= _DENSE_CELLS if family_dense else np.zeros(len(cands), bool)
+    return (k if family_dense else None), cands[fits], cands[~fits].tolist()
 
 
 def _distinct(codes: np.ndarray, columns: list[int], weights: Any) -> tuple:
@@ -82,8 +81,6 @@ def count_needs(codes: np.ndarray, weights: Any, needs: tuple[Need, ...], r: Any
     (``(n_nodes, n_rows)``) and row ``weights`` (None: 1 each). A dense table is a flat array
     (parent configuration times state); a sparse one the distinct rows of its columns (parents
     sorted, then the node) with their weights."""
-    from bayeskit.networks.search import cell_batches, extension_counts
-
     r = np.asarray(r, dtype=np.int64)
     m = codes.shape[1]
     flat_weights = None if weights is None else np.asarray(weights, dtype=np.float64)
@@ -143,7 +140,7 @@ def _sparse_score(table: tuple, r: int, q: float, kind: str, n_rows: float, ess:
     return float(scores[0])
 
 
-class PassScores:
+class PassScores(_Scorer):
     """Family scores over data read in passes (the interface of the in-memory scorer,
     :class:`~bayeskit.networks.search._FamilyScores`): :meth:`prefetch` counts every family
     asked for in one pass of ``read`` and scores it; a family asked for and not counted yet
@@ -166,13 +163,9 @@ class PassScores:
     def __init__(self, nodes: tuple, states: dict, read: Callable[[tuple[Need, ...]], Any],
                  kind: str, ess: float):  # fmt: skip
         self.nodes, self.states = tuple(nodes), states
-        self.r = np.asarray([len(states[n]) for n in self.nodes], dtype=np.int64)
-        self.n_nodes = len(self.r)
-        self.read, self.kind, self.ess = read, kind, ess
-        self.n_rows: float | None = None
+        super().__init__([len(states[n]) for n in self.nodes], kind, ess, None)  # rows: 1st pass
+        self.read = read
         self.passes = 0
-        self.cache: dict[tuple[int, frozenset], float] = {}
-        self._extended: dict[tuple[int, frozenset], np.ndarray] = {}
 
     @property
     def lookahead(self) -> int:
@@ -180,10 +173,6 @@ class PassScores:
         if LOOKAHEAD is not None:
             return LOOKAHEAD
         return getattr(self.read, "lookahead", LOOKAHEAD_READING)
-
-    def has(self, v: int, parents: frozenset, ext: bool) -> bool:
-        key = (v, frozenset(parents))
-        return key in self.cache and (not ext or key in self._extended)
 
     def prefetch(self, needs: Iterable[tuple[int, Any, bool]]) -> None:
         """Count and score, in one pass, every family of ``needs`` not counted yet."""
@@ -233,9 +222,6 @@ class PassScores:
         out.flags.writeable = False
         self._extended[key] = out
 
-    def _scores(self, flat, r, rows, q) -> np.ndarray:
-        return family_scores(flat, r, rows, q, self.kind, self.n_rows, self.ess)
-
     def close(self) -> None:
         """Let ``read`` free what it holds between passes (spilled chunks, persisted
         partitions)."""
@@ -272,9 +258,7 @@ class ChunkPasses:
     """
 
     def __init__(self, chunks: Any, nodes: tuple, states: dict, spill: Any = None):
-        from bayeskit.networks.learning import _known_states_source
-
-        self.source = _known_states_source(chunks)
+        self.source = chunks
         self.nodes, self.states = tuple(nodes), states
         self.n_states = [len(states[n]) for n in self.nodes]
         self.spill = spill
@@ -297,15 +281,14 @@ class ChunkPasses:
     def _codes(self):
         """Each chunk's node-major codes: from the spilled files, or read, encoded and
         spilled (the first pass)."""
-        from bayeskit.networks.learning import _frames
+        from bayeskit.networks.learning import chunk_codes
 
         if self._files is not None:
             for path in self._files:
                 yield np.load(path, allow_pickle=False)
             return
         files: list | None = [] if self._open() else None
-        for chunk in _frames(self.source):
-            codes = encode_columns(self.nodes, self.states, chunk)
+        for codes in chunk_codes(self.source, self.nodes, self.states):
             if files is not None:
                 files = self._write(files, codes)
             yield codes

@@ -20,6 +20,8 @@ from collections.abc import Hashable, Iterable
 from itertools import combinations
 from typing import Any
 
+from bayeskit.data.validation import check_count
+
 __all__ = ["DAG", "bayes_ball", "structural_hamming_distance"]
 
 Node = Hashable
@@ -295,9 +297,7 @@ class DAG:
         set ``Z`` of other nodes with at most ``max_given`` members (all sizes by default), as
         ``(x, y, Z)`` with ``Z`` in node order. There are ``O(n^2 2^n)`` candidates: keep
         ``max_given`` small on networks of more than about 15 nodes."""
-        if max_given is not None and (not isinstance(max_given, int) or max_given < 0):
-            msg = f"max_given must be a non-negative integer or None, got {max_given!r}"
-            raise ValueError(msg)
+        check_count("max_given", max_given, none_ok=True)
         out = []
         for x, y in combinations(self._nodes, 2):
             rest = [n for n in self._nodes if n not in (x, y)]

@@ -118,8 +118,7 @@ def fit_parameters(
     if estimator == "bdeu" and a == 0:
         msg = "alpha (BDeu's equivalent sample size) must be > 0"
         raise ValueError(msg)
-    chunked = not isinstance(data, pd.DataFrame | np.ndarray | pd.Series | str | bytes | Mapping)
-    if chunked and hasattr(data, "__iter__"):  # data in chunks
+    if in_chunks(data):
         if sample_weight is not None:
             msg = "sample_weight goes with a DataFrame; chunks carry no weights"
             raise ValueError(msg)
@@ -225,6 +224,49 @@ def merge_distinct(
     return rows, np.bincount(inverse, weights=weights, minlength=len(rows))
 
 
+def in_chunks(data: Any) -> bool:
+    """Whether ``data`` is data in chunks (:func:`~bayeskit.data.read_chunks`, a list or any
+    iterable of DataFrames) rather than one table."""
+    one = pd.DataFrame | np.ndarray | pd.Series | str | bytes | Mapping
+    return not isinstance(data, one) and hasattr(data, "__iter__")
+
+
+def chunk_states(chunks: Any, states: Mapping | None) -> tuple[tuple, dict, Any]:
+    """The nodes of data in chunks (a file's header, else the first chunk's columns), every
+    node's states (:func:`_chunk_states`: a pass for those not given) and the chunks to read
+    from the start (a one-shot source with its first chunk put back in front)."""
+    import itertools
+
+    from bayeskit.data.chunks import Chunks, _reiterable
+
+    source = chunks
+    if isinstance(chunks, Chunks):  # the columns from the file's header: no chunk read for them
+        nodes = tuple(chunks.columns or chunks.column_names())
+    else:
+        frames = _frames(chunks)
+        first = next(frames, None)
+        if first is None:
+            msg = "the chunks hold no rows: there is nothing to learn from"
+            raise ValueError(msg)
+        nodes = tuple(first.columns)
+        if _reiterable(chunks):  # read again from the start: neither chunk nor reader held
+            frames.close()
+        else:
+            source = itertools.chain([first], frames)
+    given = _chunk_states(nodes, chunks, states)
+    lacking = [n for n in nodes if n not in given]
+    if lacking:
+        msg = f"the chunks hold no value of column {lacking[0]!r} to take its states from"
+        raise ValueError(msg)
+    return nodes, {n: given[n] for n in nodes}, source
+
+
+def chunk_codes(chunks: Any, nodes: tuple, states: dict):
+    """Each chunk's state codes, node-major (:func:`encode_columns`), the states known."""
+    for chunk in _frames(_known_states_source(chunks)):
+        yield encode_columns(nodes, states, chunk)
+
+
 def _distinct_chunk_rows(
     chunks: Any, states: Mapping | None, limit: int | None = None
 ) -> tuple[tuple, dict, tuple[np.ndarray, np.ndarray] | None]:
@@ -235,30 +277,10 @@ def _distinct_chunk_rows(
 
     Returns the nodes, their states and the rows with their weights; the rows are None when
     there are more than ``limit`` of them (the pass stops there)."""
-    import itertools
-
-    from bayeskit.data.chunks import Chunks, _reiterable
+    from bayeskit.data.chunks import _reiterable
 
     again = _reiterable(chunks)
-    first = frames = None
-    if isinstance(chunks, Chunks):  # the columns from the file's header: no chunk read for them
-        nodes = tuple(chunks.columns or chunks.column_names())
-    else:
-        frames = _frames(chunks)
-        first = next(frames, None)
-        if first is None:
-            msg = "the chunks hold no rows: there is nothing to learn from"
-            raise ValueError(msg)
-        nodes = tuple(first.columns)
-        if again:  # read again below: neither the chunk nor its reader held meanwhile
-            first = None
-            frames.close()
-    given = _chunk_states(nodes, chunks, states)
-    lacking = [n for n in nodes if n not in given]
-    if lacking:
-        msg = f"the chunks hold no value of column {lacking[0]!r} to take its states from"
-        raise ValueError(msg)
-    given = {n: given[n] for n in nodes}
+    nodes, given, source = chunk_states(chunks, states)
     if limit == 0:
         if not again:
             msg = (
@@ -268,9 +290,8 @@ def _distinct_chunk_rows(
             raise ValueError(msg)
         return nodes, given, None
     held, warned = None, False
-    source = _frames(_known_states_source(chunks)) if again else itertools.chain([first], frames)
-    for chunk in source:
-        held = merge_distinct(held, encode_columns(nodes, given, chunk).T)
+    for codes in chunk_codes(source, nodes, given):
+        held = merge_distinct(held, codes.T)
         if limit is not None and len(held[0]) > limit:
             if again:
                 return nodes, given, None

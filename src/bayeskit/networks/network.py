@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from bayeskit.data.codes import value_text
+from bayeskit.data.validation import check_count
 from bayeskit.networks.dag import DAG, Node
 
 __all__ = ["BayesianNetwork", "encode_frame"]
@@ -158,7 +159,8 @@ class BayesianNetwork:
         >>> net.dag.edges, net.cpt("b").round(1).tolist()
         ((('a', 'b'),), [[0.9, 0.1], [0.1, 0.9]])
         """
-        from bayeskit.networks.learning import fit_parameters
+        from bayeskit.data.chunks import _reiterable
+        from bayeskit.networks.learning import chunk_states, fit_parameters, in_chunks
         from bayeskit.networks.search import learn_structure, learn_tree
 
         common = {"states": states, "sample_weight": sample_weight}
@@ -173,6 +175,10 @@ class BayesianNetwork:
         if method != "count":
             msg = f"method must be 'count', 'em' or 'gradient', got {method!r}"
             raise ValueError(msg)
+        learned = isinstance(structure, str) and structure in ("hill-climb", "tree")
+        if learned and in_chunks(data) and _reiterable(data):
+            # the states once, for the search and the counting both (each would read them)
+            common["states"] = chunk_states(data, states)[1]
         if isinstance(structure, DAG):
             dag = structure
         elif structure == "hill-climb":
@@ -345,9 +351,7 @@ class BayesianNetwork:
         """``n`` rows drawn by forward (ancestral) sampling: each node, parents first, from its
         CPT row. A DataFrame of categoricals (categories = the state names), columns in node
         order."""
-        if not isinstance(n, int | np.integer) or isinstance(n, bool) or n < 0:
-            msg = f"n must be a non-negative integer, got {n!r}"
-            raise ValueError(msg)
+        check_count("n", n)
         compiled = getattr(self, "_compiled_arrays", None)
         if compiled is None:
             from bayeskit.networks.sampling import _Compiled

@@ -37,8 +37,14 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._compiled import planned_threads
+from bayeskit.data.validation import check_count
 from bayeskit.networks.dag import DAG
-from bayeskit.networks.learning import _distinct_chunk_rows, _encode_data, _NetworkData
+from bayeskit.networks.learning import (
+    _distinct_chunk_rows,
+    _encode_data,
+    _NetworkData,
+    in_chunks,
+)
 from bayeskit.networks.scores import SCORES, family_scores
 from bayeskit.stats._kernels import count_extensions
 
@@ -53,7 +59,41 @@ _DISTINCT_SHARE = 0.75  # ... when no more than this share of them are distinct
 MAX_DISTINCT_ROWS = 2_000_000
 
 
-class _FamilyScores:
+class _Scorer:
+    """What the climb asks of a family scorer: ``scorer(v, parents)`` (a family's score),
+    ``scorer.extensions(v, parents)`` (with each other node added as a parent), both kept once
+    computed; ``prefetch(needs)``, the families the next calls will ask for, ``(node, parents,
+    extensions too)``, counted together where that saves passes over the data (``lazy``);
+    ``lookahead``, the next best moves' families to count with them; ``close``. In memory
+    (:class:`_FamilyScores`) every family is counted when asked for; over data read in passes
+    see :class:`bayeskit.networks._passes.PassScores`."""
+
+    lazy = False
+    lookahead = 0
+
+    def __init__(self, r: Any, kind: str, ess: float, n_rows: float | None):
+        self.r = np.asarray(r, dtype=np.int64)
+        self.n_nodes = len(self.r)
+        self.kind, self.ess, self.n_rows = kind, ess, n_rows
+        self.cache: dict[tuple[int, frozenset], float] = {}
+        self._extended: dict[tuple[int, frozenset], np.ndarray] = {}
+
+    def has(self, v: int, parents: frozenset, ext: bool) -> bool:
+        """Whether ``v``'s family with ``parents`` (and, with ``ext``, its extensions) is kept."""
+        key = (v, frozenset(parents))
+        return key in self.cache and (not ext or key in self._extended)
+
+    def prefetch(self, needs: Iterable[tuple[int, frozenset, bool]]) -> None:
+        """Nothing to do where each family is counted when asked for."""
+
+    def close(self) -> None:
+        """Nothing held beyond the scores."""
+
+    def _scores(self, flat, r, rows, q) -> np.ndarray:
+        return family_scores(flat, r, rows, q, self.kind, self.n_rows, self.ess)
+
+
+class _FamilyScores(_Scorer):
     """Family scores of one data set, each computed once and kept.
 
     ``family(v, parents)`` is one family's score; ``extensions(v, parents)`` scores the family
@@ -65,9 +105,7 @@ class _FamilyScores:
     """
 
     def __init__(self, data: _NetworkData, kind: str, ess: float):
-        self.kind, self.ess, self.n_rows = kind, ess, data.n_rows
-        self.n_nodes = len(data.nodes)
-        self.r = np.asarray(data.n_states, dtype=np.int64)
+        super().__init__(data.n_states, kind, ess, data.n_rows)
         dtype = np.int8 if self.r.max(initial=1) <= 127 else np.int32
         rows = np.ascontiguousarray(data.codes, dtype=dtype)
         weights = data.weights
@@ -91,17 +129,6 @@ class _FamilyScores:
         self._kernel_weights = np.empty(0) if weights is None else self.weights
         self._compact_above = max(m, 1 << 12)  # renumber parent configurations beyond this
         self._dense_cells = max(8 * m, 1 << 16)  # a larger candidate table is renumbered too
-        self.cache: dict[tuple[int, frozenset], float] = {}
-        self._extended: dict[tuple[int, frozenset], np.ndarray] = {}
-
-    lazy = False  # every family is counted when asked for (see _passes.PassScores)
-
-    def prefetch(self, needs: Iterable[tuple[int, frozenset, bool]]) -> None:
-        """Nothing to do: the rows are in memory (a scorer over data read in passes counts the
-        families ``needs`` will ask for, ``(node, parents, extensions too)``, in one pass)."""
-
-    def close(self) -> None:
-        """Nothing held beyond the scorer itself."""
 
     def _configurations(self, parents: Iterable[int]) -> tuple[np.ndarray, int, float]:
         """Each row's parent configuration, the number of configurations numbered, and the
@@ -118,9 +145,6 @@ class _FamilyScores:
                 ids = ids.astype(np.int64, copy=False)
                 k = len(uniq)
         return ids, k, q
-
-    def _scores(self, flat, r, rows, q) -> np.ndarray:
-        return family_scores(flat, r, rows, q, self.kind, self.n_rows, self.ess)
 
     def __call__(self, v: int, parents: frozenset) -> float:
         key = (v, parents)
@@ -275,14 +299,8 @@ def learn_structure(
         raise ValueError(msg)
     for name, value in (("tabu_length", tabu_length), ("restarts", restarts),
                         ("perturb", perturb), ("max_iter", max_iter)):  # fmt: skip
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
-            msg = f"{name} must be a non-negative integer, got {value!r}"
-            raise ValueError(msg)
-    if max_parents is not None and (
-        isinstance(max_parents, bool) or not isinstance(max_parents, int) or max_parents < 0
-    ):
-        msg = f"max_parents must be a non-negative integer or None, got {max_parents!r}"
-        raise ValueError(msg)
+        check_count(name, value)
+    check_count("max_parents", max_parents, none_ok=True)
     scorer, nodes = _scorer(data, score, ess, states, sample_weight, max_distinct_rows)
     with closing(scorer):
         pos = {n: i for i, n in enumerate(nodes)}
@@ -365,11 +383,11 @@ def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
         return data, list(data.nodes)
     if isinstance(data, _NetworkData):
         return _FamilyScores(data, score, ess), list(data.nodes)
-    if not isinstance(data, pd.DataFrame | np.ndarray) and hasattr(data, "__iter__"):
+    if in_chunks(data):
         if sample_weight is not None:
             msg = "sample_weight goes with a DataFrame; chunks carry no weights"
             raise ValueError(msg)
-        _check_limit(max_distinct_rows)
+        check_count("max_distinct_rows", max_distinct_rows, none_ok=True)
         # data in chunks: their distinct rows, or a pass per climbing step when too many
         nodes, given, rows = _distinct_chunk_rows(data, states, max_distinct_rows)
         if rows is None:
@@ -378,16 +396,6 @@ def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
         return _FamilyScores(_NetworkData(nodes, given, *rows), score, ess), list(nodes)
     nodes = list(data.columns) if isinstance(data, pd.DataFrame) else []
     return _FamilyScores(_encode_data(nodes, data, states, sample_weight), score, ess), nodes
-
-
-def _check_limit(max_distinct_rows: Any) -> None:
-    if max_distinct_rows is not None and (
-        isinstance(max_distinct_rows, bool)
-        or not isinstance(max_distinct_rows, int | np.integer)
-        or max_distinct_rows < 0
-    ):
-        msg = f"max_distinct_rows must be a non-negative integer or None, got {max_distinct_rows!r}"
-        raise ValueError(msg)
 
 
 def _tolerance(total: float) -> float:

@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit.data.validation import check_sample_weight
+from bayeskit.data.validation import check_count, check_sample_weight
 from bayeskit.networks.dag import DAG
 from bayeskit.networks.em import _distinct_rows, _encode, _group_rows, fit_em
 from bayeskit.networks.learning import ESTIMATORS, _count, _estimate, _NetworkData
@@ -288,10 +288,7 @@ def _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_comple
         msg = f"unknown search options {unknown}; structural_em passes on {list(SEARCH_OPTIONS)}"
         raise TypeError(msg)
     for name in ("tabu_length", "restarts", "perturb"):
-        value = search.get(name, 0)
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
-            msg = f"{name} must be a non-negative integer, got {value!r}"
-            raise ValueError(msg)
+        check_count(name, search.get(name, 0))
 
 
 def _alpha(alpha: float | None) -> float:
