@@ -185,10 +185,6 @@ def _n_rows(enc: Any) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def _settled(history: list[float], tol: float) -> bool:
-    return len(history) > 1 and abs(history[-1] - history[-2]) <= tol * max(1.0, abs(history[-2]))
-
-
 def _count_and_estimate(model, enc, y, w, n_classes: int) -> None:
     """``model``'s statistics counted afresh from the rows (structure included), then its
     tables."""
@@ -206,6 +202,8 @@ def fit_incomplete(model, enc: Any, y: np.ndarray, w: np.ndarray | None, n_class
     """Fit ``model`` (schema and ``classes_`` set) by EM from encoded rows ``enc`` whose class
     codes ``y`` are -1 where unlabelled; sets ``stats_``, the tables, ``history_``,
     ``n_iter_`` and ``converged_``."""
+    from bayeskit.networks.em import _settled  # EM's one stopping rule (lazy: start-up)
+
     weights = np.ones(len(y)) if w is None else np.asarray(w, dtype=np.float64)
     lam = float(getattr(model, "unlabelled_weight", 1.0))
     labelled = np.flatnonzero(y >= 0)
@@ -263,7 +261,7 @@ def _objective(model, enc_l, y_l, w_l, enc_u, w_u) -> tuple[float, np.ndarray]:
 def _network_em(model, enc: Encoded, y: np.ndarray, weights, lam: float, n_classes: int) -> None:
     """Parameter EM for the model's structure over its Bayesian network (module docstring)."""
     from bayeskit.networks import JunctionTree
-    from bayeskit.networks.em import _distinct_rows
+    from bayeskit.networks.em import _distinct_rows, _settled
 
     structure = model._counts()  # what the structure is read from: kept as it is
     d = enc.codes.shape[1]

@@ -11,6 +11,7 @@ import scipy.sparse as sp
 from bayeskit.classifiers._base import BayesClassifier, _check_number, require_categorical
 from bayeskit.classifiers._params import store_parameters, tabular_parameters
 from bayeskit.data.schema import Encoded
+from bayeskit.estimate import lidstone
 from bayeskit.stats import MixtureCounts
 
 __all__ = ["MixtureFit", "SubclassNaiveBayes", "fit_mixture"]
@@ -75,8 +76,10 @@ def _one_hot(codes: np.ndarray, offsets: np.ndarray) -> sp.csr_matrix:
 def _log_tables(flat_counts: np.ndarray, offsets: np.ndarray, alpha: float) -> np.ndarray:
     """Lidstone ``log P(x_j = v | component)`` from counts laid out flat, ``(..., n_flat_states)``
     (feature ``j``'s states in ``offsets[j]:offsets[j + 1]``): ``log((n_v + alpha) / (n +
-    V_j alpha))`` per feature block, uniform where a block has nothing to go on (as
-    :func:`bayeskit.estimate.lidstone`)."""
+    V_j alpha))`` per feature block, uniform where a block has nothing to go on. This is
+    :func:`bayeskit.estimate.lidstone` on every block at once: calling it block by block (it
+    normalises one table) made SubclassNaiveBayes' fit on car 1.65 s against 1.02 s, EM
+    estimating the tables at every iteration (measured in the read-through of issue 15)."""
     sizes = np.diff(offsets)
     numer = flat_counts + alpha
     if not numer.shape[-1]:
@@ -95,14 +98,15 @@ def _log_tables(flat_counts: np.ndarray, offsets: np.ndarray, alpha: float) -> n
 
 def _log_weights(component_count: np.ndarray) -> np.ndarray:
     """Smoothed ``log pi_k`` of one class's components (never ``-inf``)."""
-    k = component_count.shape[-1]
-    total = component_count.sum(axis=-1, keepdims=True)
-    return np.log(component_count + WEIGHT_ALPHA) - np.log(total + k * WEIGHT_ALPHA)
+    return lidstone(component_count, WEIGHT_ALPHA)
 
 
 def _logsumexp(a: np.ndarray, axis: int) -> np.ndarray:
     """``log sum exp`` along ``axis``: ``-inf`` where every entry is ``-inf``, never NaN (the
-    entries here are log-probabilities, so none is ``+inf``)."""
+    entries here are log-probabilities, so none is ``+inf``). Written here rather than
+    scipy.special.logsumexp (1.17.1), which handles more cases: 616 us against 151 us on a
+    2,000 x 7 array, and SubclassNaiveBayes' fit on car 1.0 s slower, EM calling it at every
+    iteration (measured in the read-through of issue 15)."""
     top = a.max(axis=axis, keepdims=True)
     top = np.where(np.isfinite(top), top, 0.0)
     with np.errstate(divide="ignore"):

@@ -242,6 +242,8 @@ def _estep(tree, codes, weights, tables, pseudo, it: int, *, strict: bool = True
 
 
 def _settled(objective: list[float], tol: float) -> bool:
+    """Whether EM has converged: the last change of ``objective`` is at most ``tol`` relative
+    to its size (at least 1); network EM and the classifiers' EM stop on it."""
     return len(objective) > 1 and abs(objective[-1] - objective[-2]) <= tol * max(
         1.0, abs(objective[-2])
     )
