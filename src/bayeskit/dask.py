@@ -1,4 +1,4 @@
-"""Distributed fitting on Dask: statistics per partition, added up as a tree (issue 16).
+"""Distributed fitting on Dask: statistics per partition, added up as a tree.
 
 Every counting model learns from statistics that add up (``a + b``). :func:`fit` counts each
 partition of a Dask DataFrame where it lives and sums the counts pairwise, as a tree, so what
@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import warnings
 from typing import Any
 
 import numpy as np
@@ -218,12 +217,12 @@ def fit(
         features = [c for c in ddf.columns if c not in (target, sample_weight)]
         parts = ddf.to_delayed()
         # the schema's sample: the first partition's head (never the whole partition, which
-        # may be the whole file: dask reads one Parquet file as one partition by default)
-        with warnings.catch_warnings():  # a partition shorter than SCHEMA_ROWS is no news
-            warnings.simplefilter("ignore", UserWarning)
-            first = ddf.head(SCHEMA_ROWS, npartitions=1, compute=True)
-            if not len(first):
-                first = ddf.head(SCHEMA_ROWS, npartitions=-1, compute=True)
+        # may be the whole file: dask reads one Parquet file as one partition by default).
+        # Taken from the one-partition frame `partitions[0]`: `ddf.head` warns from every
+        # worker ("Insufficient elements for `head`") when the partition is shorter than that
+        first = ddf.partitions[0].head(SCHEMA_ROWS, npartitions=1, compute=True)
+        if not len(first):  # an empty first partition: the first rows of all of them
+            first = ddf.head(SCHEMA_ROWS, npartitions=-1, compute=True)
         if not len(first):
             msg = "ddf has no rows: there is nothing to learn from"
             raise ValueError(msg)
@@ -250,7 +249,7 @@ def _fix_schema(model, ddf, first, target, features, classes, weight) -> None:
     """Classes, feature bookkeeping and the schema with every partition's categories: the
     kinds and any cut points from the first partition, the vocabularies from one pass over the
     target and the categorical columns."""
-    from bayeskit.classifiers._base import _check_targets, _class_labels
+    from bayeskit.classifiers._labels import class_labels, encode_targets
     from bayeskit.data.schema import Schema
 
     dask, _ = _dask()
@@ -267,13 +266,18 @@ def _fix_schema(model, ddf, first, target, features, classes, weight) -> None:
                             weight)  # fmt: skip
     if classes is None:
         classes = list(seen.pop(target))
-    classes = _class_labels(classes)
+    classes = class_labels(classes)
     if len(classes) < 2:
         msg = f"the class column holds {len(classes)} label(s); a classifier needs at least 2"
         raise ValueError(msg)
-    y0 = _check_targets(first[target].to_numpy(), len(first))
     w0 = None if weight is None else first[weight].to_numpy(dtype=np.float64)
-    schema = model._infer_schema(X0, np.searchsorted(classes, y0), len(classes), w0)
+    y0 = encode_targets(first[target], len(first))
+    if w0 is not None:  # a row of weight 0 is never learned from: its label may be no class
+        y0 = y0.take(w0 > 0)
+        X0 = X0.iloc[w0 > 0] if isinstance(X0, pd.DataFrame) else X0[w0 > 0]
+        w0 = w0[w0 > 0]
+    y0 = y0.codes_in(classes)
+    schema = model._infer_schema(X0, y0, len(classes), w0)
     grow = [c.name for c in (schema.categorical if schema is not None else ()) if c.cuts is None]
     if grow:
         longest = max(1, *(len(seen[c]) for c in grow))
@@ -481,9 +485,9 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     from bayeskit.data.validation import check_count
     from bayeskit.networks._passes import PassScores
     from bayeskit.networks.learning import _NetworkData
-    from bayeskit.networks.network import value_names
     from bayeskit.networks.search import MAX_DISTINCT_ROWS
     from bayeskit.networks.search import learn_structure as search
+    from bayeskit.networks.states import node_states
 
     dask, dd = _dask()
     if not isinstance(ddf, dd.DataFrame):
@@ -498,7 +502,7 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     given = {n: tuple(str(v) for v in states[n]) for n in (states or {})}
     unknown = [n for n in nodes if n not in given]
     for node, values in _distinct_values(dask, ddf, unknown).items():
-        given[node] = tuple(sorted(set(value_names(list(values)))))
+        given[node] = node_states(node, list(values))  # the one rule (networks.states)
     parts = ddf.to_delayed()
     merged = _TOO_MANY
     if limit != 0:

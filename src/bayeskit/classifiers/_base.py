@@ -23,10 +23,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from bayeskit._warnings import warn
+from bayeskit.classifiers._labels import (
+    Targets,
+    class_labels,
+    encode_targets,
+    plain_repr,
+)
 from bayeskit.data.discretize import METHODS as DISCRETIZE_METHODS
 from bayeskit.data.schema import HANDLE_UNKNOWN, Encoded, Schema, as_frame, is_records
 from bayeskit.data.validation import check_sample_weight
@@ -71,87 +76,19 @@ def _check_smoothing(alpha: Any, smoothing: Any) -> None:
         raise ValueError(msg)
 
 
-def _check_targets(y: Any, n_samples: int) -> np.ndarray:
-    if y is None:
-        msg = (
-            "this classifier requires y to be passed, but the target y is None: a classifier "
-            "needs the class of every training sample"
-        )
-        raise ValueError(msg)
-    y_arr = np.asarray(y)
-    if (
-        y_arr.dtype.kind in "US"
-        and isinstance(y, (list, tuple))
-        and not all(isinstance(v, str) for v in y)
-    ):
-        # numpy turns [1, "a"] into ["1", "a"]: keep the labels the user gave
-        y_arr = np.empty(len(y), dtype=object)
-        y_arr[:] = list(y)
-    if y_arr.ndim == 2 and y_arr.shape[1] == 1:
-        y_arr = column_or_1d(y_arr, warn=True)
-    if y_arr.ndim != 1:
-        msg = f"y must be 1-D (n_samples,), got shape {y_arr.shape}"
-        raise ValueError(msg)
-    if y_arr.shape[0] != n_samples:
-        msg = f"X has {n_samples} samples but y has {y_arr.shape[0]}"
-        raise ValueError(msg)
-    if y_arr.dtype.kind == "f" and not np.isfinite(y_arr).all():
-        pos = int(np.flatnonzero(~np.isfinite(y_arr))[0])
-        msg = f"Input y contains NaN or infinity (position {pos}); every sample needs a class label"
-        raise ValueError(msg)
-    if y_arr.dtype == object:
-        missing = np.asarray(pd.isna(y_arr), dtype=bool)
-        if missing.any():
-            msg = f"y has a missing class label at position {int(np.flatnonzero(missing)[0])}"
-            raise ValueError(msg)
-    if y_arr.dtype == object:
-        _check_label_types(y_arr)
-    check_classification_targets(y_arr)
-    return y_arr
-
-
-def _label_kind(v: Any) -> str:
-    if isinstance(v, (bool, np.bool_)):
-        return "bool"
-    if isinstance(v, (int, float, np.integer, np.floating)):
-        return "number"
-    return "text" if isinstance(v, str) else type(v).__name__
-
-
-def _check_label_types(y: np.ndarray) -> None:
-    """Class labels of different kinds cannot be sorted, and True == 1 would merge two classes:
-    refuse them with the kinds and an example of each."""
-    first: dict[str, Any] = {}
-    for v in y:
-        first.setdefault(_label_kind(v), v)
-        if len(first) == 3:  # enough kinds to say what is mixed
-            break
-    if len(first) > 1:
-        shown = ", ".join(f"{kind} ({_plain_repr(v)})" for kind, v in first.items())
-        msg = (
-            f"y mixes class labels of different types: {shown}; give every label the same type, "
-            "e.g. y.astype(str)"
-        )
-        raise ValueError(msg)
-
-
-def _plain_repr(v: Any) -> str:
-    return repr(v.item() if isinstance(v, np.generic) else v)
-
-
-def _drop_weightless(X: Any, y: np.ndarray, sample_weight: Any, unlabelled: np.ndarray):
+def _drop_weightless(X: Any, targets: Targets, sample_weight: Any):
     """Rows of weight 0 are left out before anything is learned from them (their categories
     do not enter a vocabulary, their labels do not make a class), so an integer weight equals
     repeating the row that many times, 0 included."""
     w = check_sample_weight(sample_weight, X.shape[0])
     if w is None or (w > 0).all():
-        return X, y, w, unlabelled
+        return X, targets, w
     keep = w > 0
     if not keep.any():
         msg = "sample_weight sums to zero: there is nothing to learn from"
         raise ValueError(msg)
     rows = X.iloc[keep] if isinstance(X, pd.DataFrame) else X[keep]
-    return rows, y[keep], w[keep], unlabelled[keep]
+    return rows, targets.take(keep), w[keep]
 
 
 class BayesClassifier(ClassifierMixin, BaseEstimator):
@@ -347,27 +284,26 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
 
     def _fit(self, X: Any, y: Any, sample_weight: Any) -> BayesClassifier:
         X = self._prepare_X(X, reset=True)
-        y, unlabelled = self._targets(y, X.shape[0])
-        X, y, sample_weight, unlabelled = _drop_weightless(X, y, sample_weight, unlabelled)
-        classes = np.unique(y[~unlabelled])
+        targets = self._targets(y, X.shape[0])
+        X, targets, sample_weight = _drop_weightless(X, targets, sample_weight)
+        classes = targets.present()
         if len(classes) < 2:
             msg = (
-                f"y has only 1 class ({classes[0]!r}) on its labelled rows; a classifier needs "
-                "samples of at least 2 classes"
+                f"y has only 1 class ({plain_repr(classes[0])}) on its labelled rows; a "
+                "classifier needs samples of at least 2 classes"
             )
             raise ValueError(msg)
-        if unlabelled.any() or getattr(self, "missing", "skip") == "em":
-            return self._learn_by_em(X, y, unlabelled, classes, sample_weight)
-        return self._learn(X, y, classes, sample_weight)
+        y_idx = targets.codes_in(classes)
+        if (y_idx < 0).any() or getattr(self, "missing", "skip") == "em":
+            return self._learn_by_em(X, y_idx, classes, sample_weight)
+        return self._learn(X, y_idx, classes, sample_weight)
 
-    def _targets(self, y: Any, n_samples: int) -> tuple[np.ndarray, np.ndarray]:
-        """The checked class labels and the mask of unlabelled rows (none unless the model's
-        ``unlabelled`` marker is set); an unlabelled row keeps a labelled row's label as a
-        placeholder, so ``y`` has one dtype."""
+    def _targets(self, y: Any, n_samples: int) -> Targets:
+        """The checked class labels, encoded; unlabelled rows (none unless the model's
+        ``unlabelled`` marker is set) have index -1."""
         marker = getattr(self, "unlabelled", None)
         if marker is None:
-            y = _check_targets(y, n_samples)
-            return y, np.zeros(len(y), dtype=bool)
+            return encode_targets(y, n_samples)
         from bayeskit.classifiers._incomplete import unlabelled_rows
 
         raw, unlabelled = unlabelled_rows(y, marker)
@@ -383,28 +319,25 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         kept = raw[~unlabelled]
         if kept.dtype == object:  # the labels without the missing ones: their own dtype
             kept = np.asarray(kept.tolist())
-        labels = _check_targets(kept, int((~unlabelled).sum()))
-        y = np.empty(n_samples, dtype=labels.dtype)
-        y[~unlabelled] = labels
-        y[unlabelled] = labels[0]
-        return y, unlabelled
+        labelled = encode_targets(kept, int((~unlabelled).sum()))
+        index = np.full(n_samples, -1, dtype=np.int64)
+        index[~unlabelled] = labelled.index
+        return Targets(labelled.labels, index)
 
     def _learn_by_em(
         self,
         X: Any,
-        y: np.ndarray,
-        unlabelled: np.ndarray,
+        y_idx: np.ndarray,
         classes: np.ndarray,
         sample_weight: Any,
     ) -> BayesClassifier:
-        """``fit`` from rows without labels or with missing values learned by EM
-        (:mod:`bayeskit.classifiers._incomplete`)."""
+        """``fit`` from rows without labels (class index -1) or with missing values learned
+        by EM (:mod:`bayeskit.classifiers._incomplete`)."""
         from bayeskit.classifiers._incomplete import fit_incomplete
 
         w = check_sample_weight(sample_weight, X.shape[0])
-        y_idx = np.searchsorted(classes, y)
-        y_idx[unlabelled] = -1
-        self.schema_ = self._infer_schema(X, y_idx, len(classes), w, labelled=~unlabelled)
+        labelled = y_idx >= 0
+        self.schema_ = self._infer_schema(X, y_idx, len(classes), w, labelled=labelled)
         self.classes_ = classes
         fit_incomplete(self, self._encode(X), y_idx, w, len(classes))
         return self
@@ -433,14 +366,14 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             )
             raise ValueError(msg)
         X = self._prepare_X(X, reset=first)
-        y, unlabelled = self._targets(y, X.shape[0])
-        if unlabelled.any():
+        targets = self._targets(y, X.shape[0])
+        if (targets.index < 0).any():
             msg = (
-                f"partial_fit got {int(unlabelled.sum())} unlabelled row(s): semi-supervised EM "
-                "needs all rows at once; use fit, or pass labelled rows only"
+                f"partial_fit got {int((targets.index < 0).sum())} unlabelled row(s): "
+                "semi-supervised EM needs all rows at once; use fit, or pass labelled rows only"
             )
             raise ValueError(msg)
-        X, y, sample_weight, _ = _drop_weightless(X, y, sample_weight, unlabelled)
+        X, targets, sample_weight = _drop_weightless(X, targets, sample_weight)
         if first:
             if classes is None:
                 msg = "classes must be passed on the first call to partial_fit"
@@ -457,7 +390,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(msg)
         else:
             classes = self.classes_
-        return self._learn(X, y, classes, sample_weight)
+        return self._learn(X, targets.codes_in(classes), classes, sample_weight)
 
     def fit_chunks(
         self,
@@ -575,14 +508,11 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         if not len(y) or (w is not None and not (np.asarray(w, dtype=np.float64) > 0).any()):
             return None
         X = self._prepare_X(X, reset=False)
-        y, unlabelled = self._targets(y, X.shape[0])
-        X, y, w, _ = _drop_weightless(X, y, w, unlabelled)
-        unknown = ~np.isin(y, self.classes_)
-        if unknown.any():
-            msg = f"y has labels {sorted(set(y[unknown].tolist()), key=str)} not in classes"
-            raise ValueError(msg)
+        targets = self._targets(y, X.shape[0])
+        X, targets, w = _drop_weightless(X, targets, w)
+        y_idx = targets.codes_in(self.classes_)
         w = check_sample_weight(w, X.shape[0])
-        return self._encode(X), np.searchsorted(self.classes_, y), w
+        return self._encode(X), y_idx, w
 
     def _score_chunks(self, batches: Any, n_rows: int) -> None:
         """The scoring pass of :meth:`fit_chunks`: ``_after_count`` of each chunk's encoded
@@ -639,14 +569,9 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             self.__dict__.update(saved)
             raise
 
-    def _learn(self, X: Any, y: np.ndarray, classes: np.ndarray, sample_weight: Any):
-        unknown = ~np.isin(y, classes)
-        if unknown.any():
-            bad = sorted(set(y[unknown].tolist()), key=str)
-            msg = f"y has labels {bad} not in classes {classes.tolist()}"
-            raise ValueError(msg)
+    def _learn(self, X: Any, y_idx: np.ndarray, classes: np.ndarray, sample_weight: Any):
+        """Count (and estimate) rows whose class is ``classes[y_idx]``."""
         w = check_sample_weight(sample_weight, X.shape[0])
-        y_idx = np.searchsorted(classes, y)
         if not hasattr(self, "stats_"):
             self.schema_ = self._infer_schema(X, y_idx, len(classes), w)
             stats = None
@@ -775,24 +700,9 @@ def _scan_classes(chunks: Any, target: Any) -> np.ndarray:
         chunks = chunks.select([target])
     labels: list = []
     for _, y, _ in iter_labelled(chunks, target):
-        y = _check_targets(y, len(y)) if len(y) else np.asarray(y)
-        labels.extend(np.unique(y).tolist())
-    return _class_labels(labels)
-
-
-def _class_labels(labels: Any) -> np.ndarray:
-    """Class labels gathered from parts of the data (chunks, partitions): one type (a mix,
-    such as ``1`` in one chunk and ``"other"`` in another, is refused by name rather than
-    merged as text), at least two, sorted."""
-    arr = np.empty(len(labels), dtype=object)
-    arr[:] = list(labels)
-    if len(arr):
-        _check_label_types(arr)
-    classes = np.unique(np.asarray(arr.tolist())) if len(arr) else arr
-    if len(classes) < 2:
-        msg = f"the data hold {len(classes)} class label(s); a classifier needs at least 2"
-        raise ValueError(msg)
-    return classes
+        if len(y):
+            labels.extend(encode_targets(y, len(y)).labels.tolist())
+    return class_labels(labels)
 
 
 def _normalise(jll: np.ndarray, log_prior: np.ndarray) -> np.ndarray:
