@@ -1,4 +1,4 @@
-"""Distributed fitting on Dask (issue 16): statistics per partition, summed as a tree, on a
+"""Distributed fitting on Dask: statistics per partition, summed as a tree, on a
 LocalCluster of 2 worker processes; every counting model equals its in-memory fit."""
 
 from __future__ import annotations
@@ -179,3 +179,33 @@ def test_selective_kdb_scores_the_rows_fit_scores_on_dask(client, car):
     whole = SelectiveKDB(max_score_rows=500).fit(X, y, sample_weight=w)
     np.testing.assert_allclose(fitted.stats_.scores, whole.stats_.scores, rtol=1e-12)
     np.testing.assert_allclose(fitted.predict_proba(X), whole.predict_proba(X), atol=1e-12)
+
+
+def test_fit_prints_no_dask_warning_from_the_workers(car, capfd):
+    # the schema's sample was ddf.head(SCHEMA_ROWS), which made each worker print dask's
+    # "Insufficient elements for `head`" when the first partition is shorter than the sample.
+    # The cluster starts inside the test, so its worker processes write to the captured stderr
+    # (checked: an explicit ddf.head(SCHEMA_ROWS) there shows up in it).
+    X, y = car
+    ddf = dd.from_pandas(X.assign(label=y), npartitions=4)  # 432 rows each
+    assert len(ddf.partitions[0]) < bkd.SCHEMA_ROWS
+    capfd.readouterr()
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    with cluster, distributed.Client(cluster):
+        fitted = bkd.fit(NaiveBayes(), ddf, "label")
+    assert "Insufficient elements" not in capfd.readouterr().err
+    whole = NaiveBayes().fit(X, y)
+    np.testing.assert_allclose(fitted.predict_proba(X), whole.predict_proba(X), atol=1e-12)
+
+
+@pytest.mark.filterwarnings("error")
+def test_fit_raises_no_warning_on_the_synchronous_scheduler(car):
+    import dask
+
+    X, y = car
+    ddf = dd.from_pandas(X.assign(label=y), npartitions=4)
+    with dask.config.set(scheduler="synchronous"):
+        fitted = bkd.fit(NaiveBayes(), ddf, "label")
+    assert list(fitted.classes_) == sorted(set(y))
