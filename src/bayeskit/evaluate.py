@@ -43,6 +43,8 @@ from sklearn.base import clone
 from sklearn.metrics import confusion_matrix, f1_score, log_loss, roc_auc_score
 from sklearn.model_selection import StratifiedKFold
 
+from bayeskit._progress import reports_progress
+
 __all__ = ["brier_score", "class_report", "compare", "corrected_ttest", "cross_validate"]
 
 _METRICS = ("accuracy", "log_loss", "brier", "roc_auc", "f1_macro")
@@ -228,6 +230,7 @@ def _warm_up(model: Any, X: Any, y: np.ndarray) -> None:
         return
 
 
+@reports_progress("cross-validation", lambda a: lambda done, total: (done, total, "folds"))
 def cross_validate(
     model: Any,
     X: Any,
@@ -373,6 +376,7 @@ def cross_validate(
     return out
 
 
+@reports_progress("compare", lambda a: lambda done, total, name: (done, total, name))
 def compare(
     models: Mapping[str, Any],
     X: Any,
@@ -391,9 +395,10 @@ def compare(
         Name -> model; the table keeps this order.
     X, y, n_splits, random_state :
         As in :func:`cross_validate`; every model sees the same folds.
-    progress : callable, optional
-        Called as ``progress(done, total, name)`` after each fold of each model, ``done``
-        counting folds over all models and ``total = len(models) * n_splits``.
+    progress : bool or callable, optional
+        ``True`` shows a progress display on standard error. A callable is called as
+        ``progress(done, total, name)`` after each fold of each model, ``done`` counting folds over
+        all models and ``total = len(models) * n_splits``.
     errors : {"raise", "note"}, default="raise"
         What to do when a model cannot be cross-validated on this data (its ``fit`` or
         ``predict`` raises ``ValueError`` or ``TypeError``): re-raise, or give it a row of NaN

@@ -25,6 +25,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from bayeskit._progress import reports_progress, rows_adapter
 from bayeskit._warnings import warn
 from bayeskit.classifiers._labels import (
     Targets,
@@ -392,6 +393,9 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             classes = self.classes_
         return self._learn(X, targets.codes_in(classes), classes, sample_weight)
 
+    @reports_progress(
+        lambda a: f"{type(a['self']).__name__}.fit_chunks", lambda a: rows_adapter()
+    )
     def fit_chunks(
         self,
         chunks: Any,
@@ -415,8 +419,9 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             chunks, a list): a generator is used up by one pass, so give ``classes`` with it
             (SPODE, KDB and SelectiveKDB read the data more than once: they need a re-iterable
             source in any case).
-        progress : callable, optional
-            Called as ``progress(rows_so_far)`` after every chunk of every pass.
+        progress : bool or callable, optional
+            Called as ``progress(rows_so_far)`` after every chunk of every pass; ``True`` shows a
+            progress display on standard error.
 
         For a counting model the statistics of the chunks add up, so the result is the model
         one :meth:`fit` on all the rows gives (vocabularies grow chunk by chunk and stay
