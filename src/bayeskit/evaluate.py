@@ -257,8 +257,9 @@ def cross_validate(
         Number of folds, at least 2 and at most the number of samples.
     random_state : int or None, default=0
         Seed of the shuffle before splitting.
-    progress : callable, optional
-        Called as ``progress(done, total)`` after each fold.
+    progress : bool or callable, optional
+        Called as ``progress(done, total)`` after each fold; ``True`` shows a progress display
+        on standard error.
     warm_up : bool, default=True
         Fit and query a clone on a few rows before timing, so that ``fit_time`` and
         ``predict_time`` exclude one-off costs such as compiling numba kernels.
