@@ -44,8 +44,16 @@ from sklearn.metrics import confusion_matrix, f1_score, log_loss, roc_auc_score
 from sklearn.model_selection import StratifiedKFold
 
 from bayeskit._progress import reports_progress
+from bayeskit.decision import bayes_decision, cost_matrix
 
-__all__ = ["brier_score", "class_report", "compare", "corrected_ttest", "cross_validate"]
+__all__ = [
+    "brier_score",
+    "class_report",
+    "compare",
+    "corrected_ttest",
+    "cross_validate",
+    "holdout",
+]
 
 _METRICS = ("accuracy", "log_loss", "brier", "roc_auc", "f1_macro")
 _COLUMNS = (
@@ -230,6 +238,103 @@ def _warm_up(model: Any, X: Any, y: np.ndarray) -> None:
         return
 
 
+def _score_split(
+    model: Any, X_train: Any, y_train: np.ndarray, X_test: Any, y_test: np.ndarray,
+    classes: np.ndarray, lam: np.ndarray | None,
+) -> tuple[dict[str, float], np.ndarray]:  # fmt: skip
+    """Fit a clone of ``model`` on the training rows and score it on the test rows: every
+    metric (the module docstring), the seconds of each step and the confusion matrix. With a
+    cost matrix ``lam`` the predictions are the minimum-risk decisions and ``cost`` is the
+    mean cost per test row."""
+    start = time.perf_counter()
+    seen = np.unique(y_train)
+    if len(seen) >= 2:
+        est = clone(model).fit(X_train, y_train)
+        fitted = time.perf_counter()
+        proba = _aligned_proba(est, X_test, classes, len(y_test))
+        if lam is None:
+            pred = np.asarray(est.predict(X_test))
+        elif proba is None:
+            msg = f"{type(model).__name__} has no predict_proba: costs need posteriors"
+            raise TypeError(msg)
+        else:
+            pred = classes[bayes_decision(proba, lam)]
+    else:  # one class to learn from: it is the answer, with certainty
+        fitted = time.perf_counter()
+        pred = np.repeat(seen, len(y_test))
+        proba = (classes[None, :] == seen[0]).astype(np.float64).repeat(len(y_test), axis=0)
+    stop = time.perf_counter()
+    got = {"fit_time": fitted - start, "predict_time": stop - fitted}
+    got["accuracy"] = float(np.mean(pred == y_test))
+    got["f1_macro"] = float(
+        f1_score(y_test, pred, labels=classes, average="macro", zero_division=0.0)
+    )
+    if proba is None:
+        got.update(log_loss=np.nan, brier=np.nan, roc_auc=np.nan)
+    else:
+        got["log_loss"] = float(log_loss(y_test, proba, labels=classes))
+        got["brier"] = brier_score(y_test, proba, classes)
+        got["roc_auc"] = _roc_auc(y_test, proba, classes)
+    if lam is not None:
+        got["cost"] = float(
+            lam[np.searchsorted(classes, pred), np.searchsorted(classes, y_test)].mean()
+        )
+    return got, confusion_matrix(y_test, pred, labels=classes)
+
+
+def holdout(
+    model: Any,
+    X_train: Any,
+    y_train: Any,
+    X_test: Any,
+    y_test: Any,
+    *,
+    cost: Any = None,
+    warm_up: bool = True,
+) -> dict[str, Any]:
+    """Fit on one data set and score on another (Weka's ``-T test.arff``).
+
+    Parameters
+    ----------
+    model : estimator
+        Cloned, never changed.
+    X_train, y_train : the training rows and their classes
+    X_test, y_test : the test rows and their classes
+        The classes are those of both sets together; a class only in the test set has
+        probability 0 under the model.
+    cost, warm_up :
+        As in :func:`cross_validate`.
+
+    Returns
+    -------
+    dict
+        What :func:`cross_validate` returns, for one split (``n_splits`` is 1, each
+        per-split array has one entry and every ``std`` is 0).
+
+    Examples
+    --------
+    >>> from bayeskit import NaiveBayes
+    >>> from bayeskit.data import datasets
+    >>> X, y = datasets.load("iris")
+    >>> result = holdout(NaiveBayes(), X[::2], y[::2], X[1::2], y[1::2])
+    >>> round(result["mean"]["accuracy"], 2), result["n_test"].tolist()
+    (0.96, [75])
+    """
+    y_train, y_test = np.asarray(y_train), np.asarray(y_test)
+    for what, X, y in (("training", X_train, y_train), ("test", X_test, y_test)):
+        rows = X.shape[0] if hasattr(X, "shape") else len(X)
+        if rows != len(y) or not len(y):
+            msg = f"the {what} set has {rows} rows and {len(y)} class labels; it needs both, alike"
+            raise ValueError(msg)
+    classes = np.unique(np.concatenate([y_train, y_test]))
+    lam = None if cost is None else cost_matrix(cost, classes)
+    if warm_up:
+        _warm_up(model, X_train, y_train)
+    got, confusion = _score_split(model, X_train, y_train, X_test, y_test, classes, lam)
+    scores = {k: [v] for k, v in got.items()}
+    return _result(classes, scores, [len(y_test)], len(y_train) + len(y_test), confusion)
+
+
 @reports_progress("cross-validation", lambda a: lambda done, total: (done, total, "folds"))
 def cross_validate(
     model: Any,
@@ -239,6 +344,7 @@ def cross_validate(
     random_state: int | None = 0,
     progress: Callable[[int, int], Any] | None = None,
     warm_up: bool = True,
+    cost: Any = None,
 ) -> dict[str, Any]:
     """Stratified k-fold cross-validation with accuracy, log-loss, Brier score and confusions.
 
@@ -263,6 +369,12 @@ def cross_validate(
     warm_up : bool, default=True
         Fit and query a clone on a few rows before timing, so that ``fit_time`` and
         ``predict_time`` exclude one-off costs such as compiling numba kernels.
+    cost : array-like, DataFrame or dict, optional
+        A cost matrix over the classes of ``y`` (:func:`bayeskit.decision.cost_matrix`:
+        ``cost[i, j]`` is the cost of predicting class ``i`` when the truth is ``j``). The
+        predictions become the minimum-risk decisions from each model's posteriors (Zhou,
+        *Machine Learning*, 7.1), as Weka's cost-sensitive evaluation makes them, and the
+        result adds ``cost``: the mean cost per test row of each fold.
 
     Returns
     -------
@@ -315,6 +427,7 @@ def cross_validate(
         msg = f"X has {n_rows} samples but y has {n}"
         raise ValueError(msg)
     classes, class_sizes = np.unique(y_arr, return_counts=True)
+    lam = None if cost is None else cost_matrix(cost, classes)
     largest = int(class_sizes.max())
     if n_splits > largest:
         # stratification needs at least one member of some class in every fold
@@ -329,46 +442,33 @@ def cross_validate(
     if warm_up:
         _warm_up(model, X, y_arr)
     folds = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
-    scores: dict[str, list[float]] = {k: [] for k in (*_METRICS, "fit_time", "predict_time")}
+    keys = (*_METRICS, *(("cost",) if lam is not None else ()), "fit_time", "predict_time")
+    scores: dict[str, list[float]] = {k: [] for k in keys}
     n_test: list[int] = []
     confusion = np.zeros((len(classes), len(classes)), dtype=np.int64)
     for done, (train, test) in enumerate(folds.split(np.zeros((n, 1)), y_arr), start=1):
-        X_test, y_test, y_train = _take(X, test), y_arr[test], y_arr[train]
-        start = time.perf_counter()
-        seen = np.unique(y_train)
-        if len(seen) >= 2:
-            est = clone(model).fit(_take(X, train), y_train)
-            fitted = time.perf_counter()
-            pred = np.asarray(est.predict(X_test))
-            proba = _aligned_proba(est, X_test, classes, len(test))
-        else:  # one class to learn from: it is the answer, with certainty
-            fitted = time.perf_counter()
-            pred = np.repeat(seen, len(test))
-            proba = (classes[None, :] == seen[0]).astype(np.float64).repeat(len(test), axis=0)
-        stop = time.perf_counter()
-        scores["fit_time"].append(fitted - start)
-        scores["predict_time"].append(stop - fitted)
-        scores["accuracy"].append(float(np.mean(pred == y_test)))
-        scores["f1_macro"].append(
-            float(f1_score(y_test, pred, labels=classes, average="macro", zero_division=0.0))
+        got, fold_confusion = _score_split(
+            model, _take(X, train), y_arr[train], _take(X, test), y_arr[test], classes, lam
         )
-        if proba is None:
-            for key in ("log_loss", "brier", "roc_auc"):
-                scores[key].append(np.nan)
-        else:
-            scores["log_loss"].append(float(log_loss(y_test, proba, labels=classes)))
-            scores["brier"].append(brier_score(y_test, proba, classes))
-            scores["roc_auc"].append(_roc_auc(y_test, proba, classes))
-        confusion += confusion_matrix(y_test, pred, labels=classes)
+        for key, value in got.items():
+            scores[key].append(value)
+        confusion += fold_confusion
         n_test.append(len(test))
         if progress is not None:
             progress(done, n_splits)
+    return _result(classes, scores, n_test, n, confusion)
+
+
+def _result(classes, scores, n_test, n, confusion) -> dict[str, Any]:
+    """What :func:`cross_validate` and :func:`holdout` return, from the scores of each split."""
+    n_splits = len(n_test)
     out: dict[str, Any] = {"classes": classes, "n_splits": n_splits}
     out.update({k: np.asarray(v) for k, v in scores.items()})
     out["n_test"] = np.asarray(n_test)
     out["n_train"] = n - out["n_test"]
-    out["mean"] = {k: _mean(scores[k]) for k in _METRICS}
-    out["std"] = {k: _std(scores[k]) for k in _METRICS}
+    metrics = [k for k in (*_METRICS, "cost") if k in scores]
+    out["mean"] = {k: _mean(scores[k]) for k in metrics}
+    out["std"] = {k: _std(scores[k]) for k in metrics}
     out["confusion_matrix"] = pd.DataFrame(
         confusion,
         index=pd.Index(classes, name="true"),
@@ -387,6 +487,8 @@ def compare(
     progress: Callable[[int, int, str], Any] | None = None,
     errors: str = "raise",
     warm_up: bool = True,
+    cost: Any = None,
+    test: tuple[Any, Any] | None = None,
 ) -> pd.DataFrame:
     """Cross-validate several models on the same folds and tabulate their scores.
 
@@ -406,6 +508,13 @@ def compare(
         scores with the reason in ``note``.
     warm_up : bool, default=True
         As in :func:`cross_validate`: timings exclude one-off compilation.
+    cost : array-like, DataFrame or dict, optional
+        As in :func:`cross_validate`: minimum-risk decisions, and a ``cost`` column (the mean
+        cost per test row).
+    test : (X_test, y_test), optional
+        Score every model on this separate test set after fitting it on ``X, y``
+        (:func:`holdout`) instead of cross-validating; ``n_splits`` and ``random_state`` are
+        then unused, and the t-test columns are NaN (one split gives no spread to test).
 
     Returns
     -------
@@ -416,8 +525,9 @@ def compare(
         ``seconds`` (fit plus predict time summed over the folds, after a warm-up),
         ``n_splits`` (the folds used), ``t_vs_best`` and ``p_vs_best`` (the corrected
         resampled t-test of the model's fold accuracies against those of the most accurate
-        model, :func:`corrected_ttest`; NaN for the best model itself) and ``note`` (empty,
-        or why the model has no scores).
+        model, :func:`corrected_ttest`; NaN for the best model itself), ``cost`` (with
+        ``cost``: the mean cost per test row) and ``note`` (empty, or why the model has no
+        scores).
 
     Examples
     --------
@@ -449,9 +559,12 @@ def compare(
             with warnings.catch_warnings():
                 if k > 0:  # the fold fall-back is said once, for the first model
                     warnings.filterwarnings("ignore", message="n_splits=", category=UserWarning)
-                result = cross_validate(
-                    model, X, y, n_splits, random_state, progress=tick, warm_up=warm_up
-                )
+                if test is None:
+                    result = cross_validate(model, X, y, n_splits, random_state,
+                                            progress=tick, warm_up=warm_up, cost=cost)  # fmt: skip
+                else:
+                    result = holdout(model, X, y, *test, cost=cost, warm_up=warm_up)
+                    tick(1, 1)
         except (ValueError, TypeError) as exc:
             if errors == "raise":
                 raise
@@ -472,14 +585,17 @@ def compare(
                 n_splits=result["n_splits"],
                 note="",
             )
+            if cost is not None:
+                row["cost"] = result["mean"]["cost"]
         rows.append(row)
-    table = pd.DataFrame(rows, columns=["model", *_COLUMNS]).set_index("model")
+    columns = [*_COLUMNS[:-1], *(("cost",) if cost is not None else ()), _COLUMNS[-1]]
+    table = pd.DataFrame(rows, columns=["model", *columns]).set_index("model")
     table["t_vs_best"] = np.nan
     table["p_vs_best"] = np.nan
-    if per_fold and sizes is not None:
+    if per_fold and sizes is not None and test is None:
         best = max(per_fold, key=lambda m: per_fold[m].mean())
         for name, acc in per_fold.items():
             if name != best:
                 t, p = corrected_ttest(acc, per_fold[best], *sizes)
                 table.loc[name, ["t_vs_best", "p_vs_best"]] = [t, p]
-    return table[[*_COLUMNS[:-1], "t_vs_best", "p_vs_best", "note"]]
+    return table[[*columns[:-1], "t_vs_best", "p_vs_best", "note"]]
