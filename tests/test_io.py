@@ -347,3 +347,45 @@ def test_error_names_the_file(saved):
         bayeskit.load(path)
     assert str(path) in str(info.value)
     assert isinstance(info.value, ValueError)
+
+
+# ---------------------------------------------------------------- what the format does not hold
+@pytest.fixture(scope="module")
+def car_network():
+    X, y = datasets.load("car")
+    return NaiveBayes().fit(X, y).to_network(class_node="label")
+
+
+def test_saving_a_network_points_to_the_network_files(car_network, tmp_path):
+    from bayeskit.networks import read_bif, write_bif
+
+    with pytest.raises(TypeError, match=r"write_bif\(network, 'net.bif'\) or write_xmlbif"):
+        bayeskit.save(car_network, tmp_path / "net.bkm")
+    with pytest.raises(TypeError, match="DAG is a structure without tables: fit"):
+        bayeskit.save(car_network.dag, tmp_path / "dag.bkm")
+    assert not list(tmp_path.iterdir())  # nothing half-written
+    write_bif(car_network, tmp_path / "net.bif")  # what the message points to works
+    again = read_bif(tmp_path / "net.bif")
+    np.testing.assert_array_equal(again.cpt("label"), car_network.cpt("label"))
+    with pytest.raises(ModelFileError, match="network file: read it with"):
+        bayeskit.load(tmp_path / "net.bif")
+
+
+def test_saving_a_pipeline_or_a_search_points_to_its_model(tmp_path):
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    X, y = datasets.load("watermelon3")
+    pipeline = make_pipeline(FunctionTransformer(), NaiveBayes()).fit(X, y)
+    with pytest.raises(TypeError, match=r"bayeskit.save\(pipeline\[-1\], path\)") as info:
+        bayeskit.save(pipeline, tmp_path / "p.bkm")
+    assert "joblib.dump" in str(info.value)
+    bayeskit.save(pipeline[-1], tmp_path / "p.bkm")  # what the message points to works
+    same = bayeskit.load(tmp_path / "p.bkm")
+    np.testing.assert_array_equal(same.predict_proba(X), pipeline.predict_proba(X))
+    search = GridSearchCV(NaiveBayes(), {"alpha": [0.5, 1.0]}, cv=2).fit(X, y)
+    with pytest.raises(TypeError, match=r"bayeskit.save\(search.best_estimator_, path\)"):
+        bayeskit.save(search, tmp_path / "s.bkm")
+    with pytest.raises(TypeError, match="only the models registered"):
+        bayeskit.save(object(), tmp_path / "o.bkm")

@@ -6,8 +6,9 @@ Every model follows one pipeline::
          --decide--> action
 
 The layers are subpackages: :mod:`bayeskit.data`, :mod:`bayeskit.stats`,
-:mod:`bayeskit.estimate`, :mod:`bayeskit.decision` and :mod:`bayeskit.classifiers`; the interfaces
-are :mod:`bayeskit.io` (``save``/``load``), :mod:`bayeskit.evaluate`, :mod:`bayeskit.plot` and the
+:mod:`bayeskit.estimate`, :mod:`bayeskit.decision` and :mod:`bayeskit.classifiers`, with the
+Bayesian networks in :mod:`bayeskit.networks`; the interfaces are :mod:`bayeskit.io`
+(``save``/``load``), :mod:`bayeskit.evaluate`, :mod:`bayeskit.plot`, :mod:`bayeskit.dask` and the
 ``bayeskit`` command line.
 """
 
@@ -16,25 +17,13 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from bayeskit._models import MODEL_CLASSES
 from bayeskit._version import __version__
 
 # Public names are imported on first use (PEP 562), so ``import bayeskit`` does not pay for
 # scikit-learn, scipy, pandas and numba until a model, ``load`` or a subpackage is used.
 _LAZY = {
-    "AODE": "bayeskit.classifiers",
-    "AnDE": "bayeskit.classifiers",
-    "SPODE": "bayeskit.classifiers",
-    "TAN": "bayeskit.classifiers",
-    "KDB": "bayeskit.classifiers",
-    "NBTree": "bayeskit.classifiers",
-    "SelectiveKDB": "bayeskit.classifiers",
-    "SelectiveKDBEnsemble": "bayeskit.classifiers",
-    "SubclassNaiveBayes": "bayeskit.classifiers",
-    "BernoulliNaiveBayes": "bayeskit.classifiers",
-    "FullBayes": "bayeskit.classifiers",
-    "KNNBayes": "bayeskit.classifiers",
-    "MultinomialNaiveBayes": "bayeskit.classifiers",
-    "NaiveBayes": "bayeskit.classifiers",
+    **{cls: "bayeskit.classifiers" for cls in MODEL_CLASSES.values()},  # every model
     "get_num_threads": "bayeskit._compiled",
     "load": "bayeskit.io",
     "num_threads": "bayeskit._compiled",
@@ -42,7 +31,19 @@ _LAZY = {
     "set_num_threads": "bayeskit._compiled",
 }
 _SUBMODULES = frozenset(
-    {"classifiers", "data", "decision", "estimate", "evaluate", "exceptions", "io", "plot", "stats"}
+    {
+        "classifiers",
+        "dask",
+        "data",
+        "decision",
+        "estimate",
+        "evaluate",
+        "exceptions",
+        "io",
+        "networks",
+        "plot",
+        "stats",
+    }
 )
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
@@ -59,6 +60,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
         MultinomialNaiveBayes,
         NaiveBayes,
         NBTree,
+        NetworkClassifier,
         SelectiveKDB,
         SelectiveKDBEnsemble,
         SubclassNaiveBayes,
@@ -77,6 +79,7 @@ __all__ = [
     "MultinomialNaiveBayes",
     "NBTree",
     "NaiveBayes",
+    "NetworkClassifier",
     "SelectiveKDB",
     "SelectiveKDBEnsemble",
     "SubclassNaiveBayes",

@@ -4,6 +4,7 @@ This is the only layer that knows about pandas, strings and dtypes; everything b
 integer codes (-1 = missing) and float values (NaN = missing).
 """
 
+from bayeskit.data.arff import read_arff
 from bayeskit.data.chunks import Chunks, read_chunks
 from bayeskit.data.discretize import (
     Discretizer,
@@ -28,6 +29,7 @@ __all__ = [
     "equal_frequency_cuts",
     "equal_width_cuts",
     "mdl_cuts",
+    "read_arff",
     "read_chunks",
     "row_patterns",
 ]

@@ -23,6 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bayeskit.data.arff import is_arff
+
 __all__ = ["Chunks", "iter_labelled", "read_chunks"]
 
 _PARQUET = (".parquet", ".pq")
@@ -205,6 +207,12 @@ def read_chunks(
     if not p.is_file():
         msg = f"file not found: {p}"
         raise FileNotFoundError(msg)
+    if is_arff(p):
+        msg = (
+            f"{p} is an ARFF file, which is read whole (bayeskit.data.read_arff): chunks are "
+            "read from CSV or Parquet files"
+        )
+        raise ValueError(msg)
     return Chunks(p, int(chunksize), columns=columns, na_values=na_values, as_text=as_text,
                   encoding=encoding)  # fmt: skip
 
