@@ -116,6 +116,22 @@ def shared_length(s, t) -> float:
     return max(0.0, min(b, length) - max(a, 0.0))
 
 
+def runs_alongside(s, t, gap=1.0) -> float:
+    """How far segment t runs within ``gap`` of segment s (both ends of the stretch of t over
+    s that close to s's line): two edges so close look like one."""
+    p, q = np.asarray(s, dtype=float)
+    r, u = np.asarray(t, dtype=float)
+    length = np.hypot(*(q - p))
+    e = (q - p) / length
+    normal = np.array([-e[1], e[0]])
+    a, b = (r - p) @ e, (u - p) @ e
+    lo, hi = max(min(a, b), 0.0), min(max(a, b), length)
+    if hi <= lo or a == b:
+        return 0.0
+    ends = [r + (x - a) / (b - a) * (u - r) for x in (lo, hi)]
+    return hi - lo if all(abs((z - p) @ normal) < gap for z in ends) else 0.0
+
+
 def check_drawing(dag: DAG, ax) -> None:
     """Every promise of the drawing, on ``ax`` where ``dag`` was drawn."""
     drawn = ax.bayeskit_network
@@ -149,10 +165,11 @@ def check_drawing(dag: DAG, ax) -> None:
                 assert not enters(p, q, box), f"{u} -> {v} passes through {node}"
             segments.append(((u, v), (p, q)))
 
-    # no two edges share a stretch of line
+    # no two edges share a stretch of line, or run so close (1 point) that they look as one
     for (e, s), (f, t) in combinations(segments, 2):
         if e != f:
             assert shared_length(s, t) < 1e-3, f"{e} lies on {f}"
+            assert runs_alongside(s, t) < 4, f"{e} runs along {f}"
 
     # every label, as rendered, lies inside its box
     fig = ax.figure
@@ -194,6 +211,10 @@ def test_the_checks_catch_what_they_check():
     assert shared_length(((0, 0), (0, 10)), ((0, 10), (0, 20))) == 0  # end to end
     assert shared_length(((0, 0), (0, 10)), ((0, 0), (1, 10))) == 0  # a shared end
     assert shared_length(((0, 0), (10, 10)), ((5, 5), (2, 2))) == pytest.approx(18**0.5)
+    assert runs_alongside(((0, 0), (0, 10)), ((0.5, 2), (0.5, 30))) == pytest.approx(8)
+    assert runs_alongside(((0, 0), (0, 10)), ((0.5, 2), (-0.5, 9))) == pytest.approx(7)
+    assert runs_alongside(((0, 0), (0, 10)), ((2, 2), (2, 30))) == 0  # 2 apart
+    assert runs_alongside(((0, 0), (0, 10)), ((-5, 0), (5, 10))) == 0  # crossing
 
 
 # ------------------------------------------------------------------ the graphs

@@ -169,18 +169,19 @@ def _component(
     exits, entries = _ports(x, m, up, down, boxes, top, bottom, vlayer, unit)
     # the room each vertex has in its layer: from the box on its left to the one on its right
     c = CLEARANCE * unit
+    # the room each vertex has in its layer: up to its neighbours there, a box or another
+    # edge's gap, less a clearance (so a straightened edge keeps its place among the others)
+    beside = EDGE_GAP * unit / 2
     room = [(-np.inf, np.inf)] * len(vlayer)
     for row in rows:
         left = -np.inf
         for v in row:
             room[v] = (left, 0.0)
-            if v < m:
-                left = boxes[v][2] + c
+            left = boxes[v][2] + c if v < m else x[v] + beside
         right = np.inf
         for v in reversed(row):
             room[v] = (room[v][0], right)
-            if v < m:
-                right = boxes[v][0] - c
+            right = boxes[v][0] - c if v < m else x[v] - beside
     paths = []
     for chain in chains:
         u, v = chain[0], chain[-1]
