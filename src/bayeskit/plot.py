@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
+from bayeskit._text import shown
 from bayeskit.data.schema import as_frame
 from bayeskit.estimate import RIDGE_FACTOR, mvn_log_density, regularised_cholesky
 
@@ -74,7 +75,7 @@ def _numeric_features(model: Any, features: Sequence | None) -> list[str]:
             raise ValueError(msg)
         return numeric[:2]
     if isinstance(features, str) or len(features) != 2:
-        msg = f"features must be a pair of column names or positions, got {features!r}"
+        msg = f"features must be a pair of column names or positions, got {shown(features)}"
         raise ValueError(msg)
     names = []
     for f in features:
@@ -93,7 +94,7 @@ def _numeric_features(model: Any, features: Sequence | None) -> list[str]:
             raise ValueError(msg)
         names.append(name)
     if names[0] == names[1]:
-        msg = f"features must be two different columns, got {names[0]!r} twice"
+        msg = f"features must be two different columns, got {shown(names[0])} twice"
         raise ValueError(msg)
     return names
 
@@ -258,7 +259,7 @@ def density_contours(
     if point is not None:
         p = np.asarray(point, dtype=np.float64)
         if p.shape != (2,):
-            msg = f"point must be the two feature values, got {point!r}"
+            msg = f"point must be the two feature values, got {shown(point)}"
             raise ValueError(msg)
         low, high = np.minimum(low, p), np.maximum(high, p)
     pad = 0.02 * np.where(high > low, high - low, 1.0)
@@ -274,7 +275,7 @@ def density_contours(
         chol = _cholesky(covs[i])
         if chol is None:
             warnings.warn(
-                f"class {c!r} has a singular 2 x 2 covariance over {names}; no contours drawn",
+                f"class {shown(c)} has a singular 2 x 2 covariance over {names}; no contours drawn",
                 UserWarning,
                 stacklevel=2,
             )

@@ -1,4 +1,5 @@
-"""Learning a classifier from incomplete rows by EM (seed 000 section 7.6; seed 003 section 4.1).
+"""Learning a classifier from incomplete rows by EM (Zhou, *Machine Learning*, 7.6; Han, Kamber
+and Pei, *Data Mining: Concepts and Techniques*, 9.1.2).
 
 Two kinds of incompleteness, one algorithm:
 

@@ -1,5 +1,6 @@
 """k-dependence Bayesian classifiers: KDB (Sahami 1996) and selective KDB (Martinez, Webb, Chen
-and Zaidi 2016); seed 000 section 7.4 ("replace the parent feature with a set of k features")."""
+and Zaidi 2016); Zhou, *Machine Learning*, 7.4 ("replace the parent feature with a set of k
+features")."""
 
 from __future__ import annotations
 
@@ -85,8 +86,9 @@ def kdb_parents(
 
 _KDB_PARAMETERS = """    k : int, default={k}
         The most feature parents a feature takes (besides the class). 0 is naive Bayes, 1 a
-        one-dependence model; the data a table needs grows exponentially with ``k`` (seed 000
-        section 7.4), which the hierarchical smoothing (the default) makes affordable.
+        one-dependence model; the data a table needs grows exponentially with ``k`` (Zhou,
+        *Machine Learning*, 7.4), which the hierarchical smoothing (the default) makes
+        affordable.
     cmi : {{"joint", "per-class"}}, default="joint"
         The weighting of ``I(x_i; x_j | y)`` used to rank parents (as in :class:`TAN`).
     max_table_cells : int, optional

@@ -1,4 +1,5 @@
-"""Naive-Bayes tree (Kohavi 1996; seed 004's "TreeNB"): a decision tree with naive Bayes leaves."""
+"""Naive-Bayes tree (Kohavi 1996; "TreeNB" in Yang Yu's Nanjing lecture *Bayesian
+Classifiers*): a decision tree with naive Bayes leaves."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Tree-augmented naive Bayes (Friedman, Geiger and Goldszmidt 1997; Zhou 7.4, seed 004)."""
+"""Tree-augmented naive Bayes (Friedman, Geiger and Goldszmidt 1997; Zhou, *Machine Learning*,
+7.4; Yang Yu's Nanjing lecture *Bayesian Classifiers*)."""
 
 from __future__ import annotations
 
@@ -57,8 +58,8 @@ class TAN(FamilyClassifier):
         The feature the tree is directed from (a column name or position). By default the
         feature of highest mutual information with the class, ``I(x; y)``.
     cmi : {"joint", "per-class"}, default="joint"
-        The edge weight: ``"joint"`` weighs each class by its frequency (Friedman et al.; the
-        Nanjing lecture, seed 004), ``"per-class"`` is Eq. (7.22) exactly as Zhou prints it.
+        The edge weight: ``"joint"`` weighs each class by its frequency (Friedman et al.; Yang
+        Yu's Nanjing lecture), ``"per-class"`` is Eq. (7.22) exactly as Zhou prints it.
     {params}
     {em}
     Attributes

@@ -32,6 +32,7 @@ import numpy as np
 from sklearn.exceptions import NotFittedError
 
 from bayeskit._compiled import planned_threads, serial_kernel
+from bayeskit._text import shown
 from bayeskit.data.codes import code_dtype
 from bayeskit.data.validation import check_sample_weight
 
@@ -55,7 +56,7 @@ _MDL_WORK_PER_VALUE = 3
 def _check_n_bins(n_bins: object) -> int:
     ok = isinstance(n_bins, numbers.Integral) and not isinstance(n_bins, bool) and n_bins >= 1
     if not ok:
-        msg = f"n_bins must be an integer >= 1, got {n_bins!r}"
+        msg = f"n_bins must be an integer >= 1, got {shown(n_bins)}"
         raise ValueError(msg)
     return int(n_bins)
 
@@ -103,7 +104,7 @@ def _check_y(y: object, n: int, n_classes: object) -> tuple[np.ndarray, int]:
         n_classes = int(ya.max()) + 1 if ya.size else 1
     ok = isinstance(n_classes, numbers.Integral) and not isinstance(n_classes, bool)
     if not ok or n_classes < 1:
-        msg = f"n_classes must be an integer >= 1, got {n_classes!r}"
+        msg = f"n_classes must be an integer >= 1, got {shown(n_classes)}"
         raise ValueError(msg)
     if ya.size and (ya.min() < 0 or ya.max() >= n_classes):
         msg = f"y must hold codes in [0, {n_classes}), got values in [{ya.min()}, {ya.max()}]"
@@ -511,7 +512,7 @@ def apply_cuts(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
     v = np.asarray(values, dtype=np.float64)
     c = np.asarray(cuts, dtype=np.float64)
     if c.ndim != 1 or np.isnan(c).any() or (c.size > 1 and np.any(c[1:] <= c[:-1])):
-        msg = f"cuts must be a 1-D strictly increasing array without NaN, got {c!r}"
+        msg = f"cuts must be a 1-D strictly increasing array without NaN, got {shown(c)}"
         raise ValueError(msg)
     codes = np.searchsorted(c, v, side="left").astype(np.int64, copy=False)
     codes[np.isnan(v)] = -1
@@ -645,7 +646,7 @@ class Discretizer:
         """Readable labels of column ``j``'s bins, e.g. ``"(-inf, 4.3]"``, ..., ``"(5.1, inf)"``."""
         self._check_fitted()
         if not isinstance(j, numbers.Integral) or not 0 <= j < self.n_features_in_:
-            msg = f"j must be a column index in [0, {self.n_features_in_}), got {j!r}"
+            msg = f"j must be a column index in [0, {self.n_features_in_}), got {shown(j)}"
             raise ValueError(msg)
         text = _format_cuts(self.cuts_[j])
         edges = ["-inf", *text]

@@ -41,6 +41,8 @@ import numbers
 import numpy as np
 from numpy.typing import ArrayLike
 
+from bayeskit._text import shown
+
 __all__ = ["reject_mask"]
 
 
@@ -56,11 +58,11 @@ def _check_threshold(threshold: object, name: str = "threshold") -> float:
     """
     if isinstance(threshold, (bool, np.bool_)) or not isinstance(threshold, numbers.Real):
         kind = type(threshold).__name__
-        msg = f"{name} must be a finite real number, got {threshold!r} of type {kind}"
+        msg = f"{name} must be a finite real number, got {shown(threshold)} of type {kind}"
         raise TypeError(msg)
     value = float(threshold)
     if not math.isfinite(value):
-        msg = f"{name} must be a finite real number, got {value!r}"
+        msg = f"{name} must be a finite real number, got {shown(value)}"
         raise ValueError(msg)
     return value
 

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from bayeskit._text import shown
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.decision.reject import _check_threshold, reject_mask
 from bayeskit.exceptions import CostMatrixError
@@ -91,7 +92,7 @@ def _numeric_values(values: np.ndarray, what: str = "cost matrix") -> np.ndarray
         for index, item in np.ndenumerate(values):
             if isinstance(item, (bool, np.bool_)) or not isinstance(item, numbers.Real):
                 msg = (
-                    f"{what} must hold real numbers, got {item!r} at {list(index)}; "
+                    f"{what} must hold real numbers, got {shown(item)} at {list(index)}; "
                     "give numeric costs"
                 )
                 raise CostMatrixError(msg)
@@ -124,7 +125,7 @@ def _as_array(cost: Any) -> np.ndarray:
     try:
         return np.asarray(cost)
     except (ValueError, TypeError) as exc:
-        msg = f"cost must be a rectangular 2-D array-like ({_CONVENTION}), got {cost!r}"
+        msg = f"cost must be a rectangular 2-D array-like ({_CONVENTION}), got {shown(cost)}"
         raise CostMatrixError(msg) from exc
 
 
@@ -176,7 +177,7 @@ def _from_mapping(cost: Mapping[Any, Any], classes: list[Any]) -> np.ndarray:
         if not isinstance(inner, Mapping):
             msg = (
                 "cost dict must map each predicted class to a dict {true class: cost}, "
-                f"got {inner!r} for predicted class {_label(key)}"
+                f"got {shown(inner)} for predicted class {_label(key)}"
             )
             raise CostMatrixError(msg)
         true = list(inner.keys())
@@ -293,7 +294,7 @@ def zero_one_cost(n_classes: int) -> np.ndarray:
            [1., 1., 0.]])
     """
     if isinstance(n_classes, (bool, np.bool_)) or not isinstance(n_classes, numbers.Integral):
-        msg = f"n_classes must be an integer >= 1, got {n_classes!r}"
+        msg = f"n_classes must be an integer >= 1, got {shown(n_classes)}"
         raise ValueError(msg)
     if n_classes < 1:
         msg = f"n_classes must be an integer >= 1, got {n_classes}"

@@ -294,7 +294,7 @@ def log_probabilities(
     first ``batch_axes`` and before the child's, which must be the last, are the conditioning
     variables, most important first; alpha smooths the root ``P(x)``) or
     ``"hierarchical-gibbs"`` (the same model by Petitjean et al.'s Gibbs sampler,
-    :func:`~bayeskit.estimate.hierarchical_gibbs`, seed 0).
+    :func:`~bayeskit.estimate.hierarchical_gibbs`, random seed 0).
 
     Examples
     --------

@@ -41,6 +41,7 @@ import zlib
 import numpy as np
 from scipy.special import digamma, polygamma
 
+from bayeskit._text import shown
 from bayeskit.estimate.dirichlet import lidstone
 from bayeskit.estimate.hierarchical import (
     CONCENTRATION_BOUNDS,
@@ -91,11 +92,11 @@ def hierarchical_gibbs(
     """
     counts, m = conditioning_levels(counts, batch_axes)
     if not isinstance(n_iter, int | np.integer) or n_iter < 1:
-        msg = f"n_iter must be a positive integer, got {n_iter!r}"
+        msg = f"n_iter must be a positive integer, got {shown(n_iter)}"
         raise ValueError(msg)
     burn = n_iter // 2 if burn_in is None else burn_in
     if not isinstance(burn, int | np.integer) or not 0 <= burn < n_iter:
-        msg = f"burn_in must be an integer in [0, n_iter), got {burn_in!r}"
+        msg = f"burn_in must be an integer in [0, n_iter), got {shown(burn_in)}"
         raise ValueError(msg)
     if counts.size and (not np.isfinite(counts).all() or (counts < 0).any()):
         msg = "counts must be finite and non-negative"

@@ -52,7 +52,7 @@ def conditional_mutual_information(counts: np.ndarray, weighting: str = "joint")
     """``I(A; B | Y)`` from a count table over ``(Y, A, B)``, in nats; a stack of such tables
     (shape ``(..., n_y, n_a, n_b)``) gives an array of their values, in one pass.
 
-    ``weighting="joint"`` (Friedman et al. 1997; the Nanjing lecture's form, seed 004)::
+    ``weighting="joint"`` (Friedman et al. 1997; the form of Yang Yu's Nanjing lecture)::
 
         I(A; B | Y) = sum_{y,a,b} P(a, b, y) log(P(a, b | y) / (P(a | y) P(b | y)))
 

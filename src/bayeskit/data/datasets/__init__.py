@@ -3,7 +3,7 @@
 Two kinds of tables ship with the package, as plain CSV files next to this
 module and described by ``catalog.json``:
 
-* the worked-example tables of the seed chapters (Zhou ch. 7, Zaki & Meira
+* the worked-example tables of the textbook chapters (Zhou ch. 7, Zaki & Meira
   ch. 18, the lecture notes after Han, Kamber & Pei 6.3 and Nanjing lecture
   5): ``watermelon3``, ``buys_computer``, ``age_credit_a``,
   ``age_credit_b``, ``age_numeric_credit``, ``dice_coin``, ``sweet``,
