@@ -54,7 +54,7 @@ def test_column_mismatch_names_only_what_differs():
     assert "unexpected ['extra']" in extra
     assert "missing" not in extra
     both = _message(lambda: model.predict(X.rename(columns={"b": "c"})))
-    assert "missing ['b']; unexpected ['c']" in both
+    assert "missing ['b'], unexpected ['c']" in both
     records = _message(lambda: model.predict([{"a": "u", "b": "p", "extra": 1}]))
     assert "missing" not in records
 

@@ -127,8 +127,8 @@ def test_one_column_rule_for_every_model(name):
     # named on both sides: by name, in any order
     np.testing.assert_array_equal(model.predict_proba(df[["c", "a", "b"]]), expected)
     for bad, words in [
-        (df[["a", "b"]], r"missing \['c'\], unexpected \[\]"),
-        (df.assign(d=1.0), r"missing \[\], unexpected \['d'\]"),
+        (df[["a", "b"]], r"fit: missing \['c'\]; columns are matched by name"),
+        (df.assign(d=1.0), r"fit: unexpected \['d'\]; columns are matched by name"),
         (df.set_axis(["a", "b", "z"], axis=1), r"missing \['c'\], unexpected \['z'\]"),
     ]:
         with pytest.raises(SchemaError, match=words):
