@@ -102,8 +102,8 @@ def test_a_start_network_restarts_and_weights():
     a = fit_em(ASIA.dag, doubled, states=STATES, seed=2, max_iter=5, tol=0)
     b = fit_em(ASIA.dag, data, states=STATES, seed=2, max_iter=5, tol=0, sample_weight=weights)
     np.testing.assert_allclose(a.history, b.history, rtol=1e-12)
-    net = BayesianNetwork.fit(data, ASIA.dag, method="em", estimator="mle", states=STATES,
-                              seed=2, max_iter=5, tol=0)  # fmt: skip
+    net = BayesianNetwork.learn(data, ASIA.dag, method="em", estimator="mle", states=STATES,
+                                seed=2, max_iter=5, tol=0)  # fmt: skip
     direct = fit_em(ASIA.dag, data, states=STATES, seed=2, max_iter=5, tol=0).network
     for node in ASIA.nodes:
         np.testing.assert_allclose(net.cpt(node), direct.cpt(node), atol=1e-12)
@@ -122,7 +122,7 @@ def test_em_errors_are_named():
     with pytest.raises(ValueError, match=r"column 'xray' holds 'maybe' \(row 0\)"):
         fit_em(ASIA.dag, data.assign(xray=["maybe"] + [None] * 199), states=STATES)
     with pytest.raises(ValueError, match="method='em' needs the structure given"):
-        BayesianNetwork.fit(data, "hill-climb", method="em")
+        BayesianNetwork.learn(data, "hill-climb", method="em")
 
 
 @pytest.mark.parametrize("share", ["0.1", "0.3", "0.5"])

@@ -122,14 +122,14 @@ def test_chow_liu_tree_is_the_maximum_mutual_information_tree(data):
 def test_network_fit_learns_both_steps(data):
     from bayeskit.networks import BayesianNetwork
 
-    net = BayesianNetwork.fit(data, "hill-climb", score="bic", estimator="mle", states=STATES)
+    net = BayesianNetwork.learn(data, "hill-climb", score="bic", estimator="mle", states=STATES)
     assert net.dag == learn_structure(data, "bic", states=STATES)
-    given = BayesianNetwork.fit(data, ASIA.dag, estimator="lidstone", alpha=1.0, states=STATES)
+    given = BayesianNetwork.learn(data, ASIA.dag, estimator="lidstone", alpha=1.0, states=STATES)
     assert given.dag == ASIA.dag
-    tree = BayesianNetwork.fit(data, "tree", score="ll", root="smoke", states=STATES)
+    tree = BayesianNetwork.learn(data, "tree", score="ll", root="smoke", states=STATES)
     assert len(tree.dag.edges) == len(tree.nodes) - 1
-    with pytest.raises(ValueError, match="structure must be a DAG"):
-        BayesianNetwork.fit(data, "k2-search")
+    with pytest.raises(ValueError, match="structure must be .hill-climb., .tree., a DAG"):
+        BayesianNetwork.learn(data, "k2-search")
 
 
 # ------------------------------------------------------------- the climb against a reference

@@ -146,6 +146,7 @@ class NetworkClassifier(FamilyClassifier):
     def _choose_structure(self, enc, y, w, n_classes) -> dict[int, tuple[int, ...]]:
         """Each node's parents (node ``d`` is the class), sorted."""
         from bayeskit.networks import DAG, BayesianNetwork
+        from bayeskit.networks.dag import as_dag
         from bayeskit.networks.learning import _NetworkData
         from bayeskit.networks.search import learn_structure, learn_tree
 
@@ -180,11 +181,12 @@ class NetworkClassifier(FamilyClassifier):
             edges = [(nodes[u], nodes[v]) for u, v in dag.edges]
         else:
             given = s.dag if isinstance(s, BayesianNetwork) else s
-            edges = list(given.edges) if isinstance(given, DAG) else [tuple(e) for e in given]
-            wanted = set(nodes)
-            have = set(given.nodes) if isinstance(given, DAG) else {v for e in edges for v in e}
+            # an edge list's nodes: the features and the class, and any other its edges name
+            given = as_dag(given, None if isinstance(given, DAG) else nodes, "structure")
+            edges = list(given.edges)
+            wanted, have = set(nodes), set(given.nodes)
             extra = have - wanted
-            if extra or (isinstance(given, DAG) and have != wanted):
+            if extra or have != wanted:
                 msg = (
                     f"the structure's nodes must be the features and class_node "
                     f"{self.class_node!r}; it names {sorted(map(str, extra))} that are not, "

@@ -1,11 +1,11 @@
-"""Directed acyclic graphs: the structure of a Bayesian network (seed 000 section 7.5.1).
+"""Directed acyclic graphs: the structure of a Bayesian network (Zhou, *Machine Learning*, 7.5.1).
 
 A :class:`DAG` holds named nodes in a fixed order (the order they were given in, which every
 listing keeps, so results are deterministic) and the edges between them. It answers the
 structural questions a network needs: parents, children, a topological order, ancestors and
 descendants, Markov blankets, the moral graph, and conditional independence by d-separation.
 
-d-separation is decided as the seed does it (Zhou, section 7.5.1 and its margin note): keep
+d-separation is decided as Zhou does it (*Machine Learning*, 7.5.1 and its margin note): keep
 ``x``, ``y``, ``z`` and their ancestors, moralise that subgraph (marry the parents of every
 child, drop the directions), remove ``z``, and ask whether ``x`` and ``y`` are still connected.
 Pruning to the ancestral set first is what makes the two parents of an unobserved common child
@@ -16,13 +16,14 @@ rules and is kept to cross-check it.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from itertools import combinations
 from typing import Any
 
+from bayeskit._text import shown
 from bayeskit.data.validation import check_count
 
-__all__ = ["DAG", "bayes_ball", "structural_hamming_distance"]
+__all__ = ["DAG", "as_dag", "bayes_ball", "edge_pairs", "structural_hamming_distance"]
 
 Node = Hashable
 
@@ -68,19 +69,19 @@ class DAG:
         pairs = []
         for edge in edges:
             if not isinstance(edge, tuple | list) or len(edge) != 2:
-                msg = f"an edge must be a (parent, child) pair, got {edge!r}"
+                msg = f"an edge must be a (parent, child) pair, got {shown(edge)}"
                 raise ValueError(msg)
             u, v = edge
             for node in (u, v):
                 _check_name(node)
                 order.setdefault(node, len(order))
             if u == v:
-                msg = f"edge {u!r} -> {v!r} is a self-loop"
+                msg = f"edge {shown(u)} -> {shown(v)} is a self-loop"
                 raise ValueError(msg)
             pairs.append((u, v))
         if len(set(pairs)) != len(pairs):
             dup = next(p for i, p in enumerate(pairs) if p in pairs[:i])
-            msg = f"edge {dup[0]!r} -> {dup[1]!r} is listed twice"
+            msg = f"edge {shown(dup[0])} -> {shown(dup[1])} is listed twice"
             raise ValueError(msg)
         self._nodes = tuple(order)
         self._index = order
@@ -233,9 +234,9 @@ class DAG:
 
     # ------------------------------------------------------------------ independence
     def moral_graph(self, nodes: Any = None) -> dict[Node, set[Node]]:
-        """The moral graph (seed 000 Fig. 7.4) of the whole DAG, or of the subgraph on
-        ``nodes``: each edge undirected, and the parents of each child married. As adjacency
-        sets, node -> its neighbours."""
+        """The moral graph (Zhou, *Machine Learning*, Fig. 7.4) of the whole DAG, or of the
+        subgraph on ``nodes``: each edge undirected, and the parents of each child married. As
+        adjacency sets, node -> its neighbours."""
         keep = set(self._nodes) if nodes is None else self._set(nodes)
         adj: dict[Node, set[Node]] = {n: set() for n in self._sorted(keep)}
         for child in adj:
@@ -326,6 +327,97 @@ class DAG:
             msg = "from_networkx needs a directed graph (networkx.DiGraph)"
             raise TypeError(msg)
         return cls(nodes=list(graph.nodes), edges=list(graph.edges))
+
+
+def edge_pairs(edges: Any, what: str = "edges") -> list[tuple[Node, Node]]:
+    """``edges`` as a list of ``(parent, child)`` pairs: a :class:`DAG`'s edges, or any
+    iterable of two-item tuples or lists. What every argument that takes edges (a structure,
+    a start graph, black and white lists) reads them with, so each refuses the same things
+    with the same words; ``what`` names the argument in a message.
+
+    Raises
+    ------
+    TypeError
+        For a string, or a value that is no iterable.
+    ValueError
+        For an item that is no pair (a single edge not put in a list, for example).
+
+    Examples
+    --------
+    >>> edge_pairs([("a", "b"), ["b", "c"]])
+    [('a', 'b'), ('b', 'c')]
+    >>> edge_pairs(("a", "b"), "start")
+    Traceback (most recent call last):
+    ...
+    ValueError: start: 'a' is no (parent, child) pair; a single edge goes in a list: [('a', 'b')]
+    """
+    if isinstance(edges, DAG):
+        return list(edges.edges)
+    if isinstance(edges, str | bytes) or not isinstance(edges, Iterable):
+        msg = (
+            f"{what} must be a DAG or a list of (parent, child) pairs, got "
+            f"{type(edges).__name__} {edges!r}"
+        )
+        raise TypeError(msg)
+    items = list(edges)
+    out = []
+    for edge in items:
+        if isinstance(edge, str | bytes) or not isinstance(edge, tuple | list) or len(edge) != 2:
+            hint = ""
+            if len(items) == 2 and not any(isinstance(e, tuple | list) for e in items):
+                hint = f"; a single edge goes in a list: [{tuple(items)!r}]"
+            msg = f"{what}: {shown(edge)} is no (parent, child) pair{hint}"
+            raise ValueError(msg)
+        out.append((edge[0], edge[1]))
+    return out
+
+
+def as_dag(structure: Any, nodes: Iterable[Node] | None = None, what: str = "structure") -> DAG:
+    """A :class:`DAG` from what a structure may be given as, wherever one is taken: a DAG, a
+    list of ``(parent, child)`` pairs, or a mapping ``{"nodes": [...], "edges": [...]}`` (nodes
+    that no edge names); a ``networkx.DiGraph`` too.
+
+    ``nodes``, the caller's nodes (a data set's columns, a network's tables), puts an edge
+    list's nodes in their order and adds those no edge names; a DAG given is returned as it
+    is. The DAG's own checks name a self-loop, an edge listed twice or a cycle, prefixed with
+    ``what``.
+
+    Examples
+    --------
+    >>> g = as_dag([("a", "b"), ("b", "c")], nodes=["c", "b", "a", "d"])
+    >>> g.nodes, g.edges
+    (('c', 'b', 'a', 'd'), (('a', 'b'), ('b', 'c')))
+    >>> as_dag({"nodes": ["x"], "edges": [("a", "b")]}).nodes
+    ('x', 'a', 'b')
+    >>> as_dag([("a", "b"), ("b", "a")])
+    Traceback (most recent call last):
+    ...
+    ValueError: structure: the edges make a cycle: 'a' -> 'b' -> 'a'
+    """
+    if isinstance(structure, DAG):
+        return structure
+    extra: list = []
+    if hasattr(structure, "is_directed") and hasattr(structure, "edges"):  # networkx
+        if not structure.is_directed():
+            msg = f"{what} must be a directed graph (networkx.DiGraph), got an undirected one"
+            raise TypeError(msg)
+        extra, structure = list(structure.nodes), list(structure.edges)
+    elif isinstance(structure, Mapping):
+        unknown = sorted(map(str, set(structure) - {"nodes", "edges"}))
+        if unknown or "edges" not in structure and "nodes" not in structure:
+            msg = (
+                f"{what} must be a DAG, a list of (parent, child) pairs or a mapping "
+                f"{{'nodes': [...], 'edges': [...]}}, got a mapping with keys {unknown}"
+            )
+            raise TypeError(msg)
+        extra, structure = list(structure.get("nodes", ())), structure.get("edges", ())
+    pairs = edge_pairs(structure, what)
+    order = list(dict.fromkeys([*(nodes or ()), *extra]))
+    try:
+        return DAG(nodes=order, edges=pairs)
+    except ValueError as exc:
+        msg = f"{what}: {exc}"
+        raise ValueError(msg) from None
 
 
 def bayes_ball(dag: DAG, x: Any, y: Any, given: Any = ()) -> bool:

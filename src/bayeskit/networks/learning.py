@@ -1,11 +1,11 @@
 """Parameter learning for a fixed structure: CPTs counted from complete data, then estimated.
 
-Learning is counting (seed 000 section 7.5.2: "when the network structure is known ... we only
-need to count the training samples to estimate the CPT of each node"): one pass counts every
-family ``(parents..., node)`` with :func:`bayeskit.stats.family_counts`, in the CPTs' own axis
-order, and an estimator of :mod:`bayeskit.estimate` turns each family's counts into its CPT.
-The counts are kept (:attr:`NetworkFit.counts`), so more rows add to them (``partial_fit``) and
-the result equals one fit on all the rows.
+Learning is counting (Zhou, *Machine Learning*, 7.5.2: "when the network structure is known
+... we only need to count the training samples to estimate the CPT of each node"): one pass
+counts every family ``(parents..., node)`` with :func:`bayeskit.stats.family_counts`, in the
+CPTs' own axis order, and an estimator of :mod:`bayeskit.estimate` turns each family's counts
+into its CPT. The counts are kept (:attr:`NetworkFit.counts`), so more rows add to them
+(``partial_fit``) and the result equals one fit on all the rows.
 
 Estimators, per parent configuration ``j`` of node ``i`` with ``r_i`` states and ``q_i`` parent
 configurations, counts ``n_ijk``:
@@ -21,6 +21,7 @@ MLE, which has none, the uniform distribution), never NaN.
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,15 +30,28 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bayeskit._text import shown
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.estimate import lidstone
-from bayeskit.networks.dag import DAG
+from bayeskit.networks.dag import DAG, as_dag
 from bayeskit.networks.network import BayesianNetwork, encode_columns, encode_frame, value_names
+from bayeskit.networks.states import (
+    NumericColumnError,
+    discretize_frame,
+    node_states,
+    state_order,
+)
 from bayeskit.stats import FamilyCounts, family_counts
 
-__all__ = ["ESTIMATORS", "NetworkFit", "fit_parameters"]
+__all__ = ["ESTIMATORS", "MAX_TABLE_CELLS", "NetworkFit", "fit_parameters"]
 
 ESTIMATORS = ("mle", "lidstone", "bdeu")
+
+#: The most cells the CPTs of one network may hold together (1 GiB of float64 each copy):
+#: checked before counting, so a structure of too many states or parents is refused by name
+#: instead of failing in an allocation. The largest networks of the bnlearn repository hold
+#: under a million.
+MAX_TABLE_CELLS = 1 << 27
 
 
 @dataclass
@@ -74,19 +88,22 @@ class NetworkFit:
 
 
 def fit_parameters(
-    dag: DAG,
+    dag: Any,
     data: pd.DataFrame,
     *,
     estimator: str = "bdeu",
     alpha: float | None = None,
     states: Mapping[Any, Any] | None = None,
     sample_weight: Any = None,
+    discretize: str | Mapping[Any, str] | None = None,
 ) -> NetworkFit:
     """Count ``data`` over ``dag``'s families and estimate every CPT.
 
     Parameters
     ----------
-    dag : DAG
+    dag : DAG, or list of (parent, child) pairs
+        The structure (:func:`~bayeskit.networks.dag.as_dag`: an edge list's nodes are those
+        its edges name; ``{"nodes": [...], "edges": [...]}`` adds others).
     data : DataFrame, or chunks
         One column per node (others are ignored), complete (no missing value); or data in
         chunks (:func:`~bayeskit.data.read_chunks`, or any iterable of DataFrames), counted
@@ -96,9 +113,16 @@ def fit_parameters(
         Lidstone's pseudo-count (default 1) or BDeu's equivalent sample size (default 1).
     states : mapping node -> sequence of state names, optional
         By default a categorical column's categories, else the column's distinct values
-        sorted (as strings).
+        (:func:`~bayeskit.networks.states.node_states`: whole numbers in numeric order, text
+        sorted; a column of numbers not whole, or of more than 32 distinct whole numbers, is
+        refused by name, before anything is allocated).
     sample_weight : array-like of shape (n_rows,), optional
         Non-negative weights; an integer weight counts a row that many times.
+    discretize : str or mapping column -> str, optional
+        Bin the numeric columns that cannot be nodes as they are, ``"equal-frequency:5"`` or
+        ``"equal-width:N"``: each becomes a node whose states are its bins, named as intervals
+        (``"(-inf, 2.5]"``); a mapping bins the columns it names
+        (:func:`~bayeskit.networks.states.discretize_frame`). A DataFrame only.
 
     Examples
     --------
@@ -107,13 +131,16 @@ def fit_parameters(
     >>> fit = fit_parameters(dag, data, estimator="mle")
     >>> fit.network.cpt("wet").tolist()  # rows: rain = n, y; columns: wet = n, y
     [[0.5, 0.5], [0.0, 1.0]]
+    >>> fit_parameters([("rain", "wet")], data).network.dag == dag  # an edge list
+    True
     """
+    dag = as_dag(dag, what="dag")
     if estimator not in ESTIMATORS:
         msg = f"estimator must be one of {ESTIMATORS}, got {estimator!r}"
         raise ValueError(msg)
     a = 1.0 if alpha is None else alpha
     if isinstance(a, bool) or not isinstance(a, int | float) or not np.isfinite(a) or a < 0:
-        msg = f"alpha must be a finite number >= 0, got {alpha!r}"
+        msg = f"alpha must be a finite number >= 0, got {shown(alpha)}"
         raise ValueError(msg)
     if estimator == "bdeu" and a == 0:
         msg = "alpha (BDeu's equivalent sample size) must be > 0"
@@ -122,18 +149,40 @@ def fit_parameters(
         if sample_weight is not None:
             msg = "sample_weight goes with a DataFrame; chunks carry no weights"
             raise ValueError(msg)
+        if discretize is not None:
+            msg = "discretize= needs the data in one DataFrame; bin the chunks' columns first"
+            raise ValueError(msg)
         counts, node_states = _count_chunks(dag, data, states)
         return NetworkFit(_estimate(dag, counts, node_states, estimator, float(a)), counts,
                           estimator, a)  # fmt: skip
+    if discretize is not None:
+        data = _discretized(data, discretize, dag.nodes, states, sample_weight)
     enc = _encode_data(dag.nodes, data, states, sample_weight)
     counts = _count(dag, enc)
     return NetworkFit(_estimate(dag, counts, enc.states, estimator, float(a)), counts, estimator, a)
 
 
-def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None) -> dict:
+def _discretized(data: Any, discretize: Any, nodes: Any, states: Mapping | None, weights: Any):
+    """``data`` with ``discretize=``'s columns binned (:func:`discretize_frame`); the nodes
+    whose states are given are left as they are."""
+    given = set(states or ())
+    if isinstance(discretize, Mapping):
+        both = [c for c in discretize if c in given]
+        if both:
+            msg = f"discretize and states both name {shown(both[0])}: give its states, or bin it"
+            raise ValueError(msg)
+    if isinstance(data, pd.DataFrame) and weights is not None:
+        weights = check_sample_weight(weights, len(data))
+    columns = [n for n in nodes if n not in given]
+    return discretize_frame(data, discretize, columns=columns, sample_weight=weights)
+
+
+def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any = ()) -> dict:
     """Every node's states for data in chunks: as given, else gathered in a first pass over
-    the columns (sorted, as for one DataFrame; a categorical column's categories), which
-    needs a re-iterable source."""
+    the columns (as for one DataFrame, :func:`node_states`, a column of numbers refused as
+    soon as the values read so far break its rule; a categorical column's categories), which
+    needs a re-iterable source. The ``declared`` nodes take a state per value, no rule
+    applied (the command line's ``--categorical``)."""
     from bayeskit.data.chunks import Chunks, _reiterable
 
     given = dict(states or {})
@@ -158,18 +207,31 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None) -> dict:
                 continue
             col = chunk[node]
             if not isinstance(col.dtype, pd.CategoricalDtype):
-                seen[node].update(value_names(col.dropna().unique()))
+                values = col.dropna().unique()
+                if node not in declared:  # refused on the first chunk that breaks the rule
+                    try:
+                        node_states(node, values)
+                    except NumericColumnError as exc:
+                        at_least = max(exc.n_distinct, len(seen[node]))
+                        raise NumericColumnError(node, at_least, exc.whole, exc.example,
+                                                 at_least=True) from None  # fmt: skip
+                seen[node].update(value_names(values))
             elif node in text:  # text read as categories: the values the chunk holds
                 codes = np.unique(col.cat.codes.to_numpy())
                 seen[node].update(value_names(col.cat.categories[codes[codes >= 0]]))
             else:  # a categorical column: its categories are its states (those of every
                 # chunk, in the order first seen: a file's row groups may differ)
                 held = ordered.setdefault(node, ())
-                fresh = [str(c) for c in col.cat.categories if str(c) not in set(held)]
+                fresh = [c for c in dict.fromkeys(value_names(col.cat.categories))
+                         if c not in set(held)]  # fmt: skip
                 ordered[node] = held + tuple(fresh)
     for node in unknown:
-        if node in ordered or seen[node]:
-            given[node] = ordered.get(node) or tuple(sorted(seen[node]))
+        if node in ordered:
+            given[node] = ordered[node]
+        elif seen[node]:
+            names = list(seen[node])
+            declared_here = node in declared
+            given[node] = tuple(state_order(names)) if declared_here else node_states(node, names)
     return given
 
 
@@ -256,7 +318,7 @@ def chunk_states(chunks: Any, states: Mapping | None) -> tuple[tuple, dict, Any]
     given = _chunk_states(nodes, chunks, states)
     lacking = [n for n in nodes if n not in given]
     if lacking:
-        msg = f"the chunks hold no value of column {lacking[0]!r} to take its states from"
+        msg = f"the chunks hold no value of column {shown(lacking[0])} to take its states from"
         raise ValueError(msg)
     return nodes, {n: given[n] for n in nodes}, source
 
@@ -349,14 +411,16 @@ def _encode_data(
 
 def _column_states(data: pd.DataFrame, node: Any, given: Mapping | None) -> tuple[str, ...]:
     """A node's states: as ``given``, else its column's categories, else the column's distinct
-    values sorted (as text); ValueError for a column with no value to take them from."""
+    values by the one rule of :func:`~bayeskit.networks.states.node_states` (a column of
+    numbers that are not a few whole numbers refused by name); ValueError for a column with no
+    value to take them from."""
     if given is not None and node in given:
         return tuple(str(s) for s in given[node])
     col = data[node]
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        states = tuple(str(c) for c in col.cat.categories)
+    if isinstance(col.dtype, pd.CategoricalDtype):  # named as its values are matched: 1.0 is "1"
+        states = tuple(dict.fromkeys(value_names(col.cat.categories)))
     else:
-        states = tuple(sorted(set(value_names(col.dropna().unique()))))
+        states = node_states(node, col.dropna().unique())
     if not states:
         msg = f"column {node!r} has no value to take its states from; pass states="
         raise ValueError(msg)
@@ -367,7 +431,26 @@ def _count(dag: DAG, data: _NetworkData) -> FamilyCounts:
     """Every family ``(parents..., node)`` of ``dag`` (over ``data``'s nodes), one pass."""
     pos = {n: j for j, n in enumerate(data.nodes)}
     families = [(*(pos[p] for p in dag.parents(n)), pos[n]) for n in dag.nodes]
+    check_table_cells(dag, data.states)
     return family_counts(data.codes, families, data.n_states, data.weights)
+
+
+def check_table_cells(dag: DAG, states: Mapping) -> None:
+    """ValueError, before anything is allocated, when ``dag``'s CPTs over ``states`` (node ->
+    state names) would hold more than :data:`MAX_TABLE_CELLS` cells: it names the largest
+    table and its states."""
+    sizes = {n: math.prod(len(states[v]) for v in (*dag.parents(n), n)) for n in dag.nodes}
+    total = sum(sizes.values())
+    if total > MAX_TABLE_CELLS:
+        node = max(sizes, key=sizes.__getitem__)
+        shape = " x ".join(str(len(states[v])) for v in (*dag.parents(node), node))
+        msg = (
+            f"the network's CPTs would hold {total:,} cells ({total * 8 / 2**30:,.1f} GiB), more "
+            f"than {MAX_TABLE_CELLS:,}: the largest, of node {node!r} given "
+            f"{list(dag.parents(node))}, has {shape} states; give its nodes fewer states (bin "
+            "numeric columns) or fewer parents"
+        )
+        raise ValueError(msg)
 
 
 def _estimate(dag: DAG, counts: FamilyCounts, states: dict, estimator: str, alpha: float):

@@ -1,7 +1,7 @@
 """Discrete Bayesian networks: a DAG and one conditional probability table per node.
 
-``B = <G, Theta>`` (seed 000 section 7.5): ``G`` a :class:`~bayeskit.networks.DAG`, ``Theta``
-the CPTs ``theta_{x_i | pi_i} = P(x_i | pi_i)``, and the joint probability their product
+``B = <G, Theta>`` (Zhou, *Machine Learning*, 7.5): ``G`` a :class:`~bayeskit.networks.DAG`,
+``Theta`` the CPTs ``theta_{x_i | pi_i} = P(x_i | pi_i)``, and the joint probability their product
 (Eq. 7.26). A node's CPT is a dense array in the axis order :mod:`bayeskit.stats` uses for a
 family's counts: the parents first, in the order :meth:`DAG.parents` lists them, the node itself
 last, so ``cpt[u_1, ..., u_m, :]`` is the distribution of the node given that parent
@@ -10,16 +10,22 @@ configuration and sums to 1. States are named per node, in the order of the CPT'
 
 from __future__ import annotations
 
+import functools
 import math
+import types
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from bayeskit._text import shown
 from bayeskit.data.codes import value_text
+from bayeskit.data.rows import row_name
 from bayeskit.data.validation import check_count
-from bayeskit.networks.dag import DAG, Node
+from bayeskit.networks.dag import DAG, Node, as_dag
+from bayeskit.networks.factor import CPD
 
 __all__ = ["BayesianNetwork", "encode_frame"]
 
@@ -27,12 +33,52 @@ __all__ = ["BayesianNetwork", "encode_frame"]
 SUM_TOLERANCE = 1e-6
 
 
+#: What only a structure search or :meth:`BayesianNetwork.learn` takes: ``net.fit(data)``
+#: refuses these, pointing to ``learn``.
+_LEARN_ONLY = frozenset({"structure", "score", "states", "discretize", "max_parents", "start",
+                         "black_list", "white_list", "tabu_length", "perturb", "ess", "root",
+                         "max_distinct_rows"})  # fmt: skip
+#: The options of :func:`~bayeskit.networks.fit_em` that ``net.fit(data, method="em")`` passes.
+_EM_OPTIONS = frozenset({"latent", "start", "max_iter", "tol", "restarts", "seed", "progress"})
+
+
+class _FitMethod:
+    """``BayesianNetwork.fit``: two bindings of one name, told apart by whether there is a
+    network. On a network, ``net.fit(data)`` fits that network's CPTs and keeps its structure
+    (the method below). On the class, ``BayesianNetwork.fit(data, ...)`` is the old spelling
+    of :meth:`BayesianNetwork.learn`: it still learns (the same arguments, the same result),
+    with a FutureWarning that names ``learn``. Neither is reached by the other's call."""
+
+    def __init__(self, on_network: Any):
+        self._on_network = on_network
+        functools.update_wrapper(self, on_network)
+
+    def __get__(self, network: Any, owner: type | None = None) -> Any:
+        if network is None:
+            return types.MethodType(_learn_on_class, owner)
+        return types.MethodType(self._on_network, network)
+
+
+def _learn_on_class(cls: type, data: Any, *args: Any, **kwargs: Any) -> Any:
+    """``BayesianNetwork.fit(data, ...)`` called on the class: :meth:`BayesianNetwork.learn`,
+    with a FutureWarning."""
+    msg = (
+        f"{cls.__name__}.fit(data, ...) called on the class learns a network, its structure "
+        f"included; call {cls.__name__}.learn(data, ...) instead (the same arguments): this "
+        "form will be removed. On a network, net.fit(data) fits its CPTs and keeps its structure."
+    )
+    warnings.warn(msg, FutureWarning, stacklevel=2)
+    return cls.learn(data, *args, **kwargs)
+
+
 class BayesianNetwork:
     """A discrete Bayesian network.
 
     Parameters
     ----------
-    dag : DAG
+    dag : DAG, or list of (parent, child) pairs
+        The structure; an edge list's nodes are ``cpts``' keys, in their order
+        (:func:`~bayeskit.networks.dag.as_dag`).
     cpts : mapping node -> array-like
         Each node's CPT, shape ``(*parent cardinalities, cardinality)`` with the parents in
         ``dag.parents(node)`` order; each distribution (last axis) non-negative, summing to 1.
@@ -47,7 +93,8 @@ class BayesianNetwork:
 
     Examples
     --------
-    The lecture network of seed 004 (C and S roots, W given C, B given C and S, A given B):
+    The network of Yang Yu's Nanjing lecture *Bayesian Classifiers* (C and S roots, W given C,
+    B given C and S, A given B):
 
     >>> dag = DAG(edges=[("C", "W"), ("C", "B"), ("S", "B"), ("B", "A")])
     >>> T = ("T", "F")
@@ -64,16 +111,18 @@ class BayesianNetwork:
     def __init__(
         self, dag: DAG, cpts: Mapping[Node, Any], states: Mapping[Node, Any] | None = None
     ):
-        if not isinstance(dag, DAG):
-            msg = f"dag must be a bayeskit.networks.DAG, got {type(dag).__name__}"
-            raise TypeError(msg)
         if not isinstance(cpts, Mapping):
             msg = f"cpts must be a mapping node -> table, got {type(cpts).__name__}"
             raise TypeError(msg)
+        dag = as_dag(dag, nodes=list(cpts), what="dag")
         extra = [n for n in cpts if n not in dag]
         missing = [n for n in dag.nodes if n not in cpts]
         if extra or missing:
-            what = f"no node {extra[0]!r} in the DAG" if extra else f"node {missing[0]!r} has none"
+            what = (
+                f"no node {shown(extra[0])} in the DAG"
+                if extra
+                else f"node {shown(missing[0])} has none"
+            )
             msg = f"cpts must hold one table per node of the DAG: {what}"
             raise ValueError(msg)
         self._dag = dag
@@ -81,7 +130,7 @@ class BayesianNetwork:
         names = {} if states is None else dict(states)
         unknown = [n for n in names if n not in dag]
         if unknown:
-            msg = f"states names no node {unknown[0]!r} of the DAG"
+            msg = f"states names no node {shown(unknown[0])} of the DAG"
             raise ValueError(msg)
         self._states: dict[Node, tuple[str, ...]] = {}
         for node in dag.nodes:
@@ -128,7 +177,7 @@ class BayesianNetwork:
 
     # ------------------------------------------------------------------ learning
     @classmethod
-    def fit(
+    def learn(
         cls,
         data: pd.DataFrame,
         structure: Any = "hill-climb",
@@ -139,56 +188,225 @@ class BayesianNetwork:
         states: Mapping | None = None,
         sample_weight: Any = None,
         method: str = "count",
+        discretize: str | Mapping | None = None,
         **search: Any,
     ) -> BayesianNetwork:
-        """Learn a network: the structure (a given :class:`DAG`, or ``"hill-climb"`` by
-        :func:`~bayeskit.networks.learn_structure`, or ``"tree"`` by
-        :func:`~bayeskit.networks.learn_tree`, scored by ``score``, with ``search``'s options),
-        then its CPTs by :func:`~bayeskit.networks.fit_parameters` (``estimator``, ``alpha``)
-        from complete data, or with ``method="em"`` (or ``"gradient"``) by
-        :func:`~bayeskit.networks.fit_em` from data with missing values and latent nodes (the
-        structure given; ``search`` holds ``fit_em``'s options such as ``latent``, ``start``,
-        ``max_iter``, ``seed``).
+        """Learn a network from ``data``, one node per column: the structure, then the CPTs.
+
+        Parameters
+        ----------
+        data : DataFrame, or chunks
+            Complete data (``method="count"``), or with missing values (EM); data in chunks
+            as :func:`~bayeskit.networks.learn_structure` takes it.
+        structure : {"hill-climb", "tree"}, DAG, or list of (parent, child) pairs
+            ``"hill-climb"``: :func:`~bayeskit.networks.learn_structure`; ``"tree"``:
+            :func:`~bayeskit.networks.learn_tree`; both scored by ``score``, with ``search``'s
+            options. A DAG or an edge list is taken as it is and only the CPTs are learned (an
+            edge list's nodes are ``data``'s columns, in their order, and any node its edges
+            name besides: :func:`~bayeskit.networks.dag.as_dag`).
+        score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
+        estimator, alpha, states, sample_weight :
+            As :func:`~bayeskit.networks.fit_parameters`. By default a column's states are its
+            values, whole numbers in numeric order; a column of numbers not whole, or of more
+            than 32 distinct whole numbers, is refused by name before anything is allocated
+            (:mod:`bayeskit.networks.states`): bin it (``discretize``) or declare it
+            categorical.
+        method : {"count", "em", "gradient"}, default="count"
+            ``"count"``: :func:`~bayeskit.networks.fit_parameters` from complete data; ``"em"``
+            or ``"gradient"``: :func:`~bayeskit.networks.fit_em` from data with missing values
+            and latent nodes, the structure given (``search`` then holds ``fit_em``'s options:
+            ``latent``, ``start``, ``max_iter``, ``seed``, ...).
+        discretize : str or mapping column -> str, optional
+            Bin the numeric columns that cannot be nodes as they are: ``"equal-frequency:5"``
+            or ``"equal-width:N"``; each becomes a node whose states are its bins, named as
+            intervals (``"(-inf, 2.5]"``). A mapping bins the columns it names
+            (:func:`~bayeskit.networks.states.discretize_frame`). A DataFrame only.
+        **search :
+            The search's options (``max_parents``, ``tabu_length``, ``start``, ``black_list``,
+            ``white_list``, ``restarts``, ``root``, ...), or EM's.
+
+        Returns
+        -------
+        BayesianNetwork
+
+        See Also
+        --------
+        fit : a network's CPTs fitted to data, its structure and states kept.
 
         Examples
         --------
         >>> rng = np.random.default_rng(0)
         >>> a = rng.integers(0, 2, 3000)
         >>> b = np.where(rng.random(3000) < 0.9, a, 1 - a)
-        >>> net = BayesianNetwork.fit(pd.DataFrame({"a": a, "b": b}))
+        >>> net = BayesianNetwork.learn(pd.DataFrame({"a": a, "b": b}))
         >>> net.dag.edges, net.cpt("b").round(1).tolist()
         ((('a', 'b'),), [[0.9, 0.1], [0.1, 0.9]])
+        >>> x = rng.normal(size=3000) + 2 * b  # a measurement: binned into 3 states
+        >>> net = BayesianNetwork.learn(pd.DataFrame({"b": b, "x": x}),
+        ...                             discretize="equal-frequency:3")
+        >>> len(net.states("x")), net.states("x")[0].startswith("(-inf, ")
+        (3, True)
         """
         from bayeskit.data.chunks import _reiterable
-        from bayeskit.networks.learning import chunk_states, fit_parameters, in_chunks
+        from bayeskit.networks.learning import _discretized, chunk_states, fit_parameters, in_chunks
         from bayeskit.networks.search import learn_structure, learn_tree
 
+        searched = isinstance(structure, str)
+        if searched and structure not in ("hill-climb", "tree"):
+            msg = (
+                "structure must be 'hill-climb', 'tree', a DAG or a list of (parent, child) "
+                f"pairs, got {structure!r}"
+            )
+            raise ValueError(msg)
+        if method not in ("count", "em", "gradient"):
+            msg = f"method must be 'count', 'em' or 'gradient', got {method!r}"
+            raise ValueError(msg)
+        if discretize is not None:
+            if not isinstance(data, pd.DataFrame):
+                msg = "discretize= needs the data in one DataFrame; bin the chunks' columns first"
+                raise ValueError(msg)
+            data = _discretized(data, discretize, list(data.columns), states, sample_weight)
+        dag = None if searched else as_dag(structure, _columns_of(data))
         common = {"states": states, "sample_weight": sample_weight}
         if method in ("em", "gradient"):
             from bayeskit.networks.em import fit_em
 
-            if not isinstance(structure, DAG):
-                msg = f"method={method!r} needs the structure given as a DAG"
+            if dag is None:
+                msg = (
+                    f"method={method!r} needs the structure given: a DAG or a list of "
+                    "(parent, child) pairs"
+                )
                 raise ValueError(msg)
-            return fit_em(structure, data, estimator=estimator, alpha=alpha, method=method,
+            return fit_em(dag, data, estimator=estimator, alpha=alpha, method=method,
                           **common, **search).network  # fmt: skip
-        if method != "count":
-            msg = f"method must be 'count', 'em' or 'gradient', got {method!r}"
-            raise ValueError(msg)
-        learned = isinstance(structure, str) and structure in ("hill-climb", "tree")
-        if learned and in_chunks(data) and _reiterable(data):
+        if dag is not None and search:
+            msg = (
+                f"{sorted(search)} are options of a structure search, and the structure is "
+                "given; pass structure='hill-climb' or 'tree' to learn one"
+            )
+            raise TypeError(msg)
+        if searched and in_chunks(data) and _reiterable(data):
             # the states once, for the search and the counting both (each would read them)
             common["states"] = chunk_states(data, states)[1]
-        if isinstance(structure, DAG):
-            dag = structure
-        elif structure == "hill-climb":
+        if structure == "hill-climb":
             dag = learn_structure(data, score, **common, **search)
         elif structure == "tree":
             dag = learn_tree(data, score, **common, **search)
-        else:
-            msg = f"structure must be a DAG, 'hill-climb' or 'tree', got {structure!r}"
-            raise ValueError(msg)
         return fit_parameters(dag, data, estimator=estimator, alpha=alpha, **common).network
+
+    @_FitMethod
+    def fit(
+        self,
+        data: pd.DataFrame,
+        *structure: Any,
+        estimator: str = "bdeu",
+        alpha: float | None = None,
+        sample_weight: Any = None,
+        method: str = "count",
+        **em: Any,
+    ) -> BayesianNetwork:
+        """This network's CPTs fitted to ``data``, its DAG and its states kept: a new network.
+
+        To learn a structure as well, call the class's :meth:`learn`:
+        ``BayesianNetwork.learn(data)``. (Called on the class, ``BayesianNetwork.fit(data,
+        ...)`` is the old spelling of ``learn``: it still learns, with a FutureWarning.)
+
+        A new network is returned and this one is left as it is, as every operation on a
+        network does: its CPTs are read-only and what is compiled from them (the junction
+        tree, the sampler) is kept, so a fit in place (pgmpy's) would leave those stale. As
+        scikit-learn's ``fit`` returns the fitted estimator, write ``net = net.fit(data)``.
+
+        Parameters
+        ----------
+        data : DataFrame, or chunks
+            A column per node (others are ignored). Each node keeps its states: data that
+            shows only some of them is fine (the others are counted zero), a value that is no
+            state is an error naming the column and the value.
+        estimator, alpha, sample_weight :
+            As :func:`~bayeskit.networks.fit_parameters`.
+        method : {"count", "em", "gradient"}, default="count"
+            ``"count"``: complete data; ``"em"`` or ``"gradient"``:
+            :func:`~bayeskit.networks.fit_em`, for missing values, and for nodes with no
+            column, latent (with the states this network gives them, unless ``latent=`` says
+            otherwise).
+        **em :
+            With EM, :func:`~bayeskit.networks.fit_em`'s ``latent``, ``start`` (for example
+            this network, to start from its CPTs), ``max_iter``, ``tol``, ``restarts``,
+            ``seed``, ``progress``.
+
+        Returns
+        -------
+        BayesianNetwork
+            Over the same DAG and states.
+
+        Raises
+        ------
+        TypeError
+            For a structure or a search's option (``score``, ``max_parents``, ``states``,
+            ...): ``fit`` keeps the structure; :meth:`learn` takes those.
+
+        Examples
+        --------
+        >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
+        ...     {"rain": [0.5, 0.5], "wet": [[0.5, 0.5], [0.5, 0.5]]},
+        ...     states={"rain": ["no", "yes"], "wet": ["no", "yes"]})
+        >>> data = pd.DataFrame({"rain": ["yes", "yes", "no", "no"],
+        ...                      "wet": ["yes", "yes", "no", "yes"]})
+        >>> fitted = net.fit(data, estimator="mle")
+        >>> fitted.dag == net.dag, fitted.cpt("wet").tolist()
+        (True, [[0.5, 0.5], [0.0, 1.0]])
+        """
+        if structure or "structure" in em:
+            msg = (
+                "net.fit(data) keeps the network's structure and takes none; to learn one, "
+                "call BayesianNetwork.learn(data, structure, ...)"
+            )
+            raise TypeError(msg)
+        wrong = sorted(set(em) & _LEARN_ONLY)
+        if wrong and not (method != "count" and set(wrong) <= _EM_OPTIONS):
+            msg = (
+                f"net.fit(data) keeps the network's structure and states and takes no {wrong}; "
+                "to learn a network with them, call BayesianNetwork.learn(data, ...)"
+            )
+            raise TypeError(msg)
+        unknown = sorted(set(em) - _EM_OPTIONS)
+        if unknown or (em and method == "count"):
+            msg = (
+                f"net.fit(data) got unexpected options {unknown or sorted(em)}; with "
+                f"method='em' or 'gradient' it takes {sorted(_EM_OPTIONS)}"
+            )
+            raise TypeError(msg)
+        states = {n: self._states[n] for n in self.nodes}
+        if method == "count":
+            from bayeskit.networks.learning import fit_parameters
+
+            if isinstance(data, pd.DataFrame):
+                absent = [n for n in self.nodes if n not in data.columns]
+                holes = int(data[[n for n in self.nodes if n in data.columns]].isna().sum().sum())
+                if absent or holes:
+                    what = f"no column for {absent}" if absent else f"{holes} missing values"
+                    msg = (
+                        f"data has {what}: counting needs every node observed in every row; "
+                        "fit with method='em' (a node with no column is then latent)"
+                    )
+                    raise ValueError(msg)
+            return fit_parameters(self._dag, data, estimator=estimator, alpha=alpha,
+                                  states=states, sample_weight=sample_weight).network  # fmt: skip
+        if method not in ("em", "gradient"):
+            msg = f"method must be 'count', 'em' or 'gradient', got {method!r}"
+            raise ValueError(msg)
+        from bayeskit.networks.em import fit_em
+
+        if not isinstance(data, pd.DataFrame):
+            msg = f"method={method!r} needs data in one DataFrame, got {type(data).__name__}"
+            raise TypeError(msg)
+        latent = em.pop("latent", None)
+        if latent is None:
+            latent = {n: states[n] for n in self.nodes if n not in data.columns}
+        observed = {n: states[n] for n in self.nodes if n not in latent}
+        return fit_em(self._dag, data, states=observed, latent=latent, estimator=estimator,
+                      alpha=alpha, sample_weight=sample_weight, method=method,
+                      **em).network  # fmt: skip
 
     # ------------------------------------------------------------------ structure
     @property
@@ -208,8 +426,33 @@ class BayesianNetwork:
 
     def cpt(self, node: Node) -> np.ndarray:
         """The node's CPT (read-only), axes: its parents in :meth:`DAG.parents` order, then
-        the node."""
+        the node. :meth:`cpd` is the same table with the states named."""
         return self._cpts[self._dag._check(node)]
+
+    def cpd(self, node: Node) -> CPD:
+        """The node's CPT labelled, ``P(node | parents)``: a
+        :class:`~bayeskit.networks.CPD` that prints as a table of a row per configuration of
+        the parents and a column per state of the node (text, and HTML in Jupyter), as
+        pgmpy's ``TabularCPD`` and pyAgrum's ``bn.cpt`` do; ``to_frame()`` is that table as a
+        DataFrame, ``to_factor()`` a :class:`~bayeskit.networks.Factor`, ``values`` the array
+        of :meth:`cpt`.
+
+        Examples
+        --------
+        >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
+        ...     {"rain": [0.3, 0.7], "wet": [[0.9, 0.1], [0.2, 0.8]]},
+        ...     states={"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> net.cpd("wet")
+                   wet
+        rain  yes   no
+        yes   0.9  0.1
+        no    0.2  0.8
+        >>> net.cpd("wet").to_frame().loc["yes"].tolist()
+        [0.9, 0.1]
+        """
+        node = self._dag._check(node)
+        family = (*self._dag.parents(node), node)
+        return CPD(node, family[:-1], self._cpts[node], {v: self._states[v] for v in family})
 
     @property
     def n_parameters(self) -> int:
@@ -241,7 +484,11 @@ class BayesianNetwork:
         missing = [n for n in self.nodes if n not in assignment]
         extra = [n for n in assignment if n not in self._dag]
         if missing or extra:
-            what = f"no value for {missing[0]!r}" if missing else f"unknown node {extra[0]!r}"
+            what = (
+                f"no value for {shown(missing[0])}"
+                if missing
+                else f"unknown node {shown(extra[0])}"
+            )
             msg = f"a full assignment needs one state per node: {what}"
             raise ValueError(msg)
         idx = {n: self._state_index(n, assignment[n]) for n in self.nodes}
@@ -367,6 +614,17 @@ class BayesianNetwork:
         )
 
 
+def _columns_of(data: Any) -> list | None:
+    """The columns of ``data`` (a DataFrame, or a file read in chunks), else None."""
+    if isinstance(data, pd.DataFrame):
+        return list(data.columns)
+    from bayeskit.data.chunks import Chunks
+
+    if isinstance(data, Chunks):
+        return list(data.columns or data.column_names())
+    return None
+
+
 def encode_frame(nodes, states: Mapping, data: pd.DataFrame) -> np.ndarray:
     """The state index of every value of ``data``'s columns ``nodes``, shape ``(n_rows,
     len(nodes))``; values are matched to ``states[node]`` as strings. ValueError naming the
@@ -403,7 +661,10 @@ def _column_codes(nodes, states: Mapping, data: pd.DataFrame):
         codes = state_codes(data[node], states[node], f"column {node!r}")
         if (codes < 0).any():
             row = int(np.flatnonzero(codes < 0)[0])
-            msg = f"column {node!r} has a missing value (row {row}); complete data is needed"
+            msg = (
+                f"column {node!r} has a missing value ({row_name(data.index, row)}); complete "
+                "data is needed"
+            )
             raise ValueError(msg)
         yield j, codes
 
@@ -434,7 +695,8 @@ def state_codes(col: pd.Series, states: Any, what: str) -> np.ndarray:
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         msg = (
-            f"{what} holds {col.iloc[row]!r} (row {row}), which is no state of it ({list(labels)})"
+            f"{what} holds {shown(col.iloc[row])} ({row_name(col.index, row)}), which is no "
+            f"state of it ({shown(list(labels))})"
         )
         raise ValueError(msg)
     return codes.astype(np.int64)

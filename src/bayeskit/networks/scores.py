@@ -1,14 +1,14 @@
 """Structure scores, decomposable into one term per family, from the family counts.
 
-Seed 000 section 7.5.2 defines the description-length score to minimise,
+Zhou, *Machine Learning*, 7.5.2, defines the description-length score to minimise,
 ``s(B | D) = f(theta) |B| - LL(B | D)`` (Eq. 7.28), with ``LL(B | D) = sum_rows log P_B(x)``
 (Eq. 7.29) at the maximum-likelihood parameters (Eq. 7.32), ``f = 1`` for AIC (Eq. 7.30) and
 ``f = log(m) / 2`` for BIC (Eq. 7.31). Here every score is given **to maximise**, as the
-negative of the seed's, in **natural logarithms**: ``LL``, ``AIC = LL - |B|``,
+negative of Zhou's, in **natural logarithms**: ``LL``, ``AIC = LL - |B|``,
 ``BIC = LL - ln(m) / 2 |B|`` (the sign pgmpy and bnlearn use). The choice of the sign does not
 change which structure is best; the log base does not either for LL and BIC (both terms scale
 by the same factor), but it does for AIC, whose penalty is one unit per parameter: in nats it
-is Akaike's ``AIC / 2`` (the seed's formula with natural logs); with base-2 logs the seed's
+is Akaike's ``AIC / 2`` (Zhou's formula with natural logs); with base-2 logs Zhou's
 formula weighs each parameter ``1 / ln 2`` times more. ``K2`` and ``BDeu`` are log marginal
 likelihoods (Cooper and Herskovits 1992; Heckerman, Geiger and Chickering 1995): Dirichlet
 priors of 1 per cell, and of ``ess / (q r)`` per cell for a family of ``q`` parent
@@ -27,7 +27,8 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln, xlogy
 
-from bayeskit.networks.dag import DAG
+from bayeskit._text import shown
+from bayeskit.networks.dag import as_dag
 from bayeskit.networks.learning import _count, _encode_data
 
 __all__ = ["SCORES", "family_score", "family_scores", "score"]
@@ -96,7 +97,7 @@ def family_scores(
         a_row = np.full(len(rows), float(r))
     elif kind == "bdeu":
         if not ess > 0:
-            msg = f"ess must be > 0, got {ess!r}"
+            msg = f"ess must be > 0, got {shown(ess)}"
             raise ValueError(msg)
         a_row = ess / np.asarray(q, dtype=np.float64)
         a_cell = a_row / r
@@ -111,7 +112,7 @@ def family_scores(
 
 
 def score(
-    dag: DAG,
+    dag: Any,
     data: pd.DataFrame,
     kind: str = "bic",
     *,
@@ -119,7 +120,9 @@ def score(
     states: Any = None,
     sample_weight: Any = None,
 ) -> float:
-    """The score of ``dag`` on complete ``data``: the sum of its families' terms.
+    """The score of ``dag`` (a DAG, or a list of (parent, child) pairs:
+    :func:`~bayeskit.networks.dag.as_dag`) on complete ``data``: the sum of its families'
+    terms.
 
     ``states`` (node -> state names) as :func:`~bayeskit.networks.fit_parameters`; by default
     each column's categories or distinct values, so a state never seen still counts in
@@ -128,9 +131,10 @@ def score(
     Examples
     --------
     >>> data = pd.DataFrame({"a": list("xxyy"), "b": list("uvuv")})
-    >>> score(DAG(nodes=["a", "b"]), data, "bic") > score(DAG(edges=[("a", "b")]), data, "bic")
+    >>> score({"nodes": ["a", "b"]}, data, "bic") > score([("a", "b")], data, "bic")
     True
     """
+    dag = as_dag(dag, what="dag")
     if kind not in SCORES:
         msg = f"score must be one of {SCORES}, got {kind!r}"
         raise ValueError(msg)

@@ -1,4 +1,4 @@
-"""Score-and-search structure learning (seed 000 section 7.5.2): greedy hill climbing.
+"""Score-and-search structure learning (Zhou, *Machine Learning*, 7.5.2): greedy hill climbing.
 
 "Starting with a network structure and gradually updating each edge (add, delete, or change
 direction) until the score function does not decrease any more." The scores are those of
@@ -37,8 +37,10 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._compiled import planned_threads
+from bayeskit._progress import iterations_adapter, reports_progress
+from bayeskit._text import shown
 from bayeskit.data.validation import check_count
-from bayeskit.networks.dag import DAG
+from bayeskit.networks.dag import DAG, as_dag, edge_pairs
 from bayeskit.networks.learning import (
     _distinct_chunk_rows,
     _encode_data,
@@ -224,12 +226,13 @@ def extension_counts(codes, weights, cands, r_cand, ids, k, r, child) -> np.ndar
     return count_extensions(codes, cands, cell, k * r, weights, offsets, task_ptr)
 
 
+@reports_progress("hill climbing", lambda a: iterations_adapter(None, "score"))
 def learn_structure(
     data: pd.DataFrame,
     score: str = "bic",
     *,
     max_parents: int | None = None,
-    start: DAG | str | None = "tree",
+    start: Any = "tree",
     black_list: Iterable[tuple[Any, Any]] = (),
     white_list: Iterable[tuple[Any, Any]] = (),
     tabu_length: int = 10,
@@ -258,12 +261,13 @@ def learn_structure(
     score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
     max_parents : int, optional
         The most parents a node may have.
-    start : DAG or {"tree", "empty"}, default="tree"
-        The graph to start from: a DAG over the same nodes, ``"empty"`` (or None), or
+    start : DAG, list of (parent, child) pairs, or {"tree", "empty"}, default="tree"
+        The graph to start from: a DAG over the same nodes, an edge list over some of them
+        (:func:`~bayeskit.networks.dag.as_dag`), ``"empty"`` (or None), or
         ``"tree"``, the forest :func:`learn_tree` gives for the same score, its edges kept only
         where the lists and ``max_parents`` allow (turned around where only the other direction
         is allowed).
-    black_list, white_list : iterables of (u, v)
+    black_list, white_list : lists of (parent, child) pairs, or DAGs
         Edges never added; edges never removed or reversed (they are added to the start).
     tabu_length, restarts, perturb, max_iter, seed :
         See the module docstring; ``max_iter`` bounds the moves of one climb.
@@ -271,9 +275,10 @@ def learn_structure(
         BDeu's equivalent sample size.
     states, sample_weight :
         As :func:`~bayeskit.networks.fit_parameters`.
-    progress : callable, optional
-        Called as ``progress(moves, score)`` after every move, with the moves made so far (all
-        climbs together) and the current graph's score (the command line shows it live).
+    progress : bool or callable, optional
+        ``True`` shows a progress display on standard error. A callable is called as
+        ``progress(moves, score)`` after every move, with the moves made so far (all climbs
+        together) and the current graph's score (the command line shows it live).
     max_distinct_rows : int or None, default=2,000,000
         Data in chunks only: the most distinct rows held in memory (each takes about one byte
         per node and eight for its number, and a merge three times that); beyond it, a pass
@@ -307,10 +312,10 @@ def learn_structure(
 
         def edge_set(edges, what) -> set[tuple[int, int]]:
             out = set()
-            for edge in edges:
+            for edge in edge_pairs(edges, what):
                 u, v = edge
                 if u not in pos or v not in pos:
-                    msg = f"{what} edge {edge!r} names a node that is no column of data"
+                    msg = f"{what} edge {shown(edge)} names a node that is no column of data"
                     raise ValueError(msg)
                 out.add((pos[u], pos[v]))
             return out
@@ -325,8 +330,9 @@ def learn_structure(
                 msg = f"start must be a DAG, 'tree' or 'empty', got {start!r}"
                 raise ValueError(msg)
         elif start is not None:
-            if not isinstance(start, DAG) or set(start.nodes) != set(nodes):
-                msg = "start must be a DAG over exactly data's columns"
+            start = as_dag(start, None if isinstance(start, DAG) else nodes, "start")
+            if set(start.nodes) != set(nodes):
+                msg = "start must be a DAG over exactly data's columns (or edges between them)"
                 raise ValueError(msg)
             for u, v in start.edges:
                 parents[pos[v]].add(pos[u])
@@ -708,7 +714,7 @@ def learn_tree(
     scorer, nodes = _scorer(data, score, ess, states, sample_weight, max_distinct_rows)
     with closing(scorer):
         if root is not None and root not in nodes:
-            msg = f"root {root!r} is no column of data"
+            msg = f"root {shown(root)} is no column of data"
             raise ValueError(msg)
         rooted = [nodes.index(root)] if root is not None else []
         edges = [(nodes[u], nodes[v]) for u, v in _tree_edges(scorer, rooted)]

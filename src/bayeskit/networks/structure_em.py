@@ -64,8 +64,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bayeskit._progress import iterations_adapter, reports_progress
+from bayeskit._text import shown
 from bayeskit.data.validation import check_count, check_sample_weight
-from bayeskit.networks.dag import DAG
+from bayeskit.networks.dag import DAG, as_dag
 from bayeskit.networks.em import _distinct_rows, _encode, _group_rows, fit_em
 from bayeskit.networks.learning import ESTIMATORS, _count, _estimate, _NetworkData
 from bayeskit.networks.network import BayesianNetwork
@@ -110,13 +112,14 @@ class StructuralEMResult:
     converged: bool = False
 
 
+@reports_progress("structural EM", lambda a: iterations_adapter(a["max_iter"], "score"))
 def structural_em(
     data: pd.DataFrame,
     *,
     states: Any = None,
     score: str = "bic",
     max_parents: int | None = None,
-    start: DAG | None = None,
+    start: Any = None,
     max_iter: int = 10,
     em_max_iter: int = 20,
     em_tol: float = 1e-6,
@@ -142,10 +145,10 @@ def structural_em(
         The search's score, computed on the completed rows.
     max_parents : int, optional
         The most parents a node may have.
-    start : DAG, optional
-        The first DAG, over exactly ``data``'s columns. By default the search's own default
-        (from the Chow-Liu forest) on the rows with nothing missing, or the empty graph when
-        there are none.
+    start : DAG, or list of (parent, child) pairs, optional
+        The first DAG, over exactly ``data``'s columns (an edge list: edges between them). By
+        default the search's own default (from the Chow-Liu forest) on the rows with nothing
+        missing, or the empty graph when there are none.
     max_iter : int, default=10
         The most iterations (EM, completions, search).
     em_max_iter : int, default=20
@@ -163,8 +166,9 @@ def structural_em(
     seed : int or Generator, optional
         Seeds EM's first random start, the completions and the search's restarts: the same
         seed, the same result.
-    progress : callable, optional
-        Called as ``progress(iteration, score)`` after every search.
+    progress : bool or callable, optional
+        Called as ``progress(iteration, score)`` after every search; ``True`` shows a progress
+        display on standard error.
     **search :
         Options of :func:`~bayeskit.networks.learn_structure`: ``black_list``, ``white_list``,
         ``tabu_length``, ``restarts``, ``perturb``, ``ess``.
@@ -191,8 +195,13 @@ def structural_em(
         msg = f"data must be a pandas DataFrame, got {type(data).__name__}"
         raise TypeError(msg)
     nodes = list(data.columns)
-    if start is not None and (not isinstance(start, DAG) or set(start.nodes) != set(nodes)):
-        msg = "start must be a DAG over exactly data's columns, or None"
+    if start is not None and not isinstance(start, DAG | list | tuple):
+        msg = "start must be a DAG over exactly data's columns, a list of edges, or None"
+        raise ValueError(msg)
+    if start is not None:
+        start = as_dag(start, None if isinstance(start, DAG) else nodes, "start")
+    if start is not None and set(start.nodes) != set(nodes):
+        msg = "start must be a DAG over exactly data's columns (or edges between them), or None"
         raise ValueError(msg)
     given = start
     if start is not None:  # every DAG in data's column order, as the search gives them
@@ -268,12 +277,12 @@ def _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_comple
         if name == "max_parents" and value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-            msg = f"{name} must be an integer >= {low}, got {value!r}"
+            msg = f"{name} must be an integer >= {low}, got {shown(value)}"
             raise ValueError(msg)
     for name, value in (("em_tol", em_tol), ("alpha", 1.0 if alpha is None else alpha)):
         if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value) \
                 or value < 0:  # fmt: skip
-            msg = f"{name} must be a finite number >= 0, got {value!r}"
+            msg = f"{name} must be a finite number >= 0, got {shown(value)}"
             raise ValueError(msg)
     if estimator == "bdeu" and alpha == 0:
         msg = "alpha (BDeu's equivalent sample size) must be > 0"
@@ -281,7 +290,7 @@ def _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_comple
     ess = search.get("ess", 1.0)
     if isinstance(ess, bool) or not isinstance(ess, int | float) or not np.isfinite(ess) \
             or ess <= 0:  # fmt: skip
-        msg = f"ess must be a finite number > 0, got {ess!r}"
+        msg = f"ess must be a finite number > 0, got {shown(ess)}"
         raise ValueError(msg)
     unknown = sorted(set(search) - set(SEARCH_OPTIONS))
     if unknown:

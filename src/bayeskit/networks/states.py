@@ -1,0 +1,271 @@
+"""A node's states taken from data: the one rule every network entry point applies.
+
+A discrete node has named states, one per value its column holds. That suits a column of
+labels, or of a few whole numbers (codes, counts of a few), but not a measurement: 10,000
+distinct floats would be 10,000 states, and a CPT over three such nodes a table of 10^12
+cells. Until networks have continuous nodes, a column whose states the data would give is
+taken as follows (:func:`node_states`):
+
+* a categorical column (pandas ``category``): its categories, in their order;
+* a column of numbers (numbers, or text that reads as a number, as a file's cells do):
+  refused, by name and with the way out, when a number is not whole, or when it holds more
+  than :data:`MAX_INTEGER_STATES` (32) distinct whole numbers: a :class:`NumericColumnError`.
+  Otherwise its values, in numeric order (0, 1, 2, 10; not 0, 1, 10, 2);
+* any other column: its values as text, those that read as numbers first, in numeric order,
+  then the others sorted.
+
+The way out is to bin the column (``discretize="equal-frequency:5"`` of
+:meth:`BayesianNetwork.learn <bayeskit.networks.BayesianNetwork.learn>` and
+:func:`~bayeskit.networks.fit_parameters`, :func:`discretize_frame`, or the functions of
+:mod:`bayeskit.data.discretize`), or, for a state per value, to declare it categorical
+(``data[col].astype("category")``) or name its states (``states={col: [...]}``): states given
+are never second-guessed.
+
+The rule reads a column's distinct values only (a numeric column's as numbers, without a text
+per value), so a refusal comes before anything of the network's size is allocated.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bayeskit.data.codes import value_text
+
+__all__ = [
+    "MAX_INTEGER_STATES",
+    "NumericColumnError",
+    "discretize_frame",
+    "node_states",
+    "parse_discretize",
+    "state_order",
+]
+
+#: The most distinct whole numbers a column may hold to be a node with a state per value.
+#: More are taken for a quantity (an age, a count of days) that wants binning; a few are codes
+#: or small counts. 32 states keep a family of a node and two such parents at 32,768 cells.
+MAX_INTEGER_STATES = 32
+
+#: Binning methods a network can use: unsupervised (MDL needs a class).
+DISCRETIZE_METHODS = ("equal-width", "equal-frequency")
+_DEFAULT_BINS = 5
+
+_NUMBER = re.compile(r"\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*")
+
+
+class NumericColumnError(ValueError):
+    """A column of numbers that cannot be a node's states as it is (see the module docstring).
+
+    Attributes
+    ----------
+    column : hashable
+    n_distinct : int
+        Its distinct values.
+    whole : bool
+        Whether every value is a whole number (too many of them), else some are not.
+    example : str
+        One of its values, as text.
+    at_least : bool
+        Whether ``n_distinct`` counts the rows read so far only (data in chunks is refused on
+        the first chunk that breaks the rule).
+    """
+
+    def __init__(
+        self, column: Any, n_distinct: int, whole: bool, example: str, at_least: bool = False
+    ):
+        self.column, self.n_distinct, self.whole, self.example = column, n_distinct, whole, example
+        self.at_least = at_least
+        super().__init__(
+            f"{self.problem}: a network node needs a few named states and continuous nodes "
+            f'are not supported; bin it (discretize="equal-frequency:5" or "equal-width:5", '
+            "or bayeskit.data.discretize), or, for a state per value, declare it categorical "
+            f"(data[{column!r}].astype('category'), or states={{{column!r}: [...]}})"
+        )
+
+    @property
+    def problem(self) -> str:
+        """What is wrong with the column, without the way out (the command line words that
+        its own way)."""
+        many = f"{'at least ' if self.at_least else ''}{self.n_distinct} distinct values"
+        if self.whole:
+            return (
+                f"column {self.column!r} has {many}, whole numbers: more than "
+                f"{MAX_INTEGER_STATES} to be a state each"
+            )
+        return (
+            f"column {self.column!r} has {many}, numbers that are not whole (such as "
+            f"{self.example})"
+        )
+
+
+def _number(name: str) -> float | None:
+    """The finite number a state name reads as, else None."""
+    if not _NUMBER.fullmatch(name):
+        return None
+    x = float(name)
+    return x if math.isfinite(x) else None
+
+
+def state_order(names: Iterable[str]) -> list[str]:
+    """State names in their order: those that read as numbers first, in numeric order (ties
+    by their text), then the others sorted as text.
+
+    Examples
+    --------
+    >>> state_order(["10", "2", "b", "1", "a", "-3"])
+    ['-3', '1', '2', '10', 'a', 'b']
+    """
+    keyed = []
+    for name in names:
+        x = _number(name)
+        keyed.append(((0, x, name) if x is not None else (1, 0.0, name), name))
+    return [name for _, name in sorted(keyed)]
+
+
+def node_states(column: Any, values: Any) -> tuple[str, ...]:
+    """The states of a node from its column's distinct non-missing ``values`` (any order,
+    repeats allowed; a categorical column's categories go as they are, without this rule):
+    their names (:func:`~bayeskit.data.codes.value_text`: ``1.0`` is ``"1"``) in
+    :func:`state_order`. A :class:`NumericColumnError` naming ``column`` for a column of numbers
+    that is not a few whole numbers (the module docstring); an empty tuple for no values.
+
+    Examples
+    --------
+    >>> node_states("n", [2, 10, 1, 2])
+    ('1', '2', '10')
+    >>> node_states("x", np.linspace(0, 1, 50))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bayeskit.networks.states.NumericColumnError: column 'x' has 50 distinct values, numbers that ...
+    """
+    arr = np.asarray(values)
+    if arr.dtype.kind in "iuf" and arr.size:  # numbers: checked as numbers, no text per value
+        x = arr.astype(np.float64, copy=False).ravel()
+        distinct = np.unique(x[~np.isnan(x)])
+        if len(distinct):
+            odd = distinct[(distinct != np.round(distinct)) | ~np.isfinite(distinct)]
+            if len(odd) or len(distinct) > MAX_INTEGER_STATES:
+                example = f"{odd[0] if len(odd) else distinct[-1]:.6g}"
+                raise NumericColumnError(column, len(distinct), not len(odd), example)
+        arr = distinct.astype(np.int64) if arr.dtype.kind in "iu" else distinct
+    names = list(dict.fromkeys(value_text(v) for v in arr.ravel().tolist()))
+    numbers = [_number(n) for n in names]
+    if names and all(x is not None for x in numbers):
+        distinct_numbers = sorted(set(numbers))
+        fractional = [x for x in distinct_numbers if not float(x).is_integer()]
+        if fractional or len(distinct_numbers) > MAX_INTEGER_STATES:
+            example = f"{fractional[0]:.6g}" if fractional else f"{distinct_numbers[-1]:.6g}"
+            raise NumericColumnError(column, len(distinct_numbers), not fractional, example)
+    return tuple(state_order(names))
+
+
+def parse_discretize(spec: Any, what: str = "discretize") -> tuple[str, int]:
+    """``"METHOD[:BINS]"`` (``"equal-frequency:5"``; bins 5 by default) as ``(method,
+    bins)``; ValueError naming the methods a network can use.
+
+    Examples
+    --------
+    >>> parse_discretize("equal-width:4"), parse_discretize("equal-frequency")
+    (('equal-width', 4), ('equal-frequency', 5))
+    """
+    text = spec.strip() if isinstance(spec, str) else None
+    method, _, bins = (text or "").partition(":")
+    if method == "mdl":
+        msg = (
+            f"{what}: MDL binning needs a class to separate, which a network does not have; "
+            f"use one of {', '.join(DISCRETIZE_METHODS)}"
+        )
+        raise ValueError(msg)
+    if method not in DISCRETIZE_METHODS or (bins and not bins.strip().isdigit()):
+        msg = (
+            f"{what} must be 'METHOD' or 'METHOD:BINS' with METHOD one of "
+            f"{', '.join(DISCRETIZE_METHODS)} (for example 'equal-frequency:5'), got {spec!r}"
+        )
+        raise ValueError(msg)
+    n_bins = int(bins) if bins else _DEFAULT_BINS
+    if n_bins < 2:
+        msg = f"{what}: {n_bins} bin(s) make no variable; ask for at least 2, got {spec!r}"
+        raise ValueError(msg)
+    return method, n_bins
+
+
+def _needs_binning(col: pd.Series) -> bool:
+    """Whether :func:`node_states` would refuse the column (not a categorical one)."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return False
+    try:
+        node_states(None, col.dropna().unique())
+    except NumericColumnError:
+        return True
+    return False
+
+
+def discretize_frame(
+    data: pd.DataFrame,
+    discretize: str | Mapping[Any, str],
+    *,
+    columns: Iterable[Any] | None = None,
+    sample_weight: Any = None,
+) -> pd.DataFrame:
+    """``data`` with numeric columns binned (:class:`~bayeskit.data.discretize.Discretizer`),
+    each a categorical column whose categories are its bins named as intervals, ``"(-inf,
+    2.5]"``, ``"(2.5, 4]"``, ..., ``"(7, inf)"``, in order; a missing value stays missing.
+
+    Parameters
+    ----------
+    data : DataFrame
+    discretize : str or mapping column -> str
+        ``"METHOD[:BINS]"`` (:func:`parse_discretize`), for every column of ``columns`` (all
+        by default) that :func:`node_states` would refuse (numbers not whole, or more than
+        :data:`MAX_INTEGER_STATES` whole ones); a column of a few whole numbers or of text
+        stays as it is. A mapping bins exactly the columns it names, each its own way.
+    columns : iterable, optional
+        The columns to consider (a network's nodes); others are left as they are.
+    sample_weight : array-like, optional
+        Equal-frequency bins by weighted quantiles.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"x": np.arange(100) / 10, "k": np.arange(100) % 3})
+    >>> binned = discretize_frame(frame, "equal-width:4")
+    >>> list(binned["x"].cat.categories), binned["k"].dtype.kind
+    (['(-inf, 2.475]', '(2.475, 4.95]', '(4.95, 7.425]', '(7.425, inf)'], 'i')
+    """
+    from bayeskit.data.discretize import Discretizer
+
+    if not isinstance(data, pd.DataFrame):
+        msg = f"discretize= needs data in one DataFrame, got {type(data).__name__}"
+        raise TypeError(msg)
+    wanted = list(data.columns) if columns is None else [c for c in columns if c in data]
+    if isinstance(discretize, Mapping):
+        unknown = [c for c in discretize if c not in data.columns]
+        if unknown:
+            msg = f"discretize names {unknown[0]!r}, which is no column of data"
+            raise ValueError(msg)
+        plan = {c: parse_discretize(s, f"discretize[{c!r}]") for c, s in discretize.items()}
+    else:
+        how = parse_discretize(discretize)
+        plan = {c: how for c in wanted if _needs_binning(data[c])}
+    out = data.copy() if plan else data
+    for column, (method, n_bins) in plan.items():
+        col = data[column]
+        values = pd.to_numeric(col.astype(object) if col.dtype.kind == "O" else col,
+                               errors="coerce")  # fmt: skip
+        bad = values.isna() & col.notna()
+        if bad.any():
+            at = int(np.flatnonzero(bad.to_numpy())[0])
+            msg = (
+                f"column {column!r} holds {col.iloc[at]!r} (row {at}), which is no number: "
+                "only numbers can be binned"
+            )
+            raise ValueError(msg)
+        x = values.to_numpy(dtype=np.float64)[:, None]
+        binner = Discretizer(method, n_bins).fit(x, sample_weight=sample_weight)
+        codes = binner.transform(x)[:, 0]
+        out[column] = pd.Categorical.from_codes(codes, categories=binner.bin_labels(0))
+    return out
