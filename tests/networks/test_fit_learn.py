@@ -215,6 +215,20 @@ def test_structural_em_and_the_network_classifier_take_edge_lists():
         NetworkClassifier(structure=[("smoke", "xray"), ("xray", "smoke")]).fit(X, y)
 
 
+def test_the_structural_hamming_distance_and_bayes_ball_take_edge_lists():
+    from bayeskit.networks import bayes_ball, structural_hamming_distance
+
+    edges = list(ASIA.dag.edges)
+    assert edges[0] == ("asia", "tub")  # 'asia' is named by no other edge
+    # the edge list takes the DAG's nodes, so 'asia' (in no edge now) still counts
+    assert structural_hamming_distance(edges[1:], ASIA.dag) == 1
+    assert structural_hamming_distance(ASIA.dag, edges[1:]) == 1
+    assert structural_hamming_distance(edges, edges) == 0
+    assert bayes_ball(edges, "asia", "smoke") == ASIA.dag.d_separated("asia", "smoke")
+    with pytest.raises(ValueError, match="the same nodes"):
+        structural_hamming_distance([("a", "b")], [("a", "c")])
+
+
 def test_edge_lists_are_checked_by_one_function():
     assert edge_pairs(DAG(edges=[("a", "b")])) == [("a", "b")]
     with pytest.raises(TypeError, match="must be a DAG or a list of"):

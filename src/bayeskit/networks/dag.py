@@ -1,11 +1,11 @@
-"""Directed acyclic graphs: the structure of a Bayesian network (seed 000 section 7.5.1).
+"""Directed acyclic graphs: the structure of a Bayesian network (Zhou, *Machine Learning*, 7.5.1).
 
 A :class:`DAG` holds named nodes in a fixed order (the order they were given in, which every
 listing keeps, so results are deterministic) and the edges between them. It answers the
 structural questions a network needs: parents, children, a topological order, ancestors and
 descendants, Markov blankets, the moral graph, and conditional independence by d-separation.
 
-d-separation is decided as the seed does it (Zhou, section 7.5.1 and its margin note): keep
+d-separation is decided as Zhou does it (*Machine Learning*, 7.5.1 and its margin note): keep
 ``x``, ``y``, ``z`` and their ancestors, moralise that subgraph (marry the parents of every
 child, drop the directions), remove ``z``, and ask whether ``x`` and ``y`` are still connected.
 Pruning to the ancestral set first is what makes the two parents of an unobserved common child
@@ -20,6 +20,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from itertools import combinations
 from typing import Any
 
+from bayeskit._text import shown
 from bayeskit.data.validation import check_count
 
 __all__ = ["DAG", "as_dag", "bayes_ball", "edge_pairs", "structural_hamming_distance"]
@@ -68,19 +69,19 @@ class DAG:
         pairs = []
         for edge in edges:
             if not isinstance(edge, tuple | list) or len(edge) != 2:
-                msg = f"an edge must be a (parent, child) pair, got {edge!r}"
+                msg = f"an edge must be a (parent, child) pair, got {shown(edge)}"
                 raise ValueError(msg)
             u, v = edge
             for node in (u, v):
                 _check_name(node)
                 order.setdefault(node, len(order))
             if u == v:
-                msg = f"edge {u!r} -> {v!r} is a self-loop"
+                msg = f"edge {shown(u)} -> {shown(v)} is a self-loop"
                 raise ValueError(msg)
             pairs.append((u, v))
         if len(set(pairs)) != len(pairs):
             dup = next(p for i, p in enumerate(pairs) if p in pairs[:i])
-            msg = f"edge {dup[0]!r} -> {dup[1]!r} is listed twice"
+            msg = f"edge {shown(dup[0])} -> {shown(dup[1])} is listed twice"
             raise ValueError(msg)
         self._nodes = tuple(order)
         self._index = order
@@ -233,9 +234,9 @@ class DAG:
 
     # ------------------------------------------------------------------ independence
     def moral_graph(self, nodes: Any = None) -> dict[Node, set[Node]]:
-        """The moral graph (seed 000 Fig. 7.4) of the whole DAG, or of the subgraph on
-        ``nodes``: each edge undirected, and the parents of each child married. As adjacency
-        sets, node -> its neighbours."""
+        """The moral graph (Zhou, *Machine Learning*, Fig. 7.4) of the whole DAG, or of the
+        subgraph on ``nodes``: each edge undirected, and the parents of each child married. As
+        adjacency sets, node -> its neighbours."""
         keep = set(self._nodes) if nodes is None else self._set(nodes)
         adj: dict[Node, set[Node]] = {n: set() for n in self._sorted(keep)}
         for child in adj:
@@ -365,7 +366,7 @@ def edge_pairs(edges: Any, what: str = "edges") -> list[tuple[Node, Node]]:
             hint = ""
             if len(items) == 2 and not any(isinstance(e, tuple | list) for e in items):
                 hint = f"; a single edge goes in a list: [{tuple(items)!r}]"
-            msg = f"{what}: {edge!r} is no (parent, child) pair{hint}"
+            msg = f"{what}: {shown(edge)} is no (parent, child) pair{hint}"
             raise ValueError(msg)
         out.append((edge[0], edge[1]))
     return out
@@ -422,7 +423,9 @@ def as_dag(structure: Any, nodes: Iterable[Node] | None = None, what: str = "str
 def bayes_ball(dag: DAG, x: Any, y: Any, given: Any = ()) -> bool:
     """d-separation by Shachter's Bayes-ball (1998): a ball passed from ``x`` through the
     graph, bouncing by the rules of chains, forks and colliders, never reaches ``y``. The
-    same answers as :meth:`DAG.d_separated` by another route, kept to cross-check it."""
+    same answers as :meth:`DAG.d_separated` by another route, kept to cross-check it. ``dag``:
+    a DAG or a list of (parent, child) pairs (:func:`as_dag`)."""
+    dag = as_dag(dag, what="dag")
     xs, ys = dag._set(x), dag._set(y)
     zs = dag._set(given) if given is not None else set()
     visited: set[tuple[Node, bool]] = set()
@@ -455,7 +458,14 @@ def structural_hamming_distance(learned: DAG, true: DAG) -> int:
     >>> true = DAG(edges=[("a", "b"), ("b", "c")])
     >>> structural_hamming_distance(DAG(edges=[("b", "a"), ("a", "c")]), true)
     3
+    >>> structural_hamming_distance([("b", "a"), ("a", "c")], [("a", "b"), ("b", "c")])
+    3
     """
+    # edge lists: each over the other's nodes too, so a node no edge names still counts
+    given = [g for g in (learned, true) if isinstance(g, DAG)]
+    nodes = given[0].nodes if given else None
+    learned = as_dag(learned, nodes, "learned")
+    true = as_dag(true, nodes if nodes is not None else learned.nodes, "true")
     if set(learned.nodes) != set(true.nodes):
         msg = "the structural Hamming distance needs two DAGs over the same nodes"
         raise ValueError(msg)
