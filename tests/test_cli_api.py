@@ -161,6 +161,17 @@ def test_evaluate_an_arff_file_by_its_target(weather):
     assert sum(fold["test_rows"] for fold in doc["folds"]) == 14
 
 
+def test_a_gzipped_arff_file(tmp_path):
+    import gzip
+
+    path = tmp_path / "weather.arff.gz"
+    with gzip.open(path, "wt") as handle:
+        handle.write(WEATHER)
+    result = run("schema", path, "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert [row["role"] for row in json.loads(result.stdout)][-1] == "target"
+
+
 def test_the_last_arff_attribute_is_the_class_by_default(weather):
     result = run("evaluate", weather, "-k", "2", "-f", "json")
     assert result.exit_code == 0, result.output
