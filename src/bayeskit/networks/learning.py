@@ -1,11 +1,11 @@
 """Parameter learning for a fixed structure: CPTs counted from complete data, then estimated.
 
-Learning is counting (seed 000 section 7.5.2: "when the network structure is known ... we only
-need to count the training samples to estimate the CPT of each node"): one pass counts every
-family ``(parents..., node)`` with :func:`bayeskit.stats.family_counts`, in the CPTs' own axis
-order, and an estimator of :mod:`bayeskit.estimate` turns each family's counts into its CPT.
-The counts are kept (:attr:`NetworkFit.counts`), so more rows add to them (``partial_fit``) and
-the result equals one fit on all the rows.
+Learning is counting (Zhou, *Machine Learning*, 7.5.2: "when the network structure is known
+... we only need to count the training samples to estimate the CPT of each node"): one pass
+counts every family ``(parents..., node)`` with :func:`bayeskit.stats.family_counts`, in the
+CPTs' own axis order, and an estimator of :mod:`bayeskit.estimate` turns each family's counts
+into its CPT. The counts are kept (:attr:`NetworkFit.counts`), so more rows add to them
+(``partial_fit``) and the result equals one fit on all the rows.
 
 Estimators, per parent configuration ``j`` of node ``i`` with ``r_i`` states and ``q_i`` parent
 configurations, counts ``n_ijk``:
@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bayeskit._text import shown
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.estimate import lidstone
 from bayeskit.networks.dag import DAG, as_dag
@@ -139,7 +140,7 @@ def fit_parameters(
         raise ValueError(msg)
     a = 1.0 if alpha is None else alpha
     if isinstance(a, bool) or not isinstance(a, int | float) or not np.isfinite(a) or a < 0:
-        msg = f"alpha must be a finite number >= 0, got {alpha!r}"
+        msg = f"alpha must be a finite number >= 0, got {shown(alpha)}"
         raise ValueError(msg)
     if estimator == "bdeu" and a == 0:
         msg = "alpha (BDeu's equivalent sample size) must be > 0"
@@ -168,7 +169,7 @@ def _discretized(data: Any, discretize: Any, nodes: Any, states: Mapping | None,
     if isinstance(discretize, Mapping):
         both = [c for c in discretize if c in given]
         if both:
-            msg = f"discretize and states both name {both[0]!r}: give its states, or bin it"
+            msg = f"discretize and states both name {shown(both[0])}: give its states, or bin it"
             raise ValueError(msg)
     if isinstance(data, pd.DataFrame) and weights is not None:
         weights = check_sample_weight(weights, len(data))
@@ -317,7 +318,7 @@ def chunk_states(chunks: Any, states: Mapping | None) -> tuple[tuple, dict, Any]
     given = _chunk_states(nodes, chunks, states)
     lacking = [n for n in nodes if n not in given]
     if lacking:
-        msg = f"the chunks hold no value of column {lacking[0]!r} to take its states from"
+        msg = f"the chunks hold no value of column {shown(lacking[0])} to take its states from"
         raise ValueError(msg)
     return nodes, {n: given[n] for n in nodes}, source
 

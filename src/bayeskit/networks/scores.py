@@ -1,14 +1,14 @@
 """Structure scores, decomposable into one term per family, from the family counts.
 
-Seed 000 section 7.5.2 defines the description-length score to minimise,
+Zhou, *Machine Learning*, 7.5.2, defines the description-length score to minimise,
 ``s(B | D) = f(theta) |B| - LL(B | D)`` (Eq. 7.28), with ``LL(B | D) = sum_rows log P_B(x)``
 (Eq. 7.29) at the maximum-likelihood parameters (Eq. 7.32), ``f = 1`` for AIC (Eq. 7.30) and
 ``f = log(m) / 2`` for BIC (Eq. 7.31). Here every score is given **to maximise**, as the
-negative of the seed's, in **natural logarithms**: ``LL``, ``AIC = LL - |B|``,
+negative of Zhou's, in **natural logarithms**: ``LL``, ``AIC = LL - |B|``,
 ``BIC = LL - ln(m) / 2 |B|`` (the sign pgmpy and bnlearn use). The choice of the sign does not
 change which structure is best; the log base does not either for LL and BIC (both terms scale
 by the same factor), but it does for AIC, whose penalty is one unit per parameter: in nats it
-is Akaike's ``AIC / 2`` (the seed's formula with natural logs); with base-2 logs the seed's
+is Akaike's ``AIC / 2`` (Zhou's formula with natural logs); with base-2 logs Zhou's
 formula weighs each parameter ``1 / ln 2`` times more. ``K2`` and ``BDeu`` are log marginal
 likelihoods (Cooper and Herskovits 1992; Heckerman, Geiger and Chickering 1995): Dirichlet
 priors of 1 per cell, and of ``ess / (q r)`` per cell for a family of ``q`` parent
@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln, xlogy
 
+from bayeskit._text import shown
 from bayeskit.networks.dag import as_dag
 from bayeskit.networks.learning import _count, _encode_data
 
@@ -96,7 +97,7 @@ def family_scores(
         a_row = np.full(len(rows), float(r))
     elif kind == "bdeu":
         if not ess > 0:
-            msg = f"ess must be > 0, got {ess!r}"
+            msg = f"ess must be > 0, got {shown(ess)}"
             raise ValueError(msg)
         a_row = ess / np.asarray(q, dtype=np.float64)
         a_cell = a_row / r
