@@ -109,3 +109,17 @@ def test_partial_fit_names_labels_outside_the_declared_classes():
     model = NaiveBayes().partial_fit(X, ["u", "v", "u"], classes=["u", "v"])
     with pytest.raises(ValueError, match=r"y has labels \['w'\] not in classes \['u', 'v'\]"):
         model.partial_fit(X, ["u", "w", "u"])
+
+
+@pytest.mark.parametrize(
+    ("y", "kinds"),
+    [
+        ([True, 1, False, 0], r"bool \(True\), number \(1\)"),
+        ([1, 1.0, True], r"number \(1\), bool \(True\)"),
+        (["a", b"b"], r"text \('a'\), bytes"),
+    ],
+)
+def test_labels_that_hashing_would_merge_are_refused_by_kind(y, kinds):
+    # pandas hashes True and 1 alike: the kinds are checked before the labels are merged
+    with pytest.raises(ValueError, match=f"mixes class labels of different types: {kinds}"):
+        encode_targets(np.array(y, dtype=object), len(y))

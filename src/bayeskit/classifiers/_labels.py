@@ -110,6 +110,13 @@ def check_label_types(labels: np.ndarray) -> str | None:
     return next(iter(first), None)
 
 
+#: What pandas' infer_dtype calls an array of labels of one kind (a compiled scan of the
+#: rows): labels of any other make-up are checked row by row (:func:`check_label_types`).
+_ONE_KIND = frozenset(
+    {"string", "integer", "floating", "mixed-integer-float", "boolean", "bytes", "empty"}
+)
+
+
 def _as_1d(y: Any, n_samples: int) -> Any:
     """``y`` as a 1-D array or pandas Series of ``n_samples`` rows, or a clear error."""
     if y is None:
@@ -173,6 +180,9 @@ def encode_targets(y: Any, n_samples: int) -> Targets:
         check_classification_targets(labels)
         return Targets(labels, index.astype(np.int64).reshape(-1))
     else:
+        if arr.dtype == object and pd.api.types.infer_dtype(arr, skipna=True) not in _ONE_KIND:
+            # hashing merges True with 1 and 1 with 1.0: a mix of kinds is found row by row
+            check_label_types(arr[~pd.isna(arr)])
         index, uniques = pd.factorize(arr, use_na_sentinel=True)
         if arr.dtype.kind in "US":
             uniques = np.asarray(uniques, dtype=arr.dtype)
