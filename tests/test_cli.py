@@ -135,8 +135,9 @@ def test_predict_with_a_cost_matrix(tmp_path, melon_csv):
     result = run("predict", model_path, melon_csv, "--cost", cost_path, "-o", out)
     assert result.exit_code == 0, result.output
     lam = np.array([[0, 1], [10, 0]])
-    expected = model.predict(X.astype({"ripe": str}) if "ripe" in X else X, cost=lam)
-    got = pd.read_csv(out, dtype=str)["prediction"].to_numpy()
+    expected = model.predict(X, cost=lam)
+    # the file's true/false read as pandas reads them, by the command line too: booleans
+    got = pd.read_csv(out)["prediction"].to_numpy()
     np.testing.assert_array_equal(got, expected)
     assert (got != model.predict(X)).any()  # the costs changed some decisions
     risk = pd.read_csv(out)["expected_risk"].to_numpy()

@@ -11,16 +11,25 @@ A thin interface (typer + rich) over :mod:`bayeskit.classifiers` (the ``MODELS``
     bayeskit evaluate train.csv --target class --categorical zip --folds 10
     bayeskit compare                     # every model on the bundled default data set, car
 
-``DATA`` is a CSV file (``.csv``, ``.tsv``, optionally gzipped), a Parquet file (``.parquet``)
-or the name of a bundled data set. Bundled data sets know their target and their column types.
+``DATA`` is a CSV file (``.csv``, ``.tsv``, optionally gzipped), a Parquet file (``.parquet``),
+an ARFF file (``.arff``, ``.arff.gz``) or the name of a bundled data set. Bundled data sets know
+their target and their column types; an ARFF file declares its attributes' types (nominal:
+categorical, with the declared values as the categories; numeric: numeric), and its class is
+the last attribute unless ``--target`` names another (Weka's convention).
 
-Column kinds for files (CSV carries no types; see ``bayeskit schema DATA``):
+Column kinds for files (CSV carries no types; see ``bayeskit schema DATA``), by the library's
+one rule (:mod:`bayeskit.data.kinds`, ``categorical_features="infer"`` in Python), on the cells
+typed as ``pandas.read_csv`` types them (``TRUE``/``FALSE`` booleans, numbers, text):
 
-* a column with any text cell (after the missing marks) is categorical;
-* a column of numbers is numeric, except whole numbers with at most 10 distinct values, or
-  integers written without a decimal point with at most 50 distinct values, each seen 20 times
-  on average (integer codes), which are categorical;
-* ``--categorical COL`` and ``--numeric COL`` override the rule for a column.
+* text and booleans are categorical;
+* a column of numbers is numeric, except whole numbers with at most 10 distinct values, or at
+  most 50 distinct values seen 20 times each on average (integer codes), which are categorical;
+* ``--categorical COL`` and ``--numeric COL`` override the rule for a column;
+* a categorical column with a different value in (nearly) every row is an identifier: the
+  models leave it out, with a note (``--categorical COL`` keeps it); ``--ignore COL`` drops any
+  column after reading, on every command.
+
+Rows are named by their line in the file (the header is line 1): :mod:`bayeskit.data.rows`.
 
 Missing marks: pandas' defaults (empty, ``NA``, ``N/A``, ``NaN``, ``null``, ...), ``?`` (the
 UCI/Weka mark), and any ``--na-values``. Rows whose class is missing are dropped, with a note.
@@ -33,18 +42,17 @@ the data or a model file is refused (the message says why).
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-import numpy as np
-import pandas as pd
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -57,21 +65,153 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 from rich.table import Table
-from sklearn.dummy import DummyClassifier
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 import bayeskit
-from bayeskit.classifiers import MODELS
-from bayeskit.data import datasets
-from bayeskit.data.codes import value_text, value_texts
-from bayeskit.decision import conditional_risk, cost_matrix
-from bayeskit.evaluate import class_report, cross_validate
-from bayeskit.evaluate import compare as compare_models
-from bayeskit.io import load as load_model
-from bayeskit.io import save as save_model
+from bayeskit._models import MODEL_CLASSES
 
 __all__ = ["app", "main"]
 
-app = typer.Typer(
+
+# --------------------------------------------------------------------------------------------
+# start-up: numpy, pandas, scikit-learn and the models are imported when a command needs them,
+# so that `bayeskit --version` and every `--help` answer at once (benchmarks/RESULTS.md)
+# --------------------------------------------------------------------------------------------
+
+
+class _OnFirstUse:
+    """A module imported when one of its attributes is first read."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name), attr)
+
+
+def _on_call(module: str, name: str) -> Callable[..., Any]:
+    """``module.name``, imported when first called."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+class _Models(Mapping):
+    """:data:`bayeskit.classifiers.MODELS` with its names read from the registry
+    (:data:`bayeskit._models.MODEL_CLASSES`): listing the models imports none of them."""
+
+    def __getitem__(self, name: str) -> type:
+        from bayeskit.classifiers import MODELS as classes
+
+        return classes[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in MODEL_CLASSES
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(MODEL_CLASSES)
+
+    def __len__(self) -> int:
+        return len(MODEL_CLASSES)
+
+
+np: Any = _OnFirstUse("numpy")
+pd: Any = _OnFirstUse("pandas")
+datasets: Any = _OnFirstUse("bayeskit.data.datasets")
+MODELS = _Models()
+DummyClassifier = _on_call("sklearn.dummy", "DummyClassifier")
+value_text = _on_call("bayeskit.data.codes", "value_text")
+value_texts = _on_call("bayeskit.data.codes", "value_texts")
+conditional_risk = _on_call("bayeskit.decision", "conditional_risk")
+cost_matrix = _on_call("bayeskit.decision", "cost_matrix")
+class_report = _on_call("bayeskit.evaluate", "class_report")
+cross_validate = _on_call("bayeskit.evaluate", "cross_validate")
+compare_models = _on_call("bayeskit.evaluate", "compare")
+load_model = _on_call("bayeskit.io", "load")
+save_model = _on_call("bayeskit.io", "save")
+
+# --------------------------------------------------------------------------------------------
+# help text: plain metavars (typer writes `{DATA}` in a usage line, `<str>` beside an argument
+# and `<bool>` beside a flag such as --help)
+# --------------------------------------------------------------------------------------------
+
+#: The word shown for the value of an option declared without a metavar, by its type (click's).
+_TYPE_WORDS = {int: "INTEGER", float: "FLOAT", str: "TEXT", Path: "PATH"}
+
+
+class _Argument(TyperArgument):
+    """An argument shown by its metavar alone: ``DATA`` (``[DATA]`` when optional)."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def _usage_display_name(self) -> str:
+        name = self.metavar or self.name.upper()
+        name = name if self.required else f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+
+class _Option(TyperOption):
+    """An option shown with its metavar, else a word for its type (``INTEGER``); a flag with
+    nothing."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        if self.metavar is not None:
+            return self.metavar or None
+        if self.is_flag or self.count:
+            return None
+        annotation = self.type_descriptor.annotation
+        element = getattr(annotation, "__args__", (annotation,))[0]  # list[str]: str
+        return _TYPE_WORDS.get(element, "VALUE")
+
+
+def _plain_help(params: Any) -> None:
+    """Show ``params`` as :class:`_Argument` / :class:`_Option` do. typer builds the parameter
+    objects itself, with no hook to choose their class, so the command re-classes them; the
+    subclasses only change how a parameter is shown, never how it is parsed."""
+    for param in params or ():
+        if type(param) is TyperArgument:
+            param.__class__ = _Argument
+        elif type(param) is TyperOption:
+            param.__class__ = _Option
+
+
+class _Command(TyperCommand):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _plain_help(self.params)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        _plain_help([option])
+        return option
+
+
+class _Group(TyperGroup):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _plain_help(self.params)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        _plain_help([option])
+        return option
+
+
+class _Typer(typer.Typer):
+    """A typer app whose commands and groups show plain metavars."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(cls=_Group, **kwargs)
+
+    def command(self, name: str | None = None, **kwargs: Any) -> Any:
+        return super().command(name, cls=_Command, **kwargs)
+
+
+app = _Typer(
     name="bayeskit",
     help="Bayesian classifiers: fit, predict, evaluate and compare models on your data.",
     no_args_is_help=True,
@@ -83,14 +223,15 @@ NEEDS_COUNTS = "n/a: needs numeric counts"
 BASELINE = "baseline (majority)"
 CATEGORICAL, NUMERIC = "categorical", "numeric"
 MISSING_MARKS = ("?",)  # added to pandas' default missing marks
-FEW_VALUES = 10  # whole numbers with at most this many distinct values are categorical
-MAX_CODES = 50  # integers written without a decimal point: at most this many codes ...
-ROWS_PER_CODE = 20  # ... each seen this many times on average
 FORMATS = ("table", "csv", "json")
 _DEFAULT_MODEL = "naive-bayes"
+#: ``compare``'s data set: :data:`bayeskit.data.datasets.DEFAULT` (a test checks), written out so
+#: that ``--help`` shows it without loading the data layer
+_DEFAULT_DATA = "car"
 
 _Data = Annotated[
-    str, typer.Argument(metavar="DATA", help="CSV/Parquet file or bundled data set name.")
+    str,
+    typer.Argument(metavar="DATA", help="CSV, Parquet or ARFF file, or bundled data set name."),
 ]
 _Target = Annotated[
     str | None,
@@ -123,13 +264,23 @@ _Categorical = Annotated[
     typer.Option(
         "--categorical",
         metavar="COL",
-        help="Read COL as categorical (repeatable, or a comma list).",
+        help="Read COL as categorical, and keep it as a feature even if it looks like an "
+        "identifier (repeatable, or a comma list).",
     ),
 ]
 _Numeric = Annotated[
     list[str] | None,
     typer.Option(
         "--numeric", metavar="COL", help="Read COL as numeric (repeatable, or a comma list)."
+    ),
+]
+_Ignore = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--ignore",
+        metavar="COL",
+        help="Leave COL out: drop it after reading, as Weka's Remove (repeatable, or a comma "
+        "list).",
     ),
 ]
 _NaValues = Annotated[
@@ -203,7 +354,9 @@ def _refusals() -> Iterator[None]:
             _err().print(f"[bold red]error:[/] {escape(text)}")
             raise typer.Exit(1) from None
         finally:
-            for text in dict.fromkeys(str(w.message) for w in caught):
+            # identifiers: noted once by the table, in the command line's words (_read_table)
+            shown = [w for w in caught if w.category.__name__ != "IdentifierWarning"]
+            for text in dict.fromkeys(str(w.message) for w in shown):
                 _note(text)
 
 
@@ -302,10 +455,13 @@ class _Table:
     from_file: bool
     raw: pd.DataFrame | None = None  # a file's cells as text (None for a bundled set)
     notes: list[str] = field(default_factory=list)
+    domains: dict[str, list] = field(default_factory=dict)  # declared categories (ARFF)
+    identifiers: dict[str, str] = field(default_factory=dict)  # left out by the models: why
 
     def where(self, label: Any) -> str:
-        """Where a row is, for a message: its line in a file, or its row number."""
-        return f"line {int(label) + 2}" if self.from_file else f"row {label}"
+        """Where a row is, for a message: its line in a file (a file's rows are labelled by
+        their lines, :func:`bayeskit.data.rows.label_file_lines`), or its row number."""
+        return f"line {label}" if self.from_file else f"row {label}"
 
 
 def _read_csv(path: Path, na_values: list[str], encoding: str | None) -> pd.DataFrame:
@@ -333,6 +489,70 @@ def _read_csv(path: Path, na_values: list[str], encoding: str | None) -> pd.Data
         raise ValueError(msg) from None
 
 
+def _is_arff(path: Path) -> bool:
+    return path.name.lower().endswith((".arff", ".arff.gz"))  # bayeskit.data.arff's suffixes
+
+
+def _read_arff(
+    path: Path, categorical: list[str], numeric: list[str], encoding: str | None, target: Any
+) -> _Table:
+    """An ARFF file: its attributes typed as declared (nominal: categorical, numeric: numeric;
+    --categorical and --numeric still override), nominal ones with their declared values as
+    the model's categories, and the last attribute the class unless --target says (Weka's
+    convention)."""
+    from bayeskit.data import read_arff
+
+    table = _Table(pd.DataFrame(), {}, {}, None, False)  # rows, not lines, in messages
+    with _refusals():
+        raw = read_arff(path, encoding=encoding)
+        if raw.shape[0] == 0:
+            msg = f"{path} declares {raw.shape[1]} attributes but holds no data rows"
+            raise ValueError(msg)
+    table.raw = raw
+    _check_names(raw, categorical + numeric)
+    frame = {}
+    with _refusals():
+        for name in raw.columns:
+            s = raw[name]
+            nominal = isinstance(s.dtype, pd.CategoricalDtype)
+            if name in categorical or name in numeric:
+                kind = CATEGORICAL if name in categorical else NUMERIC
+                why = f"--{kind}"
+            elif nominal or pd.api.types.is_numeric_dtype(s.dtype):
+                kind = CATEGORICAL if nominal else NUMERIC
+                why = f"ARFF {'nominal' if nominal else 'numeric'} attribute"
+            else:  # a date
+                kind, why = _typed_kind(s)
+            table.kinds[name], table.reasons[name] = kind, why
+            if kind == NUMERIC:
+                frame[name] = _numbers(s, name, table.where)
+            elif nominal:
+                frame[name], table.domains[name] = _declared_categories(s)
+            else:
+                frame[name] = _as_categories(s)
+    table.frame = pd.DataFrame(frame, index=raw.index)
+    if target is None and len(raw.columns):
+        table.default_target = str(raw.columns[-1])
+        table.notes.append(
+            f"no --target: the class is the last attribute, {table.default_target!r} (Weka's "
+            "convention)"
+        )
+    return table
+
+
+def _declared_categories(s: pd.Series) -> tuple[pd.Series, list]:
+    """A nominal ARFF column's cells and declared values as the command line names categories:
+    whole numbers as ints when every declared value is one (as for a CSV file), else text."""
+    declared = [str(v) for v in s.cat.categories]
+    numbers = pd.to_numeric(pd.Series(declared, dtype=object), errors="coerce")
+    if len(declared) and numbers.notna().all() and _is_whole(numbers.to_numpy(dtype=float)):
+        values = [int(v) for v in numbers]
+    else:
+        values = declared
+    lookup = np.array([*values, None], dtype=object)  # code -1 (missing) takes None
+    return pd.Series(lookup[s.cat.codes.to_numpy()], index=s.index, dtype=object), values
+
+
 def _read_parquet(path: Path) -> pd.DataFrame:
     try:
         return pd.read_parquet(path)
@@ -343,24 +563,6 @@ def _read_parquet(path: Path) -> pd.DataFrame:
 
 def _is_whole(v: np.ndarray) -> bool:
     return bool(np.all(np.isfinite(v)) and np.all(v == np.round(v)))
-
-
-def _rule(values: np.ndarray, written_as_integers: bool) -> tuple[str, str]:
-    """The kind the column rule gives a column of numbers (missing cells left out)."""
-    distinct = np.unique(values).size
-    if values.size and _is_whole(values):
-        if distinct <= FEW_VALUES:
-            return CATEGORICAL, f"{distinct} distinct whole numbers (at most {FEW_VALUES})"
-        if (
-            written_as_integers
-            and distinct <= MAX_CODES
-            and values.size >= ROWS_PER_CODE * distinct
-        ):
-            return CATEGORICAL, (
-                f"integer codes: {distinct} distinct values (at most {MAX_CODES}), "
-                f"{values.size // distinct} rows each on average"
-            )
-    return NUMERIC, f"numbers ({distinct} distinct)"
 
 
 def _parse_numbers(s: pd.Series) -> pd.Series:
@@ -375,13 +577,17 @@ def _parse_numbers(s: pd.Series) -> pd.Series:
 
 
 def _as_categories(s: pd.Series) -> pd.Series:
-    """Categorical cells as Python objects: whole numbers as ints (1, not "1" or 1.0)."""
-    text = s.dropna()
-    numbers = _parse_numbers(text)
-    if len(text) and numbers.notna().all() and _is_whole(numbers.to_numpy(dtype=float)):
-        out = pd.Series([None] * len(s), index=s.index, dtype=object)
-        out[text.index] = [int(v) for v in numbers]
-        return out
+    """Categorical cells as Python objects, missing as None: booleans as booleans, numbers as
+    numbers (whole ones as ints: 1, not 1.0), anything else as it is (a CSV file's text cells
+    are typed first, :func:`bayeskit.data.kinds.read_text_column`)."""
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return s.astype(object)
+    if pd.api.types.is_numeric_dtype(s.dtype):
+        codes, distinct = pd.factorize(s)  # each distinct number converted once
+        v = np.asarray(distinct, dtype=np.float64)
+        whole = _is_whole(v)
+        values = [int(x) if whole else float(x) for x in v]
+        return pd.Series(np.array([*values, None], dtype=object)[codes], index=s.index)
     return s.astype(object).where(s.notna(), None)
 
 
@@ -403,54 +609,101 @@ def _numbers(s: pd.Series, name: str, where: Any) -> pd.Series:
 
 
 def _type_file_columns(
-    raw: pd.DataFrame, categorical: list[str], numeric: list[str], table: _Table
+    raw: pd.DataFrame, categorical: list[str], numeric: list[str], table: _Table, *, text: bool
 ) -> None:
-    """Give each column of a file its kind (the rule in the module docstring) and its values."""
+    """Give each column of a file its kind (:func:`bayeskit.data.kinds.column_kind`, the
+    library's rule) and its values. ``text``: the cells are text (a CSV file), typed first as
+    ``pandas.read_csv`` types them; else they have their file's types (Parquet)."""
+    from bayeskit.data.kinds import column_kind, read_text_column
+
     frame = {}
     for name in raw.columns:
         s = raw[name]
+        typed = read_text_column(s) if text else s
         if name in categorical:
             table.kinds[name], table.reasons[name] = CATEGORICAL, "--categorical"
-            frame[name] = _as_categories(s)
+            frame[name] = _as_categories(typed)
             continue
         if name in numeric:
             table.kinds[name], table.reasons[name] = NUMERIC, "--numeric"
             frame[name] = _numbers(s, name, table.where)
             continue
-        if pd.api.types.is_bool_dtype(s.dtype) or not (
-            s.dtype == object or pd.api.types.is_string_dtype(s.dtype)
-        ):
-            kind, why = _typed_kind(s)
-        else:
+        kind, why = column_kind(typed)
+        if why == "text" and text:
             numbers = _parse_numbers(s)
-            text = s.notna() & numbers.isna()
-            if text.any():
-                kind, why = CATEGORICAL, "text"
-                n_text, n_cells = int(text.sum()), int(s.notna().sum())
-                if n_text <= max(1, n_cells // 20):  # a few text cells among numbers
-                    first = text[text].index[0]
-                    table.notes.append(
-                        f"column {name!r} holds numbers but also text in {n_text} of "
-                        f"{n_cells} cells (first: {s[first]!r}, {table.where(first)}); read as "
-                        "categorical. If that text marks a missing value, pass --na-values; "
-                        f"or --numeric {name} to see every such cell refused"
-                    )
-            else:
-                written_int = not s.dropna().str.contains(r"[.eE]", regex=True).any()
-                kind, why = _rule(numbers.dropna().to_numpy(dtype=float), written_int)
+            odd = s.notna() & numbers.isna()
+            n_text, n_cells = int(odd.sum()), int(s.notna().sum())
+            if n_text <= max(1, n_cells // 20):  # a few text cells among numbers
+                first = odd[odd].index[0]
+                table.notes.append(
+                    f"column {name!r} holds numbers but also text in {n_text} of "
+                    f"{n_cells} cells (first: {s[first]!r}, {table.where(first)}); read as "
+                    "categorical. If that text marks a missing value, pass --na-values; "
+                    f"or --numeric {name} to see every such cell refused"
+                )
         table.kinds[name], table.reasons[name] = kind, why
-        frame[name] = _as_categories(s) if kind == CATEGORICAL else _numbers(s, name, table.where)
+        if kind == CATEGORICAL:
+            frame[name] = _as_categories(typed)
+        else:
+            frame[name] = _numbers(typed, name, table.where)
     table.frame = pd.DataFrame(frame, index=raw.index)
 
 
 def _typed_kind(s: pd.Series) -> tuple[str, str]:
-    """The kind of a column that already has a dtype (Parquet, bundled data sets)."""
-    if isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(s.dtype):
-        return CATEGORICAL, f"dtype {s.dtype}"
-    if pd.api.types.is_numeric_dtype(s.dtype):
-        v = s.dropna().to_numpy(dtype=float)
-        return _rule(v, pd.api.types.is_integer_dtype(s.dtype))
-    return CATEGORICAL, f"dtype {s.dtype}"
+    """The kind of a column that already has a dtype (Parquet, ARFF), by the library's rule."""
+    from bayeskit.data.kinds import column_kind
+
+    return column_kind(s)
+
+
+def _find_identifiers(table: _Table, categorical: list[str]) -> None:
+    """The feature columns that look like identifiers (:func:`bayeskit.data.kinds.
+    identifier_reason`, the rule the models apply): noted, and left out by the models; one
+    named by --categorical is kept (its categories declared, so the models keep it). A numeric
+    column of distinct whole numbers is noted, and kept."""
+    from bayeskit.data.kinds import identifier_reason, numeric_identifier_reason
+
+    for name, kind in table.kinds.items():
+        if name == table.default_target or name in table.domains:
+            continue
+        s = table.frame[name]
+        if kind == NUMERIC:
+            why = numeric_identifier_reason(s)
+            if why is not None:
+                table.notes.append(
+                    f"column {name!r} holds {why}, as an identifier does; it is used as a "
+                    f"number. If it names the rows, pass --ignore {name}"
+                )
+            continue
+        why = identifier_reason(s)
+        if why is None:
+            continue
+        if name in categorical:  # kept: its categories declared
+            table.domains[name] = sorted(s.dropna().unique().tolist(), key=_order_key)
+            table.notes.append(
+                f"column {name!r} has {why}, as an identifier does; kept as a feature since "
+                "--categorical names it"
+            )
+            continue
+        table.identifiers[name] = why
+        table.notes.append(
+            f"column {name!r} has {why}, as an identifier does: the models leave it out (a "
+            f"category seen once tells nothing about new rows). Pass --ignore {name} to drop "
+            f"it without this note, or --categorical {name} to use it"
+        )
+
+
+def _order_key(v: Any) -> tuple:
+    return (type(v).__name__, v) if not isinstance(v, int | float) else ("", v)
+
+
+def _drop_ignored(frame: pd.DataFrame, ignore: list[str]) -> pd.DataFrame:
+    """``frame`` without the --ignore columns; an unknown one is an error naming it and
+    listing the columns."""
+    if not ignore:
+        return frame
+    _check_names(frame, ignore, "'--ignore'")
+    return frame.drop(columns=ignore)
 
 
 def _read_table(
@@ -458,19 +711,35 @@ def _read_table(
     *,
     categorical: list[str] | None = None,
     numeric: list[str] | None = None,
+    ignore: list[str] | None = None,
     na_values: list[str] | None = None,
     encoding: str | None = None,
     target: str | None = None,
     hint: str = "'DATA'",
 ) -> _Table:
-    """The table named by DATA, typed by the column rule (files) or its dtypes (bundled)."""
-    categorical, numeric = _names(categorical), _names(numeric)
+    """The table named by DATA, typed by the column rule (files) or its dtypes (bundled),
+    without the --ignore columns; a file's rows labelled by their lines."""
+    from bayeskit.data.rows import label_file_lines
+
+    categorical, numeric, ignore = _names(categorical), _names(numeric), _names(ignore)
     both = sorted(set(categorical) & set(numeric))
     if both:
         msg = f"columns {both} are given both --categorical and --numeric"
         raise typer.BadParameter(msg, param_hint="'--categorical'")
+    both = sorted(set(ignore) & set(categorical + numeric))
+    if both:
+        msg = f"columns {both} are given both --ignore and --categorical or --numeric"
+        raise typer.BadParameter(msg, param_hint="'--ignore'")
     path = Path(data)
-    if path.is_file():
+    if path.is_file() and _is_arff(path):
+        table = _read_arff(path, categorical, numeric, encoding, target)
+        if ignore:
+            table.frame = _drop_ignored(table.frame, ignore)
+            table.raw = table.raw.drop(columns=ignore)
+            for name in ignore:
+                table.kinds.pop(name, None)
+                table.domains.pop(name, None)
+    elif path.is_file():
         table = _Table(pd.DataFrame(), {}, {}, None, True)
         with _refusals():
             if path.name.lower().endswith((".parquet", ".pq")):
@@ -481,16 +750,18 @@ def _read_table(
             if raw.shape[0] == 0:
                 msg = f"{path} has a header ({raw.shape[1]} columns) but no data rows"
                 raise ValueError(msg)
+        raw = label_file_lines(_drop_ignored(raw, ignore))
         table.raw = raw
         _check_names(raw, categorical + numeric)
         with _refusals():
-            _type_file_columns(raw, categorical, numeric, table)
+            text = not path.name.lower().endswith((".parquet", ".pq"))
+            _type_file_columns(raw, categorical, numeric, table, text=text)
     elif path.is_dir():
         msg = f"{data} is a directory, not a data file"
         raise typer.BadParameter(msg, param_hint=hint)
     elif data in datasets.names():
         X, y = datasets.load(data)
-        frame = X.assign(**{str(y.name): y})
+        frame = _drop_ignored(X.assign(**{str(y.name): y}), ignore)
         table = _Table(frame, {}, {}, datasets.describe(data)["target"], False)
         _check_names(frame, categorical + numeric)
         for name in frame.columns:
@@ -516,14 +787,18 @@ def _read_table(
         raise typer.BadParameter(msg, param_hint=hint)
     if target is not None:
         table.default_target = target
+    if table.kinds:
+        _find_identifiers(table, categorical)
     return table
 
 
-def _check_names(frame: pd.DataFrame, names: list[str]) -> None:
+def _check_names(
+    frame: pd.DataFrame, names: list[str], hint: str = "'--categorical' / '--numeric'"
+) -> None:
     unknown = [n for n in names if n not in frame.columns]
     if unknown:
         msg = f"unknown columns {unknown}; columns: {', '.join(map(str, frame.columns))}"
-        raise typer.BadParameter(msg, param_hint="'--categorical' / '--numeric'")
+        raise typer.BadParameter(msg, param_hint=hint)
 
 
 def _split(table: _Table) -> tuple[pd.DataFrame, pd.Series]:
@@ -570,6 +845,9 @@ def _build(cls: type, table: _Table, X: pd.DataFrame, params: dict[str, Any]):
     model = cls(**{k: v for k, v in params.items() if k in known})
     if _takes_tables(cls):
         model.set_params(categorical_features=_categorical(table, X))
+        declared = {c: v for c, v in table.domains.items() if c in _categorical(table, X)}
+        if declared and "categories" in known and params.get("categories") is None:
+            model.set_params(categories=declared)  # an ARFF file's declared values
     return model
 
 
@@ -581,8 +859,9 @@ def _model_input(cls: type, table: _Table, X: pd.DataFrame) -> pd.DataFrame:
 
 
 def _training_data(
-    name: str, cls: type, param, data, target, categorical, numeric, na_values, encoding
-) -> tuple[dict, _Table, pd.DataFrame, Any]:
+    name: str, cls: type, param, data, target, categorical, numeric, na_values, encoding,
+    ignore=None,
+) -> tuple[dict, _Table, pd.DataFrame, Any]:  # fmt: skip
     """What ``fit`` and ``evaluate`` start from: the model's parameters, the table read with the
     column options, its features and class, checked against the model."""
     params = _parse_params(param, {name: cls})
@@ -590,6 +869,7 @@ def _training_data(
         data,
         categorical=categorical,
         numeric=numeric,
+        ignore=ignore,
         na_values=na_values,
         encoding=encoding,
         target=target,
@@ -690,16 +970,20 @@ def schema(
     target: _Target = None,
     categorical: _Categorical = None,
     numeric: _Numeric = None,
+    ignore: _Ignore = None,
     na_values: _NaValues = None,
     encoding: _Encoding = None,
     fmt: _Format = "table",
 ) -> None:
     """Show the kind each column of DATA gets (categorical or numeric) and why."""
+    from bayeskit.data.kinds import FEW_VALUES, MAX_CODES, ROWS_PER_CODE
+
     _check_format(fmt)
     table = _read_table(
         data,
         categorical=categorical,
         numeric=numeric,
+        ignore=ignore,
         na_values=na_values,
         encoding=encoding,
         target=target,
@@ -711,22 +995,28 @@ def schema(
         s = table.frame[name]
         values = s.dropna()
         examples = ", ".join(value_text(_plain(v)) for v in pd.unique(values)[:4])
+        role = "target" if name == table.default_target else "feature"
+        why = table.reasons[name]
+        if name in table.identifiers:
+            role, why = "identifier (left out)", f"{why}; {table.identifiers[name]}"
         rows.append(
             {
                 "column": name,
-                "role": "target" if name == table.default_target else "feature",
+                "role": role,
                 "kind": table.kinds[name],
                 "distinct": int(values.nunique()),
                 "missing": int(s.isna().sum()),
-                "why": table.reasons[name],
+                "why": why,
                 "examples": examples,
             }
         )
     caption = (
-        "Rule for files: text -> categorical; numbers -> numeric, except whole numbers with at "
-        f"most {FEW_VALUES} distinct values, or integers written without a decimal point with at "
-        f"most {MAX_CODES} distinct values seen {ROWS_PER_CODE}+ times each on average "
-        "(categorical). Override with --categorical COL / --numeric COL."
+        "Rule for files (and categorical_features='infer' in Python): text and booleans -> "
+        f"categorical; numbers -> numeric, except whole numbers with at most {FEW_VALUES} "
+        f"distinct values, or integers with at most {MAX_CODES} distinct values seen "
+        f"{ROWS_PER_CODE}+ times each on average (categorical). A categorical column with a "
+        "different value in every row is an identifier, left out by the models. Override with "
+        "--categorical COL / --numeric COL; drop a column with --ignore COL."
     )
     _emit(pd.DataFrame(rows), fmt, f"schema of {data}: {len(table.frame)} rows", caption)
 
@@ -742,6 +1032,7 @@ def fit(
     param: _Param = None,
     categorical: _Categorical = None,
     numeric: _Numeric = None,
+    ignore: _Ignore = None,
     na_values: _NaValues = None,
     encoding: _Encoding = None,
     chunksize: Annotated[
@@ -759,19 +1050,28 @@ def fit(
     cls = _model_class(model)
     if chunksize is not None:
         _fit_chunked(cls, model, data, output, target, param, categorical, numeric,
-                     na_values, chunksize, encoding)  # fmt: skip
+                     na_values, chunksize, encoding, ignore)  # fmt: skip
         return
     params, table, X, y = _training_data(
-        model, cls, param, data, target, categorical, numeric, na_values, encoding
+        model, cls, param, data, target, categorical, numeric, na_values, encoding, ignore
     )
     with _refusals():
         estimator = _build(cls, table, X, params).fit(_model_input(cls, table, X), y)
         path = save_model(estimator, output)
     classes = ", ".join(str(_plain(c)) for c in estimator.classes_)
     _out().print(
-        f"fitted [bold]{model}[/] on {X.shape[0]} rows x {X.shape[1]} features "
+        f"fitted [bold]{model}[/] on {X.shape[0]} rows x {_n_features(estimator, X)} features "
         f"(classes: {escape(classes)}); saved to {escape(str(path))}"
     )
+
+
+def _n_features(estimator: Any, X: pd.DataFrame) -> str:
+    """The number of features a fitted model uses, and the columns it left out, if any."""
+    schema_ = getattr(estimator, "schema_", None)
+    left_out = list(schema_.ignored) if schema_ is not None else []
+    if not left_out:
+        return str(X.shape[1])
+    return f"{X.shape[1] - len(left_out)} (left out: {', '.join(left_out)})"
 
 
 class _TypedChunks:
@@ -784,7 +1084,10 @@ class _TypedChunks:
         self.dropped = 0
 
     def typed(self, raw: pd.DataFrame) -> pd.DataFrame:
+        from bayeskit.data.rows import label_file_lines
+
         raw.columns = [str(c) for c in raw.columns]
+        raw = label_file_lines(raw)
         out = {}
         for name in raw.columns:
             s = raw[name]
@@ -820,10 +1123,11 @@ def _chunked_file(data: str, chunksize: int) -> Path:
 
 
 def _fit_chunked(cls, name, data, output, target, param, categorical, numeric, na_values,
-                 chunksize, encoding) -> None:  # fmt: skip
+                 chunksize, encoding, ignore=None) -> None:  # fmt: skip
     """``fit --chunksize``: the column kinds from the first chunk, the classes from a pass over
     the target column, then the model's ``fit_chunks`` with a progress bar."""
     from bayeskit.data import read_chunks
+    from bayeskit.data.rows import label_file_lines
 
     path = _chunked_file(data, chunksize)
     if target is None:
@@ -833,23 +1137,37 @@ def _fit_chunked(cls, name, data, output, target, param, categorical, numeric, n
     with _refusals():
         chunks = read_chunks(path, chunksize, na_values=[*MISSING_MARKS, *_names(na_values)],
                              as_text=True, encoding=encoding)  # fmt: skip
+        ignore = _names(ignore)
+        if ignore:
+            names = chunks.column_names()
+            _check_names(pd.DataFrame(columns=names), ignore, "'--ignore'")
+            chunks = chunks.select([c for c in names if c not in ignore])
         first = next(iter(chunks), None)
         if first is None or first.empty:
             msg = f"{path} has no data rows"
             raise ValueError(msg)
         first.columns = [str(c) for c in first.columns]
+        first = label_file_lines(first)
         categorical, numeric = _names(categorical), _names(numeric)
         _check_names(first, categorical + numeric)
         table = _Table(pd.DataFrame(), {}, {}, target, True)
-        _type_file_columns(first, categorical, numeric, table)
+        _type_file_columns(first, categorical, numeric, table, text=True)
+        _find_identifiers(table, categorical)
+        for text in table.notes:
+            _note(text)
         source = _TypedChunks(chunks, table, target)
         X0, _ = next(iter(source))
         _check_fits_data(name, cls, table, X0)
-        estimator = _build(cls, table, X0, params)
-        labels = chunks.select([target])
-        seen = set()
+        kept = [c for c in table.domains if c in X0.columns]  # identifiers --categorical keeps
+        labels = chunks.select([target, *kept])
+        seen: set = set()
+        domains: dict[str, set] = {c: set() for c in kept}
         for part in labels:
             seen.update(value_text(v) for v in part.iloc[:, 0].dropna())
+            for c in kept:  # the categories of every chunk, as text (as _TypedChunks reads)
+                domains[c].update(value_text(v) for v in part[c].dropna())
+        table.domains = {c: sorted(v) for c, v in domains.items()}
+        estimator = _build(cls, table, X0, params)
         total = chunks.n_rows
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -883,39 +1201,27 @@ def _fit_chunked(cls, name, data, output, target, param, categorical, numeric, n
     )
 
 
-def _align_categories(X: pd.DataFrame, schema: Any) -> pd.DataFrame:
-    """Map each categorical cell to the category with the same text in the model's vocabulary.
+def _note_unseen(X: pd.DataFrame, schema: Any) -> None:
+    """A note on stderr counting, per column, the categorical cells that name no category of
+    the model (it treats them as missing). A cell names a category as the model's encoder
+    matches it (:func:`bayeskit.data.schema.category_codes`): by value, else by canonical key,
+    so ``TRUE`` names a category learnt as ``True`` and ``1`` one learnt as ``1.0``."""
+    from bayeskit.data.schema import category_codes
 
-    A file carries no types, so "1", 1 and 1.0 all name category 1. A cell that names no
-    category is left as it is (the model treats it as missing); a note on stderr counts such
-    cells per column.
-    """
     if schema is None:
-        return X
-    out = X.copy()
+        return
     unseen = []
     for col in schema.categorical:
-        if col.cuts is not None or col.name not in out.columns:
+        if col.cuts is not None or col.name not in X.columns:
             continue
-        by_text = {value_text(v): v for v in col.categories}
-        # one look-up per distinct value (pd.factorize), not per cell
-        codes, distinct = pd.factorize(out[col.name])
-        texts = [value_text(v) for v in distinct]
-        target = np.array(
-            [by_text.get(t, v) for t, v in zip(texts, distinct, strict=True)] + [None], object
-        )
-        out[col.name] = target[codes]  # code -1 (missing) takes the last entry, None
-        counts = np.bincount(codes[codes >= 0], minlength=len(texts))
-        bad: dict[str, int] = {}
-        for t, n in zip(texts, counts, strict=True):
-            if t not in by_text:
-                bad[t] = bad.get(t, 0) + int(n)
-        if bad:
-            shown = ", ".join(repr(k) for k in sorted(bad)[:3]) + (", ..." if len(bad) > 3 else "")
-            unseen.append(f"{col.name!r}: {sum(bad.values())} cell(s) ({shown})")
+        s = X[col.name]
+        bad = (category_codes(s, col.categories) < 0) & s.notna().to_numpy()
+        if bad.any():
+            texts = sorted({value_text(v) for v in s[bad]})
+            shown = ", ".join(repr(t) for t in texts[:3]) + (", ..." if len(texts) > 3 else "")
+            unseen.append(f"{col.name!r}: {int(bad.sum())} cell(s) ({shown})")
     if unseen:
         _note("categories not seen in training, treated as missing: " + "; ".join(unseen))
-    return out
 
 
 @app.command()
@@ -964,6 +1270,7 @@ def predict(
             "target).",
         ),
     ] = None,
+    ignore: _Ignore = None,
     na_values: _NaValues = None,
     encoding: _Encoding = None,
 ) -> None:
@@ -971,7 +1278,9 @@ def predict(
 
     The model's features are taken from DATA by name, in any order; a missing one is an
     error, other columns (the class, identifiers) are ignored with a note, or copied to the
-    output with --keep.
+    output with --keep. A feature dropped by --ignore is missing in every row (the models
+    marginalise it out), with a note; a column the model itself left out (an identifier) need
+    not be in DATA.
     """
     if not model_file.is_file():
         msg = f"no model file at {model_file}"
@@ -981,19 +1290,27 @@ def predict(
         raise typer.BadParameter(msg, param_hint="'--cost'")
     with _refusals():
         estimator = load_model(model_file)
-    table = _read_table(data, na_values=na_values, encoding=encoding)
+    table = _read_table(data, ignore=ignore, na_values=na_values, encoding=encoding)
     frame = table.raw if table.raw is not None else table.frame
     keep = _names(keep)
-    _check_names(frame, keep)
+    _check_names(frame, keep, "'--keep'")
     drop = [*keep]
     target = target or table.default_target
     if target is not None and target in frame.columns and target not in keep:
         drop.append(target)
     names = getattr(estimator, "feature_names_in_", None)
     names = None if names is None else [str(n) for n in names]
+    schema_ = getattr(estimator, "schema_", None)
     # a kept column that is also a feature stays a feature
     X = frame.drop(columns=[c for c in drop if names is None or c not in names])
     if names is not None:
+        # features --ignore dropped: missing in every row; identifiers the model left out: empty
+        absent = [n for n in _names(ignore) if n in names]
+        if absent:
+            _note(f"--ignore {', '.join(absent)}: the model's feature(s) treated as missing")
+        if schema_ is not None:
+            absent += [n for n in schema_.ignored if n not in X.columns]
+        X = X.assign(**{n: pd.Series(None, index=X.index, dtype=object) for n in absent})
         missing = [n for n in names if n not in X.columns]
         if missing:
             msg = (
@@ -1008,12 +1325,11 @@ def predict(
                 "(--keep COL copies a column to the output)"
             )
         X = X[names]
-    schema_ = getattr(estimator, "schema_", None)
     with _refusals():
         numeric = [c.name for c in schema_.numeric] if schema_ is not None else list(X.columns)
         for name in numeric:
             X[name] = _numbers(X[name], name, table.where)
-        X = _align_categories(X, schema_)
+        _note_unseen(X, schema_)
         cost_table = None if cost is None else _read_cost(cost, estimator.classes_)
         labels = estimator.predict(X, cost=cost_table)
         result = frame[keep].reset_index(drop=True).copy()
@@ -1086,6 +1402,7 @@ def evaluate(
     seed: _Seed = 0,
     categorical: _Categorical = None,
     numeric: _Numeric = None,
+    ignore: _Ignore = None,
     na_values: _NaValues = None,
     encoding: _Encoding = None,
     fmt: _Format = "table",
@@ -1094,7 +1411,7 @@ def evaluate(
     _check_format(fmt)
     cls = _model_class(model)
     params, table, X, y = _training_data(
-        model, cls, param, data, target, categorical, numeric, na_values, encoding
+        model, cls, param, data, target, categorical, numeric, na_values, encoding, ignore
     )
     with _refusals(), _progress() as bar:
         task = bar.add_task(model, total=folds)
@@ -1110,8 +1427,8 @@ def evaluate(
     metrics = ("accuracy", "log_loss", "brier", "roc_auc", "f1_macro")
     fold_rows = pd.DataFrame(
         {
-            "fold": [str(k + 1) for k in range(used)],
-            "test rows": result["n_test"],
+            "fold": list(range(1, used + 1)),
+            "test_rows": [int(n) for n in result["n_test"]],
             **{m: result[m] for m in metrics},
         }
     )
@@ -1127,7 +1444,11 @@ def evaluate(
             "mean": result["mean"],
             "std": result["std"],
             "per_class": [
-                {"class": _plain(c), **{k: _plain(v) for k, v in row.items()}}
+                {
+                    "class": _plain(c),
+                    **{k: _plain(v) for k, v in row.items()},
+                    "support": int(row["support"]),  # rows of the class: a count
+                }
                 for c, row in report.iterrows()
             ],
             "confusion_matrix": cm.to_numpy().tolist(),
@@ -1140,8 +1461,8 @@ def evaluate(
             fold_rows,
             pd.DataFrame(
                 [
-                    {"fold": "mean", "test rows": len(y), **result["mean"]},
-                    {"fold": "std", "test rows": len(y), **result["std"]},
+                    {"fold": "mean", "test_rows": len(y), **result["mean"]},
+                    {"fold": "std", "test_rows": len(y), **result["std"]},
                 ]
             ),
         ],
@@ -1161,7 +1482,7 @@ def evaluate(
     for name in ("fold", "test rows", "accuracy", "log-loss", "Brier", "ROC AUC", "F1"):
         scores.add_column(name, justify="right", no_wrap=True)
     for _, row in fold_rows.iterrows():
-        scores.add_row(row["fold"], str(row["test rows"]), *(_fmt(row[m]) for m in metrics))
+        scores.add_row(str(row["fold"]), str(row["test_rows"]), *(_fmt(row[m]) for m in metrics))
     scores.add_section()
     scores.add_row(
         "mean",
@@ -1196,13 +1517,14 @@ def evaluate(
 
 @app.command()
 def compare(
-    data: _Data = datasets.DEFAULT,
+    data: _Data = _DEFAULT_DATA,
     target: _Target = None,
     folds: _Folds = 10,
     seed: _Seed = 0,
     param: _Param = None,
     categorical: _Categorical = None,
     numeric: _Numeric = None,
+    ignore: _Ignore = None,
     na_values: _NaValues = None,
     encoding: _Encoding = None,
     fmt: _Format = "table",
@@ -1217,6 +1539,7 @@ def compare(
         data,
         categorical=categorical,
         numeric=numeric,
+        ignore=ignore,
         na_values=na_values,
         encoding=encoding,
         target=target,
@@ -1299,7 +1622,7 @@ def _p_cell(p: float) -> str:
 
 
 # ------------------------------------------------------------------ networks
-network_app = typer.Typer(
+network_app = _Typer(
     help="Bayesian networks: learn one from data, fit a given structure, show a network file.",
     no_args_is_help=True,
 )
@@ -1312,7 +1635,7 @@ MAX_NETWORK_STATES = 64
 
 
 def _network_data(data: str, *, categorical: Any = (), discretize: str | None = None,
-                  check: bool = True,
+                  check: bool = True, ignore: Any = None,
                   ) -> tuple[pd.DataFrame, list[str]]:  # fmt: skip
     """DATA's columns, every one a categorical variable (values as text), and the columns
     --discretize binned (states named as intervals). With ``check`` (network learn), every
@@ -1320,7 +1643,7 @@ def _network_data(data: str, *, categorical: Any = (), discretize: str | None = 
     state per value, as categoricals."""
     from bayeskit.networks.states import discretize_frame, state_order
 
-    table = _read_table(data)
+    table = _read_table(data, ignore=ignore)
     out = _network_text(table.raw if table.raw is not None else table.frame)
     if not check:
         return out, []
@@ -1395,7 +1718,9 @@ def _check_states(name: str, n: int) -> None:
         raise typer.BadParameter(msg, param_hint="'DATA'")
 
 
-def _network_chunks(data: str, chunksize: int, categorical: Any = ()) -> tuple[Any, dict]:
+def _network_chunks(
+    data: str, chunksize: int, categorical: Any = (), ignore: Any = None
+) -> tuple[Any, dict]:
     """``network learn --chunksize``: DATA (a file) in chunks, every column as text, and each
     column's states from a first pass (by the library's rule, as for DATA read whole; the
     --categorical columns a state per value)."""
@@ -1407,6 +1732,11 @@ def _network_chunks(data: str, chunksize: int, categorical: Any = ()) -> tuple[A
     with _refusals():
         chunks = read_chunks(path, chunksize, na_values=list(MISSING_MARKS), as_text=True)
         names = chunks.column_names()
+        ignore = _names(ignore)
+        if ignore:  # --ignore: the other columns read
+            _check_names(pd.DataFrame(columns=names), ignore, "'--ignore'")
+            names = [c for c in names if c not in ignore]
+            chunks = chunks.select(names)
         if chunks.is_parquet and chunks.as_categories().text_as_categories() != names:
             chunks = _TextChunks(chunks)  # numbers, dates...: named as DATA read whole names them
         unknown = [c for c in categorical if c not in names]
@@ -1518,6 +1848,7 @@ def network_learn(
             "comma list).",
         ),
     ] = None,
+    ignore: _Ignore = None,
 ) -> None:
     """Learn a Bayesian network from DATA (every column a variable) and write it.
 
@@ -1546,7 +1877,9 @@ def network_learn(
         if max_distinct_rows is not None:
             msg = "--max-distinct-rows goes with --chunksize (DATA read whole is held anyway)"
             raise _fail(msg)
-        frame, binned = _network_data(data, categorical=declared, discretize=discretize)
+        frame, binned = _network_data(
+            data, categorical=declared, discretize=discretize, ignore=ignore
+        )
         if binned and not _is_xml(output):
             msg = (
                 f"--discretize binned {', '.join(binned)}: their states are intervals such as "
@@ -1558,7 +1891,7 @@ def network_learn(
     else:
         from bayeskit.networks.search import MAX_DISTINCT_ROWS
 
-        frame, options["states"] = _network_chunks(data, chunksize, declared)
+        frame, options["states"] = _network_chunks(data, chunksize, declared, ignore)
         limit = MAX_DISTINCT_ROWS if max_distinct_rows is None else max_distinct_rows
         options["max_distinct_rows"] = limit
         source = f"{escape(data)} in chunks of {chunksize:,} rows"
@@ -1609,9 +1942,9 @@ def network_fit(
         str,
         typer.Option(
             "--method",
-            help="count (complete data), em, gradient (seed 003's gradient ascent), or auto: "
-            "count when every node is observed in every row, else em. A node with no column "
-            "in DATA is latent.",
+            help="count (complete data), em, gradient (gradient ascent: Han, Kamber and Pei, "
+            "Data Mining, 9.1.2), or auto: count when every node is observed in every row, "
+            "else em. A node with no column in DATA is latent.",
         ),
     ] = "auto",
     max_iter: Annotated[int, typer.Option("--max-iter", help="EM: most iterations.")] = 100,
@@ -1633,6 +1966,7 @@ def network_fit(
             help="EM: start from the file's CPTs (expert values) instead of random ones.",
         ),
     ] = False,  # fmt: skip
+    ignore: _Ignore = None,
 ) -> None:
     """Fit the CPTs of a given structure to DATA and write the network; with missing values
     or latent nodes, by EM (a live display shows the log-likelihood)."""
@@ -1645,7 +1979,7 @@ def network_fit(
     if given is None:
         msg = f"file not found: {structure}"
         raise _fail(msg)
-    frame, _ = _network_data(data, check=False)  # the states are the file's
+    frame, _ = _network_data(data, check=False, ignore=ignore)  # the states are the file's
     states = {n: given.states(n) for n in given.nodes}
     latent = {n: states[n] for n in given.nodes if n not in frame.columns}
     observed = [n for n in given.nodes if n in frame.columns]
@@ -1730,9 +2064,7 @@ def network_show(
 
             from bayeskit.plot import network as draw
 
-            size = max(6.0, min(30.0, len(dag.nodes) ** 0.5 * 2.5))
-            fig, ax = plt.subplots(figsize=(size, size * 0.75))
-            draw(net, ax)
+            fig = draw(net).figure  # a figure sized to the drawing, labels at full size
             fig.savefig(plot, dpi=120, bbox_inches="tight")
             plt.close(fig)
         _out().print(f"drew the DAG to {escape(str(plot))}")
@@ -1755,7 +2087,10 @@ def network_query(
     ] = 1 << 27,
     fmt: _Format = "table",
 ) -> None:
-    """Exact posterior of each --target node given the --evidence (junction tree), and P(e)."""
+    """Exact posterior of each --target node given the --evidence (junction tree), and P(e).
+
+    Evidence of probability zero under the network has no posterior: it is refused (exit 1).
+    """
     _check_format(fmt)
     observed: dict[str, str] = {}
     for item in (evidence or "").split(","):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = [
     "CostMatrixError",
+    "IdentifierWarning",
     "ModelFileError",
     "SchemaError",
     "SingularCovarianceWarning",
@@ -30,6 +31,11 @@ class ModelFileError(ValueError):
 
 class UnknownCategoryWarning(UserWarning):
     """A category not seen in fit was met at predict time and treated as missing."""
+
+
+class IdentifierWarning(UserWarning):
+    """A column looks like an identifier (a different value in every row): left out of the
+    model if categorical, kept but named if numeric (see :mod:`bayeskit.data.kinds`)."""
 
 
 class ZeroEvidenceWarning(UserWarning):

@@ -66,9 +66,12 @@ produced. In order:
   (``_check_params``, as ``fit`` runs them); ``priors`` must hold one probability per class;
 * the class labels: at least two, of a plain dtype, distinct and sorted (as ``fit`` stores them);
 * ``n_features_in`` a positive integer; ``feature_names_in`` null or that many distinct strings,
-  equal to the schema's column names;
+  equal to the schema's column names (its ``inputs`` where it ignores some columns);
 * the schema (models that read tables; null for the count models): one column per feature, with
-  distinct string names and kind ``"categorical"`` or ``"numeric"``; a categorical column's
+  distinct string names and kind ``"categorical"`` or ``"numeric"``, and where the model left
+  columns out (identifiers: :attr:`bayeskit.data.Schema.ignored`) ``inputs``, every column of
+  the training data in order, one per ``n_features_in``, the features among them in their order;
+  a categorical column's
   vocabulary a list of strings, numbers or booleans, no two equal (the encoder looks them up by
   equality, so ``1``, ``1.0`` and ``True`` count as one); a binned column's cut points finite,
   strictly increasing, and one fewer than its categories; a numeric column has neither;
@@ -191,11 +194,47 @@ def _model_name(model: Any) -> str:
     for name, cls in MODELS.items():
         if type(model) is cls:
             return name
-    msg = (
-        f"cannot save a {type(model).__name__}: only the models registered in "
-        f"bayeskit.classifiers.MODELS can be saved ({', '.join(MODELS)})"
+    raise TypeError(_what_saves(model))
+
+
+def _what_saves(model: Any) -> str:
+    """Why ``model`` cannot be saved, and what saves it."""
+    from sklearn.pipeline import Pipeline
+
+    from bayeskit.networks import DAG, BayesianNetwork
+
+    kind = type(model).__name__
+    if isinstance(model, BayesianNetwork):
+        return (
+            f"bayeskit.save writes classifiers; a {kind} is saved as a network file: "
+            "bayeskit.networks.write_bif(network, 'net.bif') or write_xmlbif(network, "
+            "'net.xml') (either with .gz), read back by read_bif / read_xmlbif, every "
+            "probability exactly"
+        )
+    if isinstance(model, DAG):
+        return (
+            f"bayeskit.save writes classifiers; a {kind} is a structure without tables: fit "
+            "its parameters (bayeskit.networks.fit_parameters) and write the network with "
+            "bayeskit.networks.write_bif or write_xmlbif"
+        )
+    if isinstance(model, Pipeline):
+        return (
+            f"bayeskit.save writes one bayeskit model, and a {kind} also holds other steps, "
+            "which its format (JSON and arrays, never pickle) cannot carry: save the fitted "
+            "model step, bayeskit.save(pipeline[-1], path), and rebuild the steps before it "
+            "in code; or pickle the whole pipeline with joblib.dump at your own risk (loading "
+            "a pickle runs code from the file: only ever load your own)"
+        )
+    best = getattr(model, "best_estimator_", None)
+    if best is not None and type(best) in MODELS.values():
+        return (
+            f"cannot save a {kind}: save the model it chose, bayeskit.save(search."
+            "best_estimator_, path)"
+        )
+    return (
+        f"cannot save a {kind}: only the models registered in bayeskit.classifiers.MODELS can "
+        f"be saved ({', '.join(MODELS)})"
     )
-    raise TypeError(msg)
 
 
 # --------------------------------------------------------------------------------------------
@@ -322,7 +361,10 @@ def save(model: Any, path: str | os.PathLike) -> Path:
         If the model is not fitted.
     TypeError
         If the model is not a registered class, or a parameter, class label or statistic cannot
-        be expressed in the format (the message names it).
+        be expressed in the format (the message names it). The message says what saves other
+        objects: a Bayesian network is written by :func:`bayeskit.networks.write_bif` or
+        :func:`~bayeskit.networks.write_xmlbif`; of a scikit-learn ``Pipeline``, save the model
+        step (``pipeline[-1]``).
 
     Examples
     --------
@@ -486,6 +528,12 @@ def _read_archive(path: Path) -> tuple[bytes, bytes]:
     try:
         archive = zipfile.ZipFile(path)
     except zipfile.BadZipFile as exc:
+        if any(part in (".bif", ".xml", ".xmlbif") for part in path.suffixes):
+            fail(
+                "not a bayeskit model file but, by its name, a network file: read it with "
+                "bayeskit.networks.read_bif or read_xmlbif",
+                exc,
+            )
         fail("not a bayeskit model file, or truncated (it is not a readable zip archive)", exc)
     except OSError as exc:
         fail(f"cannot be read ({exc})", exc)
@@ -683,14 +731,31 @@ def _read_schema(
         if raw is not None:
             fail(f"{where} must be null: this model reads numeric matrices, not tables")
         return None
-    if not isinstance(raw, dict) or set(raw) != {"input_names", "columns"}:
-        fail(f"{where} must be an object with keys 'columns' and 'input_names'")
+    if not isinstance(raw, dict) or not (
+        {"input_names", "columns"} <= set(raw) <= {"input_names", "columns", "inputs"}
+    ):
+        fail(
+            f"{where} must be an object with keys 'columns' and 'input_names' (and 'inputs' "
+            "where some columns are ignored)"
+        )
     if not isinstance(raw["input_names"], bool):
         fail(f"{where}.input_names must be true or false, got {raw['input_names']!r}")
+    inputs = raw.get("inputs")
+    if inputs is not None and (
+        not isinstance(inputs, list)
+        or len(inputs) != n_features
+        or not all(isinstance(n, str) for n in inputs)
+        or len(set(inputs)) != len(inputs)
+    ):
+        fail(f"{where}.inputs must list {n_features} distinct names (n_features_in)")
     columns = raw["columns"]
-    if not isinstance(columns, list) or len(columns) != n_features:
+    n_columns = n_features if inputs is None else None  # with inputs: fewer (some ignored)
+    if not isinstance(columns, list) or (
+        len(columns) != n_features if inputs is None else not 0 < len(columns) < n_features
+    ):
         got = len(columns) if isinstance(columns, list) else type(columns).__name__
-        fail(f"{where}.columns must list {n_features} columns (n_features_in), got {got}")
+        want = n_columns if n_columns is not None else f"fewer than {n_features}"
+        fail(f"{where}.columns must list {want} columns (n_features_in), got {got}")
     seen: set[str] = set()
     for i, col in enumerate(columns):
         at = f"{where}.columns[{i}]"
@@ -714,7 +779,10 @@ def _read_schema(
         _check_vocabulary(cats, at, fail)
         if cuts is not None:
             _check_cuts(cuts, len(cats), at, fail)
-    if names is not None and names != [c["name"] for c in columns]:
+    features = [c["name"] for c in columns]
+    if inputs is not None and features != [n for n in inputs if n in set(features)]:
+        fail(f"{where}.inputs {inputs[:10]} do not hold the columns {features[:10]} in order")
+    if names is not None and names != (features if inputs is None else inputs):
         fail(f"fitted.feature_names_in {names[:10]} differ from the schema's column names")
     try:
         return Schema.from_dict(raw)

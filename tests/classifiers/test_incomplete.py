@@ -122,7 +122,8 @@ def test_semi_supervised_weights_and_determinism():
     rows = np.repeat(np.arange(len(y)), w)
     repeated = NaiveBayes(**em).fit(X.iloc[rows], y_semi[rows])
     assert weighted.n_iter_ == repeated.n_iter_ == 9  # the labelled estimate and 8 EM steps
-    assert not weighted.converged_ and not repeated.converged_
+    assert not weighted.converged_
+    assert not repeated.converged_
     np.testing.assert_allclose(weighted.predict_proba(X), repeated.predict_proba(X), atol=1e-9)
     again = NaiveBayes(**em).fit(X, y_semi, sample_weight=w)
     np.testing.assert_array_equal(weighted.predict_proba(X), again.predict_proba(X))

@@ -13,7 +13,7 @@ from bayeskit import BernoulliNaiveBayes, MultinomialNaiveBayes, NaiveBayes
 from bayeskit.classifiers import MODELS
 from bayeskit.data import Schema
 from bayeskit.data._int_codes import integer_codes, integer_vocabularies
-from bayeskit.exceptions import SchemaError, UnknownCategoryWarning
+from bayeskit.exceptions import IdentifierWarning, SchemaError, UnknownCategoryWarning
 
 EVENT_MODELS = [MultinomialNaiveBayes, BernoulliNaiveBayes]
 
@@ -180,7 +180,8 @@ def test_integer_array_input_matches_object_input():
 
 def test_infer_rule_on_integer_arrays_uses_the_counted_vocabulary():
     X = np.column_stack([np.arange(100) % 3, np.arange(100)]).astype(np.int32)
-    schema = Schema.infer(X, categorical_features="infer")
+    with pytest.warns(IdentifierWarning, match="'x1' holds a different whole number"):
+        schema = Schema.infer(X, categorical_features="infer")  # a row number: kept, named
     assert [c.kind for c in schema.columns] == ["categorical", "numeric"]
     assert schema.columns[0].categories == (0, 1, 2)
     with warnings.catch_warnings():

@@ -83,19 +83,18 @@ def test_posteriors_equal_brute_force_enumeration_on_random_networks():
             expected, p_e = _brute(net, joint, targets, evidence)
             assert ve.probability_of_evidence(evidence) == pytest.approx(p_e, abs=1e-14)
             # the evidence the query uses: d-separated evidence is pruned, which never changes a
-            # posterior (checked here whenever P(e) > 0), and is then not checked for P(e) = 0
+            # posterior (checked here); evidence of probability zero is refused, pruned or not
+            # (tests/networks/test_zero_evidence.py)
             pos = [net.nodes.index(t) for t in targets]
-            plan = ve._plan(tuple(pos), tuple(net.nodes.index(v) for v in evidence))
-            used = {net.nodes[v]: evidence[net.nodes[v]] for v in plan.observed}
+            kept, _ = ve._pruning(tuple(pos), tuple(net.nodes.index(v) for v in evidence))
+            used = {net.nodes[v]: evidence[net.nodes[v]] for v in kept}
             used_expected, used_p = _brute(net, joint, targets, used)
-            if used_p == 0:
+            if p_e == 0:
                 with pytest.raises(ValueError, match="probability zero"):
                     ve.query(targets, evidence)
                 continue
             np.testing.assert_allclose(ve.query(targets, evidence).values,
                                        used_expected / used_p, atol=1e-12)  # fmt: skip
-            if p_e == 0:
-                continue
             got = ve.query(targets, evidence)
             assert list(got.variables) == targets
             np.testing.assert_allclose(got.values, expected / p_e, atol=1e-12)

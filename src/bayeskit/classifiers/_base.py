@@ -26,6 +26,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from bayeskit._progress import reports_progress, rows_adapter
+from bayeskit._text import shown
 from bayeskit._warnings import warn
 from bayeskit.classifiers._labels import (
     Targets,
@@ -34,7 +35,14 @@ from bayeskit.classifiers._labels import (
     plain_repr,
 )
 from bayeskit.data.discretize import METHODS as DISCRETIZE_METHODS
-from bayeskit.data.schema import HANDLE_UNKNOWN, Encoded, Schema, as_frame, is_records
+from bayeskit.data.schema import (
+    HANDLE_UNKNOWN,
+    Encoded,
+    Schema,
+    as_frame,
+    column_mismatch,
+    is_records,
+)
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.decision import bayes_decision, cost_matrix
 from bayeskit.estimate import SMOOTHINGS, beyond_float64, lidstone
@@ -51,19 +59,19 @@ def _check_number(
     ok_type = (int, np.integer) if integer else (int, float, np.integer, np.floating)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, ok_type):
         kind = "an integer" if integer else "a number"
-        msg = f"{name} must be {kind}, got {value!r} ({type(value).__name__})"
+        msg = f"{name} must be {kind}, got {shown(value)} ({type(value).__name__})"
         raise TypeError(msg)
     if not np.isfinite(value):
-        msg = f"{name} must be finite, got {value!r}"
+        msg = f"{name} must be finite, got {shown(value)}"
         raise ValueError(msg)
     if low is not None and value < low:
-        msg = f"{name} must be >= {low}, got {value!r}"
+        msg = f"{name} must be >= {low}, got {shown(value)}"
         raise ValueError(msg)
 
 
 def _check_choice(name: str, value: Any, options: tuple) -> None:
     if value not in options:
-        msg = f"{name} must be one of {', '.join(map(repr, options))}, got {value!r}"
+        msg = f"{name} must be one of {', '.join(map(repr, options))}, got {shown(value)}"
         raise ValueError(msg)
 
 
@@ -75,6 +83,11 @@ def _check_smoothing(alpha: Any, smoothing: Any) -> None:
     if smoothing == "dirichlet-map" and alpha < 1:
         msg = f"smoothing='dirichlet-map' needs alpha >= 1, got {alpha}"
         raise ValueError(msg)
+
+
+def _fit_chunks_name(arguments: dict) -> str:
+    """What a progress display calls a model's ``fit_chunks``."""
+    return f"{type(arguments['self']).__name__}.fit_chunks"
 
 
 def _drop_weightless(X: Any, targets: Targets, sample_weight: Any):
@@ -126,7 +139,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 msg = f"priors must be a 1-D array of non-negative numbers, got {self.priors!r}"
                 raise ValueError(msg)
             if not np.isclose(p.sum(), 1.0, rtol=0, atol=1e-9):
-                msg = f"priors must sum to 1, got {p.sum()!r}"
+                msg = f"priors must sum to 1, got {shown(p.sum())}"
                 raise ValueError(msg)
         if hasattr(self, "handle_unknown"):
             _check_choice("handle_unknown", self.handle_unknown, HANDLE_UNKNOWN)
@@ -253,11 +266,14 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             return X
         missing = [n for n in fitted if n not in set(names)]
         extra = [n for n in names if n not in set(fitted)]
+        schema = getattr(self, "schema_", None)
+        ignored = set(schema.ignored) if schema is not None else set()
+        if missing and not extra and ignored.issuperset(missing):
+            # a column the model ignores (an identifier) need not be given: an empty one
+            X = X.assign(**{n: pd.Series(None, index=X.index, dtype=object) for n in missing})
+            missing = []
         if missing or extra:
-            msg = (
-                f"X's columns differ from those seen in fit: missing {missing}, unexpected "
-                f"{extra}; columns are matched by name"
-            )
+            msg = column_mismatch(missing, extra)
             raise SchemaError(msg)
         return X[fitted]  # the same columns in another order: reordered by name
 
@@ -313,8 +329,8 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(msg)
         if unlabelled.all():
             msg = (
-                f"every row of y is unlabelled (marked {marker!r} or missing); semi-supervised "
-                "learning needs labelled rows of at least 2 classes"
+                f"every row of y is unlabelled (marked {shown(marker)} or missing); "
+                "semi-supervised learning needs labelled rows of at least 2 classes"
             )
             raise ValueError(msg)
         kept = raw[~unlabelled]
@@ -393,9 +409,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
             classes = self.classes_
         return self._learn(X, targets.codes_in(classes), classes, sample_weight)
 
-    @reports_progress(
-        lambda a: f"{type(a['self']).__name__}.fit_chunks", lambda a: rows_adapter()
-    )
+    @reports_progress(_fit_chunks_name, lambda a: rows_adapter())
     def fit_chunks(
         self,
         chunks: Any,
@@ -624,7 +638,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         p = np.asarray(priors, dtype=np.float64)
         n = len(class_count)
         if p.shape != (n,):
-            msg = f"priors must be {n} non-negative numbers (one per class), got {priors!r}"
+            msg = f"priors must be {n} non-negative numbers (one per class), got {shown(priors)}"
             raise ValueError(msg)
         with np.errstate(divide="ignore"):
             return np.log(p)
@@ -748,6 +762,24 @@ def require_categorical(model: Any, enc: Encoded) -> None:
             "'equal-frequency', or declare them categorical"
         )
         raise SchemaError(msg)
+
+
+#: Evidence closer to 0 than this is rounding noise and is reported as exactly 0.
+EXPLAIN_ZERO = 1e-12
+
+
+def snap_to_zero(evidence: np.ndarray) -> np.ndarray:
+    """``evidence`` with entries within :data:`EXPLAIN_ZERO` of 0 (and -0.0) as 0.0.
+
+    A value every class finds equally likely carries no evidence, ``log P(x | c) - log P(x)
+    = 0``, which log-sum-exp gives up to rounding (-3.3e-16): shown as 0, not as noise.
+
+    Examples
+    --------
+    >>> snap_to_zero(np.array([-3.3e-16, 0.405, -0.0, 1e-9])).tolist()
+    [0.0, 0.405, 0.0, 1e-09]
+    """
+    return np.where(np.abs(evidence) < EXPLAIN_ZERO, 0.0, evidence)
 
 
 def explain_frame(model: Any, X: Any, out: np.ndarray) -> pd.DataFrame:

@@ -33,11 +33,13 @@ from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
 from bayeskit._compiled import get_num_threads
+from bayeskit._text import shown
 from bayeskit.classifiers._base import (
     BayesClassifier,
     _check_smoothing,
     explain_frame,
     require_categorical,
+    snap_to_zero,
 )
 from bayeskit.classifiers._incomplete import table_log_prior
 from bayeskit.classifiers._params import tabular_parameters
@@ -184,10 +186,10 @@ class FamilyClassifier(BayesClassifier):
                 return names.index(str(value))  # a column label: labels come first
             if 0 <= value < len(names):
                 return int(value)
-        shown = ", ".join(map(repr, names[:20])) + (" ..." if len(names) > 20 else "")
+        listed = ", ".join(map(repr, names[:20])) + (" ..." if len(names) > 20 else "")
         msg = (
-            f"{name}={value!r} is not a feature; give a column name or a position below "
-            f"{len(names)} (features: {shown})"
+            f"{name}={shown(value)} is not a feature; give a column name or a position below "
+            f"{len(names)} (features: {listed})"
         )
         raise ValueError(msg)
 
@@ -470,7 +472,7 @@ class FamilyClassifier(BayesClassifier):
         observed = enc.codes >= 0
         with np.errstate(invalid="ignore"):
             out = fll - logsumexp(fll + self.log_prior_, axis=2, keepdims=True)
-        out = np.where(observed[:, :, None] & np.isfinite(out), out, 0.0) + 0.0
+        out = snap_to_zero(np.where(observed[:, :, None] & np.isfinite(out), out, 0.0))
         if not as_frame:
             return out
         return explain_frame(self, X, out)

@@ -21,9 +21,11 @@ import pandas as pd
 import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from bayeskit._text import shown
 from bayeskit.classifiers._base import BayesClassifier, _check_number
 from bayeskit.classifiers._incomplete import with_em_parameters
 from bayeskit.classifiers._params import store_parameters
+from bayeskit.data.rows import row_name
 from bayeskit.data.schema import as_frame, is_records, is_temporal_value
 from bayeskit.estimate import lidstone
 from bayeskit.exceptions import SchemaError
@@ -46,18 +48,18 @@ def _check_count_columns(X: pd.DataFrame, model: str) -> None:
             text = col.notna() & values.isna()
             if not text.any():
                 continue
-            row = int(np.flatnonzero(text.to_numpy())[0])
-            value = col.iloc[row]
+            pos = int(np.flatnonzero(text.to_numpy())[0])
+            value, row = col.iloc[pos], row_name(col.index, pos)
             if is_temporal_value(value):
-                bad.append(f"{name!r} (row {row}: a date or duration, {value!r})")
+                bad.append(f"{name!r} ({row}: a date or duration, {shown(value)})")
                 continue
             if not isinstance(value, (str, bytes)):  # not even text: numpy's words, our names
                 msg = (
-                    f"column {name!r} row {row}: argument must be a string or a number, got "
-                    f"{type(value).__name__} ({value!r}); {model} models counts"
+                    f"column {name!r} {row}: argument must be a string or a number, got "
+                    f"{type(value).__name__} ({shown(value)}); {model} models counts"
                 )
                 raise TypeError(msg)
-            bad.append(f"{name!r} (row {row}: {value!r})")
+            bad.append(f"{name!r} ({row}: {shown(value)})")
         else:
             bad.append(f"{name!r} (dtype {dt})")
     if bad:
@@ -253,7 +255,7 @@ class BernoulliNaiveBayes(_EventModel):
             if data.size and not np.isin(data, (0.0, 1.0)).all():
                 msg = (
                     "BernoulliNaiveBayes(binarize=None) needs binary X (only 0 and 1); X has "
-                    f"the value {data[~np.isin(data, (0.0, 1.0))][0]!r}: set binarize to a "
+                    f"the value {shown(data[~np.isin(data, (0.0, 1.0))][0])}: set binarize to a "
                     "threshold"
                 )
                 raise ValueError(msg)

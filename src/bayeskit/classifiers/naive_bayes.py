@@ -17,6 +17,7 @@ from bayeskit.classifiers._base import (
     drop_beyond_float64,
     explain_frame,
     redo_rows_beyond_float64,
+    snap_to_zero,
     warn_underflowed_variances,
 )
 from bayeskit.classifiers._incomplete import table_log_prior, with_em_parameters
@@ -210,10 +211,11 @@ class NaiveBayes(BayesClassifier):
         return drop_beyond_float64(values, self.theta_, self._scale, self.schema_)
 
     def to_network(self, class_node: Any = "class") -> Any:
-        """The model as a :class:`~bayeskit.networks.BayesianNetwork` (seed 000 Fig. 7.1's
-        structure: the class the parent of every feature), the CPTs its own smoothed tables;
-        for complete rows the network's ``P(class | x)`` is the model's. Categorical features
-        only (bin numeric ones with ``discretize``): ValueError naming the numeric ones."""
+        """The model as a :class:`~bayeskit.networks.BayesianNetwork` (Zhou, *Machine
+        Learning*, Fig. 7.1's structure: the class the parent of every feature), the CPTs its
+        own smoothed tables; for complete rows the network's ``P(class | x)`` is the model's.
+        Categorical features only (bin numeric ones with ``discretize``): ValueError naming
+        the numeric ones."""
         check_is_fitted(self, "stats_")
         numeric = [c.name for c in self.schema_.columns if c.kind != CATEGORICAL]
         if numeric:
@@ -294,7 +296,7 @@ class NaiveBayes(BayesClassifier):
             out = fll - marginal
         # undefined ratios (inf / inf, 0 / 0: a value impossible, or a point mass, under every
         # class that allows it) carry no comparable evidence: 0, never NaN
-        out = np.where(observed[:, :, None] & ~np.isnan(out), out, 0.0) + 0.0
+        out = snap_to_zero(np.where(observed[:, :, None] & ~np.isnan(out), out, 0.0))
         if not as_frame:
             return out
         return explain_frame(self, X, out)

@@ -14,14 +14,25 @@ Kinds are inferred by a documented rule, which a user can override column by col
 * ``categorical_features=None`` (the dtype rule): pandas ``category``, ``object``, ``string`` and
   ``bool`` columns are categorical; every numeric dtype is numeric. In a numpy ``object`` array a
   column whose values are all real numbers is numeric, anything else categorical.
-* ``categorical_features="infer"``: the dtype rule, and also integer columns (or float columns
-  holding only whole numbers) with at most ``max_auto_categories`` distinct values (default 32) are
-  categorical. The command line uses this rule, since CSV files carry no dtypes.
+* ``categorical_features="infer"``: the dtype rule, and also whole numbers with at most 10
+  distinct values, or integers with at most 50 seen 20 times each on average (integer codes),
+  are categorical: :mod:`bayeskit.data.kinds`, the rule the command line applies to CSV files
+  (which carry no dtypes), with the same thresholds.
 * ``categorical_features="all"`` or a list of names / positions / a boolean mask: exactly those.
+
+Identifiers: a categorical column whose values are all distinct (at least 20 rows; for text, all
+but 1 in 100) is left out of the model with an :class:`~bayeskit.exceptions.IdentifierWarning`
+that names it, and recorded (:attr:`Schema.ignored`), so that encoding later data leaves it out
+too (and does not need it). Declare its categories (``categories={"id": [...]}``) to keep it. A
+numeric column of distinct whole numbers is kept, with the same warning.
 
 Vocabularies: a pandas ``category`` column keeps its dtype's categories in their order (so a
 declared domain with unused values is honoured); any other categorical column gets its sorted
-distinct values. ``categories={"color": [0, 1, 2, 3]}`` declares a domain explicitly.
+distinct values. ``categories={"color": [0, 1, 2, 3]}`` declares a domain explicitly. A value is
+matched to a category by equality, and failing that by its canonical key
+(:func:`bayeskit.data.codes.category_key`), so the text ``"TRUE"`` finds a category learnt as
+``True``, ``"1"`` one learnt as ``1`` or ``1.0``, and the other way round: the same file gives
+the same codes read by ``pandas.read_csv`` or as text.
 
 Discretization: :meth:`Schema.discretize` turns numeric columns into categorical ones whose
 categories are bins, with cut points learned on the training data only (supervised MDL by default,
@@ -32,6 +43,7 @@ automatically through their ``discretize`` parameter.
 At predict time a category not seen in fit is treated as missing (``handle_unknown="missing"``,
 the default), optionally with an :class:`~bayeskit.exceptions.UnknownCategoryWarning`
 (``"warn"``), or refused (``"error"``). Infinite numeric values are refused; NaN is missing.
+Messages name a row by its 0-based position (:mod:`bayeskit.data.rows`).
 """
 
 from __future__ import annotations
@@ -47,11 +59,19 @@ import pandas as pd
 
 from bayeskit._warnings import warn
 from bayeskit.data._int_codes import integer_codes, integer_vocabularies
-from bayeskit.data.codes import code_dtype
+from bayeskit.data.codes import category_key, category_keys, code_dtype
 from bayeskit.data.discretize import Discretizer, apply_cuts
-from bayeskit.exceptions import SchemaError, UnknownCategoryWarning
+from bayeskit.data.kinds import (
+    MIN_IDENTIFIER_ROWS,
+    column_kind,
+    identifier_reason,
+    number_kind,
+    numeric_identifier_reason,
+)
+from bayeskit.data.rows import row_name
+from bayeskit.exceptions import IdentifierWarning, SchemaError, UnknownCategoryWarning
 
-__all__ = ["Column", "Encoded", "Schema", "as_frame", "is_records"]
+__all__ = ["Column", "Encoded", "Schema", "as_frame", "category_codes", "is_records"]
 
 CATEGORICAL = "categorical"
 NUMERIC = "numeric"
@@ -217,16 +237,6 @@ def _dtype_kind(s: pd.Series) -> str:
     return CATEGORICAL
 
 
-def _looks_integer_coded(s: pd.Series, max_categories: int) -> bool:
-    if not pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
-        return False
-    v = s.to_numpy(dtype=float, na_value=np.nan)
-    v = v[~np.isnan(v)]
-    if v.size == 0 or not np.all(np.isfinite(v)) or not np.all(v == np.round(v)):
-        return False
-    return np.unique(v).size <= max_categories
-
-
 def _sorted_vocabulary(s: pd.Series) -> tuple:
     _refuse_bool_number_mix(s)
     try:
@@ -272,8 +282,12 @@ class Schema:
     Parameters
     ----------
     columns : tuple of Column
+        The features, in the order of the training data.
     input_names : bool
         Whether the training data carried column names (a DataFrame or a list of dicts).
+    inputs : tuple of str
+        Every column of the training data, in order, when some are not features (identifiers:
+        :attr:`ignored`); empty when every column is one.
 
     Examples
     --------
@@ -288,6 +302,7 @@ class Schema:
 
     columns: tuple[Column, ...]
     input_names: bool = True
+    inputs: tuple[str, ...] = ()
     _index: dict = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
@@ -297,6 +312,11 @@ class Schema:
     @property
     def names(self) -> list[str]:
         return [c.name for c in self.columns]
+
+    @property
+    def ignored(self) -> tuple[str, ...]:
+        """The columns of the training data left out of the model (identifiers), in order."""
+        return tuple(n for n in self.inputs if n not in self._index)
 
     @property
     def categorical(self) -> list[Column]:
@@ -326,9 +346,15 @@ class Schema:
         *,
         categorical_features: Any = None,
         categories: Mapping[str, Sequence] | None = None,
-        max_auto_categories: int = 32,
     ) -> Schema:
-        """Learn kinds and vocabularies from training data (the rules: the module docstring)."""
+        """Learn kinds and vocabularies from training data (the rules: the module docstring).
+
+        Warns
+        -----
+        IdentifierWarning
+            For a column that looks like an identifier, naming it: a categorical one is left
+            out (recorded in :attr:`ignored`), a numeric one kept.
+        """
         frame = as_frame(X)
         if frame.shape[0] == 0:
             msg = f"X has 0 samples (shape {frame.shape}); at least one is required"
@@ -357,12 +383,12 @@ class Schema:
                 kind = _dtype_kind(s)
             elif forced == "infer":
                 kind = _dtype_kind(s)
-                if kind == NUMERIC and (
-                    len(fast[pos]) <= max_auto_categories
-                    if fast is not None
-                    else _looks_integer_coded(s, max_auto_categories)
-                ):
-                    kind = CATEGORICAL
+                if kind == NUMERIC:
+                    kind = (
+                        number_kind(len(s), len(fast[pos]), whole=True, integers=True)[0]
+                        if fast is not None
+                        else column_kind(s)[0]
+                    )
             else:
                 kind = CATEGORICAL if name in forced else NUMERIC
                 if kind == NUMERIC:
@@ -391,10 +417,20 @@ class Schema:
                     vocab = fast[pos]
                 else:
                     vocab = _sorted_vocabulary(s)
+                if name not in declared and _is_identifier(s, vocab):
+                    continue  # left out, and recorded in inputs
                 columns.append(Column(name, CATEGORICAL, vocab))
             else:
+                _warn_numeric_identifier(s)
                 columns.append(Column(name, NUMERIC))
-        return cls(tuple(columns), input_names=_has_names(X))
+        inputs = tuple(names) if len(columns) < len(names) else ()
+        if not columns:
+            msg = (
+                f"X has no feature left: every column looks like an identifier "
+                f"({', '.join(map(repr, names))}); declare the categories of those to use"
+            )
+            raise SchemaError(msg)
+        return cls(tuple(columns), input_names=_has_names(X), inputs=inputs)
 
     def extend(
         self, X: Any, declared: Mapping[Any, Any] | None = None
@@ -417,7 +453,9 @@ class Schema:
             s = frame[col.name]
             seen = _sorted_vocabulary(s)
             known = set(col.categories)
-            fresh = [v for v in seen if v not in known]
+            keys = _key_index(col.categories)
+            # a value that names a known category (the text "1" for 1) is no new category
+            fresh = [v for v in seen if v not in known and category_key(v) not in keys]
             if not fresh:
                 continue
             if col.name in fixed:
@@ -433,28 +471,41 @@ class Schema:
             index = {v: i for i, v in enumerate(vocab)}
             remap[pos] = np.array([index[v] for v in old], dtype=np.int64)
             new_columns[self._index[col.name]] = replace(col, categories=vocab)
-        return Schema(tuple(new_columns), input_names=self.input_names), remap
+        return replace(self, columns=tuple(new_columns)), remap
 
     # ------------------------------------------------------------------ encoding
     def _select(self, X: Any) -> pd.DataFrame:
+        """The features of ``X``, in the schema's order, named as in the schema; the ignored
+        columns (identifiers) left out, and not needed where columns are matched by name."""
         frame = as_frame(X)
+        named = _has_names(X) and self.input_names
+        if self.inputs and named:  # identifiers: left out wherever they are, if they are
+            ignored = set(self.ignored)
+            keep = [c for c in frame.columns if str(c) not in ignored]
+            if len(keep) < frame.shape[1]:
+                frame = frame[keep]
+        elif self.inputs:  # by position: the columns given at fit, identifiers included
+            if frame.shape[1] != len(self.inputs):
+                msg = (
+                    f"X has {frame.shape[1]} features, but the model was fitted with "
+                    f"{len(self.inputs)} ({', '.join(self.inputs)})"
+                )
+                raise SchemaError(msg)
+            frame = frame.set_axis(list(self.inputs), axis=1)[self.names]
         if frame.shape[1] != len(self.columns):
             msg = (
                 f"X has {frame.shape[1]} features, but the model was fitted with "
                 f"{len(self.columns)} ({', '.join(self.names)})"
             )
             raise SchemaError(msg)
-        if _has_names(X) and self.input_names:  # names on both sides: matched by name
+        if named:  # names on both sides: matched by name
             got = [str(c) for c in frame.columns]
             frame = frame.set_axis(got, axis=1)
             if got != self.names:
                 missing = [n for n in self.names if n not in got]
                 extra = [n for n in got if n not in self.names]
                 if missing or extra:
-                    msg = (
-                        f"X's columns differ from those seen in fit: missing {missing}, "
-                        f"unexpected {extra}"
-                    )
+                    msg = column_mismatch(missing, extra)
                     raise SchemaError(msg)
                 frame = frame[self.names]  # same names, other order: select by name
         else:
@@ -534,12 +585,14 @@ class Schema:
             )
             for j, c in enumerate(numeric)
         }
-        return Schema(tuple(binned.get(c.name, c) for c in self.columns), self.input_names)
+        return replace(self, columns=tuple(binned.get(c.name, c) for c in self.columns))
 
     # ------------------------------------------------------------------ persistence
     def to_dict(self) -> dict:
+        extra = {"inputs": list(self.inputs)} if self.inputs else {}
         return {
             "input_names": self.input_names,
+            **extra,
             "columns": [
                 {
                     "name": c.name,
@@ -562,7 +615,8 @@ class Schema:
             cuts = c.get("cuts")
             cuts = None if cuts is None else tuple(float(v) for v in cuts)
             cols.append(Column(str(c["name"]), c["kind"], cats, cuts))
-        return cls(tuple(cols), input_names=bool(d["input_names"]))
+        inputs = tuple(str(n) for n in d.get("inputs") or ())
+        return cls(tuple(cols), input_names=bool(d["input_names"]), inputs=inputs)
 
 
 def _json_list(cats: tuple | None) -> list | None:
@@ -582,6 +636,20 @@ def is_records(X: Any) -> bool:
 
 def _has_names(X: Any) -> bool:
     return isinstance(X, pd.DataFrame) or is_records(X)
+
+
+def column_mismatch(missing: Sequence[str], extra: Sequence[str]) -> str:
+    """The message for columns that differ from those seen in fit, naming only what differs.
+
+    Examples
+    --------
+    >>> column_mismatch([], ["extra"])
+    "X's columns differ from those seen in fit: unexpected ['extra']; columns are matched by name"
+    """
+    parts = [f"missing {list(missing)}"] if len(missing) else []
+    parts += [f"unexpected {list(extra)}"] if len(extra) else []
+    differ = ", ".join(parts)
+    return f"X's columns differ from those seen in fit: {differ}; columns are matched by name"
 
 
 def _forced_categorical(spec: Any, names: list[str]) -> Any:
@@ -656,8 +724,9 @@ def _float64_block(frame: pd.DataFrame, names: list[str]) -> np.ndarray | None:
         if bad.any():
             row, j = np.argwhere(bad)[0]
             msg = (
-                f"column {names[j]!r} holds an infinite value (row {lo + int(row)}); infinity "
-                "is not a valid measurement (NaN is read as missing)"
+                f"column {names[j]!r} holds an infinite value "
+                f"({row_name(frame.index, lo + int(row))}); infinity is not a valid measurement "
+                "(NaN is read as missing)"
             )
             raise SchemaError(msg)
     return values
@@ -704,7 +773,11 @@ def _encode_categorical(s: pd.Series, col: Column, handle_unknown: str) -> np.nd
         except TypeError as exc:
             msg = f"column {col.name!r}: {exc}"
             raise TypeError(msg) from exc
-    unknown = (codes < 0) & s.notna().to_numpy()
+    present = s.notna().to_numpy()
+    unknown = (codes < 0) & present
+    if unknown.any():  # not equal to a category: matched by canonical key (module docstring)
+        codes = _match_keys(s, unknown, col.categories, codes)
+        unknown = (codes < 0) & present
     if unknown.any():
         bad = sorted({str(v) for v in s[unknown]})[:5]
         if handle_unknown == "error":
@@ -718,6 +791,83 @@ def _encode_categorical(s: pd.Series, col: Column, handle_unknown: str) -> np.nd
             msg = f"column {col.name!r} has categories {bad} not seen in fit; treated as missing"
             warn(msg, UnknownCategoryWarning)
     return codes
+
+
+def category_codes(values: Any, categories: Sequence) -> np.ndarray:
+    """Each value's code in ``categories`` as :meth:`Schema.encode` finds it: by equality, else
+    by canonical key (:func:`bayeskit.data.codes.category_key`); -1 where missing or unseen.
+
+    Examples
+    --------
+    >>> category_codes(pd.Series(["TRUE", "false", None, "maybe"]), (False, True)).tolist()
+    [1, 0, -1, -1]
+    >>> category_codes(pd.Series([2.0, 1]), ("1", "2")).tolist()
+    [1, 0]
+    """
+    s = values if isinstance(values, pd.Series) else pd.Series(values, dtype=object)
+    column = Column(str(s.name), CATEGORICAL, tuple(categories))
+    return np.asarray(_encode_categorical(s, column, "missing"), dtype=np.int64)
+
+
+def _key_index(categories: tuple) -> dict[str, int]:
+    """Each category's code by its canonical key, for the keys that name one category only
+    (a vocabulary holding both ``1`` and ``"1"`` keeps them apart: neither is found by key)."""
+    out: dict[str, int] = {}
+    shared: set[str] = set()
+    for code, v in enumerate(categories):
+        key = category_key(v)
+        if key is None:
+            continue
+        if key in out:
+            shared.add(key)
+        out.setdefault(key, code)
+    for key in shared:
+        del out[key]
+    return out
+
+
+def _match_keys(s: pd.Series, rows: np.ndarray, categories: tuple, codes: np.ndarray) -> np.ndarray:
+    """``codes`` with the cells of ``rows`` (a mask: not equal to any category) coded by their
+    canonical key where it names a category; each distinct cell is keyed once."""
+    keys = _key_index(categories)
+    if not keys:
+        return codes
+    found = pd.Series(category_keys(s.iloc[np.flatnonzero(rows)]), dtype=object).map(keys)
+    out = np.array(codes, dtype=np.int64)
+    out[rows] = found.fillna(-1).to_numpy(dtype=np.int64)
+    return out
+
+
+def _is_identifier(s: pd.Series, vocab: tuple) -> bool:
+    """Whether categorical column ``s`` (with distinct values ``vocab``) looks like an
+    identifier (:func:`bayeskit.data.kinds.identifier_reason`); if so, says so."""
+    if len(vocab) < MIN_IDENTIFIER_ROWS:
+        return False
+    counted = None if isinstance(s.dtype, pd.CategoricalDtype) else len(vocab)
+    if identifier_reason(s, counted) is None:
+        return False
+    msg = (
+        f"column {s.name!r} looks like an identifier (a different value in nearly every row): "
+        "it is left out of the model, since a category seen once tells nothing about a new "
+        "row. Drop the column to silence this; to use it as a feature, declare its categories "
+        f"(categories={{{s.name!r}: [...]}})"
+    )
+    warn(msg, IdentifierWarning)
+    return True
+
+
+def _warn_numeric_identifier(s: pd.Series) -> None:
+    """Say so where numeric column ``s`` holds a different whole number in every row, as a row
+    number or an identifier does (:func:`bayeskit.data.kinds.numeric_identifier_reason`); it
+    stays a feature."""
+    if numeric_identifier_reason(s) is None:
+        return
+    msg = (
+        f"column {s.name!r} holds a different whole number in every row, as an identifier "
+        "does; it is used as a number. If it names the rows rather than measuring something, "
+        f"leave it out (drop the column; on the command line, --ignore {s.name})"
+    )
+    warn(msg, IdentifierWarning)
 
 
 def _encode_numeric(s: pd.Series, name: str) -> np.ndarray:
@@ -738,15 +888,15 @@ def _encode_numeric(s: pd.Series, name: str) -> np.ndarray:
             )
             bad = _plain(s.iloc[row])
             msg = (
-                f"column {name!r} is numeric but holds {bad!r} ({type(bad).__name__}) in row "
-                f"{row}, which is not a number"
+                f"column {name!r} is numeric but holds {bad!r} ({type(bad).__name__}) in "
+                f"{row_name(s.index, row)}, which is not a number"
             )
             raise SchemaError(msg) from exc
     if np.isinf(v).any():
         row = int(np.flatnonzero(np.isinf(v))[0])
         msg = (
-            f"column {name!r} holds an infinite value (row {row}); infinity is not a valid "
-            "measurement (NaN is read as missing)"
+            f"column {name!r} holds an infinite value ({row_name(s.index, row)}); infinity is "
+            "not a valid measurement (NaN is read as missing)"
         )
         raise SchemaError(msg)
     return v

@@ -3,13 +3,25 @@
 parameter learning, scores and score-and-search structure learning (structural EM with missing
 values); exact inference by variable elimination (queries, batched queries, P(e), MAP/MPE) on
 factors, and with a compiled junction tree; Gibbs sampling, likelihood weighting and rejection
-sampling."""
+sampling. :class:`NetworkClassifier` (any network as a classifier) lives with the classifiers
+and is named here too, imported on first use: this layer never imports the classifiers' layer
+(which imports it), so there is no import cycle. Factors, CPDs (:meth:`BayesianNetwork.cpd`),
+marginals and MAP answers print as tables with the states named (text and HTML) and turn into
+labelled pandas objects; evidence of probability zero raises :class:`ZeroProbabilityEvidence`
+from every query."""
+
+from typing import Any
 
 from bayeskit.networks.bif import BIFError, read_bif, write_bif
 from bayeskit.networks.dag import DAG, bayes_ball, structural_hamming_distance
 from bayeskit.networks.em import EMResult, expected_counts, fit_em
-from bayeskit.networks.factor import Factor
-from bayeskit.networks.inference import InferenceTooLarge, VariableElimination
+from bayeskit.networks.factor import CPD, Factor, Marginals
+from bayeskit.networks.inference import (
+    InferenceTooLarge,
+    MAPResult,
+    VariableElimination,
+    ZeroProbabilityEvidence,
+)
 from bayeskit.networks.junction import JunctionTree
 from bayeskit.networks.learning import ESTIMATORS, NetworkFit, fit_parameters
 from bayeskit.networks.network import BayesianNetwork
@@ -26,6 +38,7 @@ from bayeskit.networks.structure_em import StructuralEMResult, structural_em
 from bayeskit.networks.xmlbif import read_xmlbif, write_xmlbif
 
 __all__ = [
+    "CPD",
     "DAG",
     "ESTIMATORS",
     "SCORES",
@@ -38,6 +51,9 @@ __all__ = [
     "GibbsSampler",
     "InferenceTooLarge",
     "JunctionTree",
+    "MAPResult",
+    "Marginals",
+    "NetworkClassifier",
     "NetworkFit",
     "StructuralEMResult",
     "bayes_ball",
@@ -55,6 +71,17 @@ __all__ = [
     "structural_em",
     "structural_hamming_distance",
     "VariableElimination",
+    "ZeroProbabilityEvidence",
     "write_bif",
     "write_xmlbif",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "NetworkClassifier":  # PEP 562: the classifiers' layer, loaded when asked for
+        from bayeskit.classifiers.network import NetworkClassifier
+
+        globals()[name] = NetworkClassifier
+        return NetworkClassifier
+    msg = f"module 'bayeskit.networks' has no attribute {name!r}"
+    raise AttributeError(msg)

@@ -1,4 +1,5 @@
-"""Parameter learning from incomplete data by EM (seed 000 section 7.6; seed 003 section 4.1).
+"""Parameter learning from incomplete data by EM (Zhou, *Machine Learning*, 7.6; Han, Kamber
+and Pei, *Data Mining: Concepts and Techniques*, 9.1.2).
 
 With values missing, differently in every row, or nodes never observed (latent), the counts of
 a family are not known; EM replaces them by their expectations under the current parameters
@@ -29,6 +30,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bayeskit._progress import iterations_adapter, reports_progress
+from bayeskit._text import shown
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.networks.dag import DAG, as_dag
 from bayeskit.networks.learning import (
@@ -69,6 +72,7 @@ class EMResult:
     converged: bool = False
 
 
+@reports_progress("EM", lambda a: iterations_adapter(a["max_iter"], "log-likelihood"))
 def fit_em(
     dag: Any,
     data: pd.DataFrame,
@@ -112,11 +116,13 @@ def fit_em(
     restarts : int, default=0
         Extra random starts; the run of highest final objective is kept.
     seed : int or Generator, optional
-    progress : callable, optional
-        Called as ``progress(iteration, log_likelihood)`` after every E-step.
+    progress : bool or callable, optional
+        Called as ``progress(iteration, log_likelihood)`` after every E-step; ``True`` shows a
+        progress display on standard error.
     method : {"em", "gradient"}, default="em"
-        EM, or gradient ascent on the CPT entries (seed 003 section 4.1: the gradient from the
-        same expected counts, each step projected back onto the simplex).
+        EM, or gradient ascent on the CPT entries (Han, Kamber and Pei, *Data Mining:
+        Concepts and Techniques*, 9.1.2: the gradient from the same expected counts, each
+        step projected back onto the simplex).
 
     Examples
     --------
@@ -138,14 +144,14 @@ def fit_em(
         raise ValueError(msg)
     a = 1.0 if alpha is None else alpha
     if isinstance(a, bool) or not isinstance(a, int | float) or not np.isfinite(a) or a < 0:
-        msg = f"alpha must be a finite number >= 0, got {alpha!r}"
+        msg = f"alpha must be a finite number >= 0, got {shown(alpha)}"
         raise ValueError(msg)
     for name, value, low in (("max_iter", max_iter, 1), ("restarts", restarts, 0)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-            msg = f"{name} must be an integer >= {low}, got {value!r}"
+            msg = f"{name} must be an integer >= {low}, got {shown(value)}"
             raise ValueError(msg)
     if not (isinstance(tol, int | float) and np.isfinite(tol) and tol >= 0):
-        msg = f"tol must be a finite number >= 0, got {tol!r}"
+        msg = f"tol must be a finite number >= 0, got {shown(tol)}"
         raise ValueError(msg)
     dag = as_dag(dag, what="dag")
     node_states, codes = _encode(dag, data, states, latent)
@@ -277,8 +283,9 @@ def _run(tree, dag, node_states, codes, weights, tables, estimator, alpha, max_i
 
 def _ascend(tree, dag, node_states, codes, weights, tables, estimator, alpha, max_iter, tol,
             progress) -> EMResult:  # fmt: skip
-    """Gradient ascent on the CPT entries (seed 003 section 4.1): the gradient of the objective
-    with respect to ``w_ijk`` is ``(n_ijk + pseudo) / w_ijk``, ``n_ijk`` the expected count
+    """Gradient ascent on the CPT entries (Han, Kamber and Pei, *Data Mining: Concepts and
+    Techniques*, 9.1.2): the gradient of the objective with respect to ``w_ijk`` is
+    ``(n_ijk + pseudo) / w_ijk``, ``n_ijk`` the expected count
     ``sum_rows P(node = k, parents = j | the row)``; each step moves every CPT row along it and
     projects it back onto the probability simplex (Euclidean projection), with a step size that
     doubles after a step that raises the objective and halves until one does (backtracking),

@@ -10,17 +10,25 @@ new factor; nothing is changed in place.
 Products and sums go through ``np.einsum`` (its integer "sublist" form, so variables are not
 limited to letters); a product of more than 52 distinct variables, beyond einsum's index range,
 falls back to broadcasting.
+
+Factors, a node's labelled CPT (:class:`CPD`) and the dict of one-variable posteriors
+(:class:`Marginals`) print as tables with the states named, in text and in HTML (Jupyter), and
+turn into pandas objects labelled by state names (``to_pandas``, ``to_frame``). Long tables show
+their first and last rows, as pandas does (its ``display.max_rows``, ``display.min_rows`` and
+``display.precision`` options apply).
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["Factor", "product"]
+__all__ = ["CPD", "Factor", "Marginals", "product"]
 
 _EINSUM_INDICES = 52
 
@@ -104,11 +112,79 @@ class Factor:
         return {v: len(self.states[v]) for v in self.variables}
 
     def __repr__(self) -> str:
-        return f"Factor({list(self.variables)}, {self.values.size} entries)"
+        """A table: a column per variable (its states), then the values (``probability`` for
+        a factor that sums to 1, else ``value``), one row per joint state in C order.
+
+        Examples
+        --------
+        >>> print(Factor(["rain"], [0.2, 0.8], {"rain": ["yes", "no"]}))
+        rain  probability
+        yes           0.2
+        no            0.8
+        """
+        return self._grid().text()
+
+    def _repr_html_(self) -> str:
+        return self._grid().html()
+
+    def _value_name(self) -> str:
+        total = float(self.values.sum()) * np.exp(self.log_scale)
+        return "probability" if abs(total - 1.0) <= 1e-9 else "value"
+
+    def _grid(self) -> _Grid:
+        n = int(self.values.size)
+        at, gap = _shown(n)
+        numbers = _numbers(self.values.reshape(-1)[at] * np.exp(self.log_scale))
+        if self.variables:
+            index = np.unravel_index(at, self.values.shape)
+            names = [np.asarray(self.states[v], dtype=object)[i]
+                     for v, i in zip(self.variables, index, strict=True)]  # fmt: skip
+        else:
+            names = []
+        rows: list[Any] = []
+        for r, number in enumerate(numbers):
+            if r == gap:
+                rows.append(None)
+            rows.append(([str(col[r]) for col in names], [number]))
+        note = None if gap is None else f"[{n:,} joint states, {len(at)} shown]"
+        return _Grid([str(v) for v in self.variables], [self._value_name()], rows, note=note)
+
+    def to_pandas(self, name: str | None = None) -> pd.Series:
+        """The values (scale included) as a Series indexed by the states: an Index named by
+        the variable, a MultiIndex of the joint states (C order) for several. ``name``:
+        the Series' name, by default ``"probability"`` for a factor that sums to 1, else
+        ``"value"``.
+
+        Examples
+        --------
+        >>> g = Factor(["rain", "wet"], [[0.18, 0.02], [0.16, 0.64]],
+        ...            {"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> g.to_pandas()
+        rain  wet
+        yes   yes    0.18
+              no     0.02
+        no    yes    0.16
+              no     0.64
+        Name: probability, dtype: float64
+        >>> g.to_pandas().unstack()
+        wet    yes    no
+        rain
+        yes   0.18  0.02
+        no    0.16  0.64
+        """
+        values = (self.values * np.exp(self.log_scale)).reshape(-1)
+        if not self.variables:
+            index: Any = pd.RangeIndex(1)
+        elif len(self.variables) == 1:
+            v = self.variables[0]
+            index = pd.Index(list(self.states[v]), dtype=object, name=v)
+        else:
+            index = _joint_index(self.variables, self.states)
+        return pd.Series(values, index=index, name=self._value_name() if name is None else name)
 
     def to_frame(self, name: str = "probability") -> pd.DataFrame:
         """One row per joint state: a column per variable (its state) and ``name`` (the value,
-        scale included).
+        scale included); the long form of :meth:`to_pandas`.
 
         Examples
         --------
@@ -250,3 +326,301 @@ def product(factors: Sequence[Factor], keep: Iterable[Any] | None = None) -> Fac
         gone = tuple(i for i, v in enumerate(union) if v not in set(out_vars))
         values = values.sum(axis=gone)
     return Factor._trusted(out_vars, np.asarray(values, dtype=np.float64), states, scale)
+
+
+class CPD:
+    """A node's conditional probability table with its states named, ``P(variable |
+    parents)``: what :meth:`BayesianNetwork.cpd <bayeskit.networks.BayesianNetwork.cpd>` gives
+    (as pgmpy's ``TabularCPD``, pyAgrum's ``bn.cpt``). It prints as a table of one row per
+    configuration of the parents (C order) and one column per state of the node, in text and
+    in HTML; :meth:`to_frame` is that table as a DataFrame, :meth:`to_factor` the
+    :class:`Factor`, and ``np.asarray(cpd)`` (or ``values``) the array of
+    :meth:`BayesianNetwork.cpt <bayeskit.networks.BayesianNetwork.cpt>`.
+
+    Attributes
+    ----------
+    variable : hashable
+        The node.
+    parents : tuple
+        Its parents, in the order of the table's axes.
+    values : ndarray
+        The table, shape ``(*parents' cardinalities, cardinality)``, read-only.
+    states : dict
+        The state names of the node and of each parent.
+
+    Examples
+    --------
+    >>> cpd = CPD("wet", ["rain"], [[0.9, 0.1], [0.2, 0.8]],
+    ...           {"rain": ["yes", "no"], "wet": ["yes", "no"]})
+    >>> print(cpd)
+               wet
+    rain  yes   no
+    yes   0.9  0.1
+    no    0.2  0.8
+    >>> cpd.to_frame().loc["no", "yes"]
+    np.float64(0.2)
+    """
+
+    __slots__ = ("parents", "states", "values", "variable")
+
+    def __init__(
+        self,
+        variable: Any,
+        parents: Sequence[Any],
+        values: Any,
+        states: Mapping[Any, Sequence[Any]],
+    ):
+        parents = tuple(parents)
+        family = (*parents, variable)
+        arr = np.asarray(values, dtype=np.float64)
+        shape = tuple(len(states[v]) for v in family)
+        if arr.shape != shape:
+            msg = f"the CPT of {variable!r} has shape {arr.shape}, expected {shape}"
+            raise ValueError(msg)
+        if arr.flags.writeable:
+            arr = arr.copy()
+            arr.setflags(write=False)
+        self.variable, self.parents, self.values = variable, parents, arr
+        self.states = {v: tuple(str(s) for s in states[v]) for v in family}
+
+    @property
+    def cardinality(self) -> int:
+        """The node's number of states."""
+        return len(self.states[self.variable])
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        out = np.asarray(self.values, dtype=dtype)
+        return out.copy() if copy else out
+
+    def to_frame(self) -> pd.DataFrame:
+        """The table: a row per configuration of the parents (an Index named by the parent, a
+        MultiIndex for several, one unnamed row for none), a column per state of the node
+        (the columns named by it).
+
+        Examples
+        --------
+        >>> CPD("a", [], [0.3, 0.7], {"a": ["x", "y"]}).to_frame()
+        a    x    y
+        0  0.3  0.7
+        """
+        k = self.cardinality
+        columns = pd.Index(list(self.states[self.variable]), dtype=object, name=self.variable)
+        if not self.parents:
+            index: Any = pd.RangeIndex(1)
+        elif len(self.parents) == 1:
+            p = self.parents[0]
+            index = pd.Index(list(self.states[p]), dtype=object, name=p)
+        else:
+            index = _joint_index(self.parents, self.states)
+        return pd.DataFrame(self.values.reshape(-1, k), index=index, columns=columns)
+
+    def to_factor(self) -> Factor:
+        """The table as a :class:`Factor` over the parents and the node."""
+        return Factor([*self.parents, self.variable], self.values, self.states)
+
+    def __repr__(self) -> str:
+        return self._grid().text()
+
+    def _repr_html_(self) -> str:
+        return self._grid().html()
+
+    def _grid(self) -> _Grid:
+        k = self.cardinality
+        table = self.values.reshape(-1, k)
+        n = table.shape[0]
+        at, gap = _shown(n)
+        cols, col_gap = _shown(k, _column_limits())
+        numbers = _numbers(table[np.ix_(at, cols)])
+        width = len(cols)
+        states = [self.states[self.variable][c] for c in cols]
+        if col_gap is not None:
+            states.insert(col_gap, "...")
+        index = np.unravel_index(at, table.shape[:1] if not self.parents else
+                                 self.values.shape[:-1])  # fmt: skip
+        names = [np.asarray(self.states[p], dtype=object)[i]
+                 for p, i in zip(self.parents, index, strict=False)]  # fmt: skip
+        rows: list[Any] = []
+        for r in range(len(at)):
+            if r == gap:
+                rows.append(None)
+            row = numbers[r * width : (r + 1) * width]
+            if col_gap is not None:
+                row.insert(col_gap, "...")
+            rows.append(([str(col[r]) for col in names], row))
+        notes = []
+        if gap is not None:
+            notes.append(f"{n:,} parent configurations, {len(at)} shown")
+        if col_gap is not None:
+            notes.append(f"{k:,} states, {len(cols)} shown")
+        note = f"[{'; '.join(notes)}]" if notes else None
+        return _Grid([str(p) for p in self.parents], states, rows, over=str(self.variable),
+                     note=note)  # fmt: skip
+
+
+class Marginals(dict):
+    """One-variable posteriors, node -> :class:`Factor`, as a dict; it prints as their tables
+    one after the other (text and HTML), and :meth:`to_frame` gives them as one long frame.
+    What ``VariableElimination.query(..., joint=False)``, ``JunctionTree.calibrate``, the
+    samplers and ``GibbsResult.marginals`` return."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per node and state: the columns ``node``, ``state``, ``probability``.
+
+        Examples
+        --------
+        >>> m = Marginals(rain=Factor(["rain"], [0.2, 0.8], {"rain": ["yes", "no"]}))
+        >>> m.to_frame()
+           node state  probability
+        0  rain   yes          0.2
+        1  rain    no          0.8
+        """
+        rows = {"node": [], "state": [], "probability": []}
+        for node, factor in self.items():
+            series = factor.to_pandas()
+            rows["node"] += [node] * len(series)
+            rows["state"] += [str(s) for s in series.index]
+            rows["probability"] += series.tolist()
+        return pd.DataFrame(rows)
+
+    def __repr__(self) -> str:
+        if not self:
+            return "Marginals({})"
+        return "\n\n".join(repr(f) for f in self.values())
+
+    def _repr_html_(self) -> str:
+        blocks = "".join(
+            f'<div style="margin-right: 2em">{f._repr_html_()}</div>' for f in self.values()
+        )
+        return f'<div style="display: flex; flex-wrap: wrap">{blocks}</div>'
+
+
+# --------------------------------------------------------------------------- display
+# Factors, CPDs and the dicts of marginals print as tables with state names, as pandas frames
+# do: pandas' display options say how many rows (``display.max_rows``, ``display.min_rows``) and
+# digits (``display.precision``) to show, and a longer table shows its first and last rows with
+# a note of how many there are. Only the rows shown are labelled, so a factor of millions of
+# entries prints at once.
+
+
+def _row_limits() -> tuple[int, int] | None:
+    """(most rows shown whole, rows shown of a longer table); None: no limit (pandas'
+    ``display.max_rows`` None)."""
+    most = pd.get_option("display.max_rows")
+    if most is None:
+        return None
+    most = int(most) or 60  # 0: pandas' "fit the terminal"; a fixed 60 here
+    fewer = pd.get_option("display.min_rows")
+    return most, min(most, int(fewer) if fewer else most)
+
+
+def _shown(n: int, limits: tuple[int, int] | None = None) -> tuple[np.ndarray, int | None]:
+    """The rows of ``n`` to show and where the gap goes (None: all shown)."""
+    limits = _row_limits() if limits is None else limits
+    if limits is None or n <= limits[0]:
+        return np.arange(n), None
+    head = (limits[1] + 1) // 2
+    tail = limits[1] - head
+    return np.concatenate([np.arange(head), np.arange(n - tail, n)]), head
+
+
+def _numbers(values: np.ndarray) -> list[str]:
+    """Numbers as pandas prints a float column: ``display.precision`` decimals, the trailing
+    zeros every number has dropped; scientific for all when one is too small or large."""
+    digits = int(pd.get_option("display.precision"))
+    values = np.asarray(values, dtype=np.float64).ravel()
+    size = np.abs(values[(values != 0) & np.isfinite(values)])
+    if size.size and (size.min() < 10.0**-digits or size.max() >= 1e15):
+        return [f"{v:.{digits}e}" for v in values]
+    text = [f"{v:.{digits}f}" for v in values]
+    if digits and all("." in t for t in text):
+        spare = min(len(t) - len(t.rstrip("0")) for t in text)
+        cut = min(spare, digits - 1)
+        if cut:
+            text = [t[:-cut] for t in text]
+    return text
+
+
+@dataclass
+class _Grid:
+    """A table to print: label columns (left-aligned) then number columns (right-aligned),
+    an optional header over the number columns, rows (None: the gap of a long table), a note
+    under it and a title line over it."""
+
+    labels: list[str]
+    columns: list[str]
+    rows: list[tuple[list[str], list[str]] | None]
+    over: str | None = None
+    note: str | None = None
+    title: str | None = None
+
+    def text(self) -> str:
+        n_lab = len(self.labels)
+        cells = [[*lab, *num] for lab, num in (r for r in self.rows if r is not None)]
+        widths = [len(h) for h in (*self.labels, *self.columns)]
+        for row in cells:
+            widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
+        widths = [max(w, 3) for w in widths]  # room for "..."
+        if self.over is not None and self.columns:
+            span = sum(widths[n_lab:]) + 2 * (len(self.columns) - 1)
+            if len(self.over) > span:
+                widths[-1] += len(self.over) - span
+
+        def line(row: list[str]) -> str:
+            parts = [c.ljust(w) if k < n_lab else c.rjust(w)
+                     for k, (c, w) in enumerate(zip(row, widths, strict=True))]  # fmt: skip
+            return "  ".join(parts).rstrip()
+
+        lines = [] if self.title is None else [self.title]
+        if self.over is not None:
+            lead = sum(widths[:n_lab]) + 2 * n_lab
+            lines.append(" " * lead + self.over)
+        lines.append(line([*self.labels, *self.columns]))
+        for row in self.rows:
+            if row is None:
+                lines.append(line(["..."] * len(widths)))
+            else:
+                lines.append(line([*row[0], *row[1]]))
+        if self.note:
+            lines.append(self.note)
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        e = html.escape
+        n_lab = len(self.labels)
+        head = []
+        if self.over is not None:
+            blank = f'<th colspan="{n_lab}"></th>' if n_lab else ""
+            head.append(f'<tr>{blank}<th colspan="{len(self.columns)}" '
+                        f'style="text-align: left">{e(self.over)}</th></tr>')  # fmt: skip
+        head.append("<tr>" + "".join(f"<th>{e(h)}</th>" for h in (*self.labels, *self.columns))
+                    + "</tr>")  # fmt: skip
+        body = []
+        for row in self.rows:
+            lab, num = (["..."] * n_lab, ["..."] * len(self.columns)) if row is None else row
+            body.append("<tr>" + "".join(f"<th>{e(c)}</th>" for c in lab)
+                        + "".join(f"<td>{e(c)}</td>" for c in num) + "</tr>")  # fmt: skip
+        note = f"<p>{e(self.note)}</p>" if self.note else ""
+        title = f"<p>{e(self.title)}</p>" if self.title else ""
+        return (
+            f'<div>{title}<table border="1" class="dataframe">'
+            f"<thead>{''.join(head)}</thead><tbody>{''.join(body)}</tbody></table>{note}</div>"
+        )
+
+
+def _joint_index(variables: Sequence[Any], states: Mapping[Any, Sequence[str]]) -> pd.MultiIndex:
+    """The joint states of ``variables`` in C order, a MultiIndex whose levels keep the states'
+    order (so ``unstack`` and sorting follow it, not the alphabet)."""
+    shape = tuple(len(states[v]) for v in variables)
+    codes = np.indices(shape).reshape(len(shape), -1)
+    levels = [pd.Index(list(states[v]), dtype=object) for v in variables]
+    return pd.MultiIndex(levels=levels, codes=list(codes), names=list(variables))
+
+
+def _column_limits() -> tuple[int, int] | None:
+    """Columns of states shown whole and shown of more: pandas' ``display.max_columns`` (0,
+    "fit the terminal" there, is 10 here)."""
+    most = pd.get_option("display.max_columns")
+    if most is None:
+        return None
+    most = int(most) or 10
+    return most, most

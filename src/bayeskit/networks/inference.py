@@ -1,4 +1,5 @@
-"""Exact inference in discrete Bayesian networks by variable elimination (seed 000 section 7.5.3).
+"""Exact inference in discrete Bayesian networks by variable elimination (Zhou, *Machine
+Learning*, 7.5.3).
 
 A query asks for ``P(Q | E = e)``: the posterior of query variables ``Q`` given evidence. The
 joint ``P(Q, e)`` is the product of the CPTs (Eq. 7.26), reduced to the evidence, with every
@@ -9,12 +10,23 @@ Before eliminating, the network is cut to what the query depends on:
 - **barren nodes**: a node that is neither queried nor observed and has no such descendant sums
   out to 1, so only the ancestors of ``Q`` and ``E`` are kept;
 - **d-separated evidence**: in the moral graph of those ancestors with the evidence nodes
-  removed (the seed's test of d-separation, Fig. 7.4), an evidence node that no CPT of the
+  removed (Zhou's test of d-separation, Fig. 7.4), an evidence node that no CPT of the
   query's connected component involves is d-separated from ``Q`` given the rest, so it changes
   no posterior; it is dropped and the ancestral set recomputed without it, until none is left
-  to drop. The query then computes ``P(Q, e')`` of the evidence ``e'`` it kept, and says so if
-  ``P(e') = 0``; an impossible combination with dropped evidence is not looked for
-  (:meth:`VariableElimination.probability_of_evidence` uses all of it).
+  to drop. The query then computes ``P(Q, e')`` of the evidence ``e'`` it kept.
+
+**Evidence of probability zero** has no posterior, and every query says so: it raises
+:class:`ZeroProbabilityEvidence` (a ``ValueError``) naming the evidence, for all of it, dropped
+or not, as pyAgrum and pgmpy do. ``P(Q, e')`` sums to ``P(e')``, which sees the evidence kept;
+the dropped evidence ``e''`` can only make ``P(e) = P(e') P(e'' | e')`` zero through an entry of
+0 in the CPT of a dropped node or of a kept child of one, at the row's observed states (where
+those entries are positive, a joint state of positive probability given ``e'`` stays positive
+with ``e''`` set, and the nodes ``e''`` adds can always take a state of positive probability).
+So a plan keeps, per CPT that could show it, where it is positive; a row whose evidence meets
+a zero there is answered with all its evidence, the others with the pruned plan. Networks
+without deterministic entries keep the whole saving, and ``P(e) = 0`` is always seen.
+:meth:`VariableElimination.probability_of_evidence` answers 0 for such evidence rather than
+raising.
 
 The elimination order is greedy: ``"min-fill"`` takes the variable whose elimination adds the
 fewest edges between its neighbours, ``"weighted-min-fill"`` the one whose added edges weigh
@@ -38,16 +50,23 @@ of the sum, and the maximising states are read back in reverse order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from bayeskit.networks.factor import Factor
+from bayeskit._text import shown
+from bayeskit.networks.factor import Factor, Marginals, _Grid, _numbers, _shown
 from bayeskit.networks.network import BayesianNetwork, state_codes
 
-__all__ = ["ORDERS", "InferenceTooLarge", "VariableElimination"]
+__all__ = [
+    "ORDERS",
+    "InferenceTooLarge",
+    "MAPResult",
+    "VariableElimination",
+    "ZeroProbabilityEvidence",
+]
 
 ORDERS = ("min-fill", "weighted-min-fill")
 _BATCH = 0  # einsum index of the batch axis; node i is index i + 1
@@ -58,6 +77,119 @@ DEFAULT_MAX_CELLS = 1 << 27  # 1 GiB of float64 per table
 
 class InferenceTooLarge(MemoryError):
     """A query whose tables would exceed the memory limit (raised before computing anything)."""
+
+
+class ZeroProbabilityEvidence(ValueError):
+    """Evidence that has probability zero under the network: no posterior exists given it.
+
+    Every query of exact inference (variable elimination, the junction tree, MAP), the
+    samplers and ``bayeskit network query`` raise it, for a single evidence set and for any
+    row of a batch; ``probability_of_evidence`` answers 0 instead.
+
+    Attributes
+    ----------
+    evidence : dict
+        The impossible evidence, node -> state (a batch's first impossible row).
+    rows : list or None
+        In a batch, the index labels of every impossible row, in order (drop them and ask
+        again); None for a single query.
+    """
+
+    def __init__(self, message: str, evidence: Mapping[Any, Any] | None = None,
+                 rows: list[Any] | None = None):  # fmt: skip
+        super().__init__(message)
+        self.evidence = dict(evidence or {})
+        self.rows = rows
+
+    def __reduce__(self):
+        return type(self), (str(self), self.evidence, self.rows)
+
+
+def zero_evidence(evidence: Mapping[Any, Any], rows: Sequence[Any] | None = None,
+                  n_rows: int | None = None) -> ZeroProbabilityEvidence:  # fmt: skip
+    """The error for evidence of probability zero; for a batch, ``rows`` are the index labels
+    of the impossible rows (the first one's evidence is ``evidence``) of ``n_rows``."""
+    if rows is None:
+        msg = (
+            f"the evidence {dict(evidence)} has probability zero under the network (no joint "
+            "state of its nodes agrees with all of it), so no posterior exists given it; check "
+            "the evidence"
+        )
+        return ZeroProbabilityEvidence(msg, evidence)
+    rows = list(rows)
+    listed = ", ".join(shown(r) for r in rows[:5]) + (", ..." if len(rows) > 5 else "")
+    msg = (
+        f"the evidence {dict(evidence)} (row {shown(rows[0])}) has probability zero under the "
+        f"network, so no posterior exists given it; {len(rows):,} of {n_rows:,} rows are "
+        f"impossible (rows {listed}): drop them (this error's .rows lists them all) and ask again"
+    )
+    return ZeroProbabilityEvidence(msg, evidence, rows)
+
+
+@dataclass(frozen=True, eq=False)
+class MAPResult:
+    """A MAP or MPE answer: the most probable joint state of the maximised nodes given the
+    evidence.
+
+    Attributes
+    ----------
+    assignment : dict
+        Node -> its state (name), in the order the nodes were asked for (network order for
+        MPE).
+    probability : float
+        ``P(assignment | evidence)``.
+    log_probability : float
+        Its natural log (exact where ``probability`` underflows).
+    evidence : dict
+        The evidence given, node -> state.
+
+    ``assignment, probability = result`` unpacks it as the pair ``map_query`` returned
+    before, and ``result[0]``, ``result[1]`` index it so.
+    """
+
+    assignment: dict[Any, str]
+    probability: float
+    log_probability: float
+    evidence: dict[Any, str] = field(default_factory=dict)
+
+    def __iter__(self):
+        return iter((self.assignment, self.probability))
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return (self.assignment, self.probability)[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, MAPResult):
+            return (self.assignment, self.probability, self.log_probability, self.evidence) == (
+                other.assignment, other.probability, other.log_probability, other.evidence
+            )  # fmt: skip
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_pandas(self) -> pd.Series:
+        """The assignment as a Series: node -> state."""
+        return pd.Series(self.assignment, dtype=object, name="state").rename_axis("node")
+
+    def __repr__(self) -> str:
+        return self._grid().text()
+
+    def _repr_html_(self) -> str:
+        return self._grid().html()
+
+    def _grid(self) -> _Grid:
+        items = list(self.assignment.items())
+        at, gap = _shown(len(items))
+        rows: list[Any] = []
+        for r, k in enumerate(at.tolist()):
+            if r == gap:
+                rows.append(None)
+            rows.append(([str(items[k][0]), str(items[k][1])], []))
+        given = f" given {self.evidence}" if self.evidence else ""
+        p = _numbers(np.array([self.probability]))[0]
+        head = f"MAPResult: probability {p} (log {self.log_probability:.6g}){given}"
+        note = None if gap is None else f"[{len(items):,} nodes, {len(at)} shown]"
+        return _Grid(["node", "state"], [], rows, note=note, title=head)
 
 
 @dataclass(frozen=True)
@@ -138,7 +270,7 @@ class VariableElimination:
             or not isinstance(max_cells, int | np.integer)
             or max_cells < 1
         ):
-            msg = f"max_cells must be a positive integer, got {max_cells!r}"
+            msg = f"max_cells must be a positive integer, got {shown(max_cells)}"
             raise ValueError(msg)
         self.max_cells = int(max_cells)
         dag = network.dag
@@ -146,9 +278,12 @@ class VariableElimination:
         self._parents = [tuple(self._pos[p] for p in dag.parents(n)) for n in self._nodes]
         self._children = [tuple(self._pos[c] for c in dag.children(n)) for n in self._nodes]
         self._cpts = [np.asarray(network.cpt(n)) for n in self._nodes]
+        # CPTs with an entry of 0: only those can make dropped evidence impossible
+        self._has_zero = [bool((t == 0).any()) for t in self._cpts]
         self._scope = [(*self._parents[i], i) for i in range(len(self._nodes))]
         self._states = {n: network.states(n) for n in self._nodes}
         self._plans: dict[tuple, _Plan] = {}
+        self._prunings: dict[tuple, tuple[frozenset[int], tuple]] = {}
 
     # ------------------------------------------------------------------ public queries
     def query(
@@ -169,36 +304,60 @@ class VariableElimination:
 
         Returns
         -------
-        Factor or dict of Factor
-            Normalised: the values sum to 1.
+        Factor or Marginals
+            Normalised: the values sum to 1. Both print as tables with the states named;
+            ``to_pandas()`` gives a labelled Series.
+
+        Raises
+        ------
+        ZeroProbabilityEvidence
+            The evidence has probability zero under the network (all of it is checked, also
+            the part d-separated from the query); a ``ValueError``.
         """
         targets = self._nodes_of(variables, "variables")
         observed, codes = self._evidence(evidence)
         self._apart(targets, observed)
-        if not joint:
-            return {self._nodes[t]: self._posterior((t,), observed, codes) for t in targets}
-        return self._posterior(tuple(targets), observed, codes)
+        groups = [tuple(targets)] if joint else [(t,) for t in targets]
+        tables, possible = self._posteriors(groups, observed, codes[None, :])
+        if not possible[0]:
+            raise zero_evidence(self._evidence_dict(observed, codes))
+        factors = {}
+        for group, table in zip(groups, tables, strict=True):
+            names = [self._nodes[t] for t in group]
+            factors[group] = Factor._trusted(names, table[0], {n: self._states[n] for n in names})
+        if joint:
+            return factors[groups[0]]
+        return Marginals((self._nodes[g[0]], f) for g, f in factors.items())
 
     def probability_of_evidence(self, evidence: Mapping[Any, Any], *, log: bool = False) -> float:
-        """``P(e)``, the probability of the evidence (its log with ``log=True``)."""
+        """``P(e)``, the probability of the evidence (its log with ``log=True``); 0 (``-inf``)
+        for impossible evidence, which this, unlike the queries, does not refuse."""
         observed, codes = self._evidence(evidence)
         if not observed:
             return 0.0 if log else 1.0
-        plan = self._plan((), observed, prune_separated=False)
-        table, log_scale = self._run(plan, codes[None, :])
-        total = float(table.reshape(-1).sum())
-        value = np.log(total) + float(log_scale[0]) if total > 0 else -np.inf
+        value = float(self._log_evidence(observed, codes[None, :])[0])
         return value if log else float(np.exp(value))
 
     def map_query(
         self, variables: Any = None, evidence: Mapping[Any, Any] | None = None
-    ) -> tuple[dict[Any, str], float]:
+    ) -> MAPResult:
         """The most probable joint state of ``variables`` given ``evidence`` and its posterior
         probability ``P(x | e)``; every unobserved node when ``variables`` is None (MPE).
 
         The other unobserved nodes are summed out first (MAP), then ``variables`` maximised.
         Among equally probable states the first in state order wins, node by node in the
         reverse of the elimination order.
+
+        Returns
+        -------
+        MAPResult
+            ``assignment`` (node -> state), ``probability``, ``log_probability`` and the
+            ``evidence``; it prints as a table, and unpacks as ``assignment, probability``.
+
+        Raises
+        ------
+        ZeroProbabilityEvidence
+            The evidence has probability zero under the network; a ``ValueError``.
         """
         observed, codes = self._evidence(evidence)
         if variables is None:
@@ -206,18 +365,18 @@ class VariableElimination:
         else:
             targets = self._nodes_of(variables, "variables")
         self._apart(targets, observed, "maximised")
+        given = self._evidence_dict(observed, codes)
+        log_e = float(self._log_evidence(observed, codes[None, :])[0]) if observed else 0.0
+        if not np.isfinite(log_e):
+            raise zero_evidence(given)
         # no pruning of d-separated evidence: the table is then P(x, e) itself, over P(e)
         plan = self._plan(tuple(targets), observed, maximise=True, prune_separated=False)
-        rows = codes[None, :]
-        table, log_scale, choices = self._run(plan, rows, keep_choices=True)
+        table, log_scale, choices = self._run(plan, codes[None, :], keep_choices=True)
         best = _max_traceback(plan, table, choices)
-        log_joint = float(np.log(table.max())) + float(log_scale[0]) if table.max() > 0 else -np.inf
-        log_e = self.probability_of_evidence(self._evidence_dict(observed, codes), log=True)
-        if not np.isfinite(log_e):
-            self._zero_evidence(observed, codes)
-        del rows
-        names = {self._nodes[v]: self._states[self._nodes[v]][s] for v, s in best.items()}
-        return names, float(np.exp(log_joint - log_e))
+        log_joint = float(np.log(table.max())) + float(log_scale[0])
+        names = {self._nodes[v]: self._states[self._nodes[v]][best[v]] for v in targets}
+        log_p = min(log_joint - log_e, 0.0)
+        return MAPResult(names, float(np.exp(log_p)), log_p, given)
 
     def query_batch(
         self, variables: Any, evidence: pd.DataFrame, *, joint: bool = False
@@ -234,33 +393,40 @@ class VariableElimination:
             For one variable (or ``joint=True``), a frame of one column per state (per joint
             state, a MultiIndex, for ``joint=True``), rows in ``evidence``'s order and index; for
             several variables and ``joint=False``, a dict of such frames.
+
+        Raises
+        ------
+        ZeroProbabilityEvidence
+            Some rows' evidence has probability zero under the network: the message names the
+            first rows, the error's ``rows`` holds the index labels of all of them (nothing is
+            returned for the others; drop those rows and ask again).
         """
         targets = self._nodes_of(variables, "variables")
         codes, columns = self._evidence_frame(evidence)
         self._apart(targets, columns)
         groups = [tuple(targets)] if joint else [(t,) for t in targets]
-        if not len(codes):  # no rows: empty frames of the right columns
-            empty = {g: np.zeros((0, *(int(self._card[t]) for t in g))) for g in groups}
-            out0 = {g: self._frame(g, empty[g], evidence.index) for g in groups}
-            if joint or len(targets) == 1:
-                return out0[groups[0]]
-            return {self._nodes[g[0]]: frame for g, frame in out0.items()}
+        out = {g: np.empty((len(codes), *(int(self._card[t]) for t in g))) for g in groups}
+        possible = np.ones(len(codes), dtype=bool)
         observed_mask = codes >= 0
         patterns, which = np.unique(observed_mask, axis=0, return_inverse=True)
         which = np.asarray(which).reshape(-1)
-        out = {}
-        for group in groups:
-            shape = tuple(int(self._card[t]) for t in group)
-            result = np.empty((len(codes), *shape))
-            for k, pattern in enumerate(patterns):
-                rows = np.flatnonzero(which == k)
-                observed = tuple(int(columns[j]) for j in np.flatnonzero(pattern))
-                sub = codes[np.ix_(rows, np.flatnonzero(pattern))]
-                result[rows] = self._posterior_rows(group, observed, sub, evidence.index[rows])
-            out[group] = self._frame(group, result, evidence.index)
+        for k, pattern in enumerate(patterns):
+            rows = np.flatnonzero(which == k)
+            observed = tuple(int(columns[j]) for j in np.flatnonzero(pattern))
+            sub = codes[np.ix_(rows, np.flatnonzero(pattern))]
+            tables, possible[rows] = self._posteriors(groups, observed, sub)
+            for group, table in zip(groups, tables, strict=True):
+                out[group][rows] = table
+        if not possible.all():
+            bad = np.flatnonzero(~possible)
+            row = codes[bad[0]]
+            seen = np.flatnonzero(row >= 0)
+            first = self._evidence_dict(tuple(columns[j] for j in seen), row[seen])
+            raise zero_evidence(first, evidence.index[bad].tolist(), len(codes))
+        frames = {g: self._frame(g, table, evidence.index) for g, table in out.items()}
         if joint or len(targets) == 1:
-            return out[groups[0]]
-        return {self._nodes[g[0]]: frame for g, frame in out.items()}
+            return frames[groups[0]]
+        return {self._nodes[g[0]]: frame for g, frame in frames.items()}
 
     # ------------------------------------------------------------------ checking input
     def _nodes_of(self, variables: Any, what: str) -> list[int]:
@@ -274,10 +440,10 @@ class VariableElimination:
         out = []
         for v in items:
             if v not in self._pos:
-                msg = f"{v!r} is no node of the network"
+                msg = f"{shown(v)} is no node of the network"
                 raise ValueError(msg)
             if self._pos[v] in out:
-                msg = f"{v!r} is named twice in {what}"
+                msg = f"{shown(v)} is named twice in {what}"
                 raise ValueError(msg)
             out.append(self._pos[v])
         return out
@@ -331,28 +497,41 @@ class VariableElimination:
             )
         return codes, columns
 
-    def _zero_evidence(self, observed, codes, row: Any = None) -> None:
-        where = "" if row is None else f" (row {row!r})"
-        msg = f"the evidence {self._evidence_dict(observed, codes)}{where} has probability zero"
-        raise ValueError(msg)
-
     # ------------------------------------------------------------------ answering
-    def _posterior(self, targets: tuple[int, ...], observed, codes) -> Factor:
-        table = self._posterior_rows(targets, observed, codes[None, :], None)[0]
-        names = [self._nodes[t] for t in targets]
-        return Factor._trusted(names, table, {n: self._states[n] for n in names})
+    def _posteriors(self, groups, observed, codes: np.ndarray) -> tuple[list[np.ndarray], Any]:
+        """``P(group | row's evidence)`` for each group of targets and each row of ``codes``
+        (columns: ``observed``), and which rows' evidence is possible (the others' tables are
+        NaN). A plan drops d-separated evidence only where that cannot hide ``P(e) = 0`` (see
+        the module docstring), so each table's total is zero exactly when ``P(e)`` is."""
+        n = len(codes)
+        possible = np.ones(n, dtype=bool)
+        out = []
+        for targets in groups:
+            safe = np.ones(n, dtype=bool)
+            for cols, positive in self._pruning(targets, observed)[1] if targets else ():
+                safe &= positive[tuple(codes[:, c] for c in cols)]
+            table = np.empty((n, *(int(self._card[t]) for t in targets)))
+            for ok, prune in ((safe, True), (~safe, False)):
+                if not ok.any():
+                    continue
+                # rows whose dropped evidence might be impossible are answered with all of it
+                plan = self._plan(targets, observed, prune_separated=prune)
+                keep = [observed.index(v) for v in plan.observed]
+                rows = slice(None) if ok.all() else np.flatnonzero(ok)
+                table[rows] = self._run(plan, codes[rows][:, keep])[0]
+            totals = table.reshape(n, -1).sum(axis=1)
+            possible &= totals > 0
+            totals = np.where(totals > 0, totals, np.nan)
+            out.append(table / totals.reshape((-1,) + (1,) * len(targets)))
+        return out, possible
 
-    def _posterior_rows(self, targets, observed, codes: np.ndarray, index) -> np.ndarray:
-        """``P(targets | row's evidence)`` for each row of ``codes`` (columns: ``observed``)."""
-        plan = self._plan(targets, observed)
-        # the plan may drop evidence that is d-separated from the targets
-        keep = [observed.index(v) for v in plan.observed]
-        table, _ = self._run(plan, codes[:, keep])
+    def _log_evidence(self, observed, codes: np.ndarray) -> np.ndarray:
+        """Each row's ``log P(e)`` (``-inf`` for 0), all the evidence used."""
+        plan = self._plan((), observed, prune_separated=False)
+        table, log_scale = self._run(plan, codes)
         totals = table.reshape(len(codes), -1).sum(axis=1)
-        if not (totals > 0).all():
-            k = int(np.flatnonzero(~(totals > 0))[0])
-            self._zero_evidence(observed, codes[k], None if index is None else index[k])
-        return table / totals.reshape((-1,) + (1,) * len(targets))
+        with np.errstate(divide="ignore"):
+            return np.where(totals > 0, np.log(totals) + log_scale, -np.inf)
 
     def _frame(self, group, result: np.ndarray, index) -> pd.DataFrame:
         names = [self._nodes[t] for t in group]
@@ -390,23 +569,58 @@ class VariableElimination:
                     todo.append(p)
         return seen
 
-    def _compile(self, targets, observed, maximise: bool, prune_separated: bool) -> _Plan:
+    def _pruning(self, targets: tuple[int, ...], observed: tuple[int, ...]):
+        """The evidence a query keeps once d-separated evidence is dropped, and the guard of
+        the rows whose dropped evidence might be impossible (kept per query shape)."""
+        key = (targets, observed)
+        got = self._prunings.get(key)
+        if got is None:
+            got = self._prune(targets, observed)
+            if len(self._prunings) > 4096:
+                self._prunings.clear()
+            self._prunings[key] = got
+        return got
+
+    def _prune(self, targets, observed) -> tuple[frozenset[int], tuple]:
         obs = set(observed)
         used_obs = set(observed)
-        kept = self._ancestral(set(targets) | used_obs)
-        cpts = sorted(kept)
+        while True:
+            kept = self._ancestral(set(targets) | used_obs)
+            component = self._component(set(targets), kept, obs)
+            cpts = [v for v in sorted(kept) if set(self._scope[v]) & component]
+            touched = {u for v in cpts for u in self._scope[v]} & used_obs
+            if touched == used_obs:
+                break
+            used_obs = touched
+        # every CPT of the ancestral set stays (see _compile), so P(e') = 0 is seen. The
+        # dropped evidence e'' makes P(e) zero only through a zero met in the CPT of a dropped
+        # node or of a kept node with a dropped parent: take a joint state of positive
+        # probability given e' (one exists when P(e') > 0), set the dropped nodes to their
+        # states (the CPTs that changes are those), and give each node the dropped evidence
+        # adds to the ancestral set, parents first, a state of positive probability (its CPT
+        # row has one): a joint state of positive probability given e, unless one of those
+        # CPTs is 0 somewhere at the row's observed states. The guard tells, per row, whether
+        # one is: per such CPT with a zero, the positions in ``observed`` of its observed
+        # nodes, and whether it is positive at those states whatever its other nodes' states.
+        dropped = obs - used_obs
+        risky = dropped | {c for d in dropped for c in self._children[d] if c in kept}
+        guard = []
+        for v in sorted(u for u in risky if self._has_zero[u]):
+            scope = self._scope[v]
+            fixed = [k for k, u in enumerate(scope) if u in obs]
+            free = tuple(k for k in range(len(scope)) if k not in fixed)
+            positive = np.all(self._cpts[v] > 0, axis=free)
+            guard.append((tuple(observed.index(scope[k]) for k in fixed), positive))
+        return frozenset(used_obs), tuple(guard)
+
+    def _compile(self, targets, observed, maximise: bool, prune_separated: bool) -> _Plan:
         if prune_separated and targets:
-            while True:
-                kept = self._ancestral(set(targets) | used_obs)
-                component = self._component(set(targets), kept, obs)
-                cpts = [v for v in sorted(kept) if set(self._scope[v]) & component]
-                touched = {u for v in cpts for u in self._scope[v]} & used_obs
-                if touched == used_obs:
-                    break
-                used_obs = touched
-            # every CPT of the ancestral set stays: those off the query's component only scale
-            # P(Q, e), but they make it P(Q, e) itself, so evidence of probability 0 is seen
-            cpts = sorted(self._ancestral(set(targets) | used_obs))
+            used_obs = set(self._pruning(targets, observed)[0])
+        else:
+            used_obs = set(observed)
+        # every CPT of the ancestral set stays: those off the query's component only scale
+        # P(Q, e'), but they make it P(Q, e') itself, so P(e') = 0 is seen
+        cpts = sorted(self._ancestral(set(targets) | used_obs))
         order_obs = tuple(v for v in observed if v in used_obs)
         factors, scopes = [], []
         for v in cpts:

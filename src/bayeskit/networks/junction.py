@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit.networks.factor import Factor
+from bayeskit.networks.factor import Factor, Marginals
 from bayeskit.networks.inference import (
     DEFAULT_MAX_CELLS,
     ORDERS,
@@ -39,6 +39,7 @@ from bayeskit.networks.inference import (
     VariableElimination,
     _eliminate,
     _pick,
+    zero_evidence,
 )
 from bayeskit.networks.network import BayesianNetwork
 
@@ -384,8 +385,12 @@ class JunctionTree:
 
     # ------------------------------------------------------------------ queries
     def query(self, variables: Any, evidence: Mapping[Any, Any] | None = None) -> Factor:
-        """The posterior of a variable given ``evidence``, a normalised :class:`Factor`; the
-        joint posterior of several variables is computed by variable elimination."""
+        """The posterior of a variable given ``evidence``, a normalised :class:`Factor` (it
+        prints as a table; ``to_pandas()`` labels it); the joint posterior of several
+        variables is computed by variable elimination.
+
+        Raises :class:`~bayeskit.networks.ZeroProbabilityEvidence` (a ``ValueError``) when the
+        evidence has probability zero under the network."""
         targets = self._ve._nodes_of(variables, "variables")
         observed, codes = self._ve._evidence(evidence)
         if len(targets) > 1:
@@ -393,22 +398,27 @@ class JunctionTree:
         self._ve._apart(targets, observed)
         out, log_pe = self._run(targets, list(observed), codes[None, :], distribute=False)
         if not np.isfinite(log_pe[0]):
-            self._ve._zero_evidence(observed, codes)
+            raise zero_evidence(self._ve._evidence_dict(observed, codes))
         name = self._nodes[targets[0]]
         return Factor._trusted([name], out[0], {name: self.network.states(name)})
 
-    def calibrate(self, evidence: Mapping[Any, Any] | None = None) -> dict[Any, Factor]:
-        """Every unobserved node's posterior from one calibration (collect and distribute)."""
+    def calibrate(self, evidence: Mapping[Any, Any] | None = None) -> Marginals:
+        """Every unobserved node's posterior from one calibration (collect and distribute): a
+        :class:`~bayeskit.networks.Marginals`, a dict node -> :class:`Factor` that prints as
+        tables (``to_frame()``: one long frame).
+
+        Raises :class:`~bayeskit.networks.ZeroProbabilityEvidence` (a ``ValueError``) when the
+        evidence has probability zero under the network, also when every node is observed."""
         observed, codes = self._ve._evidence(evidence)
         targets = [v for v in range(len(self._nodes)) if v not in set(observed)]
         if not targets:  # every node observed: nothing to give, but the evidence is checked
             if not np.isfinite(self.probability_of_evidence(evidence, log=True)):
-                self._ve._zero_evidence(observed, codes)
-            return {}
+                raise zero_evidence(self._ve._evidence_dict(observed, codes))
+            return Marginals()
         out, log_pe = self._run(targets, list(observed), codes[None, :], distribute=True)
         if not np.isfinite(log_pe[0]):
-            self._ve._zero_evidence(observed, codes)
-        result, at = {}, 0
+            raise zero_evidence(self._ve._evidence_dict(observed, codes))
+        result, at = Marginals(), 0
         for v in targets:
             name, k = self._nodes[v], int(self._card[v])
             result[name] = Factor._trusted(
@@ -418,7 +428,8 @@ class JunctionTree:
         return result
 
     def probability_of_evidence(self, evidence: Mapping[Any, Any], *, log: bool = False) -> float:
-        """``P(e)`` (its log with ``log=True``)."""
+        """``P(e)`` (its log with ``log=True``); 0 (``-inf``) for impossible evidence, which
+        this, unlike the queries, does not refuse."""
         observed, codes = self._ve._evidence(evidence)
         if not observed:
             return 0.0 if log else 1.0
@@ -435,19 +446,24 @@ class JunctionTree:
 
         Returns a DataFrame (one variable: a column per state) or a dict of them, rows in
         ``evidence``'s order and index; with ``log_evidence=True`` also each row's ``log P(e)``
-        as a Series. A row whose evidence has probability zero raises, naming it.
+        as a Series.
+
+        Raises :class:`~bayeskit.networks.ZeroProbabilityEvidence` (a ``ValueError``) when
+        some rows' evidence has probability zero under the network: the message names the
+        first rows, the error's ``rows`` holds the index labels of all of them (drop them and
+        ask again; ``probability_of_evidence`` of a row, or ``log_evidence`` of the others,
+        tells which are possible).
         """
         targets = self._ve._nodes_of(variables, "variables")
         codes, columns = self._ve._evidence_frame(evidence)
         self._ve._apart(targets, columns)
         out, log_pe = self._run(targets, columns, codes, distribute=len(targets) > 1)
-        bad = ~np.isfinite(log_pe)
-        if bad.any():
-            k = int(np.flatnonzero(bad)[0])
-            row = codes[k]
-            seen = [(c, s) for c, s in zip(columns, row, strict=True) if s >= 0]
-            self._ve._zero_evidence(tuple(c for c, _ in seen), np.array([s for _, s in seen]),
-                                    evidence.index[k])  # fmt: skip
+        bad = np.flatnonzero(~np.isfinite(log_pe))
+        if len(bad):
+            row = codes[bad[0]]
+            seen = np.flatnonzero(row >= 0)
+            first = self._ve._evidence_dict(tuple(columns[j] for j in seen), row[seen])
+            raise zero_evidence(first, evidence.index[bad].tolist(), len(codes))
         frames, at = {}, 0
         for v in targets:
             name, k = self._nodes[v], int(self._card[v])

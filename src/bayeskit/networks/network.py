@@ -1,7 +1,7 @@
 """Discrete Bayesian networks: a DAG and one conditional probability table per node.
 
-``B = <G, Theta>`` (seed 000 section 7.5): ``G`` a :class:`~bayeskit.networks.DAG`, ``Theta``
-the CPTs ``theta_{x_i | pi_i} = P(x_i | pi_i)``, and the joint probability their product
+``B = <G, Theta>`` (Zhou, *Machine Learning*, 7.5): ``G`` a :class:`~bayeskit.networks.DAG`,
+``Theta`` the CPTs ``theta_{x_i | pi_i} = P(x_i | pi_i)``, and the joint probability their product
 (Eq. 7.26). A node's CPT is a dense array in the axis order :mod:`bayeskit.stats` uses for a
 family's counts: the parents first, in the order :meth:`DAG.parents` lists them, the node itself
 last, so ``cpt[u_1, ..., u_m, :]`` is the distribution of the node given that parent
@@ -20,9 +20,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bayeskit._text import shown
 from bayeskit.data.codes import value_text
+from bayeskit.data.rows import row_name
 from bayeskit.data.validation import check_count
 from bayeskit.networks.dag import DAG, Node, as_dag
+from bayeskit.networks.factor import CPD
 
 __all__ = ["BayesianNetwork", "encode_frame"]
 
@@ -90,7 +93,8 @@ class BayesianNetwork:
 
     Examples
     --------
-    The lecture network of seed 004 (C and S roots, W given C, B given C and S, A given B):
+    The network of Yang Yu's Nanjing lecture *Bayesian Classifiers* (C and S roots, W given C,
+    B given C and S, A given B):
 
     >>> dag = DAG(edges=[("C", "W"), ("C", "B"), ("S", "B"), ("B", "A")])
     >>> T = ("T", "F")
@@ -114,7 +118,11 @@ class BayesianNetwork:
         extra = [n for n in cpts if n not in dag]
         missing = [n for n in dag.nodes if n not in cpts]
         if extra or missing:
-            what = f"no node {extra[0]!r} in the DAG" if extra else f"node {missing[0]!r} has none"
+            what = (
+                f"no node {shown(extra[0])} in the DAG"
+                if extra
+                else f"node {shown(missing[0])} has none"
+            )
             msg = f"cpts must hold one table per node of the DAG: {what}"
             raise ValueError(msg)
         self._dag = dag
@@ -122,7 +130,7 @@ class BayesianNetwork:
         names = {} if states is None else dict(states)
         unknown = [n for n in names if n not in dag]
         if unknown:
-            msg = f"states names no node {unknown[0]!r} of the DAG"
+            msg = f"states names no node {shown(unknown[0])} of the DAG"
             raise ValueError(msg)
         self._states: dict[Node, tuple[str, ...]] = {}
         for node in dag.nodes:
@@ -418,8 +426,33 @@ class BayesianNetwork:
 
     def cpt(self, node: Node) -> np.ndarray:
         """The node's CPT (read-only), axes: its parents in :meth:`DAG.parents` order, then
-        the node."""
+        the node. :meth:`cpd` is the same table with the states named."""
         return self._cpts[self._dag._check(node)]
+
+    def cpd(self, node: Node) -> CPD:
+        """The node's CPT labelled, ``P(node | parents)``: a
+        :class:`~bayeskit.networks.CPD` that prints as a table of a row per configuration of
+        the parents and a column per state of the node (text, and HTML in Jupyter), as
+        pgmpy's ``TabularCPD`` and pyAgrum's ``bn.cpt`` do; ``to_frame()`` is that table as a
+        DataFrame, ``to_factor()`` a :class:`~bayeskit.networks.Factor`, ``values`` the array
+        of :meth:`cpt`.
+
+        Examples
+        --------
+        >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
+        ...     {"rain": [0.3, 0.7], "wet": [[0.9, 0.1], [0.2, 0.8]]},
+        ...     states={"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> net.cpd("wet")
+                   wet
+        rain  yes   no
+        yes   0.9  0.1
+        no    0.2  0.8
+        >>> net.cpd("wet").to_frame().loc["yes"].tolist()
+        [0.9, 0.1]
+        """
+        node = self._dag._check(node)
+        family = (*self._dag.parents(node), node)
+        return CPD(node, family[:-1], self._cpts[node], {v: self._states[v] for v in family})
 
     @property
     def n_parameters(self) -> int:
@@ -451,7 +484,11 @@ class BayesianNetwork:
         missing = [n for n in self.nodes if n not in assignment]
         extra = [n for n in assignment if n not in self._dag]
         if missing or extra:
-            what = f"no value for {missing[0]!r}" if missing else f"unknown node {extra[0]!r}"
+            what = (
+                f"no value for {shown(missing[0])}"
+                if missing
+                else f"unknown node {shown(extra[0])}"
+            )
             msg = f"a full assignment needs one state per node: {what}"
             raise ValueError(msg)
         idx = {n: self._state_index(n, assignment[n]) for n in self.nodes}
@@ -624,7 +661,10 @@ def _column_codes(nodes, states: Mapping, data: pd.DataFrame):
         codes = state_codes(data[node], states[node], f"column {node!r}")
         if (codes < 0).any():
             row = int(np.flatnonzero(codes < 0)[0])
-            msg = f"column {node!r} has a missing value (row {row}); complete data is needed"
+            msg = (
+                f"column {node!r} has a missing value ({row_name(data.index, row)}); complete "
+                "data is needed"
+            )
             raise ValueError(msg)
         yield j, codes
 
@@ -655,7 +695,8 @@ def state_codes(col: pd.Series, states: Any, what: str) -> np.ndarray:
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         msg = (
-            f"{what} holds {col.iloc[row]!r} (row {row}), which is no state of it ({list(labels)})"
+            f"{what} holds {shown(col.iloc[row])} ({row_name(col.index, row)}), which is no "
+            f"state of it ({shown(list(labels))})"
         )
         raise ValueError(msg)
     return codes.astype(np.int64)

@@ -1,5 +1,5 @@
-"""Approximate inference by sampling (seed 000 section 7.5.3): Gibbs sampling (Algorithm 7.1),
-likelihood weighting and rejection sampling.
+"""Approximate inference by sampling (Zhou, *Machine Learning*, 7.5.3): Gibbs sampling
+(Algorithm 7.1), likelihood weighting and rejection sampling.
 
 **Gibbs sampling.** The evidence is clamped; every other node starts from a forward sample (its
 CPT given its parents, the evidence nodes held at their states) and is then resampled, one node
@@ -14,7 +14,7 @@ the share of kept draws in each state, over all chains.
 Convergence is checked by the split R-hat of Gelman et al. (Bayesian Data Analysis, 3rd ed.,
 Eq. 11.4) on the indicator of each state of each queried node: every chain is cut in two halves,
 and ``sqrt(var+ / W)`` compares the variance between the halves with the variance within; values
-near 1 mean the chains agree. As the seed warns, CPT entries of exactly 0 or 1 can keep a chain
+near 1 mean the chains agree. As Zhou warns, CPT entries of exactly 0 or 1 can keep a chain
 from ever reaching part of the space (the state of one node fixes another's, so single-node
 moves cannot leave): the sampler says so with a :class:`DeterministicCPTWarning` when a node it
 resamples, or a child of one, has such an entry.
@@ -23,6 +23,13 @@ resamples, or a child of one, has such an entry.
 probability of its evidence given its sampled parents (log weights, so many evidence nodes do not
 underflow). **Rejection sampling.** Forward samples of the whole network; those that disagree
 with the evidence are dropped. Both loop over the nodes once, vectorised over the samples.
+
+**Evidence of probability zero** is refused as exact inference refuses it, with
+:class:`~bayeskit.networks.ZeroProbabilityEvidence`. A sampler cannot see it from its samples
+alone: a sample of positive weight (a kept sample, a Gibbs start) proves the evidence possible,
+but none may only mean too few samples. So when none comes, ``P(e)`` is computed exactly (by
+variable elimination, up to ``2**22`` cells per table): zero raises ``ZeroProbabilityEvidence``;
+positive raises a plain ``ValueError`` giving ``P(e)`` and asking for more samples.
 """
 
 from __future__ import annotations
@@ -37,9 +44,10 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._compiled import parallel_kernel
+from bayeskit._text import shown
 from bayeskit._warnings import warn
-from bayeskit.networks.factor import Factor
-from bayeskit.networks.inference import VariableElimination
+from bayeskit.networks.factor import Factor, Marginals
+from bayeskit.networks.inference import InferenceTooLarge, VariableElimination, zero_evidence
 from bayeskit.networks.network import BayesianNetwork
 
 __all__ = [
@@ -52,10 +60,12 @@ __all__ = [
 ]
 
 _SWEEPS_PER_BLOCK = 1024  # uniforms drawn a block of sweeps at a time
+_CHECK_CELLS = 1 << 22  # the exact P(e) check when no sample meets the evidence
 
 
 class DeterministicCPTWarning(UserWarning):
-    """CPT entries of 0 or 1 that can stop a Gibbs chain from mixing (seed 000 section 7.5.3)."""
+    """CPT entries of 0 or 1 that can stop a Gibbs chain from mixing (Zhou, *Machine Learning*,
+    7.5.3)."""
 
 
 @dataclass
@@ -64,8 +74,9 @@ class GibbsResult:
 
     Attributes
     ----------
-    marginals : dict of node -> Factor
-        Each queried node's estimated posterior (the kept draws' shares of its states).
+    marginals : Marginals
+        Each queried node's estimated posterior (the kept draws' shares of its states), a dict
+        node -> Factor that prints as tables.
     r_hat : dict of node -> float
         Each queried node's split R-hat (the largest over its states' indicators).
     draws : DataFrame
@@ -75,7 +86,7 @@ class GibbsResult:
         Kept draws per chain.
     """
 
-    marginals: dict[Any, Factor]
+    marginals: Marginals
     r_hat: dict[Any, float]
     draws: pd.DataFrame
     n_draws: int
@@ -128,6 +139,32 @@ class _Compiled:
         states named)."""
         observed, codes = self.checks._evidence(evidence)
         return dict(zip(observed, codes.tolist(), strict=True))
+
+    def log_evidence(self, observed: dict[int, int]) -> float | None:
+        """The exact ``log P(e)`` (None when its tables would exceed ``_CHECK_CELLS``)."""
+        try:
+            exact = VariableElimination(self.net, max_cells=_CHECK_CELLS)
+            return exact.probability_of_evidence(self.named(observed), log=True)
+        except InferenceTooLarge:
+            return None
+
+    def named(self, observed: dict[int, int]) -> dict[Any, str]:
+        return {self.nodes[i]: self.net.states(self.nodes[i])[s] for i, s in observed.items()}
+
+    def unmet(self, observed: dict[int, int], what: str, log_pe: Any = False) -> ValueError:
+        """The error when no sample meets the evidence: ZeroProbabilityEvidence when its exact
+        probability is zero, else a ValueError giving it (``log_pe``: known already)."""
+        if log_pe is False:
+            log_pe = self.log_evidence(observed)
+        evidence = self.named(observed)
+        if log_pe is not None and np.isneginf(log_pe):
+            return zero_evidence(evidence)
+        if log_pe is None:
+            odds = "whether it is possible at all is unknown (exact P(e) is too large to compute)"
+        else:
+            odds = f"its probability is {np.exp(log_pe):.3g} (log {log_pe:.4g})"
+        msg = f"{what} the evidence {evidence}: {odds}; draw more samples"
+        return ValueError(msg)
 
     def targets(self, variables: Any, observed: dict[int, int]) -> list[int]:
         out = self.checks._nodes_of(variables, "variables")
@@ -222,8 +259,8 @@ gibbs_sweeps = parallel_kernel(_sweeps_work)(_gibbs_sweeps)
 
 
 class GibbsSampler:
-    """Gibbs sampling on a :class:`~bayeskit.networks.BayesianNetwork` (seed 000 Algorithm
-    7.1; see the module docstring).
+    """Gibbs sampling on a :class:`~bayeskit.networks.BayesianNetwork` (Zhou, *Machine
+    Learning*, Algorithm 7.1; see the module docstring).
 
     Parameters
     ----------
@@ -276,11 +313,20 @@ class GibbsSampler:
         n_chains : int, default=4
             Chains run side by side (at least 2 for R-hat).
         seed : int or Generator, optional
+
+        Raises
+        ------
+        ZeroProbabilityEvidence
+            The evidence has probability zero under the network (a ``ValueError``): checked
+            exactly when a chain's first forward sample misses it (see the module docstring).
+        ValueError
+            No start of positive probability was found for a chain in 1,000 forward samples,
+            though the evidence is possible (its probability is given).
         """
         for name, value, low in (("n_draws", n_draws, 1), ("burn_in", burn_in, 0),
                                  ("thin", thin, 1), ("n_chains", n_chains, 1)):  # fmt: skip
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-                msg = f"{name} must be an integer >= {low}, got {value!r}"
+                msg = f"{name} must be an integer >= {low}, got {shown(value)}"
                 raise ValueError(msg)
         c = self._c
         observed = c.evidence(evidence)
@@ -290,17 +336,19 @@ class GibbsSampler:
         rng = np.random.default_rng(seed)
         state, log_w = c.forward(n_chains, observed, rng)
         state = np.ascontiguousarray(state)
+        log_pe: Any = False  # not computed
+        if np.isneginf(log_w).any():  # impossible evidence, or only unlikely
+            log_pe = c.log_evidence(observed)
+            if log_pe is not None and np.isneginf(log_pe):
+                raise zero_evidence(c.named(observed))
         for _ in range(1000):  # a start the evidence allows, for each chain
             bad = np.flatnonzero(np.isneginf(log_w))
             if not len(bad):
                 break
             state[bad], log_w[bad] = c.forward(len(bad), observed, rng)
         else:
-            msg = (
-                f"no start of positive probability found for the evidence "
-                f"{dict(evidence or {})} in 1,000 forward samples per chain (is it impossible?)"
-            )
-            raise ValueError(msg)
+            what = "no start of positive probability was found in 1,000 forward samples for"
+            raise c.unmet(observed, what, log_pe)
         draws = np.zeros((n_draws, n_chains, len(targets)), dtype=np.int64)
         sweeps = burn_in + (n_draws - 1) * thin + 1
         done = 0
@@ -313,7 +361,7 @@ class GibbsSampler:
                 done - burn_in, thin, draws, 0,
             )  # fmt: skip
             done += block
-        marginals, r_hat, frame = {}, {}, {}
+        marginals, r_hat, frame = Marginals(), {}, {}
         for t, i in enumerate(targets):
             name, k = c.nodes[i], int(c.card[i])
             counts = np.bincount(draws[:, :, t].ravel(), minlength=k).astype(np.float64)
@@ -369,10 +417,17 @@ def likelihood_weighting(
     n_samples: int = 10_000,
     seed: int | np.random.Generator | None = None,
 ) -> dict[Any, Factor]:
-    """Estimate posteriors by likelihood weighting (see the module docstring).
+    """Estimate posteriors by likelihood weighting (see the module docstring): a
+    :class:`~bayeskit.networks.Marginals`, node -> Factor.
 
-    Raises ValueError when every sample has weight 0 (evidence of probability zero, or too
-    few samples to meet it).
+    Raises
+    ------
+    ZeroProbabilityEvidence
+        The evidence has probability zero under the network (a ``ValueError``): checked
+        exactly when every sample has weight 0.
+    ValueError
+        Every sample has weight 0 though the evidence is possible (its probability is given):
+        too few samples.
     """
     _check_samples(n_samples)
     c = _Compiled(network)
@@ -380,10 +435,9 @@ def likelihood_weighting(
     targets = c.targets(variables, observed)
     x, log_w = c.forward(n_samples, observed, np.random.default_rng(seed))
     if np.isneginf(log_w).all():
-        msg = f"every sample has weight 0 given the evidence {dict(evidence or {})}"
-        raise ValueError(msg)
+        raise c.unmet(observed, f"every one of {n_samples:,} samples has weight 0 given")
     w = np.exp(log_w - log_w.max())
-    return {c.nodes[i]: _shares(network, c.nodes[i], x[:, i], w) for i in targets}
+    return Marginals((c.nodes[i], _shares(network, c.nodes[i], x[:, i], w)) for i in targets)
 
 
 def rejection_sampling(
@@ -395,7 +449,18 @@ def rejection_sampling(
     seed: int | np.random.Generator | None = None,
 ) -> dict[Any, Factor]:
     """Estimate posteriors by rejection sampling: ``n_samples`` forward samples, those that
-    disagree with the evidence dropped. ValueError when none is left."""
+    disagree with the evidence dropped; a :class:`~bayeskit.networks.Marginals`, node ->
+    Factor.
+
+    Raises
+    ------
+    ZeroProbabilityEvidence
+        The evidence has probability zero under the network (a ``ValueError``): checked
+        exactly when no sample agrees with it.
+    ValueError
+        No sample agrees with evidence that is possible (its probability is given): too few
+        samples.
+    """
     _check_samples(n_samples)
     c = _Compiled(network)
     observed = c.evidence(evidence)
@@ -405,10 +470,9 @@ def rejection_sampling(
     for i, s in observed.items():
         keep &= x[:, i] == s
     if not keep.any():
-        msg = f"no sample of {n_samples:,} agrees with the evidence {dict(evidence or {})}"
-        raise ValueError(msg)
+        raise c.unmet(observed, f"no sample of {n_samples:,} agrees with")
     w = keep.astype(np.float64)
-    return {c.nodes[i]: _shares(network, c.nodes[i], x[:, i], w) for i in targets}
+    return Marginals((c.nodes[i], _shares(network, c.nodes[i], x[:, i], w)) for i in targets)
 
 
 def _shares(network, name, states: np.ndarray, weights: np.ndarray) -> Factor:

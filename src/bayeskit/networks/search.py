@@ -1,4 +1,4 @@
-"""Score-and-search structure learning (seed 000 section 7.5.2): greedy hill climbing.
+"""Score-and-search structure learning (Zhou, *Machine Learning*, 7.5.2): greedy hill climbing.
 
 "Starting with a network structure and gradually updating each edge (add, delete, or change
 direction) until the score function does not decrease any more." The scores are those of
@@ -37,6 +37,8 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._compiled import planned_threads
+from bayeskit._progress import iterations_adapter, reports_progress
+from bayeskit._text import shown
 from bayeskit.data.validation import check_count
 from bayeskit.networks.dag import DAG, as_dag, edge_pairs
 from bayeskit.networks.learning import (
@@ -224,6 +226,7 @@ def extension_counts(codes, weights, cands, r_cand, ids, k, r, child) -> np.ndar
     return count_extensions(codes, cands, cell, k * r, weights, offsets, task_ptr)
 
 
+@reports_progress("hill climbing", lambda a: iterations_adapter(None, "score"))
 def learn_structure(
     data: pd.DataFrame,
     score: str = "bic",
@@ -272,9 +275,10 @@ def learn_structure(
         BDeu's equivalent sample size.
     states, sample_weight :
         As :func:`~bayeskit.networks.fit_parameters`.
-    progress : callable, optional
-        Called as ``progress(moves, score)`` after every move, with the moves made so far (all
-        climbs together) and the current graph's score (the command line shows it live).
+    progress : bool or callable, optional
+        ``True`` shows a progress display on standard error. A callable is called as
+        ``progress(moves, score)`` after every move, with the moves made so far (all climbs
+        together) and the current graph's score (the command line shows it live).
     max_distinct_rows : int or None, default=2,000,000
         Data in chunks only: the most distinct rows held in memory (each takes about one byte
         per node and eight for its number, and a merge three times that); beyond it, a pass
@@ -311,7 +315,7 @@ def learn_structure(
             for edge in edge_pairs(edges, what):
                 u, v = edge
                 if u not in pos or v not in pos:
-                    msg = f"{what} edge {edge!r} names a node that is no column of data"
+                    msg = f"{what} edge {shown(edge)} names a node that is no column of data"
                     raise ValueError(msg)
                 out.add((pos[u], pos[v]))
             return out
@@ -710,7 +714,7 @@ def learn_tree(
     scorer, nodes = _scorer(data, score, ess, states, sample_weight, max_distinct_rows)
     with closing(scorer):
         if root is not None and root not in nodes:
-            msg = f"root {root!r} is no column of data"
+            msg = f"root {shown(root)} is no column of data"
             raise ValueError(msg)
         rooted = [nodes.index(root)] if root is not None else []
         edges = [(nodes[u], nodes[v]) for u, v in _tree_edges(scorer, rooted)]

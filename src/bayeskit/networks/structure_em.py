@@ -64,6 +64,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bayeskit._progress import iterations_adapter, reports_progress
+from bayeskit._text import shown
 from bayeskit.data.validation import check_count, check_sample_weight
 from bayeskit.networks.dag import DAG, as_dag
 from bayeskit.networks.em import _distinct_rows, _encode, _group_rows, fit_em
@@ -110,6 +112,7 @@ class StructuralEMResult:
     converged: bool = False
 
 
+@reports_progress("structural EM", lambda a: iterations_adapter(a["max_iter"], "score"))
 def structural_em(
     data: pd.DataFrame,
     *,
@@ -163,8 +166,9 @@ def structural_em(
     seed : int or Generator, optional
         Seeds EM's first random start, the completions and the search's restarts: the same
         seed, the same result.
-    progress : callable, optional
-        Called as ``progress(iteration, score)`` after every search.
+    progress : bool or callable, optional
+        Called as ``progress(iteration, score)`` after every search; ``True`` shows a progress
+        display on standard error.
     **search :
         Options of :func:`~bayeskit.networks.learn_structure`: ``black_list``, ``white_list``,
         ``tabu_length``, ``restarts``, ``perturb``, ``ess``.
@@ -273,12 +277,12 @@ def _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_comple
         if name == "max_parents" and value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-            msg = f"{name} must be an integer >= {low}, got {value!r}"
+            msg = f"{name} must be an integer >= {low}, got {shown(value)}"
             raise ValueError(msg)
     for name, value in (("em_tol", em_tol), ("alpha", 1.0 if alpha is None else alpha)):
         if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value) \
                 or value < 0:  # fmt: skip
-            msg = f"{name} must be a finite number >= 0, got {value!r}"
+            msg = f"{name} must be a finite number >= 0, got {shown(value)}"
             raise ValueError(msg)
     if estimator == "bdeu" and alpha == 0:
         msg = "alpha (BDeu's equivalent sample size) must be > 0"
@@ -286,7 +290,7 @@ def _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_comple
     ess = search.get("ess", 1.0)
     if isinstance(ess, bool) or not isinstance(ess, int | float) or not np.isfinite(ess) \
             or ess <= 0:  # fmt: skip
-        msg = f"ess must be a finite number > 0, got {ess!r}"
+        msg = f"ess must be a finite number > 0, got {shown(ess)}"
         raise ValueError(msg)
     unknown = sorted(set(search) - set(SEARCH_OPTIONS))
     if unknown:
