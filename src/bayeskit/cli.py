@@ -179,7 +179,10 @@ def _plain_help(params: Any) -> None:
             param.__class__ = _Option
 
 
-class _Command(TyperCommand):
+class _PlainHelp:
+    """Mixed into typer's command and group classes: their parameters and --help option show
+    plain metavars."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _plain_help(self.params)
@@ -190,15 +193,12 @@ class _Command(TyperCommand):
         return option
 
 
-class _Group(TyperGroup):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        _plain_help(self.params)
+class _Command(_PlainHelp, TyperCommand):
+    pass
 
-    def get_help_option(self, ctx: Any) -> Any:
-        option = super().get_help_option(ctx)
-        _plain_help([option])
-        return option
+
+class _Group(_PlainHelp, TyperGroup):
+    pass
 
 
 class _Typer(typer.Typer):
@@ -2074,24 +2074,42 @@ def network_show(
 def network_query(
     network: Annotated[Path, typer.Argument(metavar="NETWORK", help="A .bif or .xml file.")],
     target: Annotated[
-        list[str],
-        typer.Option("--target", "-t", help="A node to give the posterior of (repeatable)."),
-    ],
+        list[str] | None,
+        typer.Option(
+            "--target",
+            "-t",
+            help="A node to give the posterior of (repeatable); with --map, a node to maximise "
+            "(default: every unobserved node).",
+        ),
+    ] = None,
     evidence: Annotated[
         str | None,
         typer.Option("--evidence", "-e", help="Observed states: NODE=STATE,NODE=STATE,..."),
     ] = None,
+    map_: Annotated[
+        bool,
+        typer.Option(
+            "--map",
+            help="The most probable joint state of the --target nodes given the evidence (MAP; "
+            "the other unobserved nodes summed out), or of every unobserved node (MPE), with "
+            "its probability given the evidence and jointly with it (variable elimination).",
+        ),
+    ] = False,
     max_cells: Annotated[
         int,
         typer.Option("--max-cells", min=1, help="The most cells the junction tree may have."),
     ] = 1 << 27,
     fmt: _Format = "table",
 ) -> None:
-    """Exact posterior of each --target node given the --evidence (junction tree), and P(e).
+    """Exact posterior of each --target node given the --evidence (junction tree), and P(e);
+    with --map, the most probable joint state instead.
 
     Evidence of probability zero under the network has no posterior: it is refused (exit 1).
     """
     _check_format(fmt)
+    if not target and not map_:
+        msg = "name a node to give the posterior of (--target NODE), or pass --map"
+        raise typer.BadParameter(msg, param_hint="'--target'")
     observed: dict[str, str] = {}
     for item in (evidence or "").split(","):
         if not item.strip():
@@ -2101,6 +2119,9 @@ def network_query(
             msg = f"--evidence takes NODE=STATE pairs separated by commas, got {item!r}"
             raise _fail(msg)
         observed[node.strip()] = state.strip()
+    if map_:
+        _map_query(network, target or None, observed, fmt)
+        return
     with _refusals():
         from bayeskit.networks import JunctionTree
 
@@ -2115,6 +2136,57 @@ def network_query(
     _emit(pd.DataFrame(rows), fmt, "posterior")
     if observed and fmt == "table":
         _out().print(f"P(evidence) = {np.exp(log_pe):.6g} (log {log_pe:.6f})")
+
+
+def _map_query(network: Path, targets: list[str] | None, observed: dict[str, str],
+               fmt: str) -> None:  # fmt: skip
+    """``network query --map``: the most probable joint state of ``targets`` (every unobserved
+    node when None: MPE) given ``observed``, by variable elimination, with its probability
+    given the evidence, ``P(x | e)``, and jointly with it, ``P(x, e) = P(x | e) P(e)``."""
+    with _refusals():
+        from bayeskit.networks import VariableElimination
+
+        net = _read_network(network)
+        engine = VariableElimination(net)
+        log_pe = engine.probability_of_evidence(observed, log=True) if observed else 0.0
+        result = engine.map_query(targets, observed)  # refuses evidence of probability zero
+    kind = "MPE" if targets is None else "MAP"
+    log_p = float(result.log_probability)
+    log_joint = log_p + float(log_pe)
+    p, joint = float(np.exp(log_p)), float(np.exp(log_joint))
+    if fmt == "json":
+        typer.echo(json.dumps({
+            "query": kind,
+            "assignment": {str(n): str(s) for n, s in result.assignment.items()},
+            "evidence": observed,
+            "probability_given_evidence": p,
+            "log_probability_given_evidence": log_p,
+            "joint_probability": joint,
+            "log_joint_probability": log_joint,
+            "probability_of_evidence": float(np.exp(log_pe)),
+        }, indent=1))  # fmt: skip
+        return
+    frame = pd.DataFrame(
+        {"node": [str(n) for n in result.assignment],
+         "state": [str(s) for s in result.assignment.values()]}
+    )  # fmt: skip
+    if fmt == "csv":  # one record per node, the assignment's probabilities on each
+        frame["probability_given_evidence"] = p
+        frame["joint_probability"] = joint
+        typer.echo(frame.to_csv(index=False, float_format="%.10g"), nl=False)
+        return
+    given = ", ".join(f"{k}={v}" for k, v in observed.items())
+    which = "every unobserved node" if targets is None else ", ".join(result.assignment)
+    out = _out()
+    out.print(escape(f"{kind}: the most probable joint state of {which}"
+                     + (f" given {given}" if observed else "")))  # fmt: skip
+    _emit(frame, "table", kind)
+    if observed:
+        out.print(f"P(assignment | evidence) = {p:.6g} (log {log_p:.6f})")
+        out.print(f"P(assignment, evidence) = {joint:.6g} (log {log_joint:.6f}), joint")
+        out.print(f"P(evidence) = {np.exp(log_pe):.6g} (log {log_pe:.6f})")
+    else:
+        out.print(f"P(assignment) = {p:.6g} (log {log_p:.6f}); no evidence")
 
 
 def main() -> None:
