@@ -129,6 +129,7 @@ conditional_risk = _on_call("bayeskit.decision", "conditional_risk")
 cost_matrix = _on_call("bayeskit.decision", "cost_matrix")
 class_report = _on_call("bayeskit.evaluate", "class_report")
 cross_validate = _on_call("bayeskit.evaluate", "cross_validate")
+holdout = _on_call("bayeskit.evaluate", "holdout")
 compare_models = _on_call("bayeskit.evaluate", "compare")
 load_model = _on_call("bayeskit.io", "load")
 save_model = _on_call("bayeskit.io", "save")
@@ -457,11 +458,13 @@ class _Table:
     notes: list[str] = field(default_factory=list)
     domains: dict[str, list] = field(default_factory=dict)  # declared categories (ARFF)
     identifiers: dict[str, str] = field(default_factory=dict)  # left out by the models: why
+    source: str | None = None  # named in messages (a test file, beside the training data)
 
     def where(self, label: Any) -> str:
         """Where a row is, for a message: its line in a file (a file's rows are labelled by
         their lines, :func:`bayeskit.data.rows.label_file_lines`), or its row number."""
-        return f"line {label}" if self.from_file else f"row {label}"
+        where = f"line {label}" if self.from_file else f"row {label}"
+        return where if self.source is None else f"{where} of {self.source}"
 
 
 def _read_csv(path: Path, na_values: list[str], encoding: str | None) -> pd.DataFrame:
@@ -716,12 +719,17 @@ def _read_table(
     encoding: str | None = None,
     target: str | None = None,
     hint: str = "'DATA'",
+    like: _Table | None = None,
 ) -> _Table:
     """The table named by DATA, typed by the column rule (files) or its dtypes (bundled),
-    without the --ignore columns; a file's rows labelled by their lines."""
+    without the --ignore columns; a file's rows labelled by their lines. ``like``: the
+    training table a test file is read like (``--test``): its columns get the training kinds
+    (an ARFF file keeps its declared ones), no identifier is looked for, and messages name the
+    file."""
     from bayeskit.data.rows import label_file_lines
 
     categorical, numeric, ignore = _names(categorical), _names(numeric), _names(ignore)
+    source = None if like is None else data
     both = sorted(set(categorical) & set(numeric))
     if both:
         msg = f"columns {both} are given both --categorical and --numeric"
@@ -733,6 +741,7 @@ def _read_table(
     path = Path(data)
     if path.is_file() and _is_arff(path):
         table = _read_arff(path, categorical, numeric, encoding, target)
+        table.source = source
         if ignore:
             table.frame = _drop_ignored(table.frame, ignore)
             table.raw = table.raw.drop(columns=ignore)
@@ -740,7 +749,7 @@ def _read_table(
                 table.kinds.pop(name, None)
                 table.domains.pop(name, None)
     elif path.is_file():
-        table = _Table(pd.DataFrame(), {}, {}, None, True)
+        table = _Table(pd.DataFrame(), {}, {}, None, True, source=source)
         with _refusals():
             if path.name.lower().endswith((".parquet", ".pq")):
                 raw = _read_parquet(path)
@@ -752,6 +761,7 @@ def _read_table(
                 raise ValueError(msg)
         raw = label_file_lines(_drop_ignored(raw, ignore))
         table.raw = raw
+        categorical, numeric = _kinds_like(like, raw.columns, categorical, numeric)
         _check_names(raw, categorical + numeric)
         with _refusals():
             text = not path.name.lower().endswith((".parquet", ".pq"))
@@ -762,7 +772,8 @@ def _read_table(
     elif data in datasets.names():
         X, y = datasets.load(data)
         frame = _drop_ignored(X.assign(**{str(y.name): y}), ignore)
-        table = _Table(frame, {}, {}, datasets.describe(data)["target"], False)
+        table = _Table(frame, {}, {}, datasets.describe(data)["target"], False, source=source)
+        categorical, numeric = _kinds_like(like, frame.columns, categorical, numeric)
         _check_names(frame, categorical + numeric)
         for name in frame.columns:
             s = frame[name]
@@ -787,9 +798,27 @@ def _read_table(
         raise typer.BadParameter(msg, param_hint=hint)
     if target is not None:
         table.default_target = target
-    if table.kinds:
+    if table.kinds and like is None:
         _find_identifiers(table, categorical)
     return table
+
+
+def _kinds_like(
+    like: _Table | None, columns: Any, categorical: list[str], numeric: list[str]
+) -> tuple[list[str], list[str]]:
+    """--categorical and --numeric, with the kinds of ``like`` (the training table) added for
+    the ``columns`` it shares: a test file's columns are read as the training data's were."""
+    if like is None:
+        return categorical, numeric
+    # a column the test file lacks is named by the check of its columns, not as unknown here
+    categorical = [c for c in categorical if c in columns]
+    numeric = [c for c in numeric if c in columns]
+    given = set(categorical) | set(numeric)
+    shared = [c for c in columns if c in like.kinds and c not in given]
+    return (
+        categorical + [c for c in shared if like.kinds[c] == CATEGORICAL],
+        numeric + [c for c in shared if like.kinds[c] == NUMERIC],
+    )
 
 
 def _check_names(
@@ -879,6 +908,38 @@ def _training_data(
     return params, table, X, y
 
 
+def _test_set(
+    test: str, table: _Table, X: pd.DataFrame, categorical, numeric, na_values, encoding, ignore
+) -> tuple[pd.DataFrame, Any]:
+    """``--test FILE``: its features (the training columns, matched by name) and class, read
+    with DATA's options and typed as DATA's columns were."""
+    test_table = _read_table(
+        test,
+        categorical=categorical,
+        numeric=numeric,
+        ignore=ignore,
+        na_values=na_values,
+        encoding=encoding,
+        target=table.default_target,
+        hint="'--test'",
+        like=table,
+    )
+    columns = test_table.frame.columns
+    listed = ", ".join(map(str, columns))
+    if table.default_target not in columns:
+        msg = f"{test} has no class column {table.default_target!r} (columns: {listed})"
+        raise typer.BadParameter(msg, param_hint="'--test'")
+    missing = [str(c) for c in X.columns if c not in columns]
+    if missing:
+        msg = f"{test} lacks the columns {missing} of DATA (columns: {listed})"
+        raise typer.BadParameter(msg, param_hint="'--test'")
+    X_test, y_test = _split(test_table)
+    extra = [str(c) for c in X_test.columns if c not in X.columns]
+    if extra:
+        _note(f"ignored the columns of {test} that DATA lacks: {extra}")
+    return X_test[list(X.columns)], y_test
+
+
 def _check_fits_data(name: str, cls: type, table: _Table, X: pd.DataFrame) -> None:
     categorical = _categorical(table, X)
     if categorical and not _takes_tables(cls):
@@ -934,7 +995,9 @@ def list_datasets() -> None:
     _out().print(table)
 
 
-def _emit(frame: pd.DataFrame, fmt: str, title: str, caption: str | None = None) -> None:
+def _emit(
+    frame: pd.DataFrame, fmt: str, title: str, caption: str | None = None, left: tuple = ()
+) -> None:
     """A result table as a rich table, CSV or JSON records on standard output."""
     if fmt == "csv":
         typer.echo(frame.to_csv(index=False), nl=False)
@@ -946,7 +1009,7 @@ def _emit(frame: pd.DataFrame, fmt: str, title: str, caption: str | None = None)
         title=escape(title), title_justify="left", caption=caption, caption_justify="left"
     )
     for k, col in enumerate(frame.columns):
-        text = k == 0 or col in ("note", "why", "examples", "kind", "role")
+        text = k == 0 or col in ("note", "why", "examples", "kind", "role", *left)
         table.add_column(
             escape(str(col)),
             justify="left" if text else "right",
@@ -1298,6 +1361,36 @@ def predict(
     target = target or table.default_target
     if target is not None and target in frame.columns and target not in keep:
         drop.append(target)
+    X = _model_features(
+        estimator, table, frame, drop, ignore, "(--keep COL copies a column to the output)"
+    )
+    with _refusals():
+        cost_table = None if cost is None else _read_cost(cost, estimator.classes_)
+        labels = estimator.predict(X, cost=cost_table)
+        result = frame[keep].reset_index(drop=True).copy()
+        result["prediction"] = labels
+        p = estimator.predict_proba(X) if proba or cost_table is not None else None
+        if proba:
+            for k, c in enumerate(estimator.classes_):
+                result[f"proba_{_plain(c)}"] = p[:, k]
+        if cost_table is not None:
+            risk = conditional_risk(p, cost_matrix(cost_table, estimator.classes_))
+            chosen = np.searchsorted(estimator.classes_, labels)
+            result["expected_risk"] = risk[np.arange(len(labels)), chosen]
+        if output is None:
+            typer.echo(result.to_csv(index=False), nl=False)
+        else:
+            result.to_csv(output, index=False)
+            _err().print(f"wrote {len(result)} predictions to {escape(str(output))}")
+
+
+def _model_features(
+    estimator: Any, table: _Table, frame: pd.DataFrame, drop: list, ignore: Any, hint: str = ""
+) -> pd.DataFrame:
+    """The model's features taken from DATA by name (``predict``, ``explain``): the ``drop``
+    columns left out unless they are features, a feature --ignore dropped missing in every
+    row, an identifier the model left out empty; a missing feature is an error, other columns
+    are ignored with a note; numeric features as numbers; unseen categories noted."""
     names = getattr(estimator, "feature_names_in_", None)
     names = None if names is None else [str(n) for n in names]
     schema_ = getattr(estimator, "schema_", None)
@@ -1320,33 +1413,14 @@ def predict(
             raise typer.BadParameter(msg, param_hint="'DATA'")
         extra = [str(c) for c in X.columns if c not in names]
         if extra:
-            _note(
-                f"ignored columns that are not the model's features: {extra} "
-                "(--keep COL copies a column to the output)"
-            )
+            _note(f"ignored columns that are not the model's features: {extra} {hint}".rstrip())
         X = X[names]
     with _refusals():
         numeric = [c.name for c in schema_.numeric] if schema_ is not None else list(X.columns)
         for name in numeric:
             X[name] = _numbers(X[name], name, table.where)
         _note_unseen(X, schema_)
-        cost_table = None if cost is None else _read_cost(cost, estimator.classes_)
-        labels = estimator.predict(X, cost=cost_table)
-        result = frame[keep].reset_index(drop=True).copy()
-        result["prediction"] = labels
-        p = estimator.predict_proba(X) if proba or cost_table is not None else None
-        if proba:
-            for k, c in enumerate(estimator.classes_):
-                result[f"proba_{_plain(c)}"] = p[:, k]
-        if cost_table is not None:
-            risk = conditional_risk(p, cost_matrix(cost_table, estimator.classes_))
-            chosen = np.searchsorted(estimator.classes_, labels)
-            result["expected_risk"] = risk[np.arange(len(labels)), chosen]
-        if output is None:
-            typer.echo(result.to_csv(index=False), nl=False)
-        else:
-            result.to_csv(output, index=False)
-            _err().print(f"wrote {len(result)} predictions to {escape(str(output))}")
+    return X
 
 
 def _read_cost(path: Path, classes: np.ndarray) -> pd.DataFrame:
@@ -1392,14 +1466,76 @@ _LEGEND_TIME = (
 )
 
 
+_Test = Annotated[
+    str | None,
+    typer.Option(
+        "--test",
+        "-T",
+        metavar="FILE",
+        help="Fit on DATA and score on FILE instead of cross-validating (Weka's -T): a file "
+        "read with DATA's options, its columns matched to DATA's by name.",
+    ),
+]
+_Cost = Annotated[
+    Path | None,
+    typer.Option(
+        "--cost",
+        metavar="FILE",
+        help="CSV cost matrix: predicted classes down the first column, true classes across "
+        "the header, in any order; entry = cost of that prediction. Predictions become the "
+        "minimum-risk decisions, and the report adds cost (mean per test row) and total cost.",
+    ),
+]
+
+
+def _cost_table(cost: Path | None, classes: Any) -> tuple[Any, Any]:
+    """``--cost FILE``: the labelled table passed to the evaluation, and the matrix it gives
+    over ``classes`` (rows: predicted, columns: true), or ``(None, None)``."""
+    if cost is None:
+        return None, None
+    if not cost.is_file():
+        msg = f"no cost file at {cost}"
+        raise typer.BadParameter(msg, param_hint="'--cost'")
+    with _refusals():
+        table = _read_cost(cost, classes)
+        matrix = cost_matrix(table, classes)
+    return table, matrix
+
+
+def _print_costs(cost: Path, classes: Any, matrix: Any) -> None:
+    _out().print(f"cost matrix {escape(str(cost))} (rows: predicted class, columns: true class):")
+    shown = Table()
+    shown.add_column("predicted \\ true", style="bold", no_wrap=True)
+    for c in classes:
+        shown.add_column(escape(str(_plain(c))), justify="right")
+    for c, row in zip(classes, matrix, strict=True):
+        shown.add_row(escape(str(_plain(c))), *(f"{v:g}" for v in row))
+    _out().print(shown)
+
+
+def _unused_with_test(ctx: typer.Context, test: str | None) -> None:
+    given = [f"--{p}" for p in ("folds", "seed") if _given(ctx, p)]
+    if test is not None and given:
+        _note(f"{' and '.join(given)} unused with --test: the model is fitted once on DATA")
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether option ``name`` was given (on the command line or by an environment variable)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
 @app.command()
 def evaluate(
+    ctx: typer.Context,
     data: _Data,
     target: _Target = None,
     model: _Model = _DEFAULT_MODEL,
     param: _Param = None,
     folds: _Folds = 10,
     seed: _Seed = 0,
+    test: _Test = None,
+    cost: _Cost = None,
     categorical: _Categorical = None,
     numeric: _Numeric = None,
     ignore: _Ignore = None,
@@ -1407,43 +1543,87 @@ def evaluate(
     encoding: _Encoding = None,
     fmt: _Format = "table",
 ) -> None:
-    """Stratified k-fold cross-validation: accuracy, log-loss, Brier, ROC AUC, F1, per class."""
+    """Stratified k-fold cross-validation (or, with --test, one fit on DATA scored on FILE):
+    accuracy, log-loss, Brier, ROC AUC, F1, per class; with --cost, the cost of the decisions."""
     _check_format(fmt)
     cls = _model_class(model)
+    _unused_with_test(ctx, test)
     params, table, X, y = _training_data(
         model, cls, param, data, target, categorical, numeric, na_values, encoding, ignore
     )
-    with _refusals(), _progress() as bar:
-        task = bar.add_task(model, total=folds)
-        result = cross_validate(
-            _build(cls, table, X, params),
-            _model_input(cls, table, X),
-            y.to_numpy(),
-            n_splits=folds,
-            random_state=seed,
-            progress=lambda done, total: bar.update(task, completed=done, total=total),
+    X_test = y_test = None
+    if test is not None:
+        X_test, y_test = _test_set(
+            test, table, X, categorical, numeric, na_values, encoding, ignore
         )
+    labels = y.to_numpy() if y_test is None else np.concatenate([y.to_numpy(), y_test.to_numpy()])
+    classes = np.unique(labels)
+    cost_table, matrix = _cost_table(cost, classes)
+    with _refusals(), _progress() as bar:
+        estimator = _build(cls, table, X, params)
+        if test is None:
+            task = bar.add_task(model, total=folds)
+            result = cross_validate(
+                estimator,
+                _model_input(cls, table, X),
+                y.to_numpy(),
+                n_splits=folds,
+                random_state=seed,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+                cost=cost_table,
+            )
+        else:
+            bar.add_task(model, total=None)
+            result = holdout(
+                estimator,
+                _model_input(cls, table, X),
+                y.to_numpy(),
+                _model_input(cls, table, X_test),
+                y_test.to_numpy(),
+                cost=cost_table,
+            )
     used = result["n_splits"]
     metrics = ("accuracy", "log_loss", "brier", "roc_auc", "f1_macro")
+    metrics += ("cost",) if cost is not None else ()
+    n_test = [int(n) for n in result["n_test"]]
     fold_rows = pd.DataFrame(
         {
             "fold": list(range(1, used + 1)),
-            "test_rows": [int(n) for n in result["n_test"]],
+            "test_rows": n_test,
             **{m: result[m] for m in metrics},
         }
     )
+    total_cost = None
+    if cost is not None:
+        fold_rows["total_cost"] = result["cost"] * np.asarray(n_test)
+        total_cost = float(fold_rows["total_cost"].sum())
     report = class_report(result["confusion_matrix"])
     cm = result["confusion_matrix"]
+    how = "cross-validation" if test is None else "test set"
     if fmt == "json":
-        doc = {
-            "model": model,
-            "data": data,
-            "n_splits": int(used),
-            "classes": [_plain(c) for c in result["classes"]],
-            "folds": fold_rows.to_dict(orient="records"),
-            "mean": result["mean"],
-            "std": result["std"],
-            "per_class": [
+        doc: dict[str, Any] = {"model": model, "data": data, "evaluation": how}
+        if test is None:
+            doc.update(
+                n_splits=int(used),
+                classes=[_plain(c) for c in result["classes"]],
+                folds=fold_rows.to_dict(orient="records"),
+                mean=result["mean"],
+                std=result["std"],
+            )
+        else:
+            doc.update(
+                test=test,
+                train_rows=int(result["n_train"][0]),
+                test_rows=n_test[0],
+                classes=[_plain(c) for c in result["classes"]],
+                scores=result["mean"],
+            )
+        if cost is not None:
+            doc["total_cost"] = total_cost
+            doc["cost_matrix"] = {"file": str(cost), "rows": "predicted", "columns": "true",
+                                  "matrix": matrix.tolist()}  # fmt: skip
+        doc.update(
+            per_class=[
                 {
                     "class": _plain(c),
                     **{k: _plain(v) for k, v in row.items()},
@@ -1451,46 +1631,84 @@ def evaluate(
                 }
                 for c, row in report.iterrows()
             ],
-            "confusion_matrix": cm.to_numpy().tolist(),
-            "seconds": float(result["fit_time"].sum() + result["predict_time"].sum()),
-        }
+            confusion_matrix=cm.to_numpy().tolist(),
+            seconds=float(result["fit_time"].sum() + result["predict_time"].sum()),
+        )
         typer.echo(json.dumps(doc, indent=1, default=_plain, allow_nan=True))
         return
-    summary = pd.concat(
-        [
-            fold_rows,
-            pd.DataFrame(
-                [
-                    {"fold": "mean", "test_rows": len(y), **result["mean"]},
-                    {"fold": "std", "test_rows": len(y), **result["std"]},
-                ]
-            ),
-        ],
-        ignore_index=True,
-    )
-    if fmt == "csv":
+    if test is not None:
+        one = fold_rows.drop(columns=["fold"]).rename(columns={"test_rows": "test_rows"})
+        one.insert(0, "train_rows", int(result["n_train"][0]))
+        if fmt == "csv":
+            typer.echo(one.to_csv(index=False), nl=False)
+            return
+    elif fmt == "csv":
+        summary = pd.concat(
+            [
+                fold_rows,
+                pd.DataFrame(
+                    [
+                        {"fold": "mean", "test_rows": len(y), **result["mean"]},
+                        {"fold": "std", "test_rows": len(y), **result["std"]},
+                        *(
+                            [{"fold": "total", "test_rows": len(y), "total_cost": total_cost}]
+                            if cost is not None
+                            else []
+                        ),
+                    ]
+                ),
+            ],
+            ignore_index=True,
+        )
         typer.echo(summary.to_csv(index=False), nl=False)
         return
-    scores = Table(
-        title=escape(f"{model} on {data}: {used}-fold cross-validation"),
-        title_justify="left",
-        caption="mean: ± is the standard deviation over the folds; ROC AUC: one class against "
-        "the rest, averaged over classes; F1: macro average; '-' where a fold's test part lacks "
-        "a class",
-        caption_justify="left",
-    )
-    for name in ("fold", "test rows", "accuracy", "log-loss", "Brier", "ROC AUC", "F1"):
-        scores.add_column(name, justify="right", no_wrap=True)
-    for _, row in fold_rows.iterrows():
-        scores.add_row(str(row["fold"]), str(row["test_rows"]), *(_fmt(row[m]) for m in metrics))
-    scores.add_section()
-    scores.add_row(
-        "mean",
-        str(len(y)),
-        *(f"{_fmt(result['mean'][m])} ± {_fmt(result['std'][m])}" for m in metrics),
-        style="bold",
-    )
-    per_class = Table(title="per class (out-of-fold predictions)", title_justify="left")
+    names = {"accuracy": "accuracy", "log_loss": "log-loss", "brier": "Brier",
+             "roc_auc": "ROC AUC", "f1_macro": "F1", "cost": "cost"}  # fmt: skip
+    caption = "ROC AUC: one class against the rest, averaged over classes; F1: macro average"
+    if cost is not None:
+        caption += "; cost: mean cost per test row of the minimum-risk decisions"
+    if test is None:
+        scores = Table(
+            title=escape(f"{model} on {data}: {used}-fold cross-validation"),
+            title_justify="left",
+            caption="mean: ± is the standard deviation over the folds; "
+            + caption
+            + "; '-' where a fold's test part lacks a class",
+            caption_justify="left",
+        )
+        for name in ("fold", "test rows", *(names[m] for m in metrics)):
+            scores.add_column(name, justify="right", no_wrap=True)
+        for _, row in fold_rows.iterrows():
+            scores.add_row(
+                str(row["fold"]), str(row["test_rows"]), *(_fmt(row[m]) for m in metrics)
+            )
+        scores.add_section()
+        scores.add_row(
+            "mean",
+            str(len(y)),
+            *(f"{_fmt(result['mean'][m])} ± {_fmt(result['std'][m])}" for m in metrics),
+            style="bold",
+        )
+        where = "out-of-fold predictions"
+    else:
+        scores = Table(
+            title=escape(f"{model} fitted on {data}, scored on {test} (test set)"),
+            title_justify="left",
+            caption=caption + "; '-' where the test set lacks a class",
+            caption_justify="left",
+        )
+        columns = ("train rows", "test rows", *(names[m] for m in metrics))
+        columns += ("total cost",) if cost is not None else ()
+        for name in columns:
+            scores.add_column(name, justify="right", no_wrap=True)
+        scores.add_row(
+            str(int(result["n_train"][0])),
+            str(n_test[0]),
+            *(_fmt(result["mean"][m]) for m in metrics),
+            *((f"{total_cost:g}",) if cost is not None else ()),
+        )
+        where = "test set predictions"
+    per_class = Table(title=f"per class ({where})", title_justify="left")
     for name in ("class", "precision", "recall", "F1", "rows"):
         per_class.add_column(name, justify="right" if name != "class" else "left")
     for c, row in report.iterrows():
@@ -1511,16 +1729,55 @@ def evaluate(
         confusion.add_row(escape(str(_plain(c))), *(str(v) for v in row))
     out = _out()
     out.print(scores)
+    if cost is not None:
+        rows = int(sum(n_test))
+        out.print(
+            f"total cost: {total_cost:g} over {rows} test rows ({total_cost / rows:.4g} per row)"
+        )
+        _print_costs(cost, classes, matrix)
     out.print(per_class)
     out.print(confusion)
 
 
+def _chosen_models(names: list[str] | None) -> dict[str, type]:
+    """``compare --models``: the registry's models named (repeatable, or comma lists), in the
+    order given, each once; none named: every model. An unknown name is an error listing the
+    valid ones."""
+    chosen = list(dict.fromkeys(_names(names)))
+    if not chosen:
+        return dict(MODELS)
+    unknown = [n for n in chosen if n not in MODELS]
+    if unknown:
+        which = ", ".join(repr(n) for n in unknown)
+        msg = (
+            f"unknown model{'s' if len(unknown) > 1 else ''} {which}; known models: "
+            f"{', '.join(MODELS)} (the majority-class baseline is always included)"
+        )
+        raise typer.BadParameter(msg, param_hint="'--models'")
+    return {name: MODELS[name] for name in chosen}
+
+
 @app.command()
 def compare(
+    ctx: typer.Context,
     data: _Data = _DEFAULT_DATA,
     target: _Target = None,
+    models: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--models",
+            "--model",
+            "-m",
+            metavar="NAMES",
+            help="The models to compare, in this order (repeatable, or a comma list: "
+            "naive-bayes,tan); default: every model. The majority-class baseline is always "
+            "included.",
+        ),
+    ] = None,
     folds: _Folds = 10,
     seed: _Seed = 0,
+    test: _Test = None,
+    cost: _Cost = None,
     param: _Param = None,
     categorical: _Categorical = None,
     numeric: _Numeric = None,
@@ -1529,12 +1786,16 @@ def compare(
     encoding: _Encoding = None,
     fmt: _Format = "table",
 ) -> None:
-    """Cross-validate every model and a majority-class baseline on the same folds of DATA.
+    """Cross-validate models (every one, or those --models names) and a majority-class
+    baseline on the same folds of DATA (or, with --test, fit each on DATA and score it on
+    FILE); with --cost, the cost of their minimum-risk decisions.
 
     DATA defaults to the bundled `car`. A --param applies to every model that has it.
     """
     _check_format(fmt)
-    params = _parse_params(param, MODELS)
+    _unused_with_test(ctx, test)
+    chosen = _chosen_models(models)
+    params = _parse_params(param, chosen)
     table = _read_table(
         data,
         categorical=categorical,
@@ -1545,21 +1806,36 @@ def compare(
         target=target,
     )
     X, y = _split(table)
+    split = None
+    if test is not None:
+        split = _test_set(test, table, X, categorical, numeric, na_values, encoding, ignore)
+    labels = y.to_numpy() if split is None else np.concatenate([y, split[1]])
+    classes = np.unique(labels)
+    cost_table, matrix = _cost_table(cost, classes)
     categorical_cols = _categorical(table, X)
     runnable = {
-        name: cls for name, cls in MODELS.items() if _takes_tables(cls) or not categorical_cols
+        name: cls for name, cls in chosen.items() if _takes_tables(cls) or not categorical_cols
     }
-    models = {BASELINE: DummyClassifier(strategy="prior")}
-    models.update({name: _build(cls, table, X, params) for name, cls in runnable.items()})
+    if not runnable:
+        msg = (
+            f"{', '.join(chosen)} need{'s' if len(chosen) == 1 else ''} numeric counts, but "
+            f"columns {categorical_cols} are categorical (see `bayeskit schema DATA`); declare "
+            "them --numeric if they hold counts, or choose a model that reads categorical data"
+        )
+        raise typer.BadParameter(msg, param_hint="'--models'")
+    estimators = {BASELINE: DummyClassifier(strategy="prior")}
+    estimators.update({name: _build(cls, table, X, params) for name, cls in runnable.items()})
     with _refusals(), _progress() as bar:
-        task = bar.add_task("models", total=len(models) * folds)
+        task = bar.add_task("models", total=len(estimators) * (folds if test is None else 1))
         frame = compare_models(
-            models,
+            estimators,
             X,  # count models only run when every column is numeric (float64)
             y.to_numpy(),
             n_splits=folds,
             random_state=seed,
             errors="note",
+            cost=cost_table,
+            test=None if split is None else (split[0], split[1].to_numpy()),
             progress=lambda done, total, name: bar.update(
                 task, completed=done, total=total, description=name
             ),
@@ -1567,30 +1843,41 @@ def compare(
     scored = frame["note"] == ""
     if not scored[[n for n in frame.index if n != BASELINE]].any():
         reasons = "; ".join(f"{n}: {frame.loc[n, 'note']}" for n in frame.index)
-        msg = f"no model could be cross-validated on {data}: {reasons}"
+        what = "cross-validated on" if test is None else "fitted on DATA and scored on"
+        msg = f"no model could be {what} {test or data}: {reasons}"
         raise _fail(msg)
     used = int(frame["n_splits"].max())
     rows = []
-    for name in [BASELINE, *MODELS]:
+    for name in [BASELINE, *chosen]:
         if name not in frame.index:
             rows.append({"model": name, "note": NEEDS_COUNTS})
             continue
         row = frame.loc[name]
         rows.append({"model": name, **{k: _plain(v) for k, v in row.items()}})
     out = pd.DataFrame(rows, columns=["model", *frame.columns])
+    if test is not None:  # one split: no spread, no t-test
+        out = out.drop(columns=["accuracy_std", "t_vs_best", "p_vs_best"])
     if fmt != "table":
         _emit(out.drop(columns=["n_splits"]), fmt, "")
         return
-    view = pd.DataFrame(
+    columns: dict[str, Any] = {"model": out["model"]}
+    if test is None:
+        columns["accuracy"] = [
+            "-" if not np.isfinite(a) else f"{_fmt(a)} ± {_fmt(s)}"
+            for a, s in zip(
+                out["accuracy"].astype(float), out["accuracy_std"].astype(float), strict=True
+            )
+        ]
+        columns["p vs best"] = [_p_cell(p) for p in out["p_vs_best"].astype(float)]
+    else:
+        columns["accuracy"] = [_fmt(v) for v in out["accuracy"]]
+    if cost is not None:
+        columns["cost"] = [_fmt(v) for v in out["cost"]]
+        columns["total cost"] = [
+            "-" if not np.isfinite(v) else f"{v:g}" for v in out["total_cost"].astype(float)
+        ]
+    columns.update(
         {
-            "model": out["model"],
-            "accuracy": [
-                "-" if not np.isfinite(a) else f"{_fmt(a)} ± {_fmt(s)}"
-                for a, s in zip(
-                    out["accuracy"].astype(float), out["accuracy_std"].astype(float), strict=True
-                )
-            ],
-            "p vs best": [_p_cell(p) for p in out["p_vs_best"].astype(float)],
             "log-loss": [_fmt(v) for v in out["log_loss"]],
             "Brier": [_fmt(v) for v in out["brier"]],
             "ROC AUC": [_fmt(v) for v in out["roc_auc"]],
@@ -1599,26 +1886,259 @@ def compare(
             "note": out["note"].fillna(""),
         }
     )
-    best = frame.loc[frame["p_vs_best"].isna() & scored].index
-    caption = (
-        f"accuracy: {_LEGEND_MEAN}. p vs best: corrected resampled t-test (Nadeau & Bengio "
-        f"2003, as Weka's Experimenter) of fold accuracies against the best model"
-        f"{' (' + best[0] + ')' if len(best) else ''}; * marks p < 0.05, a difference larger "
-        f"than fold noise. ROC AUC: one-vs-rest, macro. F1: macro. {_LEGEND_TIME}. "
-        "baseline: always the most frequent class, class frequencies as probabilities."
+    view = pd.DataFrame(columns)
+    costs = (
+        " cost: mean cost per test row of the minimum-risk decisions"
+        f"{' (averaged over the folds)' if test is None else ''}; total cost: summed over "
+        "every test row."
+        if cost is not None
+        else ""
     )
-    _emit(
-        view,
-        "table",
-        f"{len(MODELS)} models and a baseline on {data}: {used}-fold cross-validation",
-        caption,
-    )
+    if test is None:
+        best = frame.loc[frame["p_vs_best"].isna() & scored].index
+        caption = (
+            f"accuracy: {_LEGEND_MEAN}. p vs best: corrected resampled t-test (Nadeau & Bengio "
+            f"2003, as Weka's Experimenter) of fold accuracies against the best model"
+            f"{' (' + best[0] + ')' if len(best) else ''}; * marks p < 0.05, a difference "
+            f"larger than fold noise.{costs} ROC AUC: one-vs-rest, macro. F1: macro. "
+            f"{_LEGEND_TIME}. "
+        )
+        how = f"on {data}: {used}-fold cross-validation"
+    else:
+        caption = (
+            f"accuracy on the test set (one split: no standard deviation, no t-test).{costs} "
+            "ROC AUC: one-vs-rest, macro. F1: macro. seconds: fit + predict time, after a "
+            "warm-up fit on a few rows. "
+        )
+        how = f"fitted on {data}, scored on {test} (test set)"
+    caption += "baseline: always the most frequent class, class frequencies as probabilities."
+    n_models = f"{len(chosen)} model{'s' if len(chosen) > 1 else ''}"
+    _emit(view, "table", f"{n_models} and a baseline {how}", caption)
+    if cost is not None:
+        _print_costs(cost, classes, matrix)
 
 
 def _p_cell(p: float) -> str:
     if not np.isfinite(p):
         return "-"
     return f"{p:.3f}" + (" *" if p < 0.05 else "")
+
+
+# ------------------------------------------------------------------ a saved classifier
+_ModelFile = Annotated[
+    Path, typer.Argument(metavar="MODEL", help="Model file written by `bayeskit fit`.")
+]
+#: The models whose fitted form is one structure over the features, with per-feature evidence
+#: (``model.explain``); a test checks this list against the models.
+EXPLAINED = ("naive-bayes", "spode", "tan", "kdb", "selective-kdb")
+
+
+def _load(model_file: Path) -> tuple[Any, str]:
+    """A saved model and its registry name (``tan``)."""
+    if not model_file.is_file():
+        msg = f"no model file at {model_file}"
+        raise typer.BadParameter(msg, param_hint="'MODEL'")
+    with _refusals():
+        estimator = load_model(model_file)
+    cls = type(estimator).__name__
+    name = next((n for n, c in MODEL_CLASSES.items() if c == cls), cls)
+    return estimator, name
+
+
+def _json_value(value: Any) -> Any:
+    """A value as JSON holds it: numpy scalars and arrays as Python ones, tuples as lists."""
+    if isinstance(value, np.ndarray):
+        return [_json_value(v) for v in value.tolist()]
+    if isinstance(value, list | tuple):
+        return [_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    return _plain(value)
+
+
+def _short(values: list, most: int = 8) -> str:
+    texts = [str(_plain(v)) for v in values]
+    more = f", ... ({len(texts)} in all)" if len(texts) > most else ""
+    return ", ".join(texts[:most]) + more
+
+
+def _parents_of(estimator: Any) -> dict[str, list[str]] | None:
+    """Each feature's feature parents (the class is a parent of every feature too), for a
+    model of one structure; None for one that has none (AODE averages several)."""
+    structure = getattr(estimator, "structure_", None)
+    if isinstance(structure, dict):
+        return {str(f): [str(p) for p in parents] for f, parents in structure.items()}
+    network = getattr(estimator, "network_", None)
+    if network is not None:
+        return {str(f): [str(p) for p in network.dag.parents(f)] for f in estimator.schema_.names}
+    return None
+
+
+def _fitted_facts(estimator: Any) -> dict[str, Any]:
+    """The fitted attributes that are one number or word (TAN's root_, KDB's k_, NBTree's
+    depth_, ...)."""
+    facts = {}
+    for key, value in vars(estimator).items():
+        if key.startswith("_") or not key.endswith("_") or key in ("n_features_in_",):
+            continue
+        value = _plain(value)
+        if isinstance(value, bool | int | float | str):
+            facts[key] = value
+    structure = getattr(estimator, "structure_", None)
+    if isinstance(structure, tuple):  # AODE, AnDE: the super-parents of each member
+        facts["super_parents"] = [", ".join(map(str, s)) for s in structure]
+    if hasattr(estimator, "members_"):
+        facts["members"] = len(estimator.members_)
+    return facts
+
+
+@app.command()
+def show(
+    model_file: _ModelFile,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot",
+            metavar="PNG",
+            help="Also draw the model as a Bayesian network (naive Bayes, TAN, SPODE, KDB, "
+            "selective KDB, network) to this image.",
+        ),
+    ] = None,
+    fmt: _Format = "table",
+) -> None:
+    """Show what a saved classifier is: its model and parameters, the classes and their prior,
+    each feature's kind and states (or bins), its structure, the training rows."""
+    _check_format(fmt)
+    estimator, name = _load(model_file)
+    net = None
+    if plot is not None:
+        try:
+            to_network = estimator.to_network
+        except AttributeError:
+            to_network = None
+        if to_network is None:
+            msg = (
+                f"model {name!r} ({type(estimator).__name__}) has no network form to draw; "
+                "--plot draws naive-bayes, spode, tan, kdb, selective-kdb and network models"
+            )
+            raise _fail(msg)
+        with _refusals():
+            try:
+                names = set(estimator.schema_.names)
+                node = "class"
+                while node in names:
+                    node += "_"
+                net = to_network() if name == "network" else to_network(node)
+            except (AttributeError, ValueError) as exc:
+                msg = f"model {name!r} ({type(estimator).__name__}) cannot be drawn: {exc}"
+                raise ValueError(msg) from None
+    schema_ = estimator.schema_
+    classes = [_plain(c) for c in estimator.classes_]
+    prior = np.exp(np.asarray(estimator.log_prior_, dtype=np.float64))
+    counts = np.asarray(getattr(estimator, "class_count_", np.full(len(classes), np.nan)))
+    rows = float(np.nansum(counts))
+    n_rows = int(rows) if rows == int(rows) else rows
+    parents = _parents_of(estimator)
+    selected = getattr(estimator, "selected_", None)
+    features = []
+    for col in schema_.columns:
+        binned = col.cuts is not None
+        kind = "numeric, binned" if binned else col.kind
+        entry: dict[str, Any] = {
+            "feature": col.name,
+            "kind": kind,
+            ("bins" if binned else "states"): _json_value(list(col.categories))
+            if col.categories is not None
+            else None,
+        }
+        if binned:
+            entry["cuts"] = _json_value(list(col.cuts))
+        if parents is not None:
+            entry["parents"] = parents.get(col.name, [])
+        if selected is not None and col.name not in selected:
+            entry["note"] = "not selected: left out of the model"
+        features.append(entry)
+    params = {k: _json_value(v) for k, v in estimator.get_params().items()}
+    doc = {
+        "file": str(model_file),
+        "model": name,
+        "class": type(estimator).__name__,
+        "parameters": params,
+        "training_rows": n_rows,
+        "classes": [
+            {"class": c, "prior": float(p), "rows": int(n) if n == int(n) else float(n)}
+            for c, p, n in zip(classes, prior, counts, strict=True)
+        ],
+        "features": features,
+        "left_out": list(schema_.ignored),
+        "fitted": _json_value(_fitted_facts(estimator)),
+    }
+    if fmt == "json":
+        typer.echo(json.dumps(doc, indent=1, allow_nan=True))
+    elif fmt == "csv":
+        frame = pd.DataFrame(
+            [
+                {
+                    "feature": f["feature"],
+                    "kind": f["kind"],
+                    "states": "|".join(map(str, f.get("states") or f.get("bins") or [])),
+                    **({"parents": "|".join(f["parents"])} if parents is not None else {}),
+                }
+                for f in features
+            ]
+        )
+        typer.echo(frame.to_csv(index=False), nl=False)
+    else:
+        out = _out()
+        out.print(
+            f"{escape(str(model_file))}: [bold]{name}[/] ({type(estimator).__name__}), fitted "
+            f"on {n_rows:,} rows, {len(features)} features, {len(classes)} classes"
+        )
+        shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
+        out.print(f"parameters: {escape(shown)}")
+        facts = ", ".join(f"{k}={v}" for k, v in doc["fitted"].items())
+        if facts:
+            out.print(f"fitted: {escape(facts)}")
+        if schema_.ignored:
+            out.print(f"left out (identifiers): {escape(', '.join(schema_.ignored))}")
+        _emit(
+            pd.DataFrame(
+                {
+                    "class": [str(c) for c in classes],
+                    "prior": [f"{p:.4g}" for p in prior],
+                    "training rows": [f"{_plain(n):g}" for n in counts],
+                }
+            ),
+            "table",
+            "classes",
+        )
+        table = pd.DataFrame(
+            {
+                "feature": [f["feature"] for f in features],
+                "kind": [f["kind"] for f in features],
+                "states": [_short(f.get("states") or f.get("bins") or []) or "-" for f in features],
+            }
+        )
+        caption = None
+        if parents is not None:
+            table["parents"] = [f.get("note") or ", ".join(f["parents"]) or "-" for f in features]
+            if name != "network":
+                caption = "parents: the feature parents; the class is a parent of every feature"
+        _emit(table, "table", "features", caption, left=("states", "parents"))
+    if net is not None:
+        with _refusals():
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+
+            from bayeskit.plot import network as draw
+
+            class_node = getattr(estimator, "class_node", None) or node
+            fig = draw(net, highlight=[class_node]).figure
+            fig.savefig(plot, dpi=120, bbox_inches="tight")
+            plt.close(fig)
+        _err().print(f"drew the network to {escape(str(plot))}")
 
 
 # ------------------------------------------------------------------ networks
@@ -1848,9 +2368,49 @@ def network_learn(
             "comma list).",
         ),
     ] = None,
+    missing: Annotated[
+        str | None,
+        typer.Option(
+            "--missing",
+            metavar="HOW",
+            help="Learn from DATA with missing values: em, Friedman's structural EM (EM fits "
+            "the current DAG, the missing values are completed from it, a hill climb on the "
+            "completed rows gives the next DAG, until it stays). Without it, missing values "
+            "are refused.",
+        ),
+    ] = None,
+    max_iter: Annotated[
+        int | None,
+        typer.Option(
+            "--max-iter",
+            min=1,
+            metavar="N",
+            help="With --missing em: the most structural EM iterations. Default 10.",
+        ),
+    ] = None,
+    completions: Annotated[
+        int | None,
+        typer.Option(
+            "--completions",
+            min=1,
+            metavar="N",
+            help="With --missing em: completions drawn per incomplete row (more: less noise, "
+            "more time). Default 5.",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            metavar="N",
+            help="With --missing em: seed of EM's start and of the completions (the same "
+            "seed, the same network). Default 0.",
+        ),
+    ] = None,
     ignore: _Ignore = None,
 ) -> None:
-    """Learn a Bayesian network from DATA (every column a variable) and write it.
+    """Learn a Bayesian network from DATA (every column a variable) and write it; with
+    --missing em, from DATA with missing values (structural EM).
 
     Whole numbers are states in numeric order; a column of numbers that are not whole, or of
     more than 32 distinct whole numbers, is refused by name: bin it with --discretize, or give
@@ -1860,6 +2420,8 @@ def network_learn(
     if start not in ("tree", "empty"):
         msg = f"--start must be tree or empty, got {start!r}"
         raise _fail(msg)
+    em = _check_missing_options(missing, chunksize=chunksize, tree=tree, max_iter=max_iter,
+                                completions=completions, seed=seed)  # fmt: skip
     declared = _names(categorical)
     if discretize is not None:
         from bayeskit.networks.states import parse_discretize
@@ -1888,6 +2450,11 @@ def network_learn(
             )
             raise _fail(msg)
         source = f"{len(frame)} rows"
+        holes = {str(c): int(n) for c, n in frame.isna().sum().items() if n}
+        if holes and not em:
+            raise _fail(_missing_refusal(frame, holes))
+        if em and not holes:
+            _note("DATA has no missing values: structural EM is one hill climb on it")
     else:
         from bayeskit.networks.search import MAX_DISTINCT_ROWS
 
@@ -1895,8 +2462,23 @@ def network_learn(
         limit = MAX_DISTINCT_ROWS if max_distinct_rows is None else max_distinct_rows
         options["max_distinct_rows"] = limit
         source = f"{escape(data)} in chunks of {chunksize:,} rows"
+    how = ""
     with _refusals():
-        if tree:
+        if em:
+            result = _structural_em(
+                frame, score=score, max_parents=max_parents, tabu=tabu, start=start,
+                estimator=estimator, alpha=alpha, max_iter=max_iter, completions=completions,
+                seed=seed,
+            )  # fmt: skip
+            net = result.network
+            state = "converged" if result.converged else "stopped at --max-iter"
+            n = result.n_iter
+            where = (
+                f"{sum(holes.values())} missing values in {len(holes)} of {frame.shape[1]} "
+                "columns" if holes else "no missing values"
+            )  # fmt: skip
+            how = f" by structural EM ({where}; {n} iteration{'s' * (n != 1)}, {state})"
+        elif tree:
             net = BayesianNetwork.learn(frame, "tree", score=score, estimator=estimator,
                                         alpha=alpha, **options)  # fmt: skip
         else:
@@ -1910,17 +2492,103 @@ def network_learn(
                     text = f"hill climbing: {moves} moves, {score} {total:,.1f}"
                     bar.update(task, description=text)
 
-                net = BayesianNetwork.learn(
-                    frame, "hill-climb", score=score, estimator=estimator, alpha=alpha,
-                    max_parents=max_parents, tabu_length=tabu, start=start, progress=show,
-                    **options,
-                )  # fmt: skip
+                try:
+                    net = BayesianNetwork.learn(
+                        frame, "hill-climb", score=score, estimator=estimator, alpha=alpha,
+                        max_parents=max_parents, tabu_length=tabu, start=start, progress=show,
+                        **options,
+                    )  # fmt: skip
+                except ValueError as exc:  # a chunk's missing value, found while counting
+                    if chunksize is None or "has a missing value" not in str(exc):
+                        raise
+                    msg = (
+                        f"{exc}: --missing em learns from missing values, with DATA read whole "
+                        "(no --chunksize)"
+                    )
+                    raise ValueError(msg) from None
         _write_network(net, output)
-    how = f" ({', '.join(binned)} binned {discretize})" if binned else ""
+    if binned:
+        how = f" ({', '.join(binned)} binned {discretize})" + how
     _out().print(
         f"learned a network of {len(net.nodes)} nodes and {len(net.dag.edges)} edges "
         f"({net.n_parameters} parameters) from {source}{how}; saved to {escape(str(output))}"
     )
+
+
+def _check_missing_options(missing: str | None, *, chunksize: int | None, tree: bool,
+                           max_iter: int | None, completions: int | None,
+                           seed: int | None) -> bool:  # fmt: skip
+    """``network learn``: whether --missing asks for structural EM; the options it refuses
+    beside it, and its own options refused without it."""
+    if missing is not None and missing != "em":
+        msg = f"--missing must be em (structural EM), got {missing!r}"
+        raise _fail(msg)
+    if missing is None:
+        own = (("--max-iter", max_iter), ("--completions", completions), ("--seed", seed))
+        given = [name for name, value in own if value is not None]
+        if given:
+            verb = "goes" if len(given) == 1 else "go"
+            msg = f"{', '.join(given)} {verb} with --missing em (structural EM): add it, or drop"
+            msg += " it" if len(given) == 1 else " them"
+            raise _fail(msg)
+        return False
+    if chunksize is not None:
+        msg = (
+            "--missing em and --chunksize do not go together: structural EM holds DATA whole "
+            "(it completes its rows at every iteration); drop --chunksize"
+        )
+        raise _fail(msg)
+    if tree:
+        msg = (
+            "--missing em and --tree do not go together: structural EM searches by hill "
+            "climbing; drop --tree"
+        )
+        raise _fail(msg)
+    return True
+
+
+def _missing_refusal(frame: pd.DataFrame, holes: dict[str, int]) -> str:
+    """The refusal of DATA with missing values, ``holes`` (column -> how many), without
+    --missing em: where the first one is, how many in which columns, and the option."""
+    from bayeskit.data.rows import row_name
+
+    first = next(iter(holes))
+    where = row_name(frame.index, int(np.flatnonzero(frame[first].isna().to_numpy())[0]))
+    shown_cols = [f"{c!r} ({n})" for c, n in list(holes.items())[:10]]
+    more = f" and {len(holes) - 10} more" if len(holes) > 10 else ""
+    total, columns = sum(holes.values()), "columns" if len(holes) > 1 else "column"
+    return (
+        f"column {first!r} has a missing value ({where}): DATA has {total} missing "
+        f"value{'s' * (total != 1)}, in {columns} {', '.join(shown_cols)}{more}; the "
+        "structure search needs complete data: pass --missing em to learn by structural EM, "
+        "or drop the incomplete rows"
+    )
+
+
+def _structural_em(frame: pd.DataFrame, *, score: str, max_parents: int | None, tabu: int,
+                   start: str, estimator: str, alpha: float | None, max_iter: int | None,
+                   completions: int | None, seed: int | None) -> Any:  # fmt: skip
+    """``network learn --missing em``: :func:`bayeskit.networks.structural_em` with a live
+    display of its iterations."""
+    from bayeskit.networks import structural_em
+
+    most = 10 if max_iter is None else max_iter
+    with Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+        console=_err(), transient=True,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("structural EM: iteration 1")
+
+        def show(iteration: int, total: float) -> None:
+            text = f"structural EM: iteration {iteration} of at most {most}, {score} {total:,.1f}"
+            bar.update(task, description=text)
+
+        return structural_em(
+            frame, score=score, max_parents=max_parents, tabu_length=tabu,
+            start=None if start == "tree" else [], max_iter=most,
+            n_completions=5 if completions is None else completions, estimator=estimator,
+            alpha=alpha, seed=0 if seed is None else seed, progress=show,
+        )  # fmt: skip
 
 
 @network_app.command("fit")

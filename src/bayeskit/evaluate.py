@@ -525,9 +525,10 @@ def compare(
         ``seconds`` (fit plus predict time summed over the folds, after a warm-up),
         ``n_splits`` (the folds used), ``t_vs_best`` and ``p_vs_best`` (the corrected
         resampled t-test of the model's fold accuracies against those of the most accurate
-        model, :func:`corrected_ttest`; NaN for the best model itself), ``cost`` (with
-        ``cost``: the mean cost per test row) and ``note`` (empty, or why the model has no
-        scores).
+        model, :func:`corrected_ttest`; NaN for the best model itself), ``cost`` and
+        ``total_cost`` (with ``cost``: the mean cost per test row, averaged over the folds as
+        ``accuracy`` is, and the cost summed over every test row) and ``note`` (empty, or why
+        the model has no scores).
 
     Examples
     --------
@@ -587,8 +588,10 @@ def compare(
             )
             if cost is not None:
                 row["cost"] = result["mean"]["cost"]
+                row["total_cost"] = float(np.dot(result["cost"], result["n_test"]))
         rows.append(row)
-    columns = [*_COLUMNS[:-1], *(("cost",) if cost is not None else ()), _COLUMNS[-1]]
+    costs = ("cost", "total_cost") if cost is not None else ()
+    columns = [*_COLUMNS[:-1], *costs, _COLUMNS[-1]]
     table = pd.DataFrame(rows, columns=["model", *columns]).set_index("model")
     table["t_vs_best"] = np.nan
     table["p_vs_best"] = np.nan
