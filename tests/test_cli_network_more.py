@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 from io import StringIO
 
+import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
 from bayeskit.cli import app
-from bayeskit.networks import DAG, BayesianNetwork, VariableElimination, write_bif
+from bayeskit.networks import DAG, BayesianNetwork, VariableElimination, read_bif, write_bif
 
 runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
 YN = ("yes", "no")
@@ -125,3 +126,97 @@ def test_target_is_still_required_without_map(asia_bif):
     text = flat(result.output)
     assert "--target" in text
     assert "--map" in text
+
+
+# ------------------------------------------------------------------ network learn --missing em
+
+
+@pytest.fixture(scope="module")
+def holed_csv(tmp_path_factory):
+    """2,000 rows sampled from asia, about 10% of the cells then emptied (seeded)."""
+    data = asia().sample(2000, seed=0).astype(object)
+    rng = np.random.default_rng(0)
+    data = data.mask(rng.random(data.shape) < 0.1)
+    path = tmp_path_factory.mktemp("holes") / "asia_holes.csv"
+    data.to_csv(path, index=False)
+    return path, data
+
+
+def test_missing_values_are_refused_naming_the_columns_and_the_option(holed_csv, tmp_path):
+    path, data = holed_csv
+    result = run("network", "learn", path, "-o", tmp_path / "n.bif")
+    assert result.exit_code == 1
+    text = flat(result.output)
+    assert f"DATA has {int(data.isna().sum().sum())} missing values, in columns" in text
+    assert "has a missing value (line " in text
+    for column, n in data.isna().sum().items():
+        assert f"'{column}' ({n})" in text
+    assert "--missing em" in text
+    chunked = run("network", "learn", path, "-o", tmp_path / "n.bif", "--chunksize", "500")
+    assert chunked.exit_code == 1
+    assert "has a missing value" in flat(chunked.output)
+    assert "--missing em" in flat(chunked.output)
+    assert "no --chunksize" in flat(chunked.output)
+
+
+def test_missing_em_learns_a_network_that_reads_back(holed_csv, tmp_path):
+    path, data = holed_csv
+    out = tmp_path / "learned.bif"
+    result = run("network", "learn", path, "-o", out, "--missing", "em", "--max-iter", "4",
+                 "--seed", "1", "--completions", "2")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = flat(result.output)
+    net = read_bif(out)
+    assert list(net.nodes) == list(data.columns)
+    assert all(sorted(net.states(n)) == sorted(YN) for n in net.nodes)
+    assert f"learned a network of 8 nodes and {len(net.dag.edges)} edges" in text
+    assert "from 2000 rows by structural EM" in text
+    assert f"{int(data.isna().sum().sum())} missing values in 8 of 8 columns" in text
+    assert "iteration" in text
+    assert ("converged" in text) != ("stopped at --max-iter" in text)
+    assert f"saved to {out}" in text
+    # the seed makes the run repeatable
+    again = tmp_path / "again.bif"
+    rerun = run("network", "learn", path, "-o", again, "--missing", "em", "--max-iter", "4",
+                "--seed", "1", "--completions", "2")  # fmt: skip
+    assert rerun.exit_code == 0, rerun.output
+    assert again.read_text() == out.read_text()
+
+
+def test_missing_em_refuses_options_that_do_not_go_with_it(holed_csv, tmp_path):
+    path, _ = holed_csv
+    out = tmp_path / "n.bif"
+    for extra, named in ((("--chunksize", "500"), "--chunksize"), (("--tree",), "--tree")):
+        result = run("network", "learn", path, "-o", out, "--missing", "em", *extra)
+        assert result.exit_code == 1
+        assert f"--missing em and {named} do not go together" in flat(result.output)
+    bad = run("network", "learn", path, "-o", out, "--missing", "drop")
+    assert bad.exit_code == 1
+    assert "--missing must be em" in flat(bad.output)
+    assert "'drop'" in flat(bad.output)
+    alone = run("network", "learn", path, "-o", out, "--seed", "3", "--max-iter", "2")
+    assert alone.exit_code == 1
+    assert "--max-iter, --seed go with --missing em" in flat(alone.output)
+    assert not out.exists()
+
+
+def test_missing_em_stops_at_max_iter_and_says_so(holed_csv, tmp_path):
+    path, _ = holed_csv
+    out = tmp_path / "n.bif"
+    # from the empty graph the first search adds edges, so one iteration cannot converge
+    result = run("network", "learn", path, "-o", out, "--missing", "em", "--start", "empty",
+                 "--max-iter", "1", "--completions", "1")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "1 iteration, stopped at --max-iter" in flat(result.output)
+    assert list(read_bif(out).nodes) == ["asia", "tub", "smoke", "lung", "bronc", "either",
+                                         "xray", "dysp"]  # fmt: skip
+
+
+def test_missing_em_on_complete_data_is_one_search_with_a_note(tmp_path):
+    path = tmp_path / "complete.csv"
+    asia().sample(1000, seed=0).to_csv(path, index=False)
+    result = run("network", "learn", path, "-o", tmp_path / "n.bif", "--missing", "em")
+    assert result.exit_code == 0, result.output
+    text = flat(result.output)
+    assert "DATA has no missing values" in text
+    assert "by structural EM (no missing values; 1 iteration, converged)" in text
