@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 import bayeskit
 from bayeskit import NaiveBayes
 from bayeskit.classifiers import MODELS
-from bayeskit.cli import BASELINE, app
+from bayeskit.cli import BASELINE, EXPLAINED, app
 from bayeskit.data import datasets
 
 runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
@@ -326,3 +326,90 @@ def test_show_missing_model_file(tmp_path):
     result = run("show", tmp_path / "none.bkm")
     assert result.exit_code == 2
     assert "no model file at" in flat(result.output)
+
+
+# -------------------------------------------------------------------------- explain
+@pytest.fixture
+def melon(tmp_path):
+    X, y = datasets.load("watermelon3")
+    X = X.select_dtypes(exclude="number")  # categorical features: every model takes them
+    frame = X.assign(ripe=y)
+    data = tmp_path / "melon.csv"
+    frame.to_csv(data, index=False)
+    model = tmp_path / "melon.bkm"
+    assert run("fit", data, "-t", "ripe", "-m", "tan", "-o", model).exit_code == 0
+    return data, model, frame
+
+
+def test_explain_gives_the_evidence_for_the_predicted_class_largest_first(melon):
+    data, path, frame = melon
+    doc = json.loads(run("explain", path, data, "--row", "5,2", "-f", "json").stdout)
+    assert [e["row"] for e in doc] == [5, 2]  # file lines: the header is line 1
+    model = bayeskit.load(path)
+    X = frame.drop(columns="ripe").iloc[[3, 0]]  # lines 5 and 2
+    expected = model.explain(X)
+    for k, entry in enumerate(doc):
+        c = model.predict(X)[k]
+        assert entry["predicted"] == c
+        assert entry["probability"] == pytest.approx(model.predict_proba(X)[k].max())
+        column = list(model.classes_).index(c)
+        by_feature = dict(zip(model.schema_.names, expected[k, :, column], strict=True))
+        got = [item["evidence"] for item in entry["evidence"]]
+        assert got == pytest.approx([by_feature[item["feature"]] for item in entry["evidence"]])
+        assert [abs(v) for v in got] == sorted((abs(v) for v in got), reverse=True)
+        assert {item["value"] for item in entry["evidence"]} <= set(X.iloc[k])
+    top = json.loads(run("explain", path, data, "-r", "2", "--top", "2", "-f", "json").stdout)
+    assert [item["feature"] for item in top[0]["evidence"]] == [
+        item["feature"] for item in doc[1]["evidence"][:2]
+    ]
+
+
+def test_explain_table_prints_zero_evidence_as_0(melon, tmp_path):
+    data, path, frame = melon
+    query = tmp_path / "query.csv"
+    one = frame.drop(columns="ripe").iloc[[0]].copy()
+    one.iloc[0, 0] = None  # a missing value carries no evidence
+    one.to_csv(query, index=False)
+    result = run("explain", path, query)
+    assert result.exit_code == 0, result.output
+    line = next(ln for ln in result.output.splitlines() if "(missing)" in ln)
+    assert flat(line).split()[-1] == "0"
+    assert "line 2: predicted" in flat(result.output)
+    assert "largest first" in flat(result.output)
+    csv = pd.read_csv(io.StringIO(run("explain", path, query, "-f", "csv").stdout))
+    assert list(csv.columns) == ["row", "predicted", "probability", "feature", "value", "evidence"]
+    assert csv["row"].unique().tolist() == [2]
+
+
+def test_explain_unknown_row_names_the_lines(melon):
+    data, path, _ = melon
+    for bad in ("1", "19", "x"):
+        result = run("explain", path, data, "--row", bad)
+        assert result.exit_code == 2
+        text = flat(result.output)
+        assert f"--row '{bad}' is no row of DATA" in text
+        assert "DATA has lines 2 to 18" in text
+
+
+def test_explain_of_a_model_of_several_structures_is_refused(saved):
+    result = run("explain", saved["aode"], "car", "--row", "0")
+    assert result.exit_code == 1
+    text = flat(result.output)
+    assert "model 'aode' (AODE) has no per-feature evidence" in text
+    assert "naive-bayes, spode, tan, kdb, selective-kdb" in text
+
+
+def test_explained_models_are_those_whose_explain_works():
+    X, y = datasets.load("car")
+    X, y = X.iloc[::6], y.iloc[::6]
+    for name, cls in MODELS.items():
+        if "categorical_features" not in cls().get_params():  # count models
+            assert name not in EXPLAINED
+            continue
+        model = cls().fit(X, y)
+        try:
+            model.explain(X.iloc[:2])
+        except AttributeError:
+            assert name not in EXPLAINED
+        else:
+            assert name in EXPLAINED

@@ -2141,6 +2141,172 @@ def show(
         _err().print(f"drew the network to {escape(str(plot))}")
 
 
+#: Why a model has no per-feature evidence, for ``explain``'s message.
+_NO_EVIDENCE = {
+    "aode": "it averages one model per super-parent",
+    "ande": "it averages one model per pair of super-parents",
+    "selective-kdb-ensemble": "it averages several KDB models",
+    "nbtree": "each leaf holds a naive Bayes model of its own",
+    "network": "its class may have parents",
+}
+
+
+def _evidence_text(value: float) -> str:
+    """Evidence in nats, signed; within 1e-12 of 0 it is 0 (rounding, not evidence)."""
+    if abs(value) < 1e-12:
+        return "0"
+    return f"{value:+.4f}" if abs(value) >= 1e-4 else f"{value:+.2e}"
+
+
+def _chosen_rows(rows: list[str] | None, X: pd.DataFrame, table: _Table) -> list:
+    """``--row``: the rows named (file lines, or row numbers of a bundled data set), in the
+    order given, each once; none named: every row."""
+    wanted = _names(rows)
+    if not wanted:
+        return list(X.index)
+    first, last = X.index.min(), X.index.max()
+    span = f"lines {first} to {last}" if table.from_file else f"rows {first} to {last}"
+    chosen = []
+    for text in wanted:
+        try:
+            label = int(text)
+        except ValueError:
+            label = None
+        if label is None or label not in X.index:
+            what = "the line of a row in the file (the header is line 1)"
+            if not table.from_file:
+                what = "a row number (from 0)"
+            msg = f"--row {text!r} is no row of DATA: give {what}; DATA has {span}"
+            raise typer.BadParameter(msg, param_hint="'--row'")
+        chosen.append(label)
+    return list(dict.fromkeys(chosen))
+
+
+@app.command()
+def explain(
+    model_file: _ModelFile,
+    data: _Data,
+    row: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--row",
+            "-r",
+            metavar="N",
+            help="Explain the row on line N of DATA (the header is line 1; for an ARFF file "
+            "or a bundled data set, row number N from 0); repeatable, or a comma list. "
+            "Default: every row.",
+        ),
+    ] = None,
+    top: Annotated[
+        int | None,
+        typer.Option(
+            "--top", min=1, metavar="K", help="Show the K features of largest evidence only."
+        ),
+    ] = None,
+    target: Annotated[
+        str | None,
+        typer.Option(
+            "--target",
+            "-t",
+            metavar="COL",
+            help="Class column to ignore if DATA has it (default for a bundled data set: its "
+            "target).",
+        ),
+    ] = None,
+    ignore: _Ignore = None,
+    na_values: _NaValues = None,
+    encoding: _Encoding = None,
+    fmt: _Format = "table",
+) -> None:
+    """Explain a saved model's predictions: for the predicted class of each chosen row of
+    DATA, each feature's evidence, log P(x_j | c, parents) - log P(x_j | parents), largest
+    first (positive: the value speaks for the class; 0: missing, or no evidence).
+
+    Models of one structure only: naive-bayes, spode, tan, kdb, selective-kdb."""
+    _check_format(fmt)
+    estimator, name = _load(model_file)
+    if name not in EXPLAINED:
+        why = _NO_EVIDENCE.get(name, "it does not compute per-feature evidence")
+        msg = (
+            f"model {name!r} ({type(estimator).__name__}) has no per-feature evidence: {why}; "
+            f"explain works for models of one structure: {', '.join(EXPLAINED)}"
+        )
+        raise _fail(msg)
+    table = _read_table(data, ignore=ignore, na_values=na_values, encoding=encoding)
+    frame = table.raw if table.raw is not None else table.frame
+    target = target or table.default_target
+    drop = [target] if target is not None and target in frame.columns else []
+    X = _model_features(estimator, table, frame, drop, ignore)
+    chosen = _chosen_rows(row, X, table)
+    with _refusals():
+        rows = X.loc[chosen]
+        predicted = estimator.predict(rows)
+        proba = estimator.predict_proba(rows)
+        evidence = estimator.explain(rows, as_frame=True)
+    classes = list(estimator.classes_)
+    explained = []
+    for k, label in enumerate(chosen):
+        c = predicted[k]
+        part = evidence[(evidence["row"] == label) & (evidence["class"] == c)]
+        order = np.argsort(-np.abs(part["contribution"].to_numpy()), kind="stable")
+        part = part.iloc[order[:top] if top is not None else order]
+        explained.append(
+            {
+                "row": _plain(label),
+                "predicted": _plain(c),
+                "probability": float(proba[k, classes.index(c)]),
+                "evidence": [
+                    {
+                        "feature": str(f),
+                        "value": None if pd.isna(v) else _plain(v),
+                        "evidence": 0.0 if abs(e) < 1e-12 else float(e),
+                    }
+                    for f, v, e in zip(
+                        part["feature"], part["value"], part["contribution"], strict=True
+                    )
+                ],
+            }
+        )
+    if fmt == "json":
+        typer.echo(json.dumps(explained, indent=1, default=_plain, allow_nan=True))
+        return
+    if fmt == "csv":
+        flat_rows = [
+            {
+                "row": e["row"],
+                "predicted": e["predicted"],
+                "probability": e["probability"],
+                **item,
+            }
+            for e in explained
+            for item in e["evidence"]
+        ]
+        columns = ["row", "predicted", "probability", "feature", "value", "evidence"]
+        typer.echo(pd.DataFrame(flat_rows, columns=columns).to_csv(index=False), nl=False)
+        return
+    out = _out()
+    for e in explained:
+        shown = Table(
+            title=escape(
+                f"{table.where(e['row'])}: predicted {e['predicted']} (P = {e['probability']:.3f})"
+            ),
+            title_justify="left",
+        )
+        shown.add_column("feature", no_wrap=True)
+        shown.add_column("value")
+        shown.add_column(escape(f"evidence for {e['predicted']}"), justify="right")
+        for item in e["evidence"]:
+            value = "? (missing)" if item["value"] is None else str(item["value"])
+            shown.add_row(escape(item["feature"]), escape(value), _evidence_text(item["evidence"]))
+        out.print(shown)
+    out.print(
+        "evidence: log P(x_j | class, parents) - log P(x_j | parents), in nats, largest first; "
+        "positive speaks for the predicted class, negative against it, 0 for a missing value "
+        "or one every class finds as likely. Added to log P(class), a class's evidence gives "
+        "log P(class | row) up to a term the same for every class."
+    )
+
+
 # ------------------------------------------------------------------ networks
 network_app = _Typer(
     help="Bayesian networks: learn one from data, fit a given structure, show a network file.",
