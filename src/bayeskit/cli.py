@@ -259,6 +259,16 @@ _Folds = Annotated[
         help="Number of stratified folds (fewer when the largest class has fewer rows).",
     ),
 ]
+#: The class column of a file given to a saved model: left out of the features if present.
+_IgnoredTarget = Annotated[
+    str | None,
+    typer.Option(
+        "--target",
+        "-t",
+        metavar="COL",
+        help="Class column to ignore if DATA has it (default for a bundled data set: its target).",
+    ),
+]
 _Seed = Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the shuffle.")]
 _Categorical = Annotated[
     list[str] | None,
@@ -1323,16 +1333,7 @@ def predict(
             help="Copy COL (an identifier) into the output (repeatable, or a comma list).",
         ),
     ] = None,
-    target: Annotated[
-        str | None,
-        typer.Option(
-            "--target",
-            "-t",
-            metavar="COL",
-            help="Class column to ignore if DATA has it (default for a bundled data set: its "
-            "target).",
-        ),
-    ] = None,
+    target: _IgnoredTarget = None,
     ignore: _Ignore = None,
     na_values: _NaValues = None,
     encoding: _Encoding = None,
@@ -2203,16 +2204,7 @@ def explain(
             "--top", min=1, metavar="K", help="Show the K features of largest evidence only."
         ),
     ] = None,
-    target: Annotated[
-        str | None,
-        typer.Option(
-            "--target",
-            "-t",
-            metavar="COL",
-            help="Class column to ignore if DATA has it (default for a bundled data set: its "
-            "target).",
-        ),
-    ] = None,
+    target: _IgnoredTarget = None,
     ignore: _Ignore = None,
     na_values: _NaValues = None,
     encoding: _Encoding = None,
