@@ -214,7 +214,10 @@ class _Typer(typer.Typer):
 
 app = _Typer(
     name="bayeskit",
-    help="Bayesian classifiers: fit, predict, evaluate and compare models on your data.",
+    help=(
+        "Bayesian classifiers and networks: fit, predict, evaluate, compare and explain "
+        "classifiers; learn, fit and query networks (bayeskit network)."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -982,7 +985,8 @@ def _root(
         ),
     ] = False,
 ) -> None:
-    """Bayesian classifiers: fit, predict, evaluate and compare models on your data."""
+    """Bayesian classifiers and networks: fit, predict, evaluate, compare and explain
+    classifiers; learn, fit and query networks (bayeskit network)."""
 
 
 @app.command(name="datasets")
