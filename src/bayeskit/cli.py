@@ -1453,6 +1453,18 @@ def _read_cost(path: Path, classes: np.ndarray) -> pd.DataFrame:
     return table
 
 
+def _spinner() -> Progress:
+    """A live line for work of unknown length (a search, EM): a spinner, its description
+    (updated by the caller) and the time spent."""
+    return Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=_err(),
+        transient=True,
+    )
+
+
 def _progress() -> Progress:
     return Progress(
         TextColumn("{task.description}"),
@@ -2644,10 +2656,7 @@ def network_learn(
             net = BayesianNetwork.learn(frame, "tree", score=score, estimator=estimator,
                                         alpha=alpha, **options)  # fmt: skip
         else:
-            with Progress(
-                SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                console=_err(), transient=True,
-            ) as bar:  # fmt: skip
+            with _spinner() as bar:
                 task = bar.add_task("hill climbing")
 
                 def show(moves: int, total: float) -> None:
@@ -2735,10 +2744,7 @@ def _structural_em(frame: pd.DataFrame, *, score: str, max_parents: int | None, 
     from bayeskit.networks import structural_em
 
     most = 10 if max_iter is None else max_iter
-    with Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-        console=_err(), transient=True,
-    ) as bar:  # fmt: skip
+    with _spinner() as bar:
         task = bar.add_task("structural EM: iteration 1")
 
         def show(iteration: int, total: float) -> None:
@@ -2829,10 +2835,7 @@ def network_fit(
             ).network
             how = ""
         else:
-            with Progress(
-                SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                console=_err(), transient=True,
-            ) as bar:  # fmt: skip
+            with _spinner() as bar:
                 task = bar.add_task(method)
 
                 def show(iteration: int, log_likelihood: float) -> None:

@@ -16,9 +16,9 @@ pseudo-counts: MAP-EM, which never lowers ``log-likelihood + sum pseudo-count x 
 (``objective``). With ``"mle"`` the objective is the log-likelihood itself, which EM never
 lowers. Rows are counted once per distinct pattern of values (weighted by their number).
 
-Starts: the given network's CPTs ("expert values", seed 003), or random CPTs (each row a
-Dirichlet(1) draw, seeded) that break the symmetry of latent states; with ``restarts`` the best
-of several random starts, by objective, is kept.
+Starts: the given network's CPTs ("expert values", in Han, Kamber and Pei's words on training
+belief networks), or random CPTs (each row a Dirichlet(1) draw, seeded) that break the symmetry
+of latent states; with ``restarts`` the best of several random starts, by objective, is kept.
 """
 
 from __future__ import annotations
