@@ -79,5 +79,5 @@ def test_bad_score_arguments():
     dag = DAG(nodes=["a"])
     with pytest.raises(ValueError, match="score must be one of"):
         score(dag, pd.DataFrame({"a": ["x"]}), "mdl2")
-    with pytest.raises(ValueError, match="ess must be > 0"):
+    with pytest.raises(ValueError, match="ess must be a finite number > 0"):
         family_score(np.ones((2, 2)), "bdeu", n_rows=4, ess=0.0)

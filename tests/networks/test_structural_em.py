@@ -247,7 +247,7 @@ def test_unit_weights_change_nothing_and_lists_are_obeyed(holed_asia):
         ({"em_max_iter": 1.5}, ValueError, "em_max_iter must be an integer >= 1"),
         ({"n_completions": 0}, ValueError, "n_completions must be an integer >= 1"),
         ({"n_completions": True}, ValueError, "n_completions must be an integer"),
-        ({"max_parents": -1}, ValueError, "max_parents must be an integer >= 0"),
+        ({"max_parents": -1}, ValueError, "max_parents must be a non-negative integer"),
         ({"em_tol": -1.0}, ValueError, "em_tol must be a finite number >= 0"),
         ({"alpha": float("nan")}, ValueError, "alpha must be a finite number >= 0"),
         ({"alpha": 0.0}, ValueError, "alpha .* must be > 0"),

@@ -226,6 +226,12 @@ def _reiterable(chunks: Any) -> bool:
 def iter_labelled(chunks: Iterable, target: Any = None) -> Iterator[tuple[Any, Any, Any]]:
     """``(X, y, sample_weight)`` of each chunk: a DataFrame split at its ``target`` column, or
     an ``(X, y)`` / ``(X, y, sample_weight)`` tuple as given."""
+    if isinstance(chunks, pd.DataFrame | pd.Series | np.ndarray | dict | str | bytes):
+        msg = (
+            "chunks must be an iterable of chunks (read_chunks(path), a list of DataFrames or "
+            f"of (X, y) tuples), got one {type(chunks).__name__}: pass [data], or call fit"
+        )
+        raise TypeError(msg)
     for k, chunk in enumerate(chunks):
         if isinstance(chunk, pd.DataFrame):
             if target is None:

@@ -11,7 +11,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check_count", "check_sample_weight"]
+from bayeskit._text import shown
+
+__all__ = ["check_count", "check_real", "check_sample_weight", "check_seed"]
 
 
 def check_sample_weight(
@@ -56,8 +58,9 @@ def check_sample_weight(
     return w
 
 
-def check_count(name: str, value: Any, *, none_ok: bool = False) -> None:
-    """ValueError unless ``value`` is a non-negative integer (or None, with ``none_ok``).
+def check_count(name: str, value: Any, *, none_ok: bool = False, low: int = 0) -> None:
+    """ValueError unless ``value`` is an integer ``>= low`` (a bool is no integer), or None
+    with ``none_ok``.
 
     Examples
     --------
@@ -66,9 +69,75 @@ def check_count(name: str, value: Any, *, none_ok: bool = False) -> None:
     Traceback (most recent call last):
     ...
     ValueError: max_parents must be a non-negative integer or None, got -1
+    >>> check_count("max_iter", 0, low=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_iter must be an integer >= 1, got 0
     """
     if value is None and none_ok:
         return
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) or value < 0:
-        msg = f"{name} must be a non-negative integer{' or None' if none_ok else ''}, got {value!r}"
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) or value < low:
+        rule = "a non-negative integer" if low == 0 else f"an integer >= {low}"
+        msg = f"{name} must be {rule}{' or None' if none_ok else ''}, got {shown(value)}"
         raise ValueError(msg)
+
+
+def check_real(
+    name: str, value: Any, *, low: float | None = None, above: float | None = None,
+    none_ok: bool = False,
+) -> None:  # fmt: skip
+    """ValueError unless ``value`` is a finite real number (a bool is none), ``>= low`` and
+    ``> above`` where given, or None with ``none_ok``.
+
+    Examples
+    --------
+    >>> check_real("tol", 1e-6, low=0)
+    >>> check_real("ess", float("inf"), above=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: ess must be a finite number > 0, got inf
+    """
+    if value is None and none_ok:
+        return
+    rule = "".join(
+        f" {op} {shown(bound)}" for op, bound in ((">=", low), (">", above)) if bound is not None
+    )
+    number = isinstance(value, int | float | np.integer | np.floating)
+    if (
+        isinstance(value, bool | np.bool_)
+        or not number
+        or not np.isfinite(value)
+        or (low is not None and value < low)
+        or (above is not None and not value > above)
+    ):
+        rule += " or None" if none_ok else ""
+        msg = f"{name} must be a finite number{rule}, got {shown(value)}"
+        raise ValueError(msg)
+
+
+def check_seed(seed: Any, name: str = "seed") -> np.random.Generator:
+    """The random generator of ``seed``: None (fresh entropy), a non-negative integer, or a
+    numpy ``Generator`` (used as it is) or ``SeedSequence``; ValueError naming ``name`` for
+    anything else (text, a float, a bool, a negative integer).
+
+    Examples
+    --------
+    >>> int(check_seed(0).integers(10)) == int(check_seed(0).integers(10))
+    True
+    >>> check_seed("abc")
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be None, an integer >= 0 or a numpy Generator, got 'abc' (str)
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    ok = seed is None or isinstance(seed, np.random.SeedSequence) or (
+        isinstance(seed, int | np.integer) and not isinstance(seed, bool | np.bool_) and seed >= 0
+    )  # fmt: skip
+    if not ok:
+        msg = (
+            f"{name} must be None, an integer >= 0 or a numpy Generator, got {shown(seed)} "
+            f"({type(seed).__name__})"
+        )
+        raise ValueError(msg)
+    return np.random.default_rng(seed)

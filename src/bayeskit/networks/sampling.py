@@ -44,8 +44,8 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._compiled import parallel_kernel
-from bayeskit._text import shown
 from bayeskit._warnings import warn
+from bayeskit.data.validation import check_count, check_seed
 from bayeskit.networks.factor import Factor, Marginals
 from bayeskit.networks.inference import InferenceTooLarge, VariableElimination, zero_evidence
 from bayeskit.networks.network import BayesianNetwork
@@ -325,15 +325,13 @@ class GibbsSampler:
         """
         for name, value, low in (("n_draws", n_draws, 1), ("burn_in", burn_in, 0),
                                  ("thin", thin, 1), ("n_chains", n_chains, 1)):  # fmt: skip
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-                msg = f"{name} must be an integer >= {low}, got {shown(value)}"
-                raise ValueError(msg)
+            check_count(name, value, low=low)
+        rng = check_seed(seed)
         c = self._c
         observed = c.evidence(evidence)
         targets = c.targets(variables, observed)
         free = np.array([i for i in c.topological if i not in observed], dtype=np.int64)
         self._warn_deterministic(free)
-        rng = np.random.default_rng(seed)
         state, log_w = c.forward(n_chains, observed, rng)
         state = np.ascontiguousarray(state)
         log_pe: Any = False  # not computed
@@ -429,11 +427,12 @@ def likelihood_weighting(
         Every sample has weight 0 though the evidence is possible (its probability is given):
         too few samples.
     """
-    _check_samples(n_samples)
+    check_count("n_samples", n_samples, low=1)
+    rng = check_seed(seed)
     c = _Compiled(network)
     observed = c.evidence(evidence)
     targets = c.targets(variables, observed)
-    x, log_w = c.forward(n_samples, observed, np.random.default_rng(seed))
+    x, log_w = c.forward(n_samples, observed, rng)
     if np.isneginf(log_w).all():
         raise c.unmet(observed, f"every one of {n_samples:,} samples has weight 0 given")
     w = np.exp(log_w - log_w.max())
@@ -461,11 +460,12 @@ def rejection_sampling(
         No sample agrees with evidence that is possible (its probability is given): too few
         samples.
     """
-    _check_samples(n_samples)
+    check_count("n_samples", n_samples, low=1)
+    rng = check_seed(seed)
     c = _Compiled(network)
     observed = c.evidence(evidence)
     targets = c.targets(variables, observed)
-    x, _ = c.forward(n_samples, {}, np.random.default_rng(seed))
+    x, _ = c.forward(n_samples, {}, rng)
     keep = np.ones(n_samples, dtype=bool)
     for i, s in observed.items():
         keep &= x[:, i] == s
@@ -479,9 +479,3 @@ def _shares(network, name, states: np.ndarray, weights: np.ndarray) -> Factor:
     k = network.cardinality(name)
     total = np.bincount(states, weights=weights, minlength=k)
     return Factor._trusted([name], total / total.sum(), {name: network.states(name)})
-
-
-def _check_samples(n: Any) -> None:
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-        msg = f"n_samples must be a positive integer, got {n!r}"
-        raise ValueError(msg)

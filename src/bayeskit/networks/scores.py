@@ -28,6 +28,7 @@ import pandas as pd
 from scipy.special import gammaln, xlogy
 
 from bayeskit._text import shown
+from bayeskit.data.validation import check_real
 from bayeskit.networks.dag import as_dag
 from bayeskit.networks.learning import _count, _encode_data
 
@@ -56,6 +57,7 @@ def family_score(
     >>> round(family_score(np.array([[3.0, 1.0], [0.0, 4.0]]), "ll", n_rows=8), 4)
     -2.2493
     """
+    check_real("n_rows", n_rows, low=0)
     n = np.asarray(counts, dtype=np.float64)
     r = n.shape[-1]
     q = n.size // r
@@ -96,9 +98,7 @@ def family_scores(
         a_cell = np.ones(len(rows))
         a_row = np.full(len(rows), float(r))
     elif kind == "bdeu":
-        if not ess > 0:
-            msg = f"ess must be > 0, got {shown(ess)}"
-            raise ValueError(msg)
+        check_real("ess", ess, above=0)
         a_row = ess / np.asarray(q, dtype=np.float64)
         a_cell = a_row / r
     else:
@@ -136,8 +136,9 @@ def score(
     """
     dag = as_dag(dag, what="dag")
     if kind not in SCORES:
-        msg = f"score must be one of {SCORES}, got {kind!r}"
+        msg = f"score must be one of {SCORES}, got {shown(kind)}"
         raise ValueError(msg)
+    check_real("ess", ess, above=0)
     enc = _encode_data(dag.nodes, data, states, sample_weight)
     counts = _count(dag, enc)
     pos = {n: j for j, n in enumerate(dag.nodes)}

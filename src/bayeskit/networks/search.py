@@ -39,7 +39,7 @@ import pandas as pd
 from bayeskit._compiled import planned_threads
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit._text import shown
-from bayeskit.data.validation import check_count
+from bayeskit.data.validation import check_count, check_real, check_seed
 from bayeskit.networks.dag import DAG, as_dag, edge_pairs
 from bayeskit.networks.learning import (
     _distinct_chunk_rows,
@@ -299,13 +299,13 @@ def learn_structure(
     >>> dag.edges
     (('a', 'b'),)
     """
-    if score not in SCORES:
-        msg = f"score must be one of {SCORES}, got {score!r}"
-        raise ValueError(msg)
+    _check_settings(score, ess, max_distinct_rows)
     for name, value in (("tabu_length", tabu_length), ("restarts", restarts),
-                        ("perturb", perturb), ("max_iter", max_iter)):  # fmt: skip
+                        ("perturb", perturb)):  # fmt: skip
         check_count(name, value)
+    check_count("max_iter", max_iter, low=1)
     check_count("max_parents", max_parents, none_ok=True)
+    rng = check_seed(seed)
     scorer, nodes = _scorer(data, score, ess, states, sample_weight, max_distinct_rows)
     with closing(scorer):
         pos = {n: i for i, n in enumerate(nodes)}
@@ -357,7 +357,6 @@ def learn_structure(
                 progress(steps, total)
 
         best, best_total = _climb(graph, tabu_length, max_iter, tick)
-        rng = np.random.default_rng(seed)
 
         def random_moves(trial: _Climb):
             for _ in range(perturb):
@@ -378,6 +377,15 @@ def learn_structure(
                                        for u in sorted(best[v])])  # fmt: skip
 
 
+def _check_settings(score: Any, ess: Any, max_distinct_rows: Any) -> None:
+    """The settings every search takes, checked before any data is read."""
+    if score not in SCORES:
+        msg = f"score must be one of {SCORES}, got {shown(score)}"
+        raise ValueError(msg)
+    check_real("ess", ess, above=0)
+    check_count("max_distinct_rows", max_distinct_rows, none_ok=True)
+
+
 def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
             max_distinct_rows: int | None = None):  # fmt: skip
     """The family scorer of ``data`` (a DataFrame; data in chunks; data a caller of this
@@ -393,7 +401,6 @@ def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
         if sample_weight is not None:
             msg = "sample_weight goes with a DataFrame; chunks carry no weights"
             raise ValueError(msg)
-        check_count("max_distinct_rows", max_distinct_rows, none_ok=True)
         # data in chunks: their distinct rows, or a pass per climbing step when too many
         nodes, given, rows = _distinct_chunk_rows(data, states, max_distinct_rows)
         if rows is None:
@@ -708,9 +715,7 @@ def learn_tree(
     >>> learn_tree(pd.DataFrame({"a": a, "b": b, "c": c})).edges
     (('a', 'b'), ('b', 'c'))
     """
-    if score not in SCORES:
-        msg = f"score must be one of {SCORES}, got {score!r}"
-        raise ValueError(msg)
+    _check_settings(score, ess, max_distinct_rows)
     scorer, nodes = _scorer(data, score, ess, states, sample_weight, max_distinct_rows)
     with closing(scorer):
         if root is not None and root not in nodes:

@@ -65,8 +65,7 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._progress import iterations_adapter, reports_progress
-from bayeskit._text import shown
-from bayeskit.data.validation import check_count, check_sample_weight
+from bayeskit.data.validation import check_count, check_real, check_sample_weight, check_seed
 from bayeskit.networks.dag import DAG, as_dag
 from bayeskit.networks.em import _distinct_rows, _encode, _group_rows, fit_em
 from bayeskit.networks.learning import ESTIMATORS, _count, _estimate, _NetworkData
@@ -191,6 +190,7 @@ def structural_em(
     """
     _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_completions,
                      estimator, alpha, search)  # fmt: skip
+    rng = check_seed(seed)
     if not isinstance(data, pd.DataFrame):
         msg = f"data must be a pandas DataFrame, got {type(data).__name__}"
         raise TypeError(msg)
@@ -208,7 +208,6 @@ def structural_em(
         start = DAG(nodes=nodes, edges=start.edges)
     node_states, codes = _encode(DAG(nodes=nodes), data, states, None)
     weights = check_sample_weight(sample_weight, len(codes))
-    rng = np.random.default_rng(seed)
     options = dict(score=score, max_parents=max_parents, **search)
     em_options = dict(states=node_states, estimator=estimator, alpha=alpha,
                       sample_weight=sample_weight, max_iter=em_max_iter, tol=em_tol)  # fmt: skip
@@ -272,26 +271,15 @@ def _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_comple
         msg = f"estimator must be one of {ESTIMATORS}, got {estimator!r}"
         raise ValueError(msg)
     for name, value, low in (("max_iter", max_iter, 1), ("em_max_iter", em_max_iter, 1),
-                             ("n_completions", n_completions, 1),
-                             ("max_parents", max_parents, 0)):  # fmt: skip
-        if name == "max_parents" and value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-            msg = f"{name} must be an integer >= {low}, got {shown(value)}"
-            raise ValueError(msg)
-    for name, value in (("em_tol", em_tol), ("alpha", 1.0 if alpha is None else alpha)):
-        if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value) \
-                or value < 0:  # fmt: skip
-            msg = f"{name} must be a finite number >= 0, got {shown(value)}"
-            raise ValueError(msg)
+                             ("n_completions", n_completions, 1)):  # fmt: skip
+        check_count(name, value, low=low)
+    check_count("max_parents", max_parents, none_ok=True)
+    check_real("em_tol", em_tol, low=0)
+    check_real("alpha", alpha, low=0, none_ok=True)
     if estimator == "bdeu" and alpha == 0:
         msg = "alpha (BDeu's equivalent sample size) must be > 0"
         raise ValueError(msg)
-    ess = search.get("ess", 1.0)
-    if isinstance(ess, bool) or not isinstance(ess, int | float) or not np.isfinite(ess) \
-            or ess <= 0:  # fmt: skip
-        msg = f"ess must be a finite number > 0, got {shown(ess)}"
-        raise ValueError(msg)
+    check_real("ess", search.get("ess", 1.0), above=0)
     unknown = sorted(set(search) - set(SEARCH_OPTIONS))
     if unknown:
         msg = f"unknown search options {unknown}; structural_em passes on {list(SEARCH_OPTIONS)}"
