@@ -11,6 +11,12 @@ Products and sums go through ``np.einsum`` (its integer "sublist" form, so varia
 limited to letters); a product of more than 52 distinct variables, beyond einsum's index range,
 falls back to broadcasting.
 
+Sizes are counted in Python integers (:func:`table_cells`), never in numpy's int64, whose
+products wrap around past ``2**63`` (32 four-state variables make 0 cells): a product, a query
+or a junction tree whose tables would exceed its ``max_cells`` (by default ``2**27``, 1 GiB of
+float64) raises :class:`InferenceTooLarge`, before anything is allocated, naming what asked
+for it and the limit.
+
 Factors, a node's labelled CPT (:class:`CPD`) and the dict of one-variable posteriors
 (:class:`Marginals`) print as tables with the states named, in text and in HTML (Jupyter), and
 turn into pandas objects labelled by state names (``to_pandas``, ``to_frame``). Long tables show
@@ -21,6 +27,7 @@ their first and last rows, as pandas does (its ``display.max_rows``, ``display.m
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,9 +35,57 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["CPD", "Factor", "Marginals", "product"]
+from bayeskit._text import shown
+from bayeskit.networks.states import state_index
+
+__all__ = ["CPD", "DEFAULT_MAX_CELLS", "Factor", "InferenceTooLarge", "Marginals", "product",
+           "table_cells"]  # fmt: skip
 
 _EINSUM_INDICES = 52
+#: The most cells a table of exact inference may have unless told otherwise: 1 GiB of float64.
+DEFAULT_MAX_CELLS = 1 << 27
+#: The most axes a numpy array may have (32 before numpy 2).
+MAX_AXES = 64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else 32
+
+
+class InferenceTooLarge(MemoryError):
+    """A query whose tables would exceed the memory limit (raised before computing anything)."""
+
+
+def table_cells(cardinalities: Iterable[Any]) -> int:
+    """The cells of a table over variables of these numbers of states, a Python int, exact
+    however large (numpy's int64 product wraps around: ``np.prod([4] * 32)`` is 0).
+
+    Examples
+    --------
+    >>> table_cells([4] * 32) == 4**32, table_cells([])
+    (True, 1)
+    """
+    return math.prod(int(k) for k in cardinalities)
+
+
+def listed(names: Sequence[Any], most: int = 8) -> str:
+    """Names for a message: the list, or its first ``most`` and how many there are."""
+    names = list(names)
+    if len(names) <= most:
+        return shown(names)
+    return f"{shown(names[:most])[:-1]}, ...] ({len(names):,} in all)"
+
+
+def too_large(what: str, cells: int, max_cells: int, way_out: str) -> InferenceTooLarge:
+    """The error for ``what`` needing a table of ``cells`` cells, above ``max_cells``."""
+    if cells < 10**15:
+        size = f"{cells:,} cells ({cells * 8 / 2**30:.1f} GiB)"
+    else:  # beyond what a float's GiB or a row of digits shows well
+        size = f"about 10^{math.log10(cells):.1f} cells"
+    msg = f"{what} needs a table of {size}, above max_cells={max_cells:,}; {way_out}"
+    return InferenceTooLarge(msg)
+
+
+def too_many_axes(what: str, axes: int, way_out: str) -> InferenceTooLarge:
+    """The error for ``what`` needing a table of ``axes`` axes, more than numpy's arrays have."""
+    msg = f"{what} needs a table of {axes} axes, more than numpy's {MAX_AXES}; {way_out}"
+    return InferenceTooLarge(msg)
 
 
 class Factor:
@@ -213,11 +268,11 @@ class Factor:
 
     def _state(self, var: Any, state: Any) -> int:
         names = self.states[var]
-        try:
-            return names.index(str(state))
-        except ValueError:
+        at = state_index(names, state)  # by name, else by canonical key (networks.states)
+        if at < 0:
             msg = f"{state!r} is no state of {var!r} (states: {list(names)})"
-            raise ValueError(msg) from None
+            raise ValueError(msg)
+        return at
 
     def argmax(self) -> dict[Any, str]:
         """The joint state of the largest value (the first in C order among equal ones)."""
@@ -283,9 +338,17 @@ class Factor:
         return np.log(total) + self.log_scale if total > 0 else -np.inf
 
 
-def product(factors: Sequence[Factor], keep: Iterable[Any] | None = None) -> Factor:
+def product(
+    factors: Sequence[Factor],
+    keep: Iterable[Any] | None = None,
+    *,
+    max_cells: int = DEFAULT_MAX_CELLS,
+) -> Factor:
     """The product of ``factors``, summed over every variable not in ``keep`` (default: keep
     all), in one ``einsum`` call.
+
+    The product runs over every joint state of the factors' variables: more than
+    ``max_cells`` of them raise :class:`InferenceTooLarge` before anything is computed.
 
     Examples
     --------
@@ -307,6 +370,13 @@ def product(factors: Sequence[Factor], keep: Iterable[Any] | None = None) -> Fac
             states[v] = f.states[v]
             order.setdefault(v, len(order))
     out_vars = list(order) if keep is None else [v for v in order if v in set(keep)]
+    cells = table_cells(len(states[v]) for v in order)
+    if cells > max_cells:
+        what = f"the product of {len(factors)} factors over {listed(order)}"
+        raise too_large(what, cells, max_cells, "raise max_cells, or sum variables out sooner")
+    if len(order) > MAX_AXES:
+        what = f"the product of {len(factors)} factors over {listed(order)}"
+        raise too_many_axes(what, len(order), "sum variables out sooner")
     scale = sum(f.log_scale for f in factors)
     if len(order) <= _EINSUM_INDICES:
         args: list[Any] = []
@@ -413,6 +483,46 @@ class CPD:
         else:
             index = _joint_index(self.parents, self.states)
         return pd.DataFrame(self.values.reshape(-1, k), index=index, columns=columns)
+
+    def aligned(self, parents: Sequence[Any], states: Mapping[Any, Sequence[str]]) -> np.ndarray:
+        """The table read by name in another order: its axes ``(*parents, variable)`` and
+        each axis's states in the order ``states`` gives them (a variable it does not name
+        keeps its order). How a CPT of one network is taken into another whose DAG lists the
+        parents in another order, or whose nodes list their states in another order: by
+        name, never by position. ValueError naming the variable when the parents differ as a
+        set, or a variable's state names do.
+
+        Examples
+        --------
+        >>> cpd = CPD("c", ["a", "b"], [[[1.0, 0.0], [0.5, 0.5]], [[0.2, 0.8], [0.0, 1.0]]],
+        ...           {"a": ["a0", "a1"], "b": ["b0", "b1"], "c": ["c0", "c1"]})
+        >>> cpd.aligned(["b", "a"], {"c": ["c1", "c0"]})[1, 0].tolist()  # b1, a0: c1, c0
+        [0.5, 0.5]
+        >>> cpd.aligned(["b", "a"], {"c": ["c1", "c0"]})[0, 1].tolist()  # b0, a1
+        [0.8, 0.2]
+        """
+        parents = tuple(parents)
+        if len(parents) != len(self.parents) or set(parents) != set(self.parents):
+            msg = (
+                f"node {self.variable!r} has parents {list(self.parents)} here and "
+                f"{list(parents)} there: the tables are not of one family"
+            )
+            raise ValueError(msg)
+        family = (*parents, self.variable)
+        table = np.transpose(self.values, [*(self.parents.index(p) for p in parents), len(parents)])
+        for axis, v in enumerate(family):
+            have = self.states[v]
+            want = tuple(states.get(v, have))
+            if want == have:
+                continue
+            if len(want) != len(have) or set(want) != set(have):
+                msg = (
+                    f"node {v!r} has states {list(have)} here and {list(want)} there: a table "
+                    "is taken over by state name, and these names differ"
+                )
+                raise ValueError(msg)
+            table = np.take(table, [have.index(s) for s in want], axis=axis)
+        return table
 
     def to_factor(self) -> Factor:
         """The table as a :class:`Factor` over the parents and the node."""

@@ -57,8 +57,22 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._text import shown
-from bayeskit.networks.factor import Factor, Marginals, _Grid, _numbers, _shown
+from bayeskit.networks.factor import (
+    DEFAULT_MAX_CELLS,
+    MAX_AXES,
+    Factor,
+    InferenceTooLarge,
+    Marginals,
+    _Grid,
+    _numbers,
+    _shown,
+    listed,
+    table_cells,
+    too_large,
+    too_many_axes,
+)
 from bayeskit.networks.network import BayesianNetwork, state_codes
+from bayeskit.networks.states import state_index
 
 __all__ = [
     "ORDERS",
@@ -72,11 +86,7 @@ ORDERS = ("min-fill", "weighted-min-fill")
 _BATCH = 0  # einsum index of the batch axis; node i is index i + 1
 _EINSUM_INDICES = 52
 _MAX_OPERANDS = 8  # einsum's operands at once (it takes 32 at most); see _contract
-DEFAULT_MAX_CELLS = 1 << 27  # 1 GiB of float64 per table
-
-
-class InferenceTooLarge(MemoryError):
-    """A query whose tables would exceed the memory limit (raised before computing anything)."""
+_MOST_CELLS = 1 << 60  # the largest max_cells: more float64 cells overflow numpy's byte counts
 
 
 class ZeroProbabilityEvidence(ValueError):
@@ -221,8 +231,8 @@ class VariableElimination:
     order : {"min-fill", "weighted-min-fill"} or sequence of nodes, default="min-fill"
         The elimination order heuristic, or a fixed order (nodes not needed are skipped).
     max_cells : int, default=2**27
-        The most cells a table may have (times the rows of a batch); a larger query raises
-        :class:`InferenceTooLarge` before computing anything.
+        The most cells a table may have (times the rows of a batch), at most ``2**60``; a
+        larger query raises :class:`InferenceTooLarge` naming it, before computing anything.
 
     Examples
     --------
@@ -268,9 +278,9 @@ class VariableElimination:
         if (
             isinstance(max_cells, bool)
             or not isinstance(max_cells, int | np.integer)
-            or max_cells < 1
-        ):
-            msg = f"max_cells must be a positive integer, got {shown(max_cells)}"
+            or not 1 <= max_cells <= _MOST_CELLS
+        ):  # beyond 2**60 float64 cells, a table's bytes overflow numpy's sizes
+            msg = f"max_cells must be an integer from 1 to 2**60, got {shown(max_cells)}"
             raise ValueError(msg)
         self.max_cells = int(max_cells)
         dag = network.dag
@@ -405,6 +415,8 @@ class VariableElimination:
         codes, columns = self._evidence_frame(evidence)
         self._apart(targets, columns)
         groups = [tuple(targets)] if joint else [(t,) for t in targets]
+        for g in groups:
+            self._check_size(g, tuple(columns), len(codes))
         out = {g: np.empty((len(codes), *(int(self._card[t]) for t in g))) for g in groups}
         possible = np.ones(len(codes), dtype=bool)
         observed_mask = codes >= 0
@@ -469,11 +481,12 @@ class VariableElimination:
                 msg = f"evidence names {node!r}, which is no node of the network"
                 raise ValueError(msg)
             names = self._states[node]
-            if str(state) not in names:
+            at = state_index(names, state)  # by name, else by canonical key (networks.states)
+            if at < 0:
                 msg = f"evidence {node!r}={state!r}: no such state (states: {list(names)})"
                 raise ValueError(msg)
             observed.append(self._pos[node])
-            codes.append(names.index(str(state)))
+            codes.append(at)
         return tuple(observed), np.asarray(codes, dtype=np.int64)
 
     def _evidence_dict(self, observed, codes) -> dict[Any, str]:
@@ -510,6 +523,7 @@ class VariableElimination:
             safe = np.ones(n, dtype=bool)
             for cols, positive in self._pruning(targets, observed)[1] if targets else ():
                 safe &= positive[tuple(codes[:, c] for c in cols)]
+            self._check_size(targets, observed, n)
             table = np.empty((n, *(int(self._card[t]) for t in targets)))
             for ok, prune in ((safe, True), (~safe, False)):
                 if not ok.any():
@@ -629,12 +643,9 @@ class VariableElimination:
             factors.append((v, axes, tuple(order_obs.index(scope[k]) for k in axes)))
             scopes.append(tuple(u for u in scope if u not in used_obs))
         eliminate = {u for s in scopes for u in s} - set(targets)
-        steps, largest = self._order(scopes, eliminate, targets, maximise)
+        steps, largest = self._order(scopes, eliminate, targets, maximise, observed)
         if not maximise:  # the last table: over the targets
-            final = int(np.prod(self._card[list(targets)])) if targets else 1
-            if final > self.max_cells:
-                self._too_large(final)
-            largest = max(largest, final)
+            largest = max(largest, self._check_size(targets, observed))
         return _Plan(tuple(targets), order_obs, tuple(factors), tuple(scopes), steps, largest)
 
     def _component(self, start: set[int], kept: set[int], observed: set[int]) -> set[int]:
@@ -653,7 +664,7 @@ class VariableElimination:
                     todo.append(b)
         return seen
 
-    def _order(self, scopes, eliminate: set[int], targets, maximise: bool):
+    def _order(self, scopes, eliminate: set[int], targets, maximise: bool, observed=()):
         """The elimination steps (greedy order; the variables to maximise last) and the cells
         of the largest table they make."""
         card = self._card
@@ -662,7 +673,7 @@ class VariableElimination:
         for s in scopes:
             for a in s:
                 adj.setdefault(a, set()).update(b for b in s if b != a)
-        largest = max((int(np.prod(card[list(s)])) for s in scopes), default=1)
+        largest = max((table_cells(card[list(s)]) for s in scopes), default=1)
         steps = []
         later = set(targets) if maximise else set()
         remaining = set(eliminate)
@@ -674,10 +685,8 @@ class VariableElimination:
             used = tuple(k for k, s in slots.items() if var in s)
             union = sorted({u for k in used for u in slots[k]}, key=lambda u: u)
             out = tuple(u for u in union if u != var)
-            cells = int(np.prod(card[union])) if union else 1
+            cells = self._check_size(union, observed, targets=targets)
             largest = max(largest, cells)
-            if cells > self.max_cells:
-                self._too_large(cells)
             for k in used:
                 del slots[k]
             slots[next_slot] = out
@@ -689,13 +698,32 @@ class VariableElimination:
     def _pick(self, pool: set[int], adj: dict[int, set[int]]) -> int:
         return _pick(pool, adj, self._card, self.order, self._fixed)
 
-    def _too_large(self, cells: int, rows: int = 1) -> None:
-        need = cells * rows
-        msg = (
-            f"this query needs a table of {need:,} cells ({need * 8 / 2**30:.1f} GiB), above "
-            f"max_cells={self.max_cells:,}; raise max_cells, or observe or query fewer nodes"
+    def _check_size(self, nodes, observed, rows: int = 1, targets=None) -> int:
+        """The cells of a table over ``nodes`` (one row; Python ints, exact however large);
+        InferenceTooLarge naming the query (``targets``, by default ``nodes``, given
+        ``observed``) when ``rows`` of it exceed ``max_cells`` or numpy's axes."""
+        cells = table_cells(self._card[list(nodes)])
+        if cells * rows > self.max_cells:
+            raise self._too_large(cells, rows, nodes if targets is None else targets, observed)
+        if len(nodes) + 1 > MAX_AXES:  # and the batch axis
+            what = self._query_text(nodes if targets is None else targets, observed, rows)
+            raise too_many_axes(what, len(nodes) + 1, "observe or query fewer nodes")
+        return cells
+
+    def _too_large(self, cells: int, rows: int, targets, observed) -> InferenceTooLarge:
+        what = self._query_text(targets, observed, rows)
+        way_out = "raise max_cells, or observe or query fewer nodes"
+        return too_large(what, cells * rows, self.max_cells, way_out)
+
+    def _query_text(self, targets, observed, rows: int = 1) -> str:
+        """The query, for a message: its nodes, its evidence's and its rows."""
+        given = f" given {listed([self._nodes[v] for v in observed])}" if observed else ""
+        what = (
+            f"the query of {listed([self._nodes[v] for v in targets])}{given}"
+            if len(targets)
+            else f"P(e) of the evidence on {listed([self._nodes[v] for v in observed])}"
         )
-        raise InferenceTooLarge(msg)
+        return what + (f" for {rows:,} rows" if rows > 1 else "")
 
     # ------------------------------------------------------------------ running a plan
     def _run(self, plan: _Plan, codes: np.ndarray, *, keep_choices: bool = False):
@@ -703,7 +731,7 @@ class VariableElimination:
         the targets (leading batch axis) and each row's log scale."""
         n = codes.shape[0]
         if plan.largest * n > self.max_cells:
-            self._too_large(plan.largest, n)
+            raise self._too_large(plan.largest, n, plan.targets, plan.observed)
         tables: dict[int, tuple[np.ndarray, tuple[int, ...], bool]] = {}
         log_scale = np.zeros(n)
         for k, (v, axes, cols) in enumerate(plan.factors):

@@ -21,11 +21,17 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._text import shown
-from bayeskit.data.codes import value_text
 from bayeskit.data.rows import row_name
-from bayeskit.data.validation import check_count
+from bayeskit.data.validation import check_count, check_seed
 from bayeskit.networks.dag import DAG, Node, as_dag
 from bayeskit.networks.factor import CPD
+from bayeskit.networks.states import (
+    check_column,
+    match_states,
+    state_index,
+    state_name,
+    state_names,
+)
 
 __all__ = ["BayesianNetwork", "encode_frame"]
 
@@ -81,7 +87,12 @@ class BayesianNetwork:
         (:func:`~bayeskit.networks.dag.as_dag`).
     cpts : mapping node -> array-like
         Each node's CPT, shape ``(*parent cardinalities, cardinality)`` with the parents in
-        ``dag.parents(node)`` order; each distribution (last axis) non-negative, summing to 1.
+        ``dag.parents(node)`` order; each distribution (last axis) non-negative, summing to 1
+        within ``SUM_TOLERANCE`` (1e-6, as files print probabilities with a few digits). The
+        stored rows (:meth:`cpt`) are the given rows divided by their sums, so they sum to 1
+        to rounding and every inference method (variable elimination, the junction tree,
+        the samplers, :meth:`probability`) works with the same distribution; a row that sums
+        to 1 up to rounding is stored bit for bit as given.
     states : mapping node -> sequence of str, optional
         Each node's state names, in the order of its CPT's last axis; by default "0", "1", ...
 
@@ -89,7 +100,8 @@ class BayesianNetwork:
     ------
     ValueError
         Naming the node: a CPT missing or extra, of the wrong shape, not finite, negative, or
-        not summing to 1; state names repeated or not as many as the CPT's states.
+        a row not summing to 1 within ``SUM_TOLERANCE``; state names repeated or not as many
+        as the CPT's states.
 
     Examples
     --------
@@ -136,18 +148,20 @@ class BayesianNetwork:
         for node in dag.nodes:
             k = tables[node].shape[-1] if tables[node].ndim else 0
             given = names.get(node)
-            labels = tuple(str(i) for i in range(k)) if given is None else tuple(given)
-            if len(set(labels)) != len(labels):
-                msg = f"node {node!r}: its state names {list(labels)} repeat a name"
-                raise ValueError(msg)
+            labels = (
+                tuple(str(i) for i in range(k))
+                if given is None
+                else state_names(f"node {node!r}", given)  # the one rule (networks.states)
+            )
             self._states[node] = labels
         for node in dag.nodes:
-            self._check_table(node, tables[node])
+            tables[node] = self._check_table(node, tables[node])
         for table in tables.values():
             table.setflags(write=False)
         self._cpts = tables
 
-    def _check_table(self, node: Node, table: np.ndarray) -> None:
+    def _check_table(self, node: Node, table: np.ndarray) -> np.ndarray:
+        """``table`` (the constructor's own copy) checked, each row divided by its sum."""
         expected = (
             *(len(self._states[p]) for p in self._dag.parents(node)),
             len(self._states[node]),
@@ -171,9 +185,18 @@ class BayesianNetwork:
             }
             msg = (
                 f"node {node!r}: the distribution given {config or 'no parents'} sums to "
-                f"{float(sums[at]):.10g}, not 1"
+                f"{float(sums[at]):.10g}, not 1 (within {SUM_TOLERANCE:g})"
             )
             raise ValueError(msg)
+        # Rows summing to 1 only within the tolerance would make inference depend on the
+        # method: a barren node sums out to 1 for variable elimination, to its row's sum for
+        # the junction tree and brute force. Each row is divided by its sum; a row within
+        # rounding of 1 (k ulps for k states, which bounds the sum of any row so divided) is
+        # kept as given, so a network written to a file and read back has the same tables.
+        off = np.abs(sums - 1.0) > table.shape[-1] * np.finfo(np.float64).eps
+        if off.any():
+            table[off] /= sums[off][:, None]
+        return table
 
     # ------------------------------------------------------------------ learning
     @classmethod
@@ -471,12 +494,14 @@ class BayesianNetwork:
 
     # ------------------------------------------------------------------ probabilities
     def _state_index(self, node: Node, value: Any) -> int:
+        """The index of the state ``value`` names (:func:`~bayeskit.networks.states.state_index`:
+        by name, else by canonical key: ``1.0`` finds ``"1"``)."""
         labels = self._states[node]
-        key = str(value)
-        if key not in labels:
+        at = state_index(labels, value)
+        if at < 0:
             msg = f"node {node!r} has no state {value!r}; its states are {list(labels)}"
             raise ValueError(msg)
-        return labels.index(key)
+        return at
 
     def log_probability(self, assignment: Mapping[Node, Any]) -> float:
         """``ln P(x_1, ..., x_d) = sum_i ln theta(x_i | pi_i)`` of a full assignment (Eq.
@@ -524,17 +549,11 @@ class BayesianNetwork:
         >>> round(p.kl_divergence(q), 4)  # 0.9 log 1.8 + 0.1 log 0.2
         0.3681
         """
-        if not isinstance(other, BayesianNetwork) or other.dag != self.dag:
-            msg = "kl_divergence needs a BayesianNetwork over the same DAG"
-            raise ValueError(msg)
         tree = self._junction_tree()
         total = 0.0
-        for node in self.nodes:
+        tables = aligned_cpts(other, self._dag, self._states, "kl_divergence's other")
+        for node, q in zip(self.nodes, tables, strict=True):
             p = np.asarray(self.cpt(node))
-            q = np.asarray(other.cpt(node))
-            if p.shape != q.shape:
-                msg = f"{node!r} has {q.shape[-1]} states in other, {p.shape[-1]} here"
-                raise ValueError(msg)
             with np.errstate(divide="ignore", invalid="ignore"):
                 rows = np.where(p > 0, p * (np.log(p) - np.log(q)), 0.0).sum(axis=-1)
             parents = list(self.dag.parents(node))
@@ -599,12 +618,13 @@ class BayesianNetwork:
         CPT row. A DataFrame of categoricals (categories = the state names), columns in node
         order."""
         check_count("n", n)
+        rng = check_seed(seed)
         compiled = getattr(self, "_compiled_arrays", None)
         if compiled is None:
             from bayeskit.networks.sampling import _Compiled
 
             compiled = self._compiled_arrays = _Compiled(self)
-        x, _ = compiled.forward(int(n), {}, np.random.default_rng(seed))
+        x, _ = compiled.forward(int(n), {}, rng)
         codes = {node: x[:, j] for j, node in enumerate(self.nodes)}
         return pd.DataFrame(
             {
@@ -669,19 +689,42 @@ def _column_codes(nodes, states: Mapping, data: pd.DataFrame):
         yield j, codes
 
 
+def aligned_cpts(network: Any, dag: DAG, states: Mapping, what: str) -> list[np.ndarray]:
+    """``network``'s CPTs read by name into ``dag``'s parent order and ``states``' state order
+    (:meth:`CPD.aligned <bayeskit.networks.CPD.aligned>`), one per node of ``dag`` in its
+    order: how a table of one network is taken into another (a start, the other of a
+    comparison), never by position. ``network`` must have ``dag``'s nodes and edges (in any
+    order) and each node's states (in any order); ValueError naming ``what`` and the node
+    otherwise."""
+    if not isinstance(network, BayesianNetwork):
+        msg = f"{what} must be a BayesianNetwork, got {type(network).__name__}"
+        raise TypeError(msg)
+    if network.dag != dag:
+        msg = f"{what} must be a network over the same DAG (the same nodes and edges)"
+        raise ValueError(msg)
+    try:
+        return [network.cpd(n).aligned(dag.parents(n), states) for n in dag.nodes]
+    except ValueError as exc:
+        msg = f"{what}: {exc}"
+        raise ValueError(msg) from None
+
+
 def value_names(distinct: Any) -> pd.Index:
     """The state name of each of a column's distinct values
-    (:func:`bayeskit.data.codes.value_text`): its text, whole numbers held as floats (an
-    integer column with gaps, which pandas stores as float) named as integers: ``1.0`` is the
-    state ``"1"``."""
-    return pd.Index([value_text(v) for v in distinct], dtype=object)
+    (:func:`~bayeskit.networks.states.state_name`): text as it is, other values by their
+    canonical key, whole numbers held as floats (an integer column with gaps, which pandas
+    stores as float) named as integers: ``1.0`` is the state ``"1"``."""
+    return pd.Index([state_name(v) for v in distinct], dtype=object)
 
 
 def state_codes(col: pd.Series, states: Any, what: str) -> np.ndarray:
-    """Each value's index in ``states`` (matched as text, as :func:`value_names` names it), -1
-    for a missing value; ValueError naming ``what`` and the row for a value that is no state.
-    Each distinct value is matched once, then every row through its code."""
-    labels = pd.Index([str(s) for s in states])
+    """Each value's index in ``states`` (:func:`~bayeskit.networks.states.match_states`: by
+    name, else by canonical key where it names one state), -1 for a missing value; ValueError
+    naming ``what`` and the row for a value that is no state, SchemaError for a column that
+    mixes booleans and numbers. Each distinct value is matched once, then every row through
+    its code."""
+    labels = pd.Index(list(states), dtype=object)
+    check_column(col)
     if isinstance(col.dtype, pd.CategoricalDtype):
         seen, distinct = col.cat.codes.to_numpy(), col.cat.categories
     else:
@@ -689,7 +732,7 @@ def state_codes(col: pd.Series, states: Any, what: str) -> np.ndarray:
     seen = np.asarray(seen)
     if len(distinct) == 0:
         return np.full(len(col), -1, dtype=np.int64)
-    mapped = labels.get_indexer(value_names(distinct))
+    mapped = match_states(distinct, labels)
     codes = np.where(seen >= 0, mapped[np.maximum(seen, 0)], -1)
     bad = (seen >= 0) & (codes < 0)
     if bad.any():
