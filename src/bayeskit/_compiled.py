@@ -8,6 +8,10 @@ Serial and parallel builds
     takes to process, so a call runs the parallel build only when its work (a per-kernel estimate,
     about one unit per addition) reaches ``PARALLEL_MIN_WORK`` and more than one thread is
     allowed. Set ``PARALLEL_MIN_WORK = 0`` to force the parallel build (the tests do).
+    Kernels whose rows are independent (the junction tree's) need no parallel build: a serial
+    kernel releases the GIL, so :func:`run_blocks` runs it on blocks of rows in Python threads.
+    That spares the parallel build's compilation (seconds per kernel on the first run after
+    install) and numba's threading layer.
 
 On-disk cache
     Both builds are cached by numba (``cache=True``), so a new process loads them instead of
@@ -50,7 +54,8 @@ import numbers
 import os
 import threading
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
 
 import numba
 
@@ -60,6 +65,8 @@ __all__ = [
     "num_threads",
     "parallel_kernel",
     "planned_threads",
+    "row_blocks",
+    "run_blocks",
     "serial_kernel",
     "set_num_threads",
 ]
@@ -68,6 +75,7 @@ THREADS_ENV = "BAYESKIT_NUM_THREADS"
 # Below this much work (about one addition per unit, as estimated by each kernel's ``work``) a
 # kernel runs serially; where serial and parallel cross over is measured in benchmarks/RESULTS.md.
 PARALLEL_MIN_WORK = 500_000
+T = TypeVar("T")
 
 
 # --------------------------------------------------------------------------- threading layer
@@ -235,6 +243,45 @@ def planned_threads(work: int) -> int:
     ``PARALLEL_MIN_WORK``, else :func:`get_num_threads` (kernels that give each thread its own
     table size their tables by it)."""
     return get_num_threads() if work >= PARALLEL_MIN_WORK else 1
+
+
+def run_blocks(calls: Sequence[Callable[[], T]], threads: int) -> list[T]:
+    """Run ``calls`` (each a :func:`serial_kernel` call on its own block of rows; compiled with
+    ``nogil``, so they run at once) on up to ``threads`` threads, the calling thread one of
+    them; their results in order. Threads of Python's own, not numba's: no parallel build to
+    compile (several seconds per kernel on a first run) and nothing that a fork can break."""
+    calls = list(calls)
+    threads = max(1, min(threads, len(calls)))
+    if threads == 1:
+        return [call() for call in calls]
+    results: list = [None] * len(calls)
+    errors: list[BaseException] = []
+
+    def work(first: int) -> None:
+        try:
+            for k in range(first, len(calls), threads):
+                results[k] = calls[k]()
+        except BaseException as err:  # noqa: BLE001 - re-raised in the calling thread
+            errors.append(err)
+
+    helpers = [threading.Thread(target=work, args=(t,), daemon=True) for t in range(1, threads)]
+    for helper in helpers:
+        helper.start()
+    work(0)
+    for helper in helpers:
+        helper.join()
+    if errors:
+        raise errors[0]
+    return results
+
+
+def row_blocks(n_rows: int, n_blocks: int) -> list[slice]:
+    """``n_rows`` cut into ``n_blocks`` (at most ``n_rows``) consecutive slices of near-equal
+    size."""
+    if n_rows <= 0:
+        return [slice(0, 0)]
+    per = -(-n_rows // max(1, min(n_blocks, n_rows)))
+    return [slice(k, min(n_rows, k + per)) for k in range(0, n_rows, per)]
 
 
 def parallel_kernel(work: Callable[..., int]) -> Callable[[Callable], Callable]:

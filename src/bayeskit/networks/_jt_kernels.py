@@ -1,65 +1,79 @@
 """Compiled propagation in a junction tree: one pass per evidence row (see
 :mod:`bayeskit.networks.junction` for the layout of the arrays).
 
-Each row copies the compiled clique potentials into its own buffer, zeroes the cells its evidence
-rules out, and passes messages along the tree (collect towards the root; on request, distribute
-back, Hugin-style, dividing by the message that came up). Every message is divided by its largest
-entry, and so is a clique whose largest cell has become tiny after a message, the logs of those
-factors summed, so ``P(e)`` of much evidence does not underflow.
-Threads split the rows, each with its own buffers.
+Each row passes messages only where its evidence and query need them. The cliques a row *needs*
+are its terminals (the root, each observed node's home clique and, when distributing, each
+target's clique) and every clique on the tree paths between them: the smallest sub-tree that
+connects them. A message from the rest of the tree into that sub-tree carries no evidence, so it
+is the same for every row: it is computed once, when the tree is compiled (the *prior*
+messages, one per direction of each edge), and only multiplied in. Each row copies the compiled
+potentials of the cliques it needs into its own buffer, zeroes the cells its evidence rules out,
+and passes messages along the sub-tree (collect towards the root; on request, distribute back,
+Hugin-style, dividing by the message that came up). A row that observes little near its query
+then touches a few cliques, not the whole tree (as lazy propagation restricts its messages to
+the relevant part of the tree: Madsen and Jensen, *Artificial Intelligence* 113, 1999).
+
+Every message is divided by its largest entry, and so is a clique whose largest cell has become
+tiny after a message, the logs of those factors summed, so ``P(e)`` of much evidence does not
+underflow.
+
+The kernels are serial and release the GIL: the caller splits the rows into blocks and runs
+them on threads (:func:`bayeskit._compiled.run_blocks`), so no parallel build is compiled.
 """
 
 from __future__ import annotations
 
 import math
 
-import numba as nb
 import numpy as np
 
-from bayeskit._compiled import parallel_kernel, serial_kernel
+from bayeskit._compiled import serial_kernel
 
 _TINY = 1e-100  # a clique whose largest cell falls below this is divided by it
 
 
-def _projection(cards, sep_strides, out):  # pragma: no cover - compiled
-    """``out[i]``: the separator cell of clique cell ``i`` (C order), given each clique node's
-    number of states and its stride in the separator (0 for nodes not in it). An odometer over
-    the clique's cells: no division, about one addition per cell."""
-    k = cards.shape[0]
-    digits = np.zeros(k, dtype=np.int64)
-    cell = 0
-    for i in range(out.shape[0]):
-        out[i] = cell
-        j = k - 1
-        while j >= 0:
-            digits[j] += 1
-            cell += sep_strides[j]
-            if digits[j] < cards[j]:
-                break
-            cell -= cards[j] * sep_strides[j]
-            digits[j] = 0
-            j -= 1
-
-
-projection = serial_kernel(_projection)
-
-
-def _row(  # noqa: PLR0913  # pragma: no cover - compiled
-    pots0, pot, msg, fresh, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id,
-    root, distribute, row, obs_clique, obs_stride, obs_card,
+def _row(  # noqa: PLR0912, PLR0913, PLR0915  # pragma: no cover - compiled
+    pots0, pot, msg, fresh, marks, pot_off, sep_off, proj, proj_off, edge_from, edge_to,
+    edge_id, prior, prior_log, root, distribute, everything, row, obs_clique, obs_stride,
+    obs_card, targets_clique,
 ):  # fmt: skip
     """One evidence row (``row``: a state per observed node, -1 = not observed) through the
-    tree, in the buffers ``pot`` (potentials), ``msg`` (a message per separator) and ``fresh``
-    (scratch): copy the compiled potentials, zero the cells the evidence rules out in each
-    observed node's home clique, collect towards ``root`` and, with ``distribute``, send back.
-    Returns ``log P(e)`` (``-inf`` for evidence of probability zero).
+    tree, in the buffers ``pot`` (potentials), ``msg`` (a message per separator), ``fresh``
+    (scratch) and ``marks`` (a flag per clique): mark the cliques the row needs (all of them
+    with ``everything``), copy their compiled potentials, zero the cells the evidence rules out
+    in each observed node's home clique, collect towards ``root`` (a clique needed by the row
+    receives the prior message ``prior`` of each neighbour it does not need) and, with
+    ``distribute``, send back to the needed cliques. Returns ``log P(e)`` (``-inf`` for
+    evidence of probability zero).
 
-    Directed edges ``k`` are the collect order towards ``root``: message from clique
-    ``edge_from[k]`` to ``edge_to[k]`` over separator
+    Directed edges ``k`` are the collect order towards ``root`` (every clique after all the
+    cliques beyond it): message from clique ``edge_from[k]`` to ``edge_to[k]`` over separator
     ``e = edge_id[k] // 2``, and ``proj[proj_off[edge_id[k]] + i]`` is the separator cell of
-    cell ``i`` of the sending clique (``proj_off[edge_id[k] ^ 1]`` for the receiving one).
+    cell ``i`` of the sending clique (``proj_off[edge_id[k] ^ 1]`` for the receiving one). The
+    prior message in direction ``edge_id[k]`` is ``prior[(edge_id[k] % 2) * n_sep + sep_off[e]
+    + m]`` times ``exp(prior_log[edge_id[k]])``.
     """
-    pot[:] = pots0
+    n_cliques = pot_off.shape[0] - 1
+    n_sep = sep_off[sep_off.shape[0] - 1]
+    n_edges = edge_from.shape[0]
+    if everything:
+        marks[:] = 1
+    else:
+        marks[:] = 0
+        marks[root] = 1
+        if distribute:
+            for q in range(targets_clique.shape[0]):
+                marks[targets_clique[q]] = 1
+        for j in range(row.shape[0]):
+            if row[j] >= 0:
+                marks[obs_clique[j]] = 1
+        for k in range(n_edges):  # a clique is needed when one beyond it is
+            if marks[edge_from[k]]:
+                marks[edge_to[k]] = 1
+    for c in range(n_cliques):
+        if marks[c]:
+            for i in range(pot_off[c], pot_off[c + 1]):
+                pot[i] = pots0[i]
     for j in range(row.shape[0]):
         s = row[j]
         if s < 0:
@@ -71,31 +85,41 @@ def _row(  # noqa: PLR0913  # pragma: no cover - compiled
             if (i // st) % k != s:
                 pot[pot_off[c] + i] = 0.0
     log_scale = 0.0
-    for k in range(edge_from.shape[0]):
-        e2 = edge_id[k]
-        e = e2 // 2
+    for k in range(n_edges):
         a = edge_from[k]
         c = edge_to[k]
+        if not marks[c]:  # neither end needed
+            continue
+        e2 = edge_id[k]
+        e = e2 // 2
         lo = sep_off[e]
         hi = sep_off[e + 1]
-        for m in range(lo, hi):
-            msg[m] = 0.0
-        pa = proj_off[e2]
-        for i in range(pot_off[a + 1] - pot_off[a]):
-            msg[lo + proj[pa + i]] += pot[pot_off[a] + i]
-        top = 0.0
-        for m in range(lo, hi):
-            top = max(top, msg[m])
-        if top <= 0.0:
-            return -math.inf
-        for m in range(lo, hi):
-            msg[m] /= top
-        log_scale += math.log(top)
         pc = proj_off[e2 ^ 1]
-        big = 0.0
-        for i in range(pot_off[c + 1] - pot_off[c]):
-            pot[pot_off[c] + i] *= msg[lo + proj[pc + i]]
-            big = max(big, pot[pot_off[c] + i])
+        if marks[a]:
+            for m in range(lo, hi):
+                msg[m] = 0.0
+            pa = proj_off[e2]
+            for i in range(pot_off[a + 1] - pot_off[a]):
+                msg[lo + proj[pa + i]] += pot[pot_off[a] + i]
+            top = 0.0
+            for m in range(lo, hi):
+                top = max(top, msg[m])
+            if top <= 0.0:
+                return -math.inf
+            for m in range(lo, hi):
+                msg[m] /= top
+            log_scale += math.log(top)
+            big = 0.0
+            for i in range(pot_off[c + 1] - pot_off[c]):
+                pot[pot_off[c] + i] *= msg[lo + proj[pc + i]]
+                big = max(big, pot[pot_off[c] + i])
+        else:  # from beyond the row's sub-tree: the prior message
+            base = (e2 % 2) * n_sep + lo
+            log_scale += prior_log[e2]
+            big = 0.0
+            for i in range(pot_off[c + 1] - pot_off[c]):
+                pot[pot_off[c] + i] *= prior[base + proj[pc + i]]
+                big = max(big, pot[pot_off[c] + i])
         if 0.0 < big < _TINY:  # the clique itself rescaled before it underflows
             for i in range(pot_off[c], pot_off[c + 1]):
                 pot[i] /= big
@@ -103,14 +127,16 @@ def _row(  # noqa: PLR0913  # pragma: no cover - compiled
     total = 0.0
     for i in range(pot_off[root], pot_off[root + 1]):
         total += pot[i]
-    if total <= 0.0:
+    if total <= 0.0 or log_scale == -math.inf:
         return -math.inf
     if distribute:
-        for k in range(edge_from.shape[0] - 1, -1, -1):
+        for k in range(n_edges - 1, -1, -1):
             e2 = edge_id[k]
             e = e2 // 2
             a = edge_to[k]  # now the sender
             c = edge_from[k]
+            if not marks[c]:
+                continue
             lo = sep_off[e]
             hi = sep_off[e + 1]
             for m in range(hi - lo):
@@ -141,94 +167,80 @@ row_pass = serial_kernel(_row)
 
 
 def _propagate(  # noqa: PLR0913  # pragma: no cover - compiled
-    pots0, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id,
+    pots0, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id, prior, prior_log,
     root, distribute, codes, obs_clique, obs_stride, obs_card,
-    targets_clique, targets_stride, targets_card, targets_out, out, log_pe, n_tasks,
+    targets_clique, targets_stride, targets_card, targets_out, out, log_pe,
 ):  # fmt: skip
     """For every row ``b`` of ``codes`` (one column per observed node, -1 = not observed): the
     row's pass (:func:`_row`), then each target's posterior into ``out[b, targets_out[q]:...]``,
     read from clique ``targets_clique[q]`` (the root when nothing is distributed) through its
     stride there, and ``log P(e)`` into ``log_pe[b]`` (``-inf`` for evidence of probability
-    zero, whose posteriors are left at 0). The rows are cut into ``n_tasks`` blocks, one per
-    thread, each with its own buffers.
+    zero, whose posteriors are left at 0).
     """
-    n_rows = codes.shape[0]
-    per = (n_rows + n_tasks - 1) // n_tasks
     n_sep = max(sep_off[sep_off.shape[0] - 1], 1)
-    for t in nb.prange(n_tasks):
-        pot = np.empty(pots0.shape[0])
-        msg = np.empty(n_sep)
-        fresh = np.empty(n_sep)
-        for b in range(t * per, min(n_rows, (t + 1) * per)):
-            log_pe[b] = row_pass(
-                pots0, pot, msg, fresh, pot_off, sep_off, proj, proj_off, edge_from, edge_to,
-                edge_id, root, distribute, codes[b], obs_clique, obs_stride, obs_card,
-            )  # fmt: skip
-            if log_pe[b] == -math.inf:
-                continue
-            for q in range(targets_clique.shape[0]):
-                c = targets_clique[q]
-                st = targets_stride[q]
-                k = targets_card[q]
-                o = targets_out[q]
-                z = 0.0
-                for i in range(pot_off[c + 1] - pot_off[c]):
-                    v = pot[pot_off[c] + i]
-                    out[b, o + (i // st) % k] += v
-                    z += v
-                for s in range(k):
-                    out[b, o + s] /= z
+    pot = np.empty(pots0.shape[0])
+    msg = np.empty(n_sep)
+    fresh = np.empty(n_sep)
+    marks = np.empty(pot_off.shape[0] - 1, dtype=np.uint8)
+    for b in range(codes.shape[0]):
+        log_pe[b] = row_pass(
+            pots0, pot, msg, fresh, marks, pot_off, sep_off, proj, proj_off, edge_from,
+            edge_to, edge_id, prior, prior_log, root, distribute, False, codes[b], obs_clique,
+            obs_stride, obs_card, targets_clique,
+        )  # fmt: skip
+        if log_pe[b] == -math.inf:
+            continue
+        for q in range(targets_clique.shape[0]):
+            c = targets_clique[q]
+            st = targets_stride[q]
+            k = targets_card[q]
+            o = targets_out[q]
+            z = 0.0
+            for i in range(pot_off[c + 1] - pot_off[c]):
+                v = pot[pot_off[c] + i]
+                out[b, o + (i // st) % k] += v
+                z += v
+            for s in range(k):
+                out[b, o + s] /= z
 
 
 def _expected_cells(  # noqa: PLR0913  # pragma: no cover - compiled
     pots0, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id, root,
-    codes, weights, obs_clique, obs_stride, obs_card, log_pe, n_tasks,
+    codes, weights, obs_clique, obs_stride, obs_card, log_pe,
 ):  # fmt: skip
-    """The expected clique counts of the E-step: every row calibrated (collect and
-    distribute), each clique's potential normalised to ``P(clique | the row's evidence)`` and
-    added, times the row's weight, into that task's sum; the tasks' sums are then added.
-    ``log_pe[b]`` gets each row's ``log P(e)``; a row of probability zero adds nothing. The
-    rows are cut into ``n_tasks`` blocks whatever the threads (the caller fixes it by the size
-    of the potentials), and the blocks' sums added in order: the counts do not depend on the
-    number of threads."""
-    n_rows = codes.shape[0]
-    per = (n_rows + n_tasks - 1) // n_tasks
+    """The expected clique counts of the E-step over the rows of ``codes``: every row
+    calibrated (collect and distribute over the whole tree), each clique's potential normalised
+    to ``P(clique | the row's evidence)`` and added, times the row's weight, into the sums
+    returned. ``log_pe[b]`` gets each row's ``log P(e)``; a row of probability zero adds
+    nothing."""
     n_sep = max(sep_off[sep_off.shape[0] - 1], 1)
     n_cliques = pot_off.shape[0] - 1
-    sums = np.zeros((n_tasks, pots0.shape[0]))
-    for t in nb.prange(n_tasks):
-        pot = np.empty(pots0.shape[0])
-        msg = np.empty(n_sep)
-        fresh = np.empty(n_sep)
-        acc = sums[t]
-        for b in range(t * per, min(n_rows, (t + 1) * per)):
-            log_pe[b] = row_pass(
-                pots0, pot, msg, fresh, pot_off, sep_off, proj, proj_off, edge_from, edge_to,
-                edge_id, root, True, codes[b], obs_clique, obs_stride, obs_card,
-            )  # fmt: skip
-            if log_pe[b] == -math.inf:
-                continue
-            w = weights[b]
-            for c in range(n_cliques):
-                z = 0.0
+    acc = np.zeros(pots0.shape[0])
+    pot = np.empty(pots0.shape[0])
+    msg = np.empty(n_sep)
+    fresh = np.empty(n_sep)
+    marks = np.empty(n_cliques, dtype=np.uint8)
+    nothing = np.zeros(0)
+    none = np.zeros(0, dtype=np.int64)
+    for b in range(codes.shape[0]):
+        log_pe[b] = row_pass(
+            pots0, pot, msg, fresh, marks, pot_off, sep_off, proj, proj_off, edge_from,
+            edge_to, edge_id, nothing, nothing, root, True, True, codes[b], obs_clique,
+            obs_stride, obs_card, none,
+        )  # fmt: skip
+        if log_pe[b] == -math.inf:
+            continue
+        w = weights[b]
+        for c in range(n_cliques):
+            z = 0.0
+            for i in range(pot_off[c], pot_off[c + 1]):
+                z += pot[i]
+            if z > 0.0:
+                f = w / z
                 for i in range(pot_off[c], pot_off[c + 1]):
-                    z += pot[i]
-                if z > 0.0:
-                    f = w / z
-                    for i in range(pot_off[c], pot_off[c + 1]):
-                        acc[i] += pot[i] * f
-    return sums.sum(axis=0)
+                    acc[i] += pot[i] * f
+    return acc
 
 
-def propagate_work(pots0, *args) -> int:
-    """About three passes over the potentials per row."""
-    return args[9].shape[0] * pots0.shape[0] * 3
-
-
-def expected_work(pots0, *args) -> int:
-    """About three passes over the potentials per row (``codes`` is the tenth argument)."""
-    return args[8].shape[0] * pots0.shape[0] * 3
-
-
-propagate = parallel_kernel(propagate_work)(_propagate)
-expected_cells = parallel_kernel(expected_work)(_expected_cells)
+propagate = serial_kernel(_propagate)
+expected_cells = serial_kernel(_expected_cells)

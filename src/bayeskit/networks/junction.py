@@ -7,9 +7,15 @@ joined by empty separators), and multiplies each CPT into the smallest clique th
 family. The potentials, separators and each clique's cell-to-separator maps are laid out in flat
 arrays once.
 
-A query is then one compiled pass per evidence row (:mod:`bayeskit.networks._jt_kernels`):
-evidence zeroes cells of the potentials' copy, messages are collected towards a clique of the
-query variable (and distributed back when several variables are asked for, or
+Compiling also computes the *prior* messages, one per direction of each edge, by a collect and
+a distribute pass without evidence: what the part of the tree beyond an edge says when nothing
+in it is observed.
+
+A query is then one compiled pass per evidence row (:mod:`bayeskit.networks._jt_kernels`) over
+the sub-tree that joins a clique of the query variable (the root), the home cliques of the
+row's observed nodes and, when several variables are asked for, theirs; the rest of the tree
+sends its prior messages. Evidence zeroes cells of the potentials' copy, messages are collected
+towards the root (and distributed back when several variables are asked for, or
 :meth:`JunctionTree.calibrate` for all of them), and ``P(e)`` comes out of the root's total.
 Evidence is data, not structure, so changing it never recompiles; a batch of rows, each with its
 own evidence and missing values (unobserved), runs in one call, threads splitting the rows.
@@ -31,11 +37,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit.networks.factor import Factor, Marginals
-from bayeskit.networks.inference import (
+from bayeskit.networks.factor import (
     DEFAULT_MAX_CELLS,
+    Factor,
+    Marginals,
+    table_cells,
+    too_large,
+)
+from bayeskit.networks.inference import (
     ORDERS,
-    InferenceTooLarge,
     VariableElimination,
     _eliminate,
     _pick,
@@ -140,11 +150,9 @@ class JunctionTree:
                 found.append((total, tree))
             need = total if not need else min(need, total)
         if not found:
-            msg = (
-                f"the junction tree needs more than {need:,} cells "
-                f"({need * 8 / 2**30:.1f} GiB), above max_cells={self.max_cells:,}"
-            )
-            raise InferenceTooLarge(msg)
+            what = f"the junction tree of this network of {len(self._nodes):,} nodes"
+            way_out = "raise max_cells, or query by variable elimination"
+            raise too_large(what, need, self.max_cells, way_out, "clique potentials of over")
         return min(found, key=lambda f: f[0])[1]
 
     def _eliminate_all(self, order: str):
@@ -167,7 +175,7 @@ class JunctionTree:
             var = _pick(pool, adj, card, order, None)
             pool.discard(var)
             clique = frozenset({var, *adj[var]})
-            cells = int(np.prod(card[sorted(clique)]))
+            cells = table_cells(card[sorted(clique)])
             if cells > self.max_cells:
                 return None, cells
             step_of[var] = len(steps)
@@ -198,7 +206,7 @@ class JunctionTree:
         kept = sorted(nbrs)
         index = {old: new for new, old in enumerate(kept)}
         cliques = [tuple(sorted(steps[i])) for i in kept]
-        total = sum(int(np.prod(card[list(c)])) for c in cliques)
+        total = sum(table_cells(card[list(c)]) for c in cliques)
         if total > self.max_cells:
             return None, total
         edges = sorted({tuple(sorted((index[i], index[j]))) for i in kept for j in nbrs[i]})
@@ -227,7 +235,7 @@ class JunctionTree:
 
     def _layout(self) -> None:
         card, cliques = self._card, self.cliques
-        sizes = [int(np.prod(card[list(c)])) for c in cliques]
+        sizes = [table_cells(card[list(c)]) for c in cliques]
         self.n_cells = int(sum(sizes))
         self._pot_off = np.zeros(len(cliques) + 1, dtype=np.int64)
         np.cumsum(sizes, out=self._pot_off[1:])
@@ -246,7 +254,7 @@ class JunctionTree:
         self._pots = self._potentials([self.network.cpt(n) for n in self._nodes])
         # separators and each side's cell -> separator cell map
         seps = [tuple(sorted(set(cliques[a]) & set(cliques[b]))) for a, b in self.edges]
-        sep_sizes = [int(np.prod(card[list(s)])) for s in seps]
+        sep_sizes = [table_cells(card[list(s)]) for s in seps]
         self._sep_off = np.zeros(len(seps) + 1, dtype=np.int64)
         np.cumsum(sep_sizes, out=self._sep_off[1:])
         projs = []
@@ -264,6 +272,10 @@ class JunctionTree:
             self._neighbours[a].append((b, 2 * e + 1))  # from b to a: b is side 1
             self._neighbours[b].append((a, 2 * e))
         self._orders: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._prior, self._prior_log = self._priors()
+        # cells a row touches in a clique it needs: a copy, a pass per message in, one out
+        self._touch = [size * (2 + len(self._neighbours[k])) for k, size in enumerate(sizes)]
+        self._uplinks: dict[int, np.ndarray] = {}
         # each node's home clique (the smallest holding it) and its stride there
         self._home = np.zeros(len(self._nodes), dtype=np.int64)
         self._stride = np.zeros(len(self._nodes), dtype=np.int64)
@@ -307,6 +319,7 @@ class JunctionTree:
         (the current parameters; same shapes), so an EM loop reuses one compiled tree. A row of
         probability zero adds nothing (its ``log P(e)`` is ``-inf``).
         """
+        from bayeskit._compiled import planned_threads, row_blocks, run_blocks
         from bayeskit.networks._jt_kernels import expected_cells
 
         codes = np.ascontiguousarray(codes, dtype=np.int64)
@@ -318,16 +331,18 @@ class JunctionTree:
         pots = self._pots if tables is None else self._potentials(tables)
         log_pe = np.zeros(n)
         everyone = np.arange(len(self._nodes))
-        args = (
-            pots, self._pot_off, self._sep_off, self._proj, self._proj_off,
-            *self._order(0), 0,
-            codes, w, self._home[everyone], self._stride[everyone], self._card[everyone],
-            log_pe,
-        )  # fmt: skip
-        # a fixed number of row blocks (not the threads'), so the sums do not depend on them;
-        # one block when eight copies of the potentials would be large
-        tasks = max(1, min(8 if self.n_cells <= 1 << 22 else 1, n))
-        cells = expected_cells(*args, tasks) if n else np.zeros(self.n_cells)
+        tree = (pots, self._pot_off, self._sep_off, self._proj, self._proj_off, *self._order(0), 0)
+        seen = (self._home[everyone], self._stride[everyone], self._card[everyone])
+        # a fixed number of row blocks (not the threads'), their sums added in order, so the
+        # counts do not depend on the threads; one block when eight copies of the potentials
+        # would be large
+        blocks = row_blocks(n, 8 if self.n_cells <= 1 << 22 else 1)
+        threads = planned_threads(n * self.n_cells * 3)
+        sums = run_blocks([lambda b=b: expected_cells(*tree, codes[b], w[b], *seen, log_pe[b])
+                           for b in blocks], threads)  # fmt: skip
+        cells = np.zeros(self.n_cells)
+        for part in sums:
+            cells += part
         out = []
         for v in range(len(self._nodes)):
             c = self._family_clique[v]
@@ -342,20 +357,86 @@ class JunctionTree:
 
     def _stride_in(self, clique: tuple[int, ...], v: int) -> int:
         at = clique.index(v)
-        return int(np.prod(self._card[list(clique[at + 1 :])]))
+        return table_cells(self._card[list(clique[at + 1 :])])
 
     def _projection(self, clique: tuple[int, ...], sep: tuple[int, ...]) -> np.ndarray:
-        """For each cell of ``clique`` (C order), its cell in ``sep`` (int32 where it fits)."""
-        from bayeskit.networks._jt_kernels import projection
+        """For each cell of ``clique`` (C order), its cell in ``sep`` (int32 where it fits): the
+        sum of each separator node's state times its stride there, broadcast over the clique."""
+        dtype = np.int32 if table_cells(self._card[list(sep)]) < 2**31 else np.int64
+        cards = [int(self._card[v]) for v in clique]
+        out = np.zeros(cards, dtype=dtype)
+        for axis, v in enumerate(clique):
+            if v in sep:
+                shape = [1] * len(clique)
+                shape[axis] = cards[axis]
+                states = np.arange(cards[axis], dtype=dtype).reshape(shape)
+                out += states * self._stride_in(sep, v)
+        return out.reshape(-1)
 
-        size = int(np.prod(self._card[list(clique)]))
-        sep_size = int(np.prod(self._card[list(sep)]))
-        cards = self._card[list(clique)].astype(np.int64)
-        sep_strides = np.array([self._stride_in(sep, v) if v in sep else 0 for v in clique],
-                               dtype=np.int64)  # fmt: skip
-        out = np.empty(size, dtype=np.int32 if sep_size < 2**31 else np.int64)
-        projection(cards, sep_strides, out)
-        return out
+    def _priors(self) -> tuple[np.ndarray, np.ndarray]:
+        """The message in each direction of each edge without evidence, by a collect towards
+        clique 0 and a distribute back (Hugin: the message down is the sender's calibrated
+        potential over the separator divided by the message that came up). Direction ``d``
+        (``2 e`` + the sender's side) of separator ``e`` is ``prior[(d % 2) * n_sep +
+        sep_off[e]:...]``, divided by its largest entry; ``exp(prior_log[d])`` is that entry
+        times everything the sender's side was divided by."""
+        n_sep = int(self._sep_off[-1])
+        prior = np.zeros(2 * n_sep)
+        prior_log = np.zeros(2 * len(self.edges))
+        if not self.edges:
+            return prior, prior_log
+        pot, off = self._pots.copy(), self._pot_off
+        scale = np.zeros(len(self.cliques))  # the log of what each clique was divided by
+
+        def clique(k: int) -> np.ndarray:
+            return pot[off[k] : off[k + 1]]
+
+        def cells(d: int) -> np.ndarray:
+            return self._proj[self._proj_off[d] : self._proj_off[d + 1]]
+
+        def where(d: int) -> slice:
+            lo = (d % 2) * n_sep + int(self._sep_off[d // 2])
+            return slice(lo, lo + int(self._sep_off[d // 2 + 1] - self._sep_off[d // 2]))
+
+        def send(receiver: int, d: int, message: np.ndarray, log: float) -> None:
+            top = float(message.max()) if len(message) else 0.0
+            if top > 0:
+                prior[where(d)] = message / top
+            prior_log[d] = log + np.log(top) if top > 0 else -np.inf
+            part = clique(receiver)
+            part *= prior[where(d)][cells(d ^ 1)]
+            scale[receiver] += prior_log[d]
+            big = float(part.max()) if len(part) else 0.0
+            if big > 0:
+                part /= big
+                scale[receiver] += np.log(big)
+
+        edges = list(zip(*(a.tolist() for a in self._order(0)), strict=True))
+        for a, c, d in edges:  # collect: a sends to c
+            size = where(d).stop - where(d).start
+            send(c, d, np.bincount(cells(d), weights=clique(a), minlength=size), scale[a])
+        for a, c, d in reversed(edges):  # distribute: c sends to a
+            up = prior[where(d)]
+            full = np.bincount(cells(d ^ 1), weights=clique(c), minlength=len(up))
+            down = np.divide(full, up, out=np.zeros_like(full), where=up > 0)
+            send(a, d ^ 1, down, scale[c] - prior_log[d])
+        return prior, prior_log
+
+    def _row_cost(self, root: int, terminals) -> float:
+        """About the cells a row's pass touches: those of the sub-tree joining ``root`` and the
+        cliques ``terminals`` (see :mod:`bayeskit.networks._jt_kernels`)."""
+        up = self._uplinks.get(root)
+        if up is None:
+            frm, to, _ = self._order(root)
+            up = np.full(len(self.cliques), -1, dtype=np.int64)
+            up[frm] = to
+            up = self._uplinks[root] = up.tolist()
+        needed = {root}
+        for c in terminals:
+            while c not in needed:
+                needed.add(c)
+                c = up[c]
+        return float(sum(self._touch[c] for c in needed))
 
     def _order(self, root: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The collect order towards ``root`` as the kernels read it (kept per root)."""
@@ -477,8 +558,8 @@ class JunctionTree:
 
     def _run(self, targets: Sequence[int], columns: Sequence[int], codes: np.ndarray,
              *, distribute: bool):  # fmt: skip
-        from bayeskit._compiled import planned_threads
-        from bayeskit.networks._jt_kernels import propagate, propagate_work
+        from bayeskit._compiled import planned_threads, row_blocks, run_blocks
+        from bayeskit.networks._jt_kernels import propagate
 
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         root = int(self._home[targets[0]])
@@ -495,15 +576,17 @@ class JunctionTree:
         out = np.zeros((len(codes), int(t_card.sum())))
         log_pe = np.zeros(len(codes))
         empty = np.zeros(0, dtype=np.int64)
-        args = (
+        tree = (
             self._pots, self._pot_off, self._sep_off, self._proj, self._proj_off,
-            *self._order(root),
-            root, distribute, codes,
+            *self._order(root), self._prior, self._prior_log, root, distribute,
+        )  # fmt: skip
+        seen = (
             self._home[cols] if cols else empty,
             self._stride[cols] if cols else empty,
             self._card[cols] if cols else empty,
-            t_clique, t_stride, t_card, t_out, out, log_pe,
+            t_clique, t_stride, t_card, t_out,
         )  # fmt: skip
-        tasks = max(1, min(planned_threads(propagate_work(*args)), len(codes)))
-        propagate(*args, tasks)
+        threads = planned_threads(len(codes) * self.n_cells * 3)
+        run_blocks([lambda b=b: propagate(*tree, codes[b], *seen, out[b], log_pe[b])
+                    for b in row_blocks(len(codes), threads)], threads)  # fmt: skip
         return out, log_pe
