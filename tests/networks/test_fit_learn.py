@@ -261,7 +261,7 @@ def test_a_frame_of_random_floats_is_refused_by_name_before_anything_is_built(mo
                          (em, "state_codes")]:  # fmt: skip
         monkeypatch.setattr(module, name, never)
     named = []
-    monkeypatch.setattr(states, "value_text", lambda v: named.append(v) or str(v))
+    monkeypatch.setattr(states, "state_name", lambda v: named.append(v) or str(v))
     frame = pd.DataFrame(np.random.default_rng(0).random((10_000, 5)), columns=list("abcde"))
     with pytest.raises(NumericColumnError) as info:
         BayesianNetwork.learn(frame)

@@ -32,7 +32,7 @@ import pandas as pd
 
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit._text import shown
-from bayeskit.data.validation import check_sample_weight
+from bayeskit.data.validation import check_count, check_real, check_sample_weight, check_seed
 from bayeskit.networks.dag import DAG, as_dag
 from bayeskit.networks.learning import (
     ESTIMATORS,
@@ -41,7 +41,8 @@ from bayeskit.networks.learning import (
     _pseudo_count,
     check_table_cells,
 )
-from bayeskit.networks.network import BayesianNetwork, state_codes
+from bayeskit.networks.network import BayesianNetwork, aligned_cpts, state_codes
+from bayeskit.networks.states import latent_states
 from bayeskit.stats import FamilyCounts
 
 __all__ = ["EMResult", "expected_counts", "fit_em"]
@@ -103,10 +104,13 @@ def fit_em(
         As :func:`~bayeskit.networks.fit_parameters` (needed for nodes whose column does not
         show every state).
     latent : mapping node -> int or state names, optional
-        The nodes that are never observed, with their number of states (named ``"0"``,
-        ``"1"``, ...) or their state names.
+        The nodes that are never observed, with their number of states (an integer: named
+        ``"0"``, ``"1"``, ...) or a list of their state names (named by the rule of
+        :mod:`bayeskit.networks.states`); a float, a boolean or text is refused.
     start : BayesianNetwork, optional
-        Starting CPTs (same DAG and states); random ones by default.
+        Starting CPTs, random ones by default: a network over the same DAG (its nodes and
+        edges; a node's parents may be listed in another order) and the same states (in any
+        order), whose tables are read by parent and state name, never by position.
     estimator : {"mle", "lidstone", "bdeu"}, default="mle"
         The M-step; ``alpha`` as for :func:`~bayeskit.networks.fit_parameters`.
     sample_weight : array-like, optional
@@ -146,22 +150,17 @@ def fit_em(
     if isinstance(a, bool) or not isinstance(a, int | float) or not np.isfinite(a) or a < 0:
         msg = f"alpha must be a finite number >= 0, got {shown(alpha)}"
         raise ValueError(msg)
-    for name, value, low in (("max_iter", max_iter, 1), ("restarts", restarts, 0)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-            msg = f"{name} must be an integer >= {low}, got {shown(value)}"
-            raise ValueError(msg)
-    if not (isinstance(tol, int | float) and np.isfinite(tol) and tol >= 0):
-        msg = f"tol must be a finite number >= 0, got {shown(tol)}"
-        raise ValueError(msg)
+    check_count("max_iter", max_iter, low=1)
+    check_count("restarts", restarts)
+    check_real("tol", tol, low=0)
+    rng = check_seed(seed)
     dag = as_dag(dag, what="dag")
     node_states, codes = _encode(dag, data, states, latent)
     check_table_cells(dag, node_states)  # before the random starts allocate the CPTs
     weights = check_sample_weight(sample_weight, len(codes))
     codes, weights = _distinct_rows(codes, weights)
-    rng = np.random.default_rng(seed)
     if start is not None:
-        _check_start(start, dag, node_states)
-        starts = [[np.asarray(start.cpt(n), dtype=np.float64) for n in dag.nodes]]
+        starts = [aligned_cpts(start, dag, node_states, "start")]
     else:
         starts = []
     while len(starts) < 1 + restarts:
@@ -354,14 +353,7 @@ def _encode(dag: DAG, data: pd.DataFrame, states, latent) -> tuple[dict, np.ndar
     codes = np.full((len(data), len(dag.nodes)), -1, dtype=np.int64)
     for j, node in enumerate(dag.nodes):
         if node in latent:
-            spec = latent[node]
-            if isinstance(spec, int | np.integer) and not isinstance(spec, bool):
-                if spec < 1:
-                    msg = f"latent node {node!r} needs at least 1 state, got {spec}"
-                    raise ValueError(msg)
-                node_states[node] = tuple(str(k) for k in range(int(spec)))
-            else:
-                node_states[node] = tuple(str(s) for s in spec)
+            node_states[node] = latent_states(node, latent[node])
             if node in data.columns and data[node].notna().any():
                 msg = f"latent node {node!r} has observed values in data"
                 raise ValueError(msg)
@@ -406,19 +398,3 @@ def _random_cpts(dag: DAG, node_states: dict, rng: np.random.Generator) -> list[
         rows = int(np.prod(shape[:-1]))
         out.append(rng.dirichlet(np.ones(shape[-1]), size=rows).reshape(shape))
     return out
-
-
-def _check_start(start: BayesianNetwork, dag: DAG, node_states: dict) -> None:
-    if not isinstance(start, BayesianNetwork):
-        msg = f"start must be a BayesianNetwork, got {type(start).__name__}"
-        raise TypeError(msg)
-    if start.dag != dag:
-        msg = "start must have the same DAG as the one fitted"
-        raise ValueError(msg)
-    for node in dag.nodes:
-        if tuple(start.states(node)) != tuple(node_states[node]):
-            msg = (
-                f"start's states of {node!r} {list(start.states(node))} differ from the data's "
-                f"{list(node_states[node])}; pass states= to match"
-            )
-            raise ValueError(msg)

@@ -37,8 +37,10 @@ from bayeskit.networks.dag import DAG, as_dag
 from bayeskit.networks.network import BayesianNetwork, encode_columns, encode_frame, value_names
 from bayeskit.networks.states import (
     NumericColumnError,
+    check_column,
     discretize_frame,
     node_states,
+    state_names,
     state_order,
 )
 from bayeskit.stats import FamilyCounts, family_counts
@@ -185,7 +187,7 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any
     applied (the command line's ``--categorical``)."""
     from bayeskit.data.chunks import Chunks, _reiterable
 
-    given = dict(states or {})
+    given = {n: state_names(f"states[{n!r}]", s) for n, s in (states or {}).items()}
     unknown = [n for n in nodes if n not in given]
     if not unknown:
         return given
@@ -201,11 +203,12 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any
         text = set(source.text_as_categories())
     seen: dict[Any, set] = {n: set() for n in unknown}
     ordered: dict[Any, tuple[str, ...]] = {}
-    for chunk in source:
+    for chunk in _frames(source):
         for node in unknown:
             if node not in chunk.columns:
                 continue
             col = chunk[node]
+            check_column(col)
             if not isinstance(col.dtype, pd.CategoricalDtype):
                 values = col.dropna().unique()
                 if node not in declared:  # refused on the first chunk that breaks the rule
@@ -222,7 +225,7 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any
             else:  # a categorical column: its categories are its states (those of every
                 # chunk, in the order first seen: a file's row groups may differ)
                 held = ordered.setdefault(node, ())
-                fresh = [c for c in dict.fromkeys(value_names(col.cat.categories))
+                fresh = [c for c in state_names(f"column {node!r}", col.cat.categories)
                          if c not in set(held)]  # fmt: skip
                 ordered[node] = held + tuple(fresh)
     for node in unknown:
@@ -238,7 +241,10 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any
 def _frames(chunks: Any):
     for k, chunk in enumerate(chunks):
         if not isinstance(chunk, pd.DataFrame):
-            msg = f"chunk {k} is a {type(chunk).__name__}, not a DataFrame"
+            msg = (
+                f"chunk {k} is a {type(chunk).__name__}, not a DataFrame: data in chunks is an "
+                "iterable of DataFrames (read_chunks(path), a list of DataFrames)"
+            )
             raise TypeError(msg)
         if len(chunk):
             yield chunk
@@ -311,6 +317,7 @@ def chunk_states(chunks: Any, states: Mapping | None) -> tuple[tuple, dict, Any]
             msg = "the chunks hold no rows: there is nothing to learn from"
             raise ValueError(msg)
         nodes = tuple(first.columns)
+        _check_columns(nodes, nodes)
         if _reiterable(chunks):  # read again from the start: neither chunk nor reader held
             frames.close()
         else:
@@ -399,6 +406,7 @@ def _encode_data(
         msg = f"data must be a pandas DataFrame, got {type(data).__name__}"
         raise TypeError(msg)
     nodes = tuple(nodes)
+    _check_columns(data.columns, nodes)
     states = {}
     for node in nodes:
         if (given is None or node not in given) and node not in data.columns:
@@ -409,16 +417,32 @@ def _encode_data(
     return _NetworkData(nodes, states, codes, check_sample_weight(sample_weight, len(data)))
 
 
+def _check_columns(columns: Any, nodes: Any) -> None:
+    """ValueError when ``nodes`` is empty, or a node's name is more than one of ``columns``."""
+    if not len(nodes):
+        msg = "data has no columns: a network needs a column per node"
+        raise ValueError(msg)
+    columns = pd.Index(columns)
+    twice = [c for c in dict.fromkeys(columns[columns.duplicated(keep=False)]) if c in set(nodes)]
+    if twice:
+        msg = (
+            f"data has {len(twice)} column name(s) more than once ({shown(twice[:5])}): a node "
+            "is one column; rename or drop the repeated columns"
+        )
+        raise ValueError(msg)
+
+
 def _column_states(data: pd.DataFrame, node: Any, given: Mapping | None) -> tuple[str, ...]:
     """A node's states: as ``given``, else its column's categories, else the column's distinct
     values by the one rule of :func:`~bayeskit.networks.states.node_states` (a column of
     numbers that are not a few whole numbers refused by name); ValueError for a column with no
     value to take them from."""
     if given is not None and node in given:
-        return tuple(str(s) for s in given[node])
+        return state_names(f"states[{node!r}]", given[node])
     col = data[node]
+    check_column(col)  # before pandas holds True and 1 as one value
     if isinstance(col.dtype, pd.CategoricalDtype):  # named as its values are matched: 1.0 is "1"
-        states = tuple(dict.fromkeys(value_names(col.cat.categories)))
+        states = state_names(f"column {node!r}", col.cat.categories)
     else:
         states = node_states(node, col.dropna().unique())
     if not states:

@@ -23,6 +23,22 @@ are never second-guessed.
 
 The rule reads a column's distinct values only (a numeric column's as numbers, without a text
 per value), so a refusal comes before anything of the network's size is allocated.
+
+State names. A state's name is text, and one rule names and finds states everywhere (the
+network's constructor, ``states=``, ``latent=``, the values of data and of evidence):
+
+* a name given as text is that text, unchanged (``"1.0"`` stays ``"1.0"``, ``"Yes"`` differs
+  from ``"yes"``);
+* any other name (a number, a boolean, a numpy scalar) is its canonical key
+  (:func:`~bayeskit.data.codes.category_key`, the classifiers' rule): ``1``, ``1.0`` and
+  ``np.int64(1)`` name the state ``"1"``, ``True`` the state ``"True"`` (:func:`state_name`);
+* two names of one node that are one name by that rule (``[1, "1"]``, ``[True, "True"]``) are
+  refused, naming both (:func:`state_names`); so is a column whose distinct values would
+  name one state twice, or that mixes booleans and numbers (which pandas holds as one value,
+  ``True == 1``), as the classifiers refuse it;
+* a value of data or evidence finds the state of its name (:func:`state_name`), else the
+  state of its canonical key where exactly one state has that key (the text ``"TRUE"`` finds
+  ``"True"``, ``"1.0"`` finds ``"1"``): :func:`match_states`, :func:`state_index`.
 """
 
 from __future__ import annotations
@@ -35,14 +51,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit.data.codes import value_text
+from bayeskit._text import shown
+from bayeskit.data.codes import category_key
+from bayeskit.data.schema import _refuse_bool_number_mix, category_codes
 
 __all__ = [
     "MAX_INTEGER_STATES",
     "NumericColumnError",
     "discretize_frame",
+    "latent_states",
+    "match_states",
     "node_states",
     "parse_discretize",
+    "state_index",
+    "state_name",
+    "state_names",
     "state_order",
 ]
 
@@ -111,6 +134,145 @@ def _number(name: str) -> float | None:
     return x if math.isfinite(x) else None
 
 
+def state_name(value: Any) -> str:
+    """The name of the state ``value`` stands for (the module docstring): text as it is, any
+    other value its canonical key (:func:`~bayeskit.data.codes.category_key`); ValueError for
+    a missing value (None, NaN), which names no state.
+
+    Examples
+    --------
+    >>> state_name("1.0"), state_name(1.0), state_name(np.int64(2)), state_name(True)
+    ('1.0', '1', '2', 'True')
+    """
+    if isinstance(value, str):
+        return str(value)
+    key = category_key(value)
+    if key is None:
+        msg = f"a state name must be text or a number, got the missing value {shown(value)}"
+        raise ValueError(msg)
+    return key
+
+
+def state_names(what: str, names: Any) -> tuple[str, ...]:
+    """Given state names by the rule of :func:`state_name`, in their order: ``names`` a list
+    (a sequence, an array, a pandas Index), not text. ValueError naming ``what`` and both names
+    when two name one state (``[1, "1"]``; ``["a", "a"]``); TypeError for text or a mapping.
+
+    Examples
+    --------
+    >>> state_names("node 'a'", [0, 1.0, "x", True])
+    ('0', '1', 'x', 'True')
+    >>> state_names("node 'a'", [1, "1"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: node 'a': its state names 1 and '1' both name the state '1'; give ...
+    """
+    if isinstance(names, str | bytes | Mapping) or not isinstance(names, Iterable):
+        msg = (
+            f"{what}: states must be a list of state names, got {shown(names)}"
+            f"{' (text, not a list of names)' if isinstance(names, str) else ''}"
+        )
+        raise TypeError(msg)
+    given = list(names.tolist() if isinstance(names, np.ndarray) else names)
+    seen: dict[str, Any] = {}
+    for value in given:
+        try:
+            name = state_name(value)
+        except ValueError as exc:
+            msg = f"{what}: {exc}"
+            raise ValueError(msg) from None
+        if name in seen:
+            first = seen[name]
+            how = (
+                f"repeat a name, {shown(first)}"
+                if type(first) is type(value) and first == value
+                else f"{shown(first)} and {shown(value)} both name the state {name!r}"
+            )
+            msg = (
+                f"{what}: its state names {how}; give each state one name (state names are "
+                "text; a number or a boolean is named as its text: 1 and 1.0 are '1')"
+            )
+            raise ValueError(msg)
+        seen[name] = value
+    return tuple(seen)
+
+
+def latent_states(node: Any, spec: Any) -> tuple[str, ...]:
+    """The states of latent node ``node`` from ``latent={node: spec}``: a count of states (an
+    integer >= 1; named ``"0"``, ``"1"``, ...) or a list of state names (:func:`state_names`).
+    A boolean, a float or text is refused, saying what it takes.
+
+    Examples
+    --------
+    >>> latent_states("h", 3), latent_states("h", ["lo", "hi"])
+    (('0', '1', '2'), ('lo', 'hi'))
+    """
+    what = f"latent node {node!r}"
+    if isinstance(spec, int | np.integer) and not isinstance(spec, bool | np.bool_):
+        if spec < 1:
+            msg = f"{what} needs at least 1 state, got {spec}"
+            raise ValueError(msg)
+        return tuple(str(k) for k in range(int(spec)))
+    if isinstance(spec, str | bytes | bool | np.bool_ | float | np.floating | Mapping) or not (
+        isinstance(spec, Iterable)
+    ):
+        msg = (
+            f"{what} takes a count of states (an integer such as 3) or a list of state names "
+            f"(such as ['low', 'high']), got {shown(spec)} ({type(spec).__name__})"
+        )
+        raise TypeError(msg)
+    return state_names(what, spec)
+
+
+def match_states(values: Any, states: Any) -> np.ndarray:
+    """Each of ``values``' index in ``states`` (state names), -1 for a missing value or a
+    value that finds no state: by its name (:func:`state_name`), else by its canonical key
+    where exactly one state has that key (:func:`bayeskit.data.schema.category_codes`, the
+    classifiers' matching). Each value is named once.
+
+    Examples
+    --------
+    >>> match_states([1.0, "TRUE", "1.0", None, "x"], ("1", "True", "2")).tolist()
+    [0, 1, 0, -1, -1]
+    >>> match_states([1.0, "01"], ("1", "1.0")).tolist()  # "01" is ambiguous by key
+    [0, -1]
+    """
+    names = pd.Series(
+        [None if _missing(v) else state_name(v) for v in values], dtype=object
+    )  # fmt: skip
+    return category_codes(names, tuple(states))
+
+
+def state_index(states: Any, value: Any) -> int:
+    """:func:`match_states` of one value: its index in ``states``, -1 for none.
+
+    Examples
+    --------
+    >>> state_index(("0", "1"), 1.0), state_index(("0", "1"), "1.0"), state_index(("0",), 5)
+    (1, 1, -1)
+    """
+    if _missing(value):
+        return -1
+    states = tuple(states)
+    name = state_name(value)
+    if name in states:  # the name itself: no key computed
+        return states.index(name)
+    return int(match_states([name], states)[0])
+
+
+def check_column(column: pd.Series) -> None:
+    """SchemaError (a ValueError) for a column of data that mixes booleans and numbers, which
+    pandas holds as one value (``True == 1``): the classifiers' refusal
+    (:mod:`bayeskit.data.schema`), made before the values are read."""
+    _refuse_bool_number_mix(column)
+
+
+def _missing(value: Any) -> bool:
+    if value is None or value is pd.NA or value is pd.NaT:
+        return True
+    return isinstance(value, float | np.floating) and math.isnan(value)
+
+
 def state_order(names: Iterable[str]) -> list[str]:
     """State names in their order: those that read as numbers first, in numeric order (ties
     by their text), then the others sorted as text.
@@ -130,9 +292,11 @@ def state_order(names: Iterable[str]) -> list[str]:
 def node_states(column: Any, values: Any) -> tuple[str, ...]:
     """The states of a node from its column's distinct non-missing ``values`` (any order,
     repeats allowed; a categorical column's categories go as they are, without this rule):
-    their names (:func:`~bayeskit.data.codes.value_text`: ``1.0`` is ``"1"``) in
-    :func:`state_order`. A :class:`NumericColumnError` naming ``column`` for a column of numbers
-    that is not a few whole numbers (the module docstring); an empty tuple for no values.
+    their names (:func:`state_name`: ``1.0`` is ``"1"``) in :func:`state_order`. A
+    :class:`NumericColumnError` naming ``column`` for a column of numbers that is not a few
+    whole numbers (the module docstring); a ValueError naming both for two values that name one
+    state (``1`` and ``"1"``, ``True`` and ``"True"``), or for booleans mixed with numbers; an
+    empty tuple for no values.
 
     Examples
     --------
@@ -143,7 +307,10 @@ def node_states(column: Any, values: Any) -> tuple[str, ...]:
     ...
     bayeskit.networks.states.NumericColumnError: column 'x' has 50 distinct values, numbers that ...
     """
-    arr = np.asarray(values)
+    # a list as pandas reads it: [1, "1"] stays two values (numpy would make both text)
+    arr = values if isinstance(values, np.ndarray) else pd.Series(list(values)).to_numpy()
+    if arr.dtype.kind == "O":
+        check_column(pd.Series(arr, dtype=object, name=column))
     if arr.dtype.kind in "iuf" and arr.size:  # numbers: checked as numbers, no text per value
         x = arr.astype(np.float64, copy=False).ravel()
         distinct = np.unique(x[~np.isnan(x)])
@@ -153,7 +320,19 @@ def node_states(column: Any, values: Any) -> tuple[str, ...]:
                 example = f"{odd[0] if len(odd) else distinct[-1]:.6g}"
                 raise NumericColumnError(column, len(distinct), not len(odd), example)
         arr = distinct.astype(np.int64) if arr.dtype.kind in "iu" else distinct
-    names = list(dict.fromkeys(value_text(v) for v in arr.ravel().tolist()))
+    named: dict[str, Any] = {}
+    for value in arr.ravel().tolist():
+        name = state_name(value)
+        first = named.setdefault(name, value)
+        if first is not value and (type(first) is not type(value) or first != value):
+            msg = (
+                f"column {column!r} holds {shown(first)} and {shown(value)}, two values that "
+                f"name one state {name!r}; convert the column to one type first (for example "
+                f"data[{column!r}].astype(str)), or name its states (states={{{column!r}: "
+                "[...]}})"
+            )
+            raise ValueError(msg)
+    names = list(named)
     numbers = [_number(n) for n in names]
     if names and all(x is not None for x in numbers):
         distinct_numbers = sorted(set(numbers))
