@@ -708,8 +708,13 @@ def load(path: str | os.PathLike) -> Any:
     model.n_features_in_ = n_features
     if names is not None:
         model.feature_names_in_ = np.array(names, dtype=object)
-    _check_stats(model, stats, _layout(schema, len(classes), n_features), fail)
+    layout = _layout(schema, len(classes), n_features)
+    _check_stats(model, stats, layout, fail)
     model.stats_ = stats
+    try:
+        model._validate_stats(layout)  # what only the model knows (the families it counts)
+    except ValueError as exc:
+        fail(str(exc), exc)
     try:
         model._reestimate()
     except Exception as exc:  # noqa: BLE001 - whatever the numbers do, the user gets one error
@@ -836,6 +841,7 @@ def _layout(schema: Schema | None, n_classes: int, n_features: int) -> Layout:
         tuple(f"categories of column {c.name!r}" for c in cats),
         len(nums),
         tuple(c.name for c in nums),
+        tuple(c.name for c in cats),
     )
 
 

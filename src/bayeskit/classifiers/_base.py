@@ -90,6 +90,24 @@ def _fit_chunks_name(arguments: dict) -> str:
     return f"{type(arguments['self']).__name__}.fit_chunks"
 
 
+def check_shape(X: Any) -> None:
+    """The one check of every model that ``X`` is a table of at least one row and column
+    (ValueError with its shape otherwise)."""
+    shape = getattr(X, "shape", ())
+    if len(shape) != 2:
+        msg = (
+            f"X must be 2-D (n_samples, n_features), got shape {shape}. Reshape your data "
+            "with X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for one sample"
+        )
+        raise ValueError(msg)
+    if shape[0] == 0:
+        msg = f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is required."
+        raise ValueError(msg)
+    if shape[1] == 0:
+        msg = f"0 feature(s) (shape={shape}) while a minimum of 1 is required."
+        raise ValueError(msg)
+
+
 def _drop_weightless(X: Any, targets: Targets, sample_weight: Any):
     """Rows of weight 0 are left out before anything is learned from them (their categories
     do not enter a vocabulary, their labels do not make a class), so an integer weight equals
@@ -164,6 +182,11 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
     def _estimate(self) -> None:
         raise NotImplementedError
 
+    def _validate_stats(self, layout: Any) -> None:
+        """Invariants of ``stats_`` read from a model file that only the model knows, checked
+        after the statistics' own ``validate(layout)`` and before estimating: ValueError naming
+        the field. None by default."""
+
     def _after_count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None) -> None:
         """Anything a model learns from the rows themselves once ``stats_`` holds them (a
         score summed over rows into the statistics); nothing by default."""
@@ -227,19 +250,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 arr = np.empty(arr.shape, dtype=object)
                 arr[:] = rows
             X = arr
-        shape = getattr(X, "shape", ())
-        if len(shape) != 2:
-            msg = (
-                f"X must be 2-D (n_samples, n_features), got shape {shape}. Reshape your data "
-                "with X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for one sample"
-            )
-            raise ValueError(msg)
-        if shape[0] == 0:
-            msg = f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is required."
-            raise ValueError(msg)
-        if shape[1] == 0:
-            msg = f"0 feature(s) (shape={shape}) while a minimum of 1 is required."
-            raise ValueError(msg)
+        check_shape(X)
         validate_data(self, X, reset=reset, skip_check_array=True)
         return X
 

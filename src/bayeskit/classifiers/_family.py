@@ -102,13 +102,22 @@ def _physical_memory() -> int:
 def _check_memory(model: str, families: list, n_states: list[int], n_rows: int) -> None:
     """Refuse, before counting, a set of families whose fit would not fit in memory."""
     cells = sum(math.prod(shape) for shape in table_shapes(n_states, families))
-    need = 8 * cells * (_COPIES_PER_CELL + (get_num_threads() if n_rows else 1))
+    check_fit_memory(
+        8 * cells * (_COPIES_PER_CELL + (get_num_threads() if n_rows else 1)),
+        f"{model} would count {len(families):,} families holding {cells:,} cells",
+        "use fewer features or categories, or a lower order (AnDE's n)",
+    )
+
+
+def check_fit_memory(need: int, what: str, remedy: str) -> None:
+    """Refuse, before allocating, a fit that would need ``need`` bytes (a Python int: no
+    overflow), more than :data:`MEMORY_LIMIT`: MemoryError saying what needs them, the sizes
+    and ``remedy``."""
     limit = MEMORY_LIMIT if MEMORY_LIMIT is not None else _physical_memory()
     if need > limit:
         msg = (
-            f"{model} would count {len(families):,} families holding {cells:,} cells and need "
-            f"about {need / 2**30:.1f} GiB to fit, more than the {limit / 2**30:.1f} GiB "
-            "available; use fewer features or categories, or a lower order (AnDE's n)"
+            f"{what} and need about {need / 2**30:.1f} GiB to fit, more than the "
+            f"{limit / 2**30:.1f} GiB available; {remedy}"
         )
         raise MemoryError(msg)
 
@@ -159,6 +168,27 @@ class FamilyClassifier(BayesClassifier):
     def _families(self, d: int) -> list[tuple[int, ...]]:
         """The families to count: the class, ``(class, x_i)`` and all ``(class, x_i, x_j)``."""
         return [(d,), *((d, i) for i in range(d)), *pair_families(range(d), (d,))]
+
+    def _stored_families(self, d: int) -> list[tuple[int, ...]] | None:
+        """The families a fitted model's counts hold, in order (checked when a model file is
+        loaded); None where the families are the learned structure itself, which the model
+        checks as it reads it."""
+        return self._families(d)
+
+    def _validate_stats(self, layout: Any) -> None:
+        """The counts of a model file hold the families this model counts, no more, no less;
+        after EM, the expected counts hold the class and every ``(class, x_j)``."""
+        model = type(self).__name__
+        counts, d = self._counts(), self._d
+        expected = self._stored_families(d)
+        if expected is not None:
+            where = "stats_" if counts is self.stats_ else "stats_.counts"
+            counts.require_families(expected, where, layout, model)
+        if isinstance(self.stats_, ExpectedCounts):
+            naive = [(d,), *((d, j) for j in range(d))]
+            self.stats_.expected.require_families(
+                naive, "stats_.expected", layout, model, exact=False
+            )
 
     def _components(self) -> dict[str, Any]:
         """The look-up structure: keyword arguments of :class:`FamilyTables` (``components``,

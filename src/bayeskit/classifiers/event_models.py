@@ -22,14 +22,14 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from bayeskit._text import shown
-from bayeskit.classifiers._base import BayesClassifier, _check_number
+from bayeskit.classifiers._base import BayesClassifier, _check_number, check_shape
 from bayeskit.classifiers._incomplete import with_em_parameters
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.rows import row_name
 from bayeskit.data.schema import as_frame, is_records, is_temporal_value
 from bayeskit.estimate import lidstone
 from bayeskit.exceptions import SchemaError
-from bayeskit.stats import CategoricalCounts, class_counts
+from bayeskit.stats import CategoricalCounts, _checks, class_counts
 
 __all__ = ["BernoulliNaiveBayes", "MultinomialNaiveBayes"]
 
@@ -84,6 +84,8 @@ class _EventModel(BayesClassifier):
             _check_count_columns(X, type(self).__name__)
         elif isinstance(X, np.ndarray) and X.dtype.kind in "OUSMm":
             _check_count_columns(as_frame(X), type(self).__name__)
+        if hasattr(X, "shape"):  # as every model refuses an empty table
+            check_shape(X)
         X = validate_data(
             self,
             X,
@@ -183,6 +185,21 @@ class MultinomialNaiveBayes(_EventModel):
     def _check_own_params(self) -> None:
         _check_number("alpha", self.alpha, low=0)
 
+    def _validate_stats(self, layout: Any) -> None:
+        """A class of no rows counts no feature (a model file's counts)."""
+        table, classes = self.stats_.feature_count[0], self.stats_.class_count
+        empty = (classes == 0)[:, None] & (table > 0)
+        if empty.any():
+            c, j = (int(i) for i in np.argwhere(empty)[0])
+            names = getattr(self, "feature_names_in_", None)
+            feature = repr(str(names[j])) if names is not None else str(j)
+            label = shown(self.classes_[c])
+            _checks.fail(
+                "stats_.feature_count[0]",
+                f"counts {table[c, j]:.6g} of feature {feature} in class {label}, whose "
+                "class_count is 0: a class of no rows counts nothing",
+            )
+
     def _estimate(self) -> None:
         self.feature_count_ = self.stats_.feature_count[0]
         self.feature_log_prob_ = lidstone(self.feature_count_, self.alpha)
@@ -266,6 +283,16 @@ class BernoulliNaiveBayes(_EventModel):
             out.eliminate_zeros()
             return out
         return (X > self.binarize).astype(np.float64)
+
+    def _validate_stats(self, layout: Any) -> None:
+        """A feature is 1 in at most every row of its class (a model file's counts)."""
+        _checks.at_most(
+            self.stats_.feature_count[0],
+            self.stats_.class_count[:, None],
+            "stats_.feature_count[0]",
+            "the weight of the rows of a class in which a feature is 1 (class, feature)",
+            "a feature is 1 in at most every row of its class (class_count)",
+        )
 
     def _estimate(self) -> None:
         ones = self.stats_.feature_count[0]

@@ -21,6 +21,7 @@ from bayeskit.classifiers._base import (
     redo_rows_beyond_float64,
     warn_underflowed_variances,
 )
+from bayeskit.classifiers._family import check_fit_memory
 from bayeskit.classifiers._params import store_parameters, tabular_parameters
 from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded
@@ -42,6 +43,11 @@ from bayeskit.stats import (
 )
 
 __all__ = ["FullBayes", "FullStats"]
+
+
+#: How many ``(n_classes, d, d)`` arrays a fit holds at its peak: the scatter matrices, the
+#: covariances, their Cholesky factors and the estimator's working copy.
+_COVARIANCE_COPIES = 4
 
 
 @tabular_parameters(
@@ -134,6 +140,12 @@ class FullBayes(BayesClassifier):
         At ``fit`` or ``partial_fit``, naming the numeric columns whose values are too large for
         their covariance (or, with ``shrinkage="ledoit-wolf"``, its fourth moments) to be
         computed in float64.
+    MemoryError
+        At ``fit`` or ``partial_fit``, before counting, when the covariance matrices (``d x d``
+        for each class, held about :data:`_COVARIANCE_COPIES` times while estimating) would
+        need more than :data:`bayeskit.classifiers._family.MEMORY_LIMIT` bytes (by default the
+        machine's physical memory), naming the sizes: with many numeric features use
+        :class:`NaiveBayes` (a variance per feature) or select fewer features first.
 
     Examples
     --------
@@ -189,6 +201,15 @@ class FullBayes(BayesClassifier):
     def _count(
         self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int
     ) -> FullStats:
+        d = enc.values.shape[1]
+        cells = n_classes * d * d  # Python ints: no overflow
+        check_fit_memory(
+            8 * cells * _COVARIANCE_COPIES,
+            f"FullBayes would hold a {d:,} x {d:,} covariance matrix for each of {n_classes:,} "
+            f"classes ({cells:,} cells, about {_COVARIANCE_COPIES} copies while estimating)",
+            "use NaiveBayes (one variance per feature, the diagonal covariance), or fewer "
+            "numeric features (select or project them first); shrinkage does not save memory",
+        )
         with np.errstate(over="ignore", invalid="ignore"):  # overflow is refused by name below
             moments = shrinkage_moments(enc.values, y, n_classes, w)
         return FullStats(joint_counts(enc.codes, y, n_classes, self.schema_.n_states, w), moments)

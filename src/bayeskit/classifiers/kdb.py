@@ -134,6 +134,10 @@ class _KDBBase(FamilyClassifier):
             families = self._structure_families(pairs, enc.n_samples)
         return self._count_families(enc, y, w, n_classes, families)
 
+    def _stored_families(self, d: int) -> None:
+        """The families counted are the structure (:meth:`_structure` checks them)."""
+        return None
+
     def _structure_families(self, pairs: FamilyCounts, n_rows: int) -> list[tuple[int, ...]]:
         """The families the structure needs, chosen from the all-pairs counts of ``n_rows``
         rows: the class, each ``(class, x_j)`` in order and each family with parents (the

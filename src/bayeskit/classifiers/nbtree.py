@@ -120,6 +120,11 @@ class NBTree(FamilyClassifier):
     def _d(self) -> int:
         return len(self.stats_.n_states) - 2
 
+    def _stored_families(self, d: int) -> list[tuple[int, ...]]:
+        """The class, ``(class, node)`` and every ``(class, node, x_j)`` (the node is column
+        ``d``, the class ``d + 1``)."""
+        return [(d + 1,), (d + 1, d), *((d + 1, d, j) for j in range(d))]
+
     # ------------------------------------------------------------------ learning
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int):
         d = enc.codes.shape[1]
@@ -136,7 +141,7 @@ class NBTree(FamilyClassifier):
         split, parent, value = (np.asarray(a, dtype=np.int64) for a in tree)
         node = route(enc.codes, split, parent, value, n_states)
         codes = with_class_column(np.column_stack([enc.codes, node]), y, n_classes)
-        families = [(d + 1,), (d + 1, d), *((d + 1, d, j) for j in range(d))]
+        families = self._stored_families(d)
         sizes = [*n_states, len(split), n_classes]
         counts = family_counts(codes, families, sizes, w, target=d + 1)
         return TreeCounts(counts, split, parent, value)

@@ -197,6 +197,10 @@ class NetworkClassifier(FamilyClassifier):
         pos = {n: i for i, n in enumerate(nodes)}
         return {pos[v]: tuple(sorted(pos[p] for p in dag.parents(v))) for v in nodes}
 
+    def _stored_families(self, d: int) -> None:
+        """The families counted are the structure (:meth:`_structure` checks them)."""
+        return None
+
     def _structure(self) -> dict[int, tuple[int, ...]]:
         """The parents of every node (the class is ``d``), read from the families counted;
         ValueError if they are not one family per node of an acyclic graph."""
@@ -254,10 +258,10 @@ class NetworkClassifier(FamilyClassifier):
             cpts[names[v]] = np.where(empty, 1.0 / cpt.shape[-1], cpt)
         states = {names[v]: [str(k) for k in range(max(n_states[v], 1))] for v in range(d + 1)}
         for j, column in enumerate(self.schema_.columns):
-            cats = [str(c) for c in column.categories]
+            cats = list(column.categories)  # named by the network's one rule
             if cats and len(cats) == n_states[j]:
                 states[names[j]] = cats
-        states[self.class_node] = [str(c) for c in self.classes_]
+        states[self.class_node] = list(self.classes_)
         dag = DAG(nodes=names, edges=[(names[p], names[v]) for v in range(d + 1)
                                       for p in parents[v]])  # fmt: skip
         self.network_ = BayesianNetwork(dag, cpts, states=states)

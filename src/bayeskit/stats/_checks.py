@@ -33,6 +33,9 @@ class Layout(NamedTuple):
         Number of numeric features.
     numeric_names : tuple of str
         Their names, for messages.
+    column_names : tuple of str
+        The name of each categorical column, in code order, for messages naming a family
+        (empty: the columns are named by position).
     """
 
     n_classes: int
@@ -40,6 +43,7 @@ class Layout(NamedTuple):
     state_names: tuple[str, ...]
     n_numeric: int = 0
     numeric_names: tuple[str, ...] = ()
+    column_names: tuple[str, ...] = ()
 
 
 def fail(where: str, what: str) -> None:
@@ -133,6 +137,28 @@ def class_count(value: Any, where: str, n_classes: int) -> np.ndarray:
     if not arr.sum() > 0:
         fail(where, "counts sum to zero: the model has learned from nothing")
     return arr
+
+
+def at_most(part: Any, whole: Any, where: str, what: str, rule: str) -> None:
+    """``part <= whole`` element by element, within rounding, or ValueError naming ``where``.
+
+    For counts that summarise the same rows: a table summed over some of its columns never
+    holds more weight than the smaller table of the columns kept (a row missing a column is
+    left out of the larger table, never added to it), and no score claims more weight than the
+    rows scored. ``what`` says what ``part`` and ``whole`` are, ``rule`` why the one bounds the
+    other.
+    """
+    part, whole = np.broadcast_arrays(
+        np.asarray(part, dtype=np.float64), np.asarray(whole, dtype=np.float64)
+    )
+    scale = float(np.abs(whole).max(initial=0.0))
+    over = part > whole * (1 + 1e-9) + 1e-12 * scale
+    if over.any():
+        at = _first(over) if over.ndim else ()
+        fail(
+            where,
+            f"{what}: {float(part[at]):.6g} at {at} is more than {float(whole[at]):.6g}; {rule}",
+        )
 
 
 def sequence(value: Any, where: str, n: int, what: str) -> tuple:

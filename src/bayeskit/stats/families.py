@@ -251,9 +251,78 @@ class FamilyCounts:
             _checks.fail(f"{where}.families", "lists a family twice")
         if (self.target,) not in set(fams):
             _checks.fail(f"{where}.families", "does not hold the class family")
-        total = int(self._layout[1][-1])
+        # the cells in Python integers (a family of many columns may exceed int64)
+        total = sum(math.prod(int(expected[c]) for c in fam) for fam in fams)
         _checks.counts(self.counts, f"{where}.counts", ((total, "cells of the families' tables"),))
         _checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
+        self._check_nested(layout, f"{where}.counts")
+
+    def family_name(self, family: Sequence[int], layout: _checks.Layout) -> str:
+        """``family`` in words for messages: ``(class, 'color', 'size')``."""
+        names = layout.column_names
+        words = [
+            "class" if c == self.target else repr(names[c]) if c < len(names) else f"column {c}"
+            for c in family
+        ]
+        return f"({', '.join(words)})"
+
+    def require_families(
+        self,
+        expected: Sequence[Sequence[int]],
+        where: str,
+        layout: _checks.Layout,
+        model: str,
+        *,
+        exact: bool = True,
+    ) -> None:
+        """ValueError naming every family of ``expected`` that was not counted (in the order
+        given) and, if ``exact``, every counted family that is not expected: what a model
+        reads from a model file must be there, and nothing else."""
+        want = [tuple(int(c) for c in f) for f in expected]
+        have = set(self.families)
+        missing = [f for f in want if f not in have]
+        extra = [f for f in self.families if f not in set(want)] if exact else []
+        if not (missing or extra):
+            return
+        parts = []
+        for fams, verb in ((missing, f"lacks {{}} that a {model} counts"),
+                           (extra, f"holds {{}} that a {model} does not count")):  # fmt: skip
+            if fams:
+                shown = ", ".join(self.family_name(f, layout) for f in fams[:5])
+                more = f" and {len(fams) - 5} more" if len(fams) > 5 else ""
+                label = "families" if len(fams) > 1 else "the family"
+                parts.append(verb.format(f"{label} {shown}{more}"))
+        _checks.fail(f"{where}.families", "; ".join(parts))
+
+    def _check_nested(self, layout: _checks.Layout, where: str) -> None:
+        """Each table summed over one of its columns holds no more weight than the table of
+        the other columns where that is counted (else than the class counts): the rows a table
+        counts are among those its sub-families count."""
+        index = self._layout[0]
+        for fam in self.families:
+            if len(fam) < 2:
+                continue
+            table = self.table(fam)
+            subs = [
+                fam[:i] + fam[i + 1 :]
+                for i in range(len(fam))
+                if tuple(sorted(fam[:i] + fam[i + 1 :])) in index
+            ]
+            if not subs:  # the class family is always counted
+                subs = [(self.target,)] if self.target in fam else [()]
+            for sub in subs:
+                drop = tuple(a for a, c in enumerate(fam) if c not in sub)
+                whole = self.table(sub) if sub else self.class_count.sum()
+                what = self.family_name(fam, layout)
+                _checks.at_most(
+                    table.sum(axis=drop),
+                    whole,
+                    where,
+                    f"the family {what} summed over "
+                    f"{self.family_name([fam[a] for a in drop], layout)} counts more weight "
+                    f"than the {f'family {self.family_name(sub, layout)}' if sub else 'rows'}",
+                    "a table counts only rows its smaller tables count",
+                )
 
 
 class WithCounts:
@@ -311,6 +380,13 @@ class ScoredCounts(WithCounts):
                 f"{where}.scores",
                 "impossible-row weights must be >= 0 and log-likelihoods <= 0",
             )
+        _checks.at_most(
+            scores[0],
+            np.full(scores.shape[1], self.class_count.sum()),
+            f"{where}.scores[0]",
+            "the weight of rows a candidate gives probability zero",
+            "a candidate cannot find more weight impossible than the rows counted (class_count)",
+        )
 
 
 @dataclass(frozen=True)

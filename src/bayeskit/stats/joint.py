@@ -140,7 +140,15 @@ class JointCounts:
             if not ordered:
                 _checks.fail(f"{where}.combos", "rows must be distinct and in lexicographic order")
         dims = ((m, "combinations (rows of combos)"), (layout.n_classes, "classes"))
-        _checks.counts(self.counts, f"{where}.counts", dims)
+        counts = _checks.counts(self.counts, f"{where}.counts", dims)
+        summed, total = counts.sum(axis=0), self.class_count
+        if not np.allclose(summed, total, rtol=1e-9, atol=1e-12 * float(total.max())):
+            _checks.fail(
+                f"{where}.counts",
+                f"sums to {summed.tolist()[:10]} per class, not the class counts "
+                f"{total.tolist()[:10]}: every row is counted once, in its combination "
+                "(missing codes included)",
+            )
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> JointCounts:
         """Re-code for grown vocabularies: old code ``k`` of attribute ``f`` becomes

@@ -21,6 +21,11 @@ from bayeskit.stats.moments import GaussianMoments, ShrinkageMoments
 __all__ = ["EnsembleCounts", "FullStats", "KNNStats", "NaiveStats", "TreeCounts"]
 
 
+def _column(layout: _checks.Layout, f: int) -> str:
+    names = layout.column_names
+    return repr(names[f]) if f < len(names) else str(f)
+
+
 @dataclass(frozen=True)
 class NaiveStats:
     """The sufficient statistics of naive Bayes: categorical counts and Gaussian moments."""
@@ -48,6 +53,24 @@ class NaiveStats:
                 raise ValueError(msg)
         self.counts.validate(layout, f"{where}.counts")
         self.moments.validate(layout, f"{where}.moments")
+        classes = self.counts.class_count
+        rule = "a feature counts only rows counted in class_count (missing values are skipped)"
+        for f, table in enumerate(self.counts.feature_count):
+            _checks.at_most(
+                table.sum(axis=1),
+                classes,
+                f"{where}.counts.feature_count[{f}]",
+                f"the weight counted per class of column {_column(layout, f)}",
+                rule,
+            )
+        for j, name in enumerate(layout.numeric_names):
+            _checks.at_most(
+                self.moments.count[:, j],
+                classes,
+                f"{where}.moments.count[:, {j}]",
+                f"the weight counted per class of numeric column {name!r}",
+                rule,
+            )
 
 
 @dataclass(frozen=True)
@@ -80,6 +103,13 @@ class FullStats:
                 raise ValueError(msg)
         self.joint.validate(layout, f"{where}.joint")
         self.moments.validate(layout, f"{where}.moments")
+        _checks.at_most(
+            self.moments.count,
+            self.joint.class_count,
+            f"{where}.moments.scatter.count",
+            "the weight of complete numeric rows per class",
+            "they are among the rows counted in joint.class_count",
+        )
 
 
 @dataclass(frozen=True)
@@ -252,6 +282,7 @@ class TreeCounts(WithCounts):
             layout.n_classes,
             (*layout.n_states, n),
             (*layout.state_names, "nodes of the tree"),
+            column_names=(*layout.column_names, "tree node") if layout.column_names else (),
         )
         self.counts.validate(wider, f"{where}.counts")
 

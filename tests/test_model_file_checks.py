@@ -1,0 +1,244 @@
+"""The statistics of a model file must agree with one another: counts that claim more weight
+than the rows they summarise, scores that find more rows impossible than were scored, and
+families missing from or added to what a model counts are refused with a ModelFileError naming
+the field and the rule, for every kind of model (never a KeyError, IndexError or numpy's
+ValueError)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import bayeskit
+from bayeskit.classifiers import MODELS
+from bayeskit.data import datasets
+from bayeskit.stats import FamilyCounts
+from test_io_validation import ModelFile, _refused
+
+TABULAR = [n for n, cls in MODELS.items() if "categorical_features" in cls().get_params()]
+# what each model is fitted with here: a few parameters that make every statistic appear
+PARAMS = {
+    "naive-bayes": {"discretize": None},  # Gaussian moments as well as count tables
+    "aode": {"m": 0},
+    "ande": {"n": 2, "m": 0},
+    "selective-kdb-ensemble": {"n_estimators": 2},
+    "tan-em": {"missing": "em"},
+    "kdb-em": {"missing": "em"},
+}
+KINDS = [*MODELS, "tan-em", "kdb-em"]
+
+
+def _model(kind):
+    name = kind.removesuffix("-em")
+    return MODELS[name](**PARAMS.get(kind, {}))
+
+
+def _data(kind):
+    tabular = kind.removesuffix("-em") in TABULAR
+    X, y = datasets.load("watermelon3" if tabular else "iris")
+    if kind.endswith("-em"):  # missing values, so that EM's expected counts are kept
+        X = X.astype(object)
+        X.iloc[[1, 4, 9], 0] = None
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    return {kind: _model(kind).fit(*_data(kind)) for kind in KINDS}
+
+
+def _saved(fitted, kind, tmp_path):
+    model = fitted[kind]
+    return ModelFile(bayeskit.save(model, tmp_path / f"{kind}.bayeskit")), model.stats_
+
+
+def _walk(obj, where="stats_"):
+    """``(path, object)`` of every statistic in the tree (dataclasses and their fields)."""
+    yield where, obj
+    if dataclasses.is_dataclass(obj):
+        for field in dataclasses.fields(obj):
+            yield from _walk(getattr(obj, field.name), f"{where}.{field.name}")
+    elif isinstance(obj, tuple):
+        for i, item in enumerate(obj):
+            yield from _walk(item, f"{where}[{i}]")
+
+
+def _key(f, path):
+    (key,) = [k for k, p in f.paths.items() if p == path]
+    return key
+
+
+def _edit(f, path, change):
+    """Apply ``change`` to a copy of the array at ``path``."""
+    key = _key(f, path)
+    arr = f.arrays[key].copy()
+    change(arr)
+    f.arrays[key] = arr
+
+
+def _family_counts(stats):
+    return [(p, o) for p, o in _walk(stats) if isinstance(o, FamilyCounts)]
+
+
+def _class_zero_emptied(f, stats):
+    """Class 0 made to have no rows, its tables left as they were; the fields edited."""
+    edited = []
+    for path, obj in _walk(stats):
+        if isinstance(obj, FamilyCounts):
+            at = obj._layout[1][obj.families.index((obj.target,))]
+            _edit(f, f"{path}.counts", lambda a, at=at: a.__setitem__(at, 0.0))
+            edited.append(f"{path}.counts")
+        elif path.endswith("class_count") and path in f.paths.values():
+            _edit(f, path, lambda a: a.__setitem__(0, 0.0))
+            edited.append(path)
+    return edited
+
+
+def _one_cell_inflated(f, stats):
+    """One count of the largest table raised by the total weight of the rows: the paths of the
+    fields that now disagree with another."""
+    total = float(np.sum(stats.class_count)) if hasattr(stats, "class_count") else 100.0
+    families = _family_counts(stats)
+    if families:
+        path, obj = families[0]
+        k = max(range(len(obj.families)), key=lambda i: len(obj.families[i]))
+        at = obj._layout[1][k]
+        _edit(f, f"{path}.counts", lambda a: a.__setitem__(at, a[at] + total + 1))
+        return f"{path}.counts"
+    path = next(p for p in f.paths.values() if "feature_count" in p or p.endswith("joint.counts"))
+    _edit(f, path, lambda a: a.__setitem__((0,) * a.ndim, a[(0,) * a.ndim] + total + 1))
+    return path
+
+
+# models whose every table is bounded by the class counts (the multinomial model counts words,
+# which no number of rows bounds; KNN keeps rows, not counts)
+BOUNDED = [k for k in KINDS if k not in ("multinomial-nb", "knn-bayes")]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_tables_of_a_class_without_rows_are_refused(fitted, tmp_path, kind):
+    f, stats = _saved(fitted, kind, tmp_path)
+    edited = _class_zero_emptied(f, stats)
+    assert edited
+    message = _refused(f.write(), "stats_.")
+    rules = ("more than", "not the class counts", "class_count is 0", "differs from")
+    assert any(rule in message for rule in rules), message
+
+
+@pytest.mark.parametrize("kind", BOUNDED)
+def test_a_count_above_the_rows_it_summarises_is_refused(fitted, tmp_path, kind):
+    f, stats = _saved(fitted, kind, tmp_path)
+    path = _one_cell_inflated(f, stats)
+    message = _refused(f.write(), path.rsplit("[", 1)[0])
+    assert "more" in message or "not the class counts" in message, message
+
+
+@pytest.mark.parametrize("kind", ["naive-bayes", "full-bayes"])
+def test_moments_of_more_rows_than_the_class_has_are_refused(fitted, tmp_path, kind):
+    f, stats = _saved(fitted, kind, tmp_path)
+    path = next(p for p in f.paths.values() if p.endswith(".count") and "moments" in p)
+    _edit(f, path, lambda a: a.__iadd__(float(np.sum(stats.class_count))))
+    _refused(f.write(), "moments", "more than")
+
+
+@pytest.mark.parametrize("kind", ["spode", "selective-kdb", "selective-kdb-ensemble"])
+def test_scores_claiming_more_weight_than_the_rows_are_refused(fitted, tmp_path, kind):
+    f, stats = _saved(fitted, kind, tmp_path)
+    for path in [p for p in f.paths.values() if p.endswith("scores")]:
+        g, _ = _saved(fitted, kind, tmp_path)
+        _edit(g, path, lambda a: a.__setitem__((0, 0), 1e6))
+        _refused(g.write(), f"{path}[0]", "probability zero", "more than")
+
+
+def test_multinomial_words_of_a_class_without_rows_are_refused(fitted, tmp_path):
+    f, _ = _saved(fitted, "multinomial-nb", tmp_path)
+    _edit(f, "stats_.class_count", lambda a: a.__setitem__(1, 0.0))
+    label = fitted["multinomial-nb"].classes_[1]
+    _refused(f.write(), "stats_.feature_count[0]", f"class {label!r}", "class_count is 0")
+
+
+def test_joint_counts_must_sum_to_the_class_counts(fitted, tmp_path):
+    f, _ = _saved(fitted, "full-bayes", tmp_path)
+    _edit(f, "stats_.joint.class_count", lambda a: a.__imul__(2.0))
+    _refused(f.write(), "stats_.joint.counts", "not the class counts")
+
+
+# ---------------------------------------------------------------------- families
+FIXED = ["tan", "aode", "ande", "spode", "nbtree"]  # models that count a fixed set of families
+
+
+def _families_edited(f, stats, change):
+    """The file with the families of its first family counts changed by ``change(families)``,
+    each kept family's table as it was and a new one's all zero (so the counts agree with one
+    another and only the families are wrong); the path of those counts and the families."""
+    path, obj = _family_counts(stats)[0]
+    node = f.doc["fitted"]["stats"]
+    for part in path.split(".")[1:]:
+        node = node["fields"][part]
+    families = change(list(obj.families))
+    node["fields"]["families"] = {
+        "tuple": [{"tuple": [{"value": c} for c in fam]} for fam in families]
+    }
+    tables = []
+    for fam in families:
+        try:  # a new family's counts summed out of a larger one, as counting would give
+            tables.append(obj.marginal(fam))
+        except KeyError:
+            tables.append(np.zeros([obj.n_states[c] for c in fam]))
+    f.arrays[_key(f, f"{path}.counts")] = np.concatenate([t.ravel() for t in tables])
+    return path, families
+
+
+def _names(model, family):
+    names = model.schema_.names
+    return [repr(names[c]) for c in family if c < len(names)]
+
+
+@pytest.mark.parametrize("kind", FIXED)
+@pytest.mark.parametrize("last", [False, True])
+def test_a_missing_family_is_named(fitted, tmp_path, kind, last):
+    f, stats = _saved(fitted, kind, tmp_path)
+    dropped = []
+
+    def drop(fams):  # a feature's family (the class family is the counts' own check)
+        k = len(fams) - 1 if last else next(i for i, fam in enumerate(fams) if len(fam) > 1)
+        dropped.append(fams.pop(k))
+        return fams
+
+    path, _ = _families_edited(f, stats, drop)
+    message = _refused(f.write(), f"{path}.families", "lacks the family", "counts")
+    assert all(name in message for name in _names(fitted[kind], dropped[0])), message
+    assert "KeyError" not in message
+
+
+@pytest.mark.parametrize("kind", FIXED)
+def test_an_extra_family_is_named(fitted, tmp_path, kind):
+    f, stats = _saved(fitted, kind, tmp_path)
+    added = []
+
+    def add(fams):  # the class with the first features, as many as no counted family has
+        target = fams[0][0] if len(fams[0]) == 1 else max(max(fam) for fam in fams)
+        size = 1
+        while (target, *range(size)) in fams:
+            size += 1
+        added.append((target, *range(size)))
+        return [*fams, added[0]]
+
+    path, _ = _families_edited(f, stats, add)
+    message = _refused(f.write(), f"{path}.families", "holds the family", "does not count")
+    assert all(name in message for name in _names(fitted[kind], added[0])), message
+
+
+@pytest.mark.parametrize("kind", ["tan-em", "kdb-em"])
+def test_expected_counts_missing_a_feature_family_are_named(fitted, tmp_path, kind):
+    f, stats = _saved(fitted, kind, tmp_path)
+    path, obj = "stats_.expected", stats.expected
+    node = f.doc["fitted"]["stats"]["fields"]["expected"]
+    d = obj.target
+    keep = [fam for fam in obj.families if fam != (d, 0)]
+    node["fields"]["families"] = {"tuple": [{"tuple": [{"value": c} for c in fam]} for fam in keep]}
+    f.arrays[_key(f, f"{path}.counts")] = np.concatenate([obj.table(fam).ravel() for fam in keep])
+    name = fitted[kind].schema_.names[0]
+    _refused(f.write(), f"{path}.families", "lacks the family", f"(class, {name!r})")
