@@ -1,20 +1,21 @@
-"""Bayesian networks: the structure (a DAG), independence by d-separation, discrete networks
-(CPTs, the joint probability, log-likelihood, forward sampling), BIF and XMLBIF files,
-parameter learning, scores and score-and-search structure learning (structural EM with missing
-values); exact inference by variable elimination (queries, batched queries, P(e), MAP/MPE) on
-factors, and with a compiled junction tree; Gibbs sampling, likelihood weighting and rejection
-sampling. :class:`NetworkClassifier` (any network as a classifier) lives with the classifiers
-and is named here too, imported on first use: this layer never imports the classifiers' layer
-(which imports it), so there is no import cycle. Factors, CPDs (:meth:`BayesianNetwork.cpd`),
-marginals and MAP answers print as tables with the states named (text and HTML) and turn into
-labelled pandas objects; evidence of probability zero raises :class:`ZeroProbabilityEvidence`
-from every query."""
+"""Bayesian networks: the structure (a DAG), independence by d-separation, discrete networks (CPTs,
+the joint probability, log-likelihood, forward sampling), BIF and XMLBIF files, parameter learning,
+scores and score-and-search structure learning (structural EM with missing values); exact inference
+by variable elimination (queries, batched queries, P(e), MAP/MPE) on factors, and with a compiled
+junction tree, or by whichever of the two costs less per query (:class:`ExactInference`, the default
+of predictions and ``network query``); Gibbs sampling, likelihood weighting and rejection sampling.
+:class:`NetworkClassifier` (any network as a classifier) lives with the classifiers and is named
+here too, imported on first use: this layer never imports the classifiers' layer (which imports it),
+so there is no import cycle. Factors, CPDs (:meth:`BayesianNetwork.cpd`), marginals and MAP answers
+print as tables with the states named (text and HTML) and turn into labelled pandas objects;
+evidence of probability zero raises :class:`ZeroProbabilityEvidence` from every query."""
 
 from typing import Any
 
-from bayeskit.networks.bif import BIFError, read_bif, write_bif
+from bayeskit.networks.bif import BIFError, RenormalizedCPTWarning, read_bif, write_bif
 from bayeskit.networks.dag import DAG, bayes_ball, structural_hamming_distance
 from bayeskit.networks.em import EMResult, expected_counts, fit_em
+from bayeskit.networks.exact import ExactInference
 from bayeskit.networks.factor import CPD, Factor, Marginals
 from bayeskit.networks.inference import (
     InferenceTooLarge,
@@ -35,7 +36,7 @@ from bayeskit.networks.sampling import (
 from bayeskit.networks.scores import SCORES, family_score, score
 from bayeskit.networks.search import learn_structure, learn_tree
 from bayeskit.networks.structure_em import StructuralEMResult, structural_em
-from bayeskit.networks.xmlbif import read_xmlbif, write_xmlbif
+from bayeskit.networks.xmlbif import XMLBIFError, read_xmlbif, write_xmlbif
 
 __all__ = [
     "CPD",
@@ -46,6 +47,7 @@ __all__ = [
     "BayesianNetwork",
     "DeterministicCPTWarning",
     "EMResult",
+    "ExactInference",
     "Factor",
     "GibbsResult",
     "GibbsSampler",
@@ -55,7 +57,9 @@ __all__ = [
     "Marginals",
     "NetworkClassifier",
     "NetworkFit",
+    "RenormalizedCPTWarning",
     "StructuralEMResult",
+    "XMLBIFError",
     "bayes_ball",
     "expected_counts",
     "family_score",

@@ -1,10 +1,13 @@
-"""BIF files (Bayesian Interchange Format 0.15, as the bnlearn repository writes them).
+"""BIF files (Bayesian Interchange Format 0.15, as the bnlearn repository, pgmpy and pyAgrum
+write them): read and write.
 
 Reading is a streaming parse: the file is read line by line (gzip-compressed or not), cut into
 tokens, and checked against the grammar as it goes; nothing in it is ever evaluated. A file
 that breaks the grammar or describes an invalid network gives a :class:`BIFError` with the line
-and what was expected there. Writing prints every probability with ``repr`` (the shortest
-decimal that reads back as the same float), so a written network reads back bit for bit.
+and what was expected there, and so does every other way a file can be bad (bytes that are not
+UTF-8, a damaged gzip stream, tables too large). Writing prints every probability with
+``repr`` (the shortest decimal that reads back as the same float), so a written network reads
+back bit for bit; a name that the format cannot hold is refused before anything is written.
 
 The grammar read::
 
@@ -18,8 +21,28 @@ The grammar read::
         (property ...;)*
     }
 
-with ``//`` and ``/* */`` comments. Parents are listed in a probability block's own order; the
-network's DAG takes them in that order.
+with ``//`` and ``/* */`` comments. The commas between the items of a list are optional, as in
+the format's grammar (pyAgrum writes ``table 0.2 0.8;`` and ``(yes) 0.9 0.1;``). A name is any
+run of characters other than white space and ``{}()[];,|``. Numbers are ASCII decimals: ``N`` a
+positive whole number, each ``P`` a number in [0, 1] (``0.25``, ``.25``, ``2.5e-1``). Parents
+are listed in a probability block's own order; the network's DAG takes them in that order.
+
+Rows printed with few digits. Tools print probabilities rounded: pyAgrum's XMLBIF writer to 6
+significant digits (``0.333333 0.333333 0.333333`` sums to 0.999999), older files to 2-4
+decimals (``0.3333`` three times). Rounding a probability to the digits printed moves it by at
+most half a unit in its last place, so a row is read when its sum is within the sum of those
+half units of 1 (``0.333333`` three times: 1.5e-6; ``0.3333`` three times: 1.5e-4), or within
+:data:`~bayeskit.networks.network.SUM_TOLERANCE` (1e-6), and never when it is more than
+:data:`ROUNDED_SUM_TOLERANCE` (0.01, pgmpy's own tolerance) away. Such a row, if it is more
+than ``SUM_TOLERANCE`` from 1, is divided by its sum, and the reader warns
+(:class:`RenormalizedCPTWarning`) naming the nodes and the largest deviation; the network's
+rows then sum to 1 to rounding. A row further from 1 (``0.2, 0.7``) is no distribution and is
+refused.
+
+Limits. Tables are allocated only after their size is checked: a file whose CPTs would hold
+more than ``max_cells`` cells together (by default
+:data:`~bayeskit.networks.learning.MAX_TABLE_CELLS`, 2**27, 1 GiB of float64) is refused by
+name before any is filled, sizes computed with Python integers.
 """
 
 from __future__ import annotations
@@ -28,43 +51,293 @@ import gzip
 import io
 import math
 import re
-from collections.abc import Iterator
+import warnings
+import zlib
+from array import array
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
 
+from bayeskit.data.validation import check_count
 from bayeskit.networks.dag import DAG
-from bayeskit.networks.network import BayesianNetwork
+from bayeskit.networks.learning import MAX_TABLE_CELLS
+from bayeskit.networks.network import SUM_TOLERANCE, BayesianNetwork
 
-__all__ = ["BIFError", "read_bif", "write_bif"]
+__all__ = ["ROUNDED_SUM_TOLERANCE", "BIFError", "RenormalizedCPTWarning", "read_bif", "write_bif"]
 
 _PUNCT = "{}()[];,|"
 _TOKEN = re.compile(r"\s*(?:([{}()\[\];,|])|([^\s{}()\[\];,|]+))")
+#: An ASCII decimal number: its fraction's digits (group 1 or 2) and exponent (group 3).
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(\.[0-9]*)?|(\.[0-9]+))(?:[eE]([+-]?[0-9]+))?")
+#: An ASCII whole number of at most 18 digits (no sign, no other digits such as '²').
+_WHOLE = re.compile(r"[0-9]{1,18}")
+#: Decimal places beyond this change no tolerance (10**-30 is far below SUM_TOLERANCE).
+_MAX_DECIMALS = 30
+
+#: The most a row of a file's probabilities may sum away from 1, however few digits they are
+#: printed with: pgmpy's own tolerance (rows of 2-decimal files such as 0.33 0.33 0.33).
+ROUNDED_SUM_TOLERANCE = 0.01
 
 
 class BIFError(ValueError):
     """A BIF file that does not follow the grammar, or describes no valid network."""
 
 
-def _open_text(source: Any) -> tuple[IO[str], bool]:
-    """A text stream over ``source`` (a path, gzip-compressed or not, or a text or binary
-    stream) and whether it must be closed here."""
-    if isinstance(source, str | PathLike):
-        raw = open(Path(source), "rb")  # noqa: SIM115 - closed by the caller
+class RenormalizedCPTWarning(UserWarning):
+    """Rows of a file's CPTs that summed to 1 only to the digits printed, divided by their sums
+    on reading."""
+
+
+# ------------------------------------------------------------------ opening files
+@contextmanager
+def _opened(source: Any, *, text: bool, reader: str) -> Iterator[IO]:
+    """``source`` as a stream, everything opened here closed after: a path is opened (and
+    gunzipped when its first bytes say gzip), so is a binary stream (left open); a text stream
+    is taken as it is. With ``text``, bytes are decoded as UTF-8 (a byte-order mark skipped)."""
+    with ExitStack() as stack:
+        if isinstance(source, str | PathLike):
+            raw: IO = stack.enter_context(open(Path(source), "rb"))  # noqa: SIM115
+        elif isinstance(source, io.TextIOBase):
+            yield source
+            return
+        elif hasattr(source, "read"):
+            if isinstance(source.read(0), str):
+                yield source
+                return
+            raw = source
+        else:
+            msg = f"{reader} needs a path or a file object, got {type(source).__name__}"
+            raise TypeError(msg)
+        if _is_gzip(raw):
+            raw = stack.enter_context(gzip.GzipFile(fileobj=raw, mode="rb"))
+        if text:
+            wrapper = io.TextIOWrapper(raw, encoding="utf-8-sig")
+            stack.callback(wrapper.detach)  # the stream beneath stays as it was (open or not)
+            raw = wrapper
+        yield raw
+
+
+def _is_gzip(raw: Any) -> bool:
+    """Whether the binary stream ``raw`` starts with gzip's magic bytes (left unread)."""
+    if hasattr(raw, "peek"):
+        return raw.peek(2)[:2] == b"\x1f\x8b"
+    if raw.seekable():
+        at = raw.tell()
         head = raw.read(2)
-        raw.seek(0)
-        stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if head == b"\x1f\x8b" else raw
-        return io.TextIOWrapper(stream, encoding="utf-8"), True
-    if isinstance(source, io.TextIOBase):
-        return source, False
-    if hasattr(source, "read"):
-        return io.TextIOWrapper(source, encoding="utf-8"), False
-    msg = f"read_bif needs a path or a file object, got {type(source).__name__}"
-    raise TypeError(msg)
+        raw.seek(at)
+        return head == b"\x1f\x8b"
+    return False
 
 
+def _read(source: Any, parse: Callable, error: type[BIFError], reader: str, *, text: bool) -> Any:
+    """``parse(stream)`` over ``source`` (:func:`_opened`); bytes that are not UTF-8 and
+    damaged gzip data give ``error``."""
+    try:
+        with _opened(source, text=text, reader=reader) as stream:
+            return parse(stream)
+    except UnicodeDecodeError as exc:
+        msg = f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        raise error(msg) from None
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        msg = f"the file's gzip data is damaged ({exc})"
+        raise error(msg) from None
+
+
+def _write_to(target: Any, write: Callable[[IO[str]], None], writer: str) -> None:
+    """``write(stream)`` into ``target``: a path (gzip-compressed when it ends in ``.gz``), a
+    text stream, or a binary stream (written as UTF-8, left open)."""
+    if isinstance(target, str | PathLike):
+        path = Path(target)
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "wt", encoding="utf-8", newline="\n") as out:
+            write(out)
+    elif isinstance(target, io.TextIOBase):
+        write(target)
+    elif hasattr(target, "write"):
+        out = io.TextIOWrapper(target, encoding="utf-8", newline="\n")
+        try:
+            write(out)
+            out.flush()
+        finally:
+            out.detach()
+    else:
+        msg = f"{writer} needs a path or a file object, got {type(target).__name__}"
+        raise TypeError(msg)
+
+
+# ------------------------------------------------------------------ numbers, rows and sizes
+def _probability(token: str | None) -> tuple[float, int] | None:
+    """The probability ``token`` prints (an ASCII decimal in [0, 1]) and its decimal places
+    (``0.333333``: 6, ``1e-05``: 5, ``1``: 0, at most 30), or None."""
+    match = _NUMBER.fullmatch(token) if token else None
+    if match is None:
+        return None
+    value = float(token)
+    if not 0.0 <= value <= 1.0:
+        return None
+    fraction = match.group(1) or match.group(2) or "."
+    exponent = match.group(3) or "0"
+    shift = int(exponent) if len(exponent) <= 6 else (-(10**6) if exponent[0] == "-" else 10**6)
+    return value + 0.0, min(max(len(fraction) - 1 - shift, 0), _MAX_DECIMALS)  # -0.0 -> 0.0
+
+
+def _whole(token: str | None) -> int | None:
+    """The positive whole number ``token`` is in ASCII digits, or None."""
+    if token is None or _WHOLE.fullmatch(token) is None or int(token) < 1:
+        return None
+    return int(token)
+
+
+def _rounding(decimals: Any) -> np.ndarray:
+    """How far rounding can have moved the sum of each row (last axis) of probabilities printed
+    to ``decimals`` places: half a unit of each one's last place, added."""
+    places = np.asarray(decimals, dtype=np.float64)
+    return (0.5 * 10.0**-places).sum(axis=-1)
+
+
+@dataclass
+class _Block:
+    """A parsed CPT: its parents, the table (parents..., child), how far rounding to the
+    digits printed can have moved each row's sum (:func:`_rounding`), and its first line."""
+
+    parents: tuple[str, ...]
+    table: np.ndarray
+    rounding: np.ndarray
+    line: int
+
+
+def _count_cells(
+    total: int, shape: tuple[int, ...], child: str, parents: tuple, line: int, limit: int, error
+) -> int:
+    """``total`` plus the cells of ``child``'s CPT of ``shape``: ``error`` when over
+    ``limit``."""
+    size = math.prod(shape)
+    if total + size > limit:
+        dims = " x ".join(map(str, shape))
+        msg = (
+            f"line {line}: the CPT of {child!r} given {list(parents)} has {dims} = {size:,} "
+            f"cells, {total + size:,} with the CPTs before it, more than max_cells={limit:,}; "
+            "pass a larger max_cells to read it"
+        )
+        raise error(msg)
+    return total + size
+
+
+def _renormalize(child: str, block: _Block, states: dict, error: type[BIFError]) -> tuple:
+    """Check each row of ``block`` sums to 1 to the digits printed (the module's rule) and
+    divide those more than ``SUM_TOLERANCE`` off by their sums: (rows divided, largest
+    deviation)."""
+    k = block.table.shape[-1]
+    rows = block.table.reshape(-1, k)
+    sums = rows.sum(axis=1)
+    off = np.abs(sums - 1.0)
+    allowed = np.clip(block.rounding.reshape(-1), SUM_TOLERANCE, ROUNDED_SUM_TOLERANCE)
+    bad = off > allowed + 1e-12  # rounding of the sum itself
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        at = np.unravel_index(i, block.table.shape[:-1])
+        config = {p: states[p][j] for p, j in zip(block.parents, at, strict=True)}
+        msg = (
+            f"line {block.line}: node {child!r}: the distribution given "
+            f"{config or 'no parents'} sums to {float(sums[i]):.10g}, not 1 (rounding to the "
+            f"digits printed explains at most {allowed[i]:.2g})"
+        )
+        raise error(msg)
+    fix = off > SUM_TOLERANCE
+    if not fix.any():
+        return 0, 0.0
+    rows[fix] /= sums[fix][:, None]
+    return int(fix.sum()), float(off[fix].max())
+
+
+def _assemble(
+    states: dict, lines: dict, blocks: dict[str, _Block], block: str, error: type[BIFError]
+) -> tuple[BayesianNetwork, str | None]:
+    """The network of the parsed variables (``states``, declared at ``lines``) and their
+    CPT ``blocks``, each check failing with a line: a variable without a ``block``, parents
+    that make a cycle, a row that is no distribution, an invalid CPT. With it, the warning to
+    give for rows divided by their sums (or None)."""
+    missing = [v for v in states if v not in blocks]
+    if missing:
+        msg = f"line {lines[missing[0]]}: variable {missing[0]!r} has no {block}"
+        raise error(msg)
+    edges = [(p, child) for child in states for p in blocks[child].parents]
+    try:
+        dag = DAG(nodes=list(states), edges=edges)
+    except ValueError as exc:
+        msg = f"the {block}s' parents make no DAG: {exc}"
+        raise error(msg) from None
+    fixed = {v: _renormalize(v, blocks[v], states, error) for v in states}
+    try:
+        net = BayesianNetwork(dag, {v: blocks[v].table for v in states}, states=states)
+    except ValueError as exc:
+        node = next((v for v in states if str(exc).startswith(f"node {v!r}:")), None)
+        where = f"line {blocks[node].line}: " if node is not None else ""
+        msg = f"{where}{exc}"
+        raise error(msg) from None
+    return net, _renormalized_note(fixed)
+
+
+def _renormalized_note(fixed: dict[str, tuple[int, float]]) -> str | None:
+    nodes = [v for v, (n, _) in fixed.items() if n]
+    if not nodes:
+        return None
+    worst = max(nodes, key=lambda v: fixed[v][1])
+    named = ", ".join(map(repr, nodes[:5])) + (
+        f" and {len(nodes) - 5} more" if len(nodes) > 5 else ""
+    )
+    rows = sum(fixed[v][0] for v in nodes)
+    return (
+        f"{rows} CPT row(s) of {named} summed to 1 only to the digits printed (the largest "
+        f"deviation {fixed[worst][1]:.2g}, in {worst!r}); each was divided by its sum"
+    )
+
+
+# ------------------------------------------------------------------ names
+def _bif_rule(label: Any) -> str | None:
+    """Why ``label`` cannot be a name in a BIF file, or None."""
+    if not isinstance(label, str):
+        return f"is a {type(label).__name__}, not a string"
+    if not label:
+        return "is empty"
+    if any(c.isspace() or c in _PUNCT for c in label):
+        return "holds white space or one of {}()[];,| (BIF names are single words)"
+    if "//" in label or "/*" in label:
+        return "holds '//' or '/*', which start BIF comments"
+    return _utf8_rule(label)
+
+
+def _utf8_rule(label: str) -> str | None:
+    try:
+        label.encode("utf-8")
+    except UnicodeEncodeError:
+        return "holds a lone surrogate, which UTF-8 cannot encode"
+    return None
+
+
+def _check_names(network: Any, name: Any, rule: Callable, fmt: str, writer: str) -> None:
+    """TypeError unless ``network`` is a network; ValueError naming the first of its network
+    ``name``, node names and state names that ``rule`` refuses, and why."""
+    if not isinstance(network, BayesianNetwork):
+        msg = f"{writer} needs a BayesianNetwork, got {type(network).__name__}"
+        raise TypeError(msg)
+    labels = [("the network name", name)]
+    for node in network.nodes:
+        labels.append(("node", node))
+        labels.extend((f"state of node {node!r}", s) for s in network.states(node))
+    for what, label in labels:
+        problem = rule(label)
+        if problem is not None:
+            msg = f"{what} {label!r} cannot be written in {fmt}: it {problem}"
+            raise ValueError(msg)
+
+
+# ------------------------------------------------------------------ tokens
 class _Tokens:
     """The tokens of a text stream, with their line numbers, read a line at a time."""
 
@@ -140,6 +413,11 @@ class _Tokens:
             self.fail(what, got, line)
         return got
 
+    def comma(self) -> None:
+        """An optional ',' between the items of a list."""
+        if self.peek()[0] == ",":
+            self.next()
+
     def skip_property(self) -> None:
         """``property ... ;`` (the word already read): everything up to the semicolon."""
         while True:
@@ -150,14 +428,18 @@ class _Tokens:
                 return
 
 
-def read_bif(source: Any) -> BayesianNetwork:
+# ------------------------------------------------------------------ reading
+def read_bif(source: Any, *, max_cells: int = MAX_TABLE_CELLS) -> BayesianNetwork:
     """Read a discrete Bayesian network from a BIF file.
 
     Parameters
     ----------
     source : str, path or file object
         A ``.bif`` or gzip-compressed ``.bif.gz`` file (detected from its first bytes), or an
-        open text or binary stream.
+        open text or binary stream (left open).
+    max_cells : int, default=:data:`~bayeskit.networks.learning.MAX_TABLE_CELLS` (2**27)
+        The most cells the network's CPTs may hold together; checked for each table before it
+        is allocated.
 
     Returns
     -------
@@ -170,7 +452,19 @@ def read_bif(source: Any) -> BayesianNetwork:
     BIFError
         With the line and what was expected there: a grammar error, an unknown variable or
         state, a missing or repeated block, a number of entries that does not fit, a value
-        that is no finite number in [0, 1], a distribution that does not sum to 1, a cycle.
+        that is no ASCII number in [0, 1], a distribution that does not sum to 1 to the
+        digits printed, a cycle, tables over ``max_cells``; bytes that are not UTF-8, damaged
+        gzip data.
+
+    Warns
+    -----
+    RenormalizedCPTWarning
+        When rows summed to 1 only to the digits printed, more than 1e-6 away (pyAgrum and
+        older files print few digits): they are divided by their sums, and the warning names
+        the nodes and the largest deviation. A row may sum to 1 within half a unit in the last
+        printed place of each of its probabilities, added (the most rounding can move the
+        sum: ``0.3333 0.3333 0.3333``, 1.5e-4), never more than
+        :data:`ROUNDED_SUM_TOLERANCE` (0.01); a row further off is refused.
 
     Examples
     --------
@@ -180,33 +474,26 @@ def read_bif(source: Any) -> BayesianNetwork:
     ... variable rain { type discrete [ 2 ] { yes, no }; }
     ... variable wet { type discrete [ 2 ] { yes, no }; }
     ... probability ( rain ) { table 0.2, 0.8; }
-    ... probability ( wet | rain ) { (yes) 0.9, 0.1; (no) 0.1, 0.9; }
+    ... probability ( wet | rain ) { (yes) 0.9, 0.1; (no) 0.1 0.9; }
     ... '''
     >>> net = read_bif(io.StringIO(text))
     >>> net.dag.parents("wet"), net.cpt("wet")[1].tolist()
     (('rain',), [0.1, 0.9])
     """
-    return _read_text(source, lambda stream: _parse(_Tokens(stream)))
+    check_count("max_cells", max_cells, low=1)
+    net, note = _read(
+        source, lambda s: _parse(_Tokens(s), max_cells), BIFError, "read_bif", text=True
+    )
+    if note is not None:
+        warnings.warn(note, RenormalizedCPTWarning, stacklevel=2)
+    return net
 
 
-def _read_text(source: Any, parse: Any) -> Any:
-    """``parse(stream)`` over ``source``'s text (closed after, when opened here); bytes that
-    are not UTF-8 give a :class:`BIFError`."""
-    stream, close = _open_text(source)
-    try:
-        return parse(stream)
-    except UnicodeDecodeError as exc:
-        msg = f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})"
-        raise BIFError(msg) from None
-    finally:
-        if close:
-            stream.close()
-
-
-def _parse(toks: _Tokens) -> BayesianNetwork:
+def _parse(toks: _Tokens, max_cells: int) -> tuple[BayesianNetwork, str | None]:
     states: dict[str, tuple[str, ...]] = {}
     lines: dict[str, int] = {}
-    blocks: dict[str, tuple[tuple[str, ...], np.ndarray, int]] = {}
+    blocks: dict[str, _Block] = {}
+    cells = 0
     seen_network = False
     while True:
         word, line = toks.next()
@@ -235,46 +522,12 @@ def _parse(toks: _Tokens) -> BayesianNetwork:
             child, parents = _header(toks, states)
             if child in blocks:
                 toks.fail(f"one probability block per variable ({child!r} has two)", child, line)
-            table = _entries(toks, child, parents, states)
-            blocks[child] = (parents, table, line)
+            shape = (*(len(states[p]) for p in parents), len(states[child]))
+            cells = _count_cells(cells, shape, child, parents, line, max_cells, BIFError)
+            blocks[child] = _entries(toks, child, parents, states, shape)
         else:
             toks.fail("'network', 'variable' or 'probability'", word, line)
-    return _assemble(states, lines, blocks, "probability block")
-
-
-def _assemble(states: dict, lines: dict, blocks: dict, block: str) -> BayesianNetwork:
-    """The network of the parsed variables (``states``, declared at ``lines``) and their
-    CPT ``blocks`` (variable -> (parents, table, line)), each check failing with a line:
-    a variable without a ``block``, parents that make a cycle, a CPT that is invalid."""
-    missing = [v for v in states if v not in blocks]
-    if missing:
-        msg = f"line {lines[missing[0]]}: variable {missing[0]!r} has no {block}"
-        raise BIFError(msg)
-    edges = [(p, child) for child in states for p in blocks[child][0]]
-    try:
-        dag = DAG(nodes=list(states), edges=edges)
-    except ValueError as exc:
-        msg = f"the {block}s' parents make no DAG: {exc}"
-        raise BIFError(msg) from None
-    try:
-        return BayesianNetwork(dag, {v: blocks[v][1] for v in states}, states=states)
-    except ValueError as exc:
-        node = next((v for v in states if str(exc).startswith(f"node {v!r}:")), None)
-        where = f"line {blocks[node][2]}: " if node is not None else ""
-        msg = f"{where}{exc}"
-        raise BIFError(msg) from None
-
-
-def _write_to(target: Any, write: Any) -> None:
-    """``write(stream)`` into ``target``: a path (gzip-compressed when it ends in ``.gz``) or
-    a text stream."""
-    if isinstance(target, str | PathLike):
-        path = Path(target)
-        opener = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "wt", encoding="utf-8") as out:
-            write(out)
-    else:
-        write(target)
+    return _assemble(states, lines, blocks, "probability block", BIFError)
 
 
 def _variable(toks: _Tokens, name: str) -> tuple[str, ...]:
@@ -294,23 +547,26 @@ def _variable(toks: _Tokens, name: str) -> tuple[str, ...]:
             toks.fail("'discrete' (only discrete variables are read)", kind, at)
         toks.expect("[")
         size_tok, at = toks.next()
-        if size_tok is None or not size_tok.isdigit() or int(size_tok) < 1:
-            toks.fail("a positive number of states", size_tok, at)
+        size = _whole(size_tok)
+        if size is None:
+            toks.fail("a positive number of states (ASCII digits)", size_tok, at)
         toks.expect("]")
         open_line = toks.expect("{")
         found = [toks.name("a state name")]
         while True:
-            sep, at = toks.next()
+            sep, at = toks.peek()
             if sep == "}":
+                toks.next()
                 break
-            if sep != ",":
+            if sep is None or (sep in _PUNCT and sep != ","):
+                toks.next()
                 toks.fail("',' or '}'", sep, at)
+            toks.comma()
             found.append(toks.name("a state name"))
         toks.expect(";")
-        if len(found) != int(size_tok):
+        if len(found) != size:
             msg = (
-                f"line {open_line}: variable {name!r} declares {size_tok} states but lists "
-                f"{len(found)}"
+                f"line {open_line}: variable {name!r} declares {size} states but lists {len(found)}"
             )
             raise BIFError(msg)
         if len(set(found)) != len(found):
@@ -337,49 +593,51 @@ def _header(toks: _Tokens, states: dict) -> tuple[str, tuple[str, ...]]:
             if parent == child or parent in parents:
                 toks.fail("distinct parents, other than the child", parent, at)
             parents.append(parent)
-            got, line = toks.next()
-            if got != ",":
+            toks.comma()
+            if toks.peek()[0] == ")":
+                got, line = toks.next()
                 break
     if got != ")":
         toks.fail("')'", got, line)
     return child, tuple(parents)
 
 
-def _numbers(toks: _Tokens, count: int, what: str) -> list[float]:
-    """``count`` comma-separated probabilities and the closing ';'."""
-    out = []
+def _numbers(toks: _Tokens, count: int, what: str) -> tuple[array, array]:
+    """``count`` probabilities (commas between them optional) and the closing ';': their
+    values and decimal places."""
+    values, decimals = array("d"), array("b")
+    tok, line = toks.next()
     while True:
-        tok, line = toks.next()
-        value = _probability(tok)
-        if value is None:
+        parsed = _probability(tok)
+        if parsed is None:
             toks.fail(f"a probability (a number in [0, 1]) in {what}", tok, line)
-        out.append(value)
+        if len(values) == count:
+            msg = f"line {line}: {what} has more than {count} probabilities"
+            raise BIFError(msg)
+        values.append(parsed[0])
+        decimals.append(parsed[1])
         sep, at = toks.next()
         if sep == ";":
             break
-        if sep != ",":
+        if sep == ",":
+            tok, line = toks.next()
+        elif sep is None or sep in _PUNCT:
             toks.fail("',' or ';'", sep, at)
-    if len(out) != count:
-        msg = f"line {line}: {what} has {len(out)} probabilities, expected {count}"
+        else:
+            tok, line = sep, at
+    if len(values) != count:
+        msg = f"line {line}: {what} has {len(values)} probabilities, expected {count}"
         raise BIFError(msg)
-    return out
+    return values, decimals
 
 
-def _probability(token: str | None) -> float | None:
-    if token is None or token in _PUNCT:
-        return None
-    try:
-        value = float(token)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) and 0.0 <= value <= 1.0 else None
-
-
-def _entries(toks: _Tokens, child: str, parents: tuple, states: dict) -> np.ndarray:
-    shape = (*(len(states[p]) for p in parents), len(states[child]))
+def _entries(toks: _Tokens, child: str, parents: tuple, states: dict, shape: tuple) -> _Block:
     k = shape[-1]
-    table = np.full(shape, np.nan)
-    default: list[float] | None = None
+    table = np.zeros(shape)
+    rounding = np.zeros(shape[:-1])
+    filled = np.zeros(shape[:-1], dtype=bool)
+    index = {p: {s: i for i, s in enumerate(states[p])} for p in parents}
+    default: tuple[array, array] | None = None
     open_line = toks.expect("{")
     while True:
         word, line = toks.next()
@@ -388,62 +646,71 @@ def _entries(toks: _Tokens, child: str, parents: tuple, states: dict) -> np.ndar
         if word == "property":
             toks.skip_property()
         elif word == "table":
-            values = _numbers(toks, math.prod(shape), f"the table of {child!r}")
+            if filled.any():
+                toks.fail(f"one 'table' and no rows with it for {child!r}", word, line)
+            values, places = _numbers(toks, table.size, f"the table of {child!r}")
             # child slowest, last parent fastest
-            flat = np.array(values).reshape(k, -1)
-            table[...] = flat.T.reshape(shape)
+            table[...] = np.frombuffer(values).reshape(k, -1).T.reshape(shape)
+            places = np.frombuffer(places, dtype=np.int8).reshape(k, -1).T
+            rounding[...] = _rounding(places).reshape(shape[:-1])
+            filled[...] = True
         elif word == "default":
+            if default is not None:
+                toks.fail(f"one default row for {child!r}", word, line)
             default = _numbers(toks, k, f"the default row of {child!r}")
         elif word == "(":
+            if not parents:
+                toks.fail(f"'table' ({child!r} has no parents)", "(", line)
             config = []
             for i, parent in enumerate(parents):
                 if i:
-                    toks.expect(",")
+                    toks.comma()
                 label, at = toks.next()
-                if label not in states[parent]:
+                if label not in index[parent]:
                     toks.fail(f"a state of {parent!r} {list(states[parent])}", label, at)
-                config.append(states[parent].index(label))
+                config.append(index[parent][label])
             toks.expect(")")
             row = tuple(config)
-            if not parents:
-                toks.fail(f"'table' ({child!r} has no parents)", "(", line)
-            if not np.isnan(table[row]).all():
+            if filled[row]:
                 toks.fail(f"each parent configuration of {child!r} once", "(", line)
-            table[row] = _numbers(toks, k, f"the row of {child!r}")
+            values, places = _numbers(toks, k, f"the row of {child!r}")
+            table[row] = np.frombuffer(values)
+            rounding[row] = _rounding(places)
+            filled[row] = True
         else:
             toks.fail("'table', '(', 'default', 'property' or '}'", word, line)
-    unset = np.isnan(table[..., 0])
+    unset = ~filled
     if unset.any():
         if default is None:
             at = tuple(int(i) for i in np.argwhere(unset)[0])
             config = ", ".join(states[p][i] for p, i in zip(parents, at, strict=True))
             msg = f"line {open_line}: the CPT of {child!r} has no row for ({config})"
             raise BIFError(msg)
-        table[unset] = default
-    return table
+        table[unset] = np.frombuffer(default[0])
+        rounding[unset] = _rounding(default[1])
+    return _Block(parents, table, rounding, open_line)
 
 
+# ------------------------------------------------------------------ writing
 def write_bif(network: BayesianNetwork, target: Any, *, name: str = "unknown") -> None:
     """Write ``network`` as BIF to ``target`` (a path, gzip-compressed when it ends in
-    ``.gz``, or a text stream). Variables in node order; CPTs of nodes with parents as one row
-    per parent configuration in C order; every probability with ``repr``, so reading the file
-    back gives the same floats."""
-    if not isinstance(network, BayesianNetwork):
-        msg = f"write_bif needs a BayesianNetwork, got {type(network).__name__}"
-        raise TypeError(msg)
-    for node in network.nodes:
-        for label in (str(node), *network.states(node)):
-            if (
-                not label
-                or any(c.isspace() or c in _PUNCT for c in label)
-                or "//" in label
-                or "/*" in label
-            ):
-                msg = (
-                    f"{label!r} (of node {node!r}) cannot be written in BIF: names are single words"
-                )
-                raise ValueError(msg)
-    _write_to(target, lambda out: _write(network, out, name))
+    ``.gz``, or a text or binary stream, left open).
+
+    Variables in node order; CPTs of nodes with parents as one row per parent configuration
+    in C order; every probability with ``repr``, so reading the file back gives the same
+    floats, DAG, node and parent order and states.
+
+    Raises
+    ------
+    ValueError
+        Before anything is written, naming it: a network name, node name or state name that
+        BIF cannot hold (names are single words: not empty, no white space, none of
+        ``{}()[];,|``, no ``//`` or ``/*``, which start comments; strings UTF-8 can encode).
+    TypeError
+        ``network`` is no :class:`BayesianNetwork`, or ``target`` no path or stream.
+    """
+    _check_names(network, name, _bif_rule, "BIF", "write_bif")
+    _write_to(target, lambda out: _write(network, out, name), "write_bif")
 
 
 def _write(network: BayesianNetwork, out: IO[str], name: str) -> None:
@@ -458,7 +725,7 @@ def _write(network: BayesianNetwork, out: IO[str], name: str) -> None:
         if not parents:
             out.write(f"probability ( {node} ) {{\n  table {_row(table)};\n}}\n")
             continue
-        out.write(f"probability ( {node} | {', '.join(map(str, parents))} ) {{\n")
+        out.write(f"probability ( {node} | {', '.join(parents)} ) {{\n")
         for config in np.ndindex(*table.shape[:-1]):
             labels = ", ".join(network.states(p)[i] for p, i in zip(parents, config, strict=True))
             out.write(f"  ({labels}) {_row(table[config])};\n")
