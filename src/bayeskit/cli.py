@@ -442,6 +442,9 @@ def _parse_params(items: list[str] | None, models: dict[str, type]) -> dict[str,
             which = " or ".join(repr(m) for m in models)
             msg = f"unknown parameter {name!r} for {which}; valid: {', '.join(sorted(known))}"
             raise typer.BadParameter(msg, param_hint="'--param'")
+        if name in params:
+            msg = f"parameter {name!r} is given twice: give each parameter once"
+            raise typer.BadParameter(msg, param_hint="'--param'")
         params[name] = _parse_value(value)
     return params
 
@@ -2455,13 +2458,30 @@ def _is_xml(path: Path) -> bool:
     return any(part in (".xml", ".xmlbif") for part in path.suffixes)
 
 
-def _read_network(path: Path):
+def _read_network(path: Path, hint: str = "'NETWORK'"):
+    """The network in a .bif or .xml file (either .gz), as every network command reads it: a
+    missing file or a directory refused as a bad ``hint``, a file that holds no network as one
+    line naming it (exit 1), never a traceback."""
     from bayeskit.networks import read_bif, read_xmlbif
 
+    if path.is_dir():
+        msg = f"{path} is a directory, not a network file (.bif or .xml, either .gz)"
+        raise typer.BadParameter(msg, param_hint=hint)
     if not path.is_file():
         msg = f"file not found: {path}"
-        raise typer.BadParameter(msg, param_hint="'NETWORK'")
-    return (read_xmlbif if _is_xml(path) else read_bif)(path)
+        raise typer.BadParameter(msg, param_hint=hint)
+    try:
+        return (read_xmlbif if _is_xml(path) else read_bif)(path)
+    except (ValueError, OSError) as exc:
+        msg = f"{path} is no network file that can be read: {exc}"
+        raise _fail(msg) from None
+
+
+def _listed(names: Any, most: int = 10) -> str:
+    """Names as a comma list, the first ``most`` of them and how many more."""
+    names = [str(n) for n in names]
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    return ", ".join(names[:most]) + more
 
 
 def _write_network(net: Any, path: Path) -> None:
@@ -2811,14 +2831,23 @@ def network_fit(
     if method not in ("auto", "count", "em", "gradient"):
         msg = f"--method must be auto, count, em or gradient, got {method!r}"
         raise _fail(msg)
-    given = _read_network(structure) if structure.is_file() else None
-    if given is None:
-        msg = f"file not found: {structure}"
-        raise _fail(msg)
+    given = _read_network(structure, "'--structure'")
     frame, _ = _network_data(data, check=False, ignore=ignore)  # the states are the file's
     states = {n: given.states(n) for n in given.nodes}
     latent = {n: states[n] for n in given.nodes if n not in frame.columns}
     observed = [n for n in given.nodes if n in frame.columns]
+    if not observed:
+        msg = (
+            f"{data} shares no column with the network in {structure}: its nodes are "
+            f"{_listed(given.nodes)} and DATA's columns {_listed(frame.columns)}; name DATA's "
+            "columns after the nodes"
+        )
+        raise _fail(msg)
+    if latent:
+        _note(
+            f"DATA has no column for {len(latent)} of the network's {len(given.nodes)} nodes "
+            f"({_listed(latent)}): they are latent, fitted by EM from the others"
+        )
     holes = int(frame[observed].isna().to_numpy().sum())
     if method == "auto":
         method = "em" if latent or holes else "count"
@@ -2852,7 +2881,8 @@ def network_fit(
             state = "converged" if result.converged else "stopped at --max-iter"
             how = (
                 f" by {method.upper() if method == 'em' else method} ({holes} missing values, "
-                f"latent nodes: {len(latent)}; {result.n_iter} iterations, {state}, "
+                f"latent nodes: {len(latent)}{f' ({_listed(latent)})' if latent else ''}; "
+                f"{result.n_iter} iterations, {state}, "
                 f"log-likelihood {result.history[-1]:,.3f})"
             )
         _write_network(net, output)
@@ -2930,12 +2960,19 @@ def network_query(
     ] = False,
     max_cells: Annotated[
         int,
-        typer.Option("--max-cells", min=1, help="The most cells the junction tree may have."),
+        typer.Option(
+            "--max-cells",
+            min=1,
+            max=1 << 60,
+            help="The most cells a table of variable elimination, or the junction tree's "
+            "potentials together, may have; more is refused before anything is computed.",
+        ),
     ] = 1 << 27,
     fmt: _Format = "table",
 ) -> None:
-    """Exact posterior of each --target node given the --evidence (junction tree), and P(e);
-    with --map, the most probable joint state instead.
+    """Exact posterior of each --target node given the --evidence, and P(e) (variable
+    elimination or a junction tree, whichever costs less); with --map, the most probable joint
+    state instead.
 
     Evidence of probability zero under the network has no posterior: it is refused (exit 1).
     """
@@ -2943,27 +2980,19 @@ def network_query(
     if not target and not map_:
         msg = "name a node to give the posterior of (--target NODE), or pass --map"
         raise typer.BadParameter(msg, param_hint="'--target'")
-    observed: dict[str, str] = {}
-    for item in (evidence or "").split(","):
-        if not item.strip():
-            continue
-        node, sep, state = item.partition("=")
-        if not sep or not node.strip() or not state.strip():
-            msg = f"--evidence takes NODE=STATE pairs separated by commas, got {item!r}"
-            raise _fail(msg)
-        observed[node.strip()] = state.strip()
+    observed = _evidence_pairs(evidence)
     if map_:
-        _map_query(network, target or None, observed, fmt)
+        _map_query(network, target or None, observed, fmt, max_cells)
         return
     with _refusals():
-        from bayeskit.networks import JunctionTree
+        from bayeskit.networks import ExactInference
 
         net = _read_network(network)
-        tree = JunctionTree(net, max_cells=max_cells)
-        log_pe = tree.probability_of_evidence(observed, log=True) if observed else 0.0
+        exact = ExactInference(net, max_cells=max_cells)
+        log_pe = exact.probability_of_evidence(observed, log=True) if observed else 0.0
         rows = []
         for node in target:
-            posterior = tree.query(node, observed)
+            posterior = exact.query(node, observed)
             for state, p in zip(posterior.states[node], posterior.values, strict=True):
                 rows.append({"node": node, "state": state, "probability": float(p)})
     _emit(pd.DataFrame(rows), fmt, "posterior")
@@ -2971,8 +3000,29 @@ def network_query(
         _out().print(f"P(evidence) = {np.exp(log_pe):.6g} (log {log_pe:.6f})")
 
 
+def _evidence_pairs(evidence: str | None) -> dict[str, str]:
+    """``--evidence NODE=STATE,NODE=STATE``: node -> state; a pair without ``=``, or a node
+    given twice (even with the same state), refused by name."""
+    observed: dict[str, str] = {}
+    for item in (evidence or "").split(","):
+        if not item.strip():
+            continue
+        node, sep, state = (part.strip() for part in item.partition("="))
+        if not sep or not node or not state:
+            msg = f"--evidence takes NODE=STATE pairs separated by commas, got {item!r}"
+            raise _fail(msg)
+        if node in observed:
+            msg = (
+                f"--evidence gives node {node!r} twice ({node}={observed[node]} and "
+                f"{node}={state}): give each node one state"
+            )
+            raise _fail(msg)
+        observed[node] = state
+    return observed
+
+
 def _map_query(network: Path, targets: list[str] | None, observed: dict[str, str],
-               fmt: str) -> None:  # fmt: skip
+               fmt: str, max_cells: int) -> None:  # fmt: skip
     """``network query --map``: the most probable joint state of ``targets`` (every unobserved
     node when None: MPE) given ``observed``, by variable elimination, with its probability
     given the evidence, ``P(x | e)``, and jointly with it, ``P(x, e) = P(x | e) P(e)``."""
@@ -2980,7 +3030,7 @@ def _map_query(network: Path, targets: list[str] | None, observed: dict[str, str
         from bayeskit.networks import VariableElimination
 
         net = _read_network(network)
-        engine = VariableElimination(net)
+        engine = VariableElimination(net, max_cells=max_cells)
         log_pe = engine.probability_of_evidence(observed, log=True) if observed else 0.0
         result = engine.map_query(targets, observed)  # refuses evidence of probability zero
     kind = "MPE" if targets is None else "MAP"

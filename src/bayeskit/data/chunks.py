@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bayeskit._warnings import warn
 from bayeskit.data.arff import is_arff
 
 __all__ = ["Chunks", "iter_labelled", "read_chunks"]
@@ -213,8 +214,62 @@ def read_chunks(
             "read from CSV or Parquet files"
         )
         raise ValueError(msg)
-    return Chunks(p, int(chunksize), columns=columns, na_values=na_values, as_text=as_text,
-                  encoding=encoding)  # fmt: skip
+    out = Chunks(p, int(chunksize), columns=columns, na_values=na_values, as_text=as_text,
+                 encoding=encoding)  # fmt: skip
+    if not out.is_parquet:
+        _check_csv(out)
+    return out
+
+
+def _check_csv(chunks: Chunks) -> None:
+    """Before any chunk is read: a CSV file that is empty, or has a header and no row, refused
+    naming it; without an ``encoding``, a file that is not UTF-8 read as latin-1 with a
+    UserWarning that says so (as the command line reads a whole file), since a chunked read
+    would fail only at the chunk that holds the first such byte."""
+    path = chunks.path
+    if chunks.encoding is None:
+        bad = _utf8_error(path)
+        if bad is not None:
+            chunks.encoding = "latin-1"
+            warn(
+                f"{path} is not valid UTF-8 ({bad.reason} at byte {bad.start}); read it as "
+                "latin-1: give its encoding to choose another (cp1252, utf-16, ...)",
+                UserWarning,
+            )
+    try:
+        head = pd.read_csv(path, nrows=1, sep=chunks._sep, encoding=chunks.encoding, dtype=str)
+    except pd.errors.EmptyDataError:
+        msg = f"{path} is empty: no header row and no data"
+        raise ValueError(msg) from None
+    except UnicodeDecodeError as exc:
+        msg = f"{path} is not valid {chunks.encoding} ({exc.reason} at byte {exc.start})"
+        raise ValueError(msg) from None
+    if head.shape[0] == 0:
+        msg = f"{path} has a header ({head.shape[1]} columns) but no data rows"
+        raise ValueError(msg)
+
+
+def _utf8_error(path: Path, block: int = 1 << 20) -> UnicodeDecodeError | None:
+    """The first UTF-8 decoding error of a text file (gzipped where its name ends in .gz),
+    its byte offset counted in the text; None for valid UTF-8. One pass, a block at a time."""
+    import codecs
+    import gzip
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    done = 0
+    opener = gzip.open if path.name.lower().endswith(".gz") else open
+    with opener(path, "rb") as f:
+        while True:
+            data = f.read(block)
+            held = len(decoder.getstate()[0])  # bytes kept from the block before
+            try:
+                decoder.decode(data, final=not data)
+            except UnicodeDecodeError as exc:
+                exc.start += done - held
+                return exc
+            if not data:
+                return None
+            done += len(data)
 
 
 def _reiterable(chunks: Any) -> bool:
