@@ -72,13 +72,15 @@ def listed(names: Sequence[Any], most: int = 8) -> str:
     return f"{shown(names[:most])[:-1]}, ...] ({len(names):,} in all)"
 
 
-def too_large(what: str, cells: int, max_cells: int, way_out: str) -> InferenceTooLarge:
-    """The error for ``what`` needing a table of ``cells`` cells, above ``max_cells``."""
+def too_large(
+    what: str, cells: int, max_cells: int, way_out: str, tables: str = "a table of"
+) -> InferenceTooLarge:
+    """The error for ``what`` needing ``tables`` ``cells`` cells, above ``max_cells``."""
     if cells < 10**15:
         size = f"{cells:,} cells ({cells * 8 / 2**30:.1f} GiB)"
     else:  # beyond what a float's GiB or a row of digits shows well
         size = f"about 10^{math.log10(cells):.1f} cells"
-    msg = f"{what} needs a table of {size}, above max_cells={max_cells:,}; {way_out}"
+    msg = f"{what} needs {tables} {size}, above max_cells={max_cells:,}; {way_out}"
     return InferenceTooLarge(msg)
 
 

@@ -415,20 +415,7 @@ class VariableElimination:
         codes, columns = self._evidence_frame(evidence)
         self._apart(targets, columns)
         groups = [tuple(targets)] if joint else [(t,) for t in targets]
-        for g in groups:
-            self._check_size(g, tuple(columns), len(codes))
-        out = {g: np.empty((len(codes), *(int(self._card[t]) for t in g))) for g in groups}
-        possible = np.ones(len(codes), dtype=bool)
-        observed_mask = codes >= 0
-        patterns, which = np.unique(observed_mask, axis=0, return_inverse=True)
-        which = np.asarray(which).reshape(-1)
-        for k, pattern in enumerate(patterns):
-            rows = np.flatnonzero(which == k)
-            observed = tuple(int(columns[j]) for j in np.flatnonzero(pattern))
-            sub = codes[np.ix_(rows, np.flatnonzero(pattern))]
-            tables, possible[rows] = self._posteriors(groups, observed, sub)
-            for group, table in zip(groups, tables, strict=True):
-                out[group][rows] = table
+        out, possible = self._batch_posteriors(groups, codes, columns)
         if not possible.all():
             bad = np.flatnonzero(~possible)
             row = codes[bad[0]]
@@ -463,10 +450,16 @@ class VariableElimination:
     def _apart(
         self, targets: Iterable[int], observed: Iterable[int], verb: str = "queried"
     ) -> None:
-        """ValueError naming the nodes both asked for and observed."""
+        """ValueError naming the nodes both asked for and observed: every query refuses them
+        (a batch's too, for a column of the node even where it is missing), rather than give
+        the observed state probability 1."""
         clash = set(targets) & set(observed)
         if clash:
-            msg = f"{[self._nodes[i] for i in sorted(clash)]} are both {verb} and observed"
+            names = [self._nodes[i] for i in sorted(clash)]
+            msg = (
+                f"{shown(names)} are both {verb} and observed: a node's posterior given its own "
+                "state is that state; leave it out of the evidence or of the nodes asked for"
+            )
             raise ValueError(msg)
 
     def _evidence(self, evidence: Mapping[Any, Any] | None) -> tuple[tuple[int, ...], np.ndarray]:
@@ -484,6 +477,9 @@ class VariableElimination:
             at = state_index(names, state)  # by name, else by canonical key (networks.states)
             if at < 0:
                 msg = f"evidence {node!r}={state!r}: no such state (states: {list(names)})"
+                raise ValueError(msg)
+            if self._pos[node] in observed:  # two keys equal to one node (a custom mapping)
+                msg = f"evidence names node {shown(node)} twice; give each node one state"
                 raise ValueError(msg)
             observed.append(self._pos[node])
             codes.append(at)
@@ -504,9 +500,12 @@ class VariableElimination:
             if node not in self._pos:
                 msg = f"evidence column {node!r} is no node of the network"
                 raise ValueError(msg)
+            if self._pos[node] in columns:
+                msg = f"evidence has two columns for node {shown(node)}; give each node one column"
+                raise ValueError(msg)
             columns.append(self._pos[node])
             codes[:, j] = state_codes(
-                evidence[node], self._states[node], f"evidence column {node!r}"
+                evidence.iloc[:, j], self._states[node], f"evidence column {node!r}"
             )
         return codes, columns
 
@@ -537,6 +536,20 @@ class VariableElimination:
             possible &= totals > 0
             totals = np.where(totals > 0, totals, np.nan)
             out.append(table / totals.reshape((-1,) + (1,) * len(targets)))
+        return out, possible
+
+    def _batch_posteriors(self, groups, codes: np.ndarray, columns) -> tuple[dict, np.ndarray]:
+        """:meth:`_posteriors` of the rows of ``codes`` (columns: the nodes ``columns``, -1 =
+        not observed), as a table per group, a row per row; the rows that observe the same nodes
+        are answered together."""
+        for g in groups:  # the answer's tables, before anything is allocated
+            self._check_size(g, tuple(columns), len(codes))
+        out = {g: np.empty((len(codes), *(int(self._card[t]) for t in g))) for g in groups}
+        possible = np.ones(len(codes), dtype=bool)
+        for rows, observed, sub in observation_patterns(codes, columns):
+            tables, possible[rows] = self._posteriors(groups, observed, sub)
+            for group, table in zip(groups, tables, strict=True):
+                out[group][rows] = table
         return out, possible
 
     def _log_evidence(self, observed, codes: np.ndarray) -> np.ndarray:
@@ -772,6 +785,17 @@ class VariableElimination:
         if keep_choices:
             return table, log_scale, choices
         return table, log_scale
+
+
+def observation_patterns(codes: np.ndarray, columns):
+    """The rows of ``codes`` (columns: the nodes ``columns``, -1 = not observed) grouped by
+    which nodes they observe: per group, its row numbers, the nodes observed and their codes."""
+    patterns, which = np.unique(codes >= 0, axis=0, return_inverse=True)
+    which = np.asarray(which).reshape(-1)
+    for k, pattern in enumerate(patterns):
+        rows = np.flatnonzero(which == k)
+        seen = np.flatnonzero(pattern)
+        yield rows, tuple(int(columns[j]) for j in seen), codes[np.ix_(rows, seen)]
 
 
 def _pick(pool: set[int], adj: dict[int, set[int]], card: np.ndarray, order, fixed) -> int:
