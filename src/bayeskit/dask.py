@@ -487,7 +487,7 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     from bayeskit.networks.learning import _NetworkData
     from bayeskit.networks.search import MAX_DISTINCT_ROWS
     from bayeskit.networks.search import learn_structure as search
-    from bayeskit.networks.states import node_states
+    from bayeskit.networks.states import node_states, state_names
 
     dask, dd = _dask()
     if not isinstance(ddf, dd.DataFrame):
@@ -499,7 +499,7 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     limit = options.pop("max_distinct_rows", MAX_DISTINCT_ROWS)
     check_count("max_distinct_rows", limit, none_ok=True)
     nodes = tuple(ddf.columns)
-    given = {n: tuple(str(v) for v in states[n]) for n in (states or {})}
+    given = {n: state_names(f"states[{n!r}]", states[n]) for n in (states or {})}
     unknown = [n for n in nodes if n not in given]
     for node, values in _distinct_values(dask, ddf, unknown).items():
         given[node] = node_states(node, list(values))  # the one rule (networks.states)

@@ -21,7 +21,7 @@ def network_from_factors(model: Any, factors: list[LogFactor], class_node: Any) 
     if class_node in names:
         msg = f"class_node {class_node!r} is also a feature's name: pass another class_node"
         raise ValueError(msg)
-    states = {class_node: tuple(str(c) for c in model.classes_)}
+    states = {class_node: tuple(model.classes_)}  # named by the network's one rule
     cpts: dict[Any, np.ndarray] = {}
     prior = np.exp(model.log_prior_)
     cpts[class_node] = prior / prior.sum()
@@ -29,7 +29,7 @@ def network_from_factors(model: Any, factors: list[LogFactor], class_node: Any) 
     for f in factors:
         name = names[f.child]
         column = model.schema_.columns[f.child]
-        states[name] = tuple(str(c) for c in column.categories)
+        states[name] = tuple(column.categories)
         table = np.asarray(f.log_table)
         if not f.parents and not table.any():  # left out of the model
             cpts[name] = np.full(table.shape[-1], 1.0 / table.shape[-1])
