@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 from bayeskit.networks import (
+    ExactInference,
     GibbsSampler,
     JunctionTree,
     VariableElimination,
@@ -27,6 +28,7 @@ from bayeskit.networks import (
 
 ASIA = read_bif(Path(__file__).parent / "data" / "asia.bif.gz")
 VE, JT = VariableElimination(ASIA), JunctionTree(ASIA)
+EXACT = ExactInference(ASIA, engine="junction-tree")
 
 
 class _Pairs(Mapping):
@@ -55,6 +57,7 @@ QUERIES = {
     "ve.query": lambda e: VE.query("lung", e),
     "ve.query joint": lambda e: VE.query(["lung", "bronc"], e),
     "jt.query": lambda e: JT.query("lung", e),
+    "exact.query": lambda e: EXACT.query("lung", e),
     "ve.probability_of_evidence": lambda e: VE.probability_of_evidence(e),
     "jt.probability_of_evidence": lambda e: JT.probability_of_evidence(e),
     "jt.calibrate": lambda e: JT.calibrate(e),
@@ -81,6 +84,7 @@ BATCHES = {
     "ve joint": lambda f: VE.query_batch(["lung", "bronc"], f, joint=True),
     "jt": lambda f: JT.query_batch("lung", f),
     "jt several": lambda f: JT.query_batch(["lung", "bronc"], f),
+    "exact": lambda f: EXACT.query_batch("lung", f),
     "predict_proba": lambda f: ASIA.predict_proba(f, "lung"),
 }
 
@@ -107,6 +111,11 @@ ASKED = {
         "queried",
     ),
     "jt.query_batch": (lambda: JT.query_batch("lung", pd.DataFrame({"lung": ["yes"]})), "queried"),
+    "exact.query": (lambda: EXACT.query("lung", {"lung": "yes"}), "queried"),
+    "exact.query_batch": (
+        lambda: EXACT.query_batch("lung", pd.DataFrame({"lung": ["yes"]})),
+        "queried",
+    ),
     "jt.query_batch missing": (
         lambda: JT.query_batch("lung", pd.DataFrame({"lung": [None], "xray": ["yes"]})),
         "queried",
