@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from bayeskit.classifiers.kdb import kdb_parents
 from bayeskit.cli import app
 from bayeskit.networks import (
     DAG,
@@ -255,3 +256,17 @@ def test_network_query_refuses_too_large_in_one_line(pairs_file, extra):
     assert result.exit_code == 1, result.output
     assert "max_cells=" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("states", [2**40, 2**32, 3**38], ids=["2**40", "2**32", "3**38"])
+def test_kdb_parents_count_a_family_table_without_overflow(states):
+    """Columns of astronomically many states (as int64, as a count table's ``n_states`` holds
+    them): a parent that would take the table past the cap is passed over, never taken because
+    the product wrapped around to something small."""
+    cmi = np.array([[0.0, 0.5, 0.1], [0.5, 0.0, 0.3], [0.1, 0.3, 0.0]])
+    cells = np.array([states, states, states, 2], dtype=np.int64)
+    assert kdb_parents([0, 1, 2], cmi, k=2, cells=cells, max_cells=1 << 62) == {}
+    assert kdb_parents([0, 1, 2], cmi, k=2, cells=[2, 2, 2, 2], max_cells=1 << 62) == {
+        1: (0,),
+        2: (1, 0),
+    }

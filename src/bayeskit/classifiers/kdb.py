@@ -66,6 +66,7 @@ def kdb_parents(
     >>> kdb_parents([0, 1, 2], cmi, k=1, cells=[2, 2, 2, 2], max_cells=100)
     {1: (0,), 2: (1,)}
     """
+    cells = [int(c) for c in cells]  # Python ints: sizes never wrap around as int64 does
     parents: dict[int, tuple[int, ...]] = {}
     for pos, j in enumerate(order):
         earlier = order[:pos]
@@ -97,6 +98,41 @@ _KDB_PARAMETERS = """    k : int, default={k}
         the model's memory explode. By default four cells per training row (of the first call),
         at least 4,096 and at most 2**20: a table of many more cells than rows is mostly empty.
 """
+
+
+def _structure_problem(fams, d: int, k: int, order, rank, names) -> str:
+    """What keeps ``fams`` from being a k-dependence structure over ``d`` features (the class
+    is column ``d``), naming the first family at fault; empty if nothing does."""
+
+    def name(fam) -> str:
+        words = ["class" if c == d else repr(names[c]) if 0 <= c < d else str(c) for c in fam]
+        return f"({', '.join(words)})"
+
+    if fams[:1] != ((d,),):
+        return f"the first family is {name(fams[0]) if fams else 'missing'}, not (class)"
+    for fam in fams[1:]:
+        if fam[0] != d or len(set(fam)) != len(fam) or not all(0 <= c < d for c in fam[1:]):
+            return f"the family {name(fam)} is not the class and distinct features"
+    if sorted(order) != list(range(d)):
+        missing = [names[j] for j in range(d) if j not in rank]
+        if missing:
+            return f"the features {missing} have no (class, x_j) family"
+        twice = sorted({names[j] for j in order if order.count(j) > 1})
+        return f"the features {twice} have two (class, x_j) families"
+    seen: set[int] = set()
+    for fam in fams[1:]:
+        if len(fam) <= 2:
+            continue
+        child, ps = fam[-1], fam[1:-1]
+        if child in seen:
+            return f"the feature {names[child]!r} has two families with parents, {name(fam)} one"
+        seen.add(child)
+        if len(ps) > k:
+            return f"the family {name(fam)} gives {names[child]!r} {len(ps)} parents, more than k"
+        late = [names[p] for p in ps if rank[p] > rank[child]]
+        if late:
+            return f"the family {name(fam)} has parents {late} after {names[child]!r} in the order"
+    return ""
 
 
 def _kdb_parameters(k: int):
@@ -206,25 +242,20 @@ class _KDBBase(FamilyClassifier):
 
     def _structure(self) -> tuple[list[int], dict[int, tuple[int, ...]]]:
         """The feature order and the parents, read from the families counted (so a model file
-        holds its structure); ValueError if they are not a k-dependence structure."""
+        holds its structure); ValueError naming the first family that does not fit a
+        k-dependence structure."""
         d = self._d
         fams = self._counts().families
         order = [f[1] for f in fams if len(f) == 2]
         rank = {j: pos for pos, j in enumerate(order)}
         parents = {f[-1]: tuple(f[1:-1]) for f in fams if len(f) > 2}
-        ok = (
-            fams[:1] == ((d,),)
-            and sorted(order) == list(range(d))
-            and all(f[0] == d for f in fams)
-            and len(parents) == len(fams) - d - 1
-            and all(len(p) <= self.k for p in parents.values())
-            and all(rank[p] < rank[j] for j, ps in parents.items() for p in ps)
-        )
-        if not ok:
+        problem = _structure_problem(fams, d, self.k, order, rank, self.schema_.names)
+        if problem:
+            model = next(c.__name__ for c in type(self).__mro__ if c.__name__[0] != "_")
             msg = (
-                f"the counted families are not a {type(self).__name__} structure with k="
-                f"{self.k}: expected the class, each (class, x_j) in order and each feature's "
-                "(class, parents, x_j) with at most k parents earlier in the order"
+                f"the counted families are not a {model} structure with k="
+                f"{self.k}: {problem} (expected the class, each (class, x_j) in order and each "
+                "feature's (class, parents, x_j) with at most k parents earlier in the order)"
             )
             raise ValueError(msg)
         return order, parents
