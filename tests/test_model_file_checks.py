@@ -15,6 +15,7 @@ import bayeskit
 from bayeskit.classifiers import MODELS
 from bayeskit.data import datasets
 from bayeskit.stats import FamilyCounts
+from bayeskit.stats._checks import Layout
 from test_io_validation import ModelFile, _refused
 
 TABULAR = [n for n, cls in MODELS.items() if "categorical_features" in cls().get_params()]
@@ -176,7 +177,10 @@ def _families_edited(f, stats, change):
     path, obj = _family_counts(stats)[0]
     node = f.doc["fitted"]["stats"]
     for part in path.split(".")[1:]:
-        node = node["fields"][part]
+        field, _, index = part.partition("[")
+        node = node["fields"][field]
+        if index:
+            node = node["tuple"][int(index.rstrip("]"))]
     families = change(list(obj.families))
     node["fields"]["families"] = {
         "tuple": [{"tuple": [{"value": c} for c in fam]} for fam in families]
@@ -242,3 +246,39 @@ def test_expected_counts_missing_a_feature_family_are_named(fitted, tmp_path, ki
     f.arrays[_key(f, f"{path}.counts")] = np.concatenate([obj.table(fam).ravel() for fam in keep])
     name = fitted[kind].schema_.names[0]
     _refused(f.write(), f"{path}.families", "lacks the family", f"(class, {name!r})")
+
+
+STRUCTURED = ["kdb", "selective-kdb", "selective-kdb-ensemble", "network"]  # families = structure
+
+
+@pytest.mark.parametrize("kind", STRUCTURED)
+def test_a_structure_without_a_feature_is_named(fitted, tmp_path, kind):
+    f, stats = _saved(fitted, kind, tmp_path)
+    dropped = []
+
+    def drop(fams):  # the first feature's (class, x_j), or a network's first feature family
+        dropped.append(fams.pop(1))
+        return fams
+
+    path, _ = _families_edited(f, stats, drop)
+    message = _refused(f.write(), f"{path}.families", "not a", "have no")
+    child = fitted[kind].schema_.names[dropped[0][-1]]
+    assert repr(child) in message, message
+
+
+@pytest.mark.parametrize("kind", STRUCTURED)
+def test_a_structure_with_an_extra_family_is_named(fitted, tmp_path, kind):
+    f, stats = _saved(fitted, kind, tmp_path)
+    path, families = _families_edited(f, stats, lambda fams: [*fams, (fams[0][0], 0, 1, 2, 3)])
+    message = _refused(f.write(), f"{path}.families", "not a")
+    names = fitted[kind].schema_.names
+    assert all(names[c] in message for c in range(4)), message
+
+
+def test_family_cells_beyond_int64_are_refused_by_shape():
+    # a family over three columns of 2**31 states has 2**94 cells: refused by the count of
+    # cells the file holds, computed without overflow, never an OverflowError
+    layout = Layout(2, (2**31,) * 3, ("categories",) * 3)
+    counts = FamilyCounts(np.array([2**31] * 3 + [2]), ((3,), (3, 0, 1, 2)), np.ones(4), target=3)
+    with pytest.raises(ValueError, match=r"stats_.counts: shape \(4,\) does not match"):
+        counts.validate(layout)

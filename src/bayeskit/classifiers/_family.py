@@ -172,18 +172,25 @@ class FamilyClassifier(BayesClassifier):
     def _stored_families(self, d: int) -> list[tuple[int, ...]] | None:
         """The families a fitted model's counts hold, in order (checked when a model file is
         loaded); None where the families are the learned structure itself, which the model
-        checks as it reads it."""
+        reads (and checks) with its ``_structure()``."""
         return self._families(d)
 
     def _validate_stats(self, layout: Any) -> None:
-        """The counts of a model file hold the families this model counts, no more, no less;
-        after EM, the expected counts hold the class and every ``(class, x_j)``."""
+        """The counts of a model file hold the families this model counts, no more, no less,
+        or a structure it reads; after EM, the expected counts hold the class and every
+        ``(class, x_j)``."""
         model = type(self).__name__
         counts, d = self._counts(), self._d
         expected = self._stored_families(d)
+        where = "stats_" if counts is self.stats_ else "stats_.counts"
         if expected is not None:
-            where = "stats_" if counts is self.stats_ else "stats_.counts"
             counts.require_families(expected, where, layout, model)
+        elif isinstance(counts, FamilyCounts):  # (an ensemble's members check their own)
+            try:
+                self._structure()
+            except ValueError as exc:
+                msg = f"{where}.families: {exc}"
+                raise ValueError(msg) from exc
         if isinstance(self.stats_, ExpectedCounts):
             naive = [(d,), *((d, j) for j in range(d))]
             self.stats_.expected.require_families(

@@ -181,6 +181,15 @@ class SelectiveKDBEnsemble(SelectiveKDB):
             scored.append(member.stats_)
         self.stats_ = EnsembleCounts(tuple(scored))
 
+    def _validate_stats(self, layout: Any) -> None:
+        """Each member's families are a k-dependence structure (a model file's counts)."""
+        for i, stats in enumerate(self.stats_.members):
+            try:
+                self._member(stats)._validate_stats(layout)
+            except ValueError as exc:
+                msg = f"stats_.members[{i}]{str(exc).removeprefix('stats_')}"
+                raise ValueError(msg) from exc
+
     def _estimate(self) -> None:
         if len(self.stats_.members) != self.n_estimators:
             msg = (

@@ -211,23 +211,30 @@ class NetworkClassifier(FamilyClassifier):
         parents = {v: () for v in range(d + 1)}
         seen: set[int] = set()
         ok = fams[:1] == ((d,),)
+        fault = "" if ok else f"the first family is {fams[:1]}, not the class ({d},)"
         for fam in fams[1:]:
             v = fam[-1]
             ok = ok and v not in seen and all(0 <= p <= d for p in fam)
             ok = ok and list(fam[:-1]) == sorted(set(fam[:-1]) - {v})
+            if not (ok or fault):
+                names = [self.class_node, *self.schema_.names]  # the class is column d
+                named = [names[(c + 1) % (d + 1)] if 0 <= c <= d else c for c in fam]
+                fault = f"the family {named} (parents, then the node)"
             seen.add(v)
             parents[v] = tuple(fam[:-1])
-        ok = ok and seen >= set(range(d))
+        lacking = [self.schema_.names[v] for v in range(d) if v not in seen]
+        ok = ok and not lacking
+        fault = fault or (f"the features {lacking} have no family" if lacking else "")
         if ok:
             try:
                 DAG(nodes=range(d + 1), edges=[(p, v) for v, ps in parents.items() for p in ps])
-            except ValueError:
-                ok = False
+            except ValueError as exc:
+                ok, fault = False, str(exc)
         if not ok:
             msg = (
-                "the counted families are not a network structure: expected the class, then "
-                "one family (sorted parents, node) per feature, and the class's if it has "
-                "parents, with no cycle"
+                f"the counted families are not a network structure: {fault}; expected the "
+                "class, then one family (sorted parents, node) per feature, and the class's "
+                "if it has parents, with no cycle"
             )
             raise ValueError(msg)
         return parents
