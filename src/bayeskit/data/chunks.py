@@ -41,6 +41,13 @@ class Chunks:
     chunksize : int
     columns : list of str or None
         The columns read, in this order (None: all).
+    text_columns : set of str
+        CSV columns read as text whatever each chunk holds: those a whole-file read types as
+        text though some chunks hold only numbers or booleans (pandas types each chunk on
+        its own). The pass that gathers a network's states adds them
+        (:func:`bayeskit.networks.learning.chunk_states`), so later passes read each such
+        column as one read of the whole file would; shared by the copies
+        :meth:`select` and :meth:`as_categories` make.
     """
 
     def __init__(
@@ -60,6 +67,7 @@ class Chunks:
         self.as_text = as_text
         self.encoding = encoding
         self._categories = False  # Parquet text columns as categories (as_categories)
+        self.text_columns: set[str] = set()
 
     @property
     def is_parquet(self) -> bool:
@@ -127,13 +135,20 @@ class Chunks:
             usecols=self.columns,
             na_values=self.na_values,
             sep=self._sep,
-            dtype=str if self.as_text else None,
+            dtype=str if self.as_text else self._text_dtypes(),
             encoding=self.encoding,
         )
         with reader:
             for chunk in reader:
                 chunk.columns = [str(c) for c in chunk.columns]
                 yield chunk if self.columns is None else chunk[self.columns]  # Parquet's order
+
+    def _text_dtypes(self) -> dict[str, type] | None:
+        """pandas' ``dtype=`` for :attr:`text_columns` (those read)."""
+        wanted = (
+            self.text_columns if self.columns is None else self.text_columns & set(self.columns)
+        )
+        return {c: str for c in sorted(wanted)} or None
 
     def _parquet_chunks(self) -> Iterator[pd.DataFrame]:
         """Row groups read one at a time and cut into chunks of exactly ``chunksize`` rows

@@ -42,6 +42,7 @@ from bayeskit.networks.states import (
     node_states,
     state_names,
     state_order,
+    value_state_names,
 )
 from bayeskit.stats import FamilyCounts, family_counts
 
@@ -179,12 +180,25 @@ def _discretized(data: Any, discretize: Any, nodes: Any, states: Mapping | None,
     return discretize_frame(data, discretize, columns=columns, sample_weight=weights)
 
 
+#: Data in chunks: the most distinct values a column of numbers may show in the pass that
+#: gathers the states before it is refused (:func:`node_states`); below it, the refusal waits
+#: for the end of the pass, since text in a later chunk makes it a column of text, as a
+#: whole-file read types it.
+MAX_PENDING_VALUES = 1024
+
+
 def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any = ()) -> dict:
     """Every node's states for data in chunks: as given, else gathered in a first pass over
-    the columns (as for one DataFrame, :func:`node_states`, a column of numbers refused as
-    soon as the values read so far break its rule; a categorical column's categories), which
-    needs a re-iterable source. The ``declared`` nodes take a state per value, no rule
-    applied (the command line's ``--categorical``)."""
+    the columns (as for one DataFrame, :func:`node_states`; a categorical column's
+    categories), which needs a re-iterable source. The ``declared`` nodes take a state per
+    value, no rule applied (the command line's ``--categorical``).
+
+    The states are those of the whole file read at once. A column of numbers that breaks the
+    rule of :func:`node_states` is refused at the end of the pass, or as soon as it shows more
+    than :data:`MAX_PENDING_VALUES` distinct values; a CSV column that is text in some chunks
+    and numbers or booleans in others (pandas types each chunk on its own) is read again as
+    text, and from then on (:attr:`bayeskit.data.Chunks.text_columns`), as a whole-file read
+    types it: its states and counts are the whole file's."""
     from bayeskit.data.chunks import Chunks, _reiterable
 
     given = {n: state_names(f"states[{n!r}]", s) for n, s in (states or {}).items()}
@@ -202,6 +216,7 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any
         source = chunks.select([str(n) for n in unknown]).as_categories()
         text = set(source.text_as_categories())
     seen: dict[Any, set] = {n: set() for n in unknown}
+    kinds: dict[Any, set] = {n: set() for n in unknown}  # "text" and/or "other", by chunk
     ordered: dict[Any, tuple[str, ...]] = {}
     for chunk in _frames(source):
         for node in unknown:
@@ -211,23 +226,31 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any
             check_column(col)
             if not isinstance(col.dtype, pd.CategoricalDtype):
                 values = col.dropna().unique()
-                if node not in declared:  # refused on the first chunk that breaks the rule
-                    try:
-                        node_states(node, values)
-                    except NumericColumnError as exc:
-                        at_least = max(exc.n_distinct, len(seen[node]))
-                        raise NumericColumnError(node, at_least, exc.whole, exc.example,
-                                                 at_least=True) from None  # fmt: skip
-                seen[node].update(value_names(values))
+                if len(values):
+                    words = col.dtype.kind == "O" and any(isinstance(v, str) for v in values)
+                    kinds[node].add("text" if words else "other")
+                seen[node].update(value_state_names(node, values))  # 1 and "1" refused
+                if node not in declared and kinds[node] == {"other"} \
+                        and len(seen[node]) > MAX_PENDING_VALUES:  # fmt: skip
+                    _refuse_numbers(node, seen[node])
             elif node in text:  # text read as categories: the values the chunk holds
                 codes = np.unique(col.cat.codes.to_numpy())
                 seen[node].update(value_names(col.cat.categories[codes[codes >= 0]]))
+                kinds[node].add("text")
             else:  # a categorical column: its categories are its states (those of every
                 # chunk, in the order first seen: a file's row groups may differ)
                 held = ordered.setdefault(node, ())
                 fresh = [c for c in state_names(f"column {node!r}", col.cat.categories)
                          if c not in set(held)]  # fmt: skip
                 ordered[node] = held + tuple(fresh)
+    mixed = [n for n in unknown if len(kinds[n]) > 1 and n not in ordered]
+    if mixed and isinstance(chunks, Chunks) and not chunks.is_parquet and not chunks.as_text:
+        chunks.text_columns.update(str(n) for n in mixed)  # read as the whole file reads them
+        for node in mixed:
+            seen[node] = set()
+        for chunk in _frames(chunks.select([str(n) for n in mixed])):
+            for node in mixed:
+                seen[node].update(chunk[node].dropna().unique())
     for node in unknown:
         if node in ordered:
             given[node] = ordered[node]
@@ -236,6 +259,15 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any
             declared_here = node in declared
             given[node] = tuple(state_order(names)) if declared_here else node_states(node, names)
     return given
+
+
+def _refuse_numbers(node: Any, names: set) -> None:
+    """The :class:`NumericColumnError` of a column of numbers with ``names`` seen so far."""
+    try:
+        node_states(node, list(names))
+    except NumericColumnError as exc:
+        raise NumericColumnError(node, exc.n_distinct, exc.whole, exc.example,
+                                 at_least=True) from None  # fmt: skip
 
 
 def _frames(chunks: Any):
