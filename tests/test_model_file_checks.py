@@ -282,3 +282,17 @@ def test_family_cells_beyond_int64_are_refused_by_shape():
     counts = FamilyCounts(np.array([2**31] * 3 + [2]), ((3,), (3, 0, 1, 2)), np.ones(4), target=3)
     with pytest.raises(ValueError, match=r"stats_.counts: shape \(4,\) does not match"):
         counts.validate(layout)
+
+
+@pytest.mark.parametrize(
+    ("kind", "field"),
+    [
+        ("naive-bayes", "moments.count"),
+        ("full-bayes", "moments.scatter.count"),
+    ],
+)
+def test_moments_of_no_rows_must_be_zero(fitted, tmp_path, kind, field):
+    # a count of 0 whose mean (or scatter) is not: the moments claim rows the count has not
+    f, _ = _saved(fitted, kind, tmp_path)
+    _edit(f, f"stats_.{field}", lambda a: a.__setitem__(0, 0.0))
+    _refused(f.write(), "stats_.moments", "where the count is 0", "moments of no rows are zero")

@@ -93,7 +93,21 @@ produced. In order:
     ``(m, n_classes)`` as any count table;
   - the stored rows of KNNBayes: codes within the vocabularies, values float64 without
     infinities (NaN = missing), class indices within the classes, weights positive, and
-    ``class_count`` the rows' weights summed per class.
+    ``class_count`` the rows' weights summed per class;
+  - counts that summarise the same rows agree, within rounding (1e-9 relative): a family's
+    table summed over one of its columns holds no more weight than the table of the others
+    (or, where that is not counted, the class counts), since a row missing a column is left
+    out of the larger table; naive Bayes tables and moment counts hold no more weight per
+    class than ``class_count``, full Bayes's joint counts sum to it and its moments hold no
+    more; a leave-one-out score finds no more weight impossible than the rows counted; a
+    Bernoulli count is at most its class's, and a multinomial class of no rows counts no word;
+    a mixture's component counts sum to the class counts;
+  - the families are those the model counts: the fixed ones of TAN, AODE/AnDE, SPODE and
+    NBTree (each missing or extra family named), or for KDB, selective KDB and the network
+    classifier a structure the model can read (the first family at fault named); after EM the
+    expected counts hold the class and every ``(class, x_j)``. The number of cells the
+    families declare is computed in Python integers and must equal the counts held, so no
+    declared size is allocated or overflows before it is checked.
 
 Whatever fails raises :class:`~bayeskit.exceptions.ModelFileError` naming the file and the field,
 for example (a vocabulary grown by 3 categories) ``stats_.counts.feature_count[0]: shape (2, 3)

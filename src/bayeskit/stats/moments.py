@@ -88,9 +88,25 @@ class GaussianMoments:
         shape ``(n_classes, n_numeric)``; counts finite and non-negative, means finite, M2
         finite and non-negative. Raises ValueError naming the field."""
         dims = ((layout.n_classes, "classes"), (layout.n_numeric, "numeric features"))
-        _checks.counts(self.count, f"{where}.count", dims)
-        _checks.finite(self.mean, f"{where}.mean", dims)
-        _checks.nonnegative(self.m2, f"{where}.m2", dims)
+        count = _checks.counts(self.count, f"{where}.count", dims)
+        mean = _checks.finite(self.mean, f"{where}.mean", dims)
+        m2 = _checks.nonnegative(self.m2, f"{where}.m2", dims)
+        _no_rows_no_moments(count == 0, {"mean": mean, "m2": m2}, where)
+
+
+def _no_rows_no_moments(empty: np.ndarray, fields: dict, where: str) -> None:
+    """Moments of no rows are zero: ValueError naming the first field that is not, where
+    ``empty`` marks the (class, feature) cells, or classes, of count zero."""
+    for name, arr in fields.items():
+        mask = empty.reshape(empty.shape + (1,) * (arr.ndim - empty.ndim))
+        bad = np.broadcast_to(mask, arr.shape) & (arr != 0)
+        if bad.any():
+            at = tuple(int(i) for i in np.argwhere(bad)[0])
+            _checks.fail(
+                f"{where}.{name}",
+                f"is {float(arr[at]):.6g} at {at[0] if len(at) == 1 else at} where the count is "
+                "0: the moments of no rows are zero",
+            )
 
 
 def gaussian_moments(
@@ -145,6 +161,8 @@ class ScatterMoments:
         _checks.finite(self.mean, f"{where}.mean", ((n_classes, "classes"), features))
         where_s = f"{where}.scatter"
         s = _checks.finite(self.scatter, where_s, ((n_classes, "classes"), features, features))
+        empty = np.asarray(self.count) == 0
+        _no_rows_no_moments(empty, {"mean": self.mean, "scatter": s}, where)
         for c in range(n_classes):
             size = float(np.abs(s[c]).max()) if d else 0.0
             if np.abs(s[c] - s[c].T).max(initial=0.0) > 1e-9 * size:
@@ -275,8 +293,10 @@ class ShrinkageMoments:
         self.scatter.validate(layout, f"{where}.scatter")
         classes = (layout.n_classes, "classes")
         dims = (classes, (layout.n_numeric, "numeric features"))
-        _checks.finite(self.norm3, f"{where}.norm3", dims)
-        _checks.nonnegative(self.norm4, f"{where}.norm4", (classes,))
+        norm3 = _checks.finite(self.norm3, f"{where}.norm3", dims)
+        norm4 = _checks.nonnegative(self.norm4, f"{where}.norm4", (classes,))
+        empty = self.scatter.count == 0
+        _no_rows_no_moments(empty, {"norm3": norm3, "norm4": norm4}, where)
 
 
 def shrinkage_moments(
