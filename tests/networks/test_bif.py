@@ -663,3 +663,15 @@ def test_writers_refuse_names_that_are_no_strings(fmt, node):
         ValueError, match=r"^node .* cannot be written .*: it is a (int|float|tuple), not a string"
     ):
         _writer(fmt)(net, io.StringIO())
+
+
+@pytest.mark.parametrize(
+    "encoding",
+    ["rot13", "base64", "hex", "utf-32", "utf-7", "bogus", "idna", "undefined", "punycode"],
+)
+def test_an_encoding_expat_cannot_read_is_an_xmlbif_error(encoding):
+    from bayeskit.networks import XMLBIFError, read_xmlbif
+
+    text = f'<?xml version="1.0" encoding="{encoding}"?>' + XML
+    with pytest.raises(XMLBIFError, match="line 1: .*encoding"):
+        read_xmlbif(io.BytesIO(text.encode()))

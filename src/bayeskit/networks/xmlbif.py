@@ -249,6 +249,14 @@ def _parse(stream: IO, max_cells: int) -> tuple[BayesianNetwork, str | None]:
     except expat.ExpatError as exc:
         msg = f"line {exc.lineno}: the file is not well-formed XML ({expat.ErrorString(exc.code)})"
         raise XMLBIFError(msg) from None
+    except BIFError:
+        raise
+    except (LookupError, ValueError, UnicodeError) as exc:  # expat's look-up of a codec
+        msg = (
+            f"line {reader.parser.CurrentLineNumber}: the encoding the file declares cannot be "
+            f"read ({exc})"
+        )
+        raise XMLBIFError(msg) from None
     return _build(reader, max_cells)
 
 
