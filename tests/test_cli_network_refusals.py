@@ -213,3 +213,46 @@ def test_an_empty_csv_in_chunks_is_refused_naming_it(tmp_path, content, words, t
     data = tmp_path / "blank.csv"
     data.write_bytes(content)
     refused(run(*_args(template, data, tmp_path / "o")), "blank.csv", words)
+
+
+ASIA_DATA = Path(__file__).parent / "networks" / "data" / "asia_2000.csv.gz"
+GE = "Input should be greater than or equal to"  # a range error, as the command line words it
+LEARN = ["network", "learn", ASIA_DATA, "-o", "{out}"]
+FIT = ["network", "fit", ASIA_DATA, "-s", ASIA, "-o", "{out}", "--method", "em"]
+
+
+@pytest.mark.parametrize(
+    ("base", "extra", "words"),
+    [
+        (LEARN, ["--tabu", "-1"], f"'--tabu': {GE} 0"),
+        (
+            LEARN,
+            ["--max-parents", "-2"],
+            f"'--max-parents': {GE} 0",
+        ),
+        (
+            LEARN,
+            ["--chunksize", "500", "--max-distinct-rows", "-5"],
+            f"'--max-distinct-rows': {GE} 0",
+        ),  # fmt: skip
+        (
+            LEARN,
+            ["--missing", "em", "--seed", "-3"],
+            f"'--seed': {GE} 0",
+        ),
+        (LEARN, ["--alpha", "inf"], "alpha must be a finite number >= 0, got inf"),
+        (LEARN, ["--alpha", "nan"], "alpha must be a finite number >= 0, got nan"),
+        (LEARN, ["--alpha", "-1"], "alpha must be a finite number >= 0, got -1.0"),
+        (FIT, ["--max-iter", "0"], f"'--max-iter': {GE} 1"),
+        (FIT, ["--restarts", "-1"], f"'--restarts': {GE} 0"),
+        (FIT, ["--seed", "-1"], f"'--seed': {GE} 0"),
+        (FIT, ["--tol", "inf"], "tol must be a finite number >= 0, got inf"),
+        (FIT, ["--tol", "nan"], "tol must be a finite number >= 0, got nan"),
+        (FIT, ["--alpha", "inf"], "alpha must be a finite number >= 0, got inf"),
+    ],
+)
+def test_numeric_options_are_refused_naming_the_option_and_the_rule(tmp_path, base, extra,
+                                                                     words):  # fmt: skip
+    out = tmp_path / "o.bif"
+    refused(run(*[str(a).format(out=out) for a in base], *extra), words)
+    assert not out.exists()

@@ -2513,9 +2513,9 @@ def network_learn(
     ] = "bic",
     max_parents: Annotated[
         int | None,
-        typer.Option("--max-parents", help="The most parents a node may have."),
+        typer.Option("--max-parents", min=0, help="The most parents a node may have."),
     ] = None,
-    tabu: Annotated[int, typer.Option("--tabu", help="Tabu list length (0: none).")] = 10,
+    tabu: Annotated[int, typer.Option("--tabu", min=0, help="Tabu list length (0: none).")] = 10,
     start: Annotated[
         str,
         typer.Option("--start", help="Start graph of the climb: tree (Chow-Liu) or empty."),
@@ -2537,6 +2537,7 @@ def network_learn(
         int | None,
         typer.Option(
             "--max-distinct-rows",
+            min=0,
             metavar="ROWS",
             help="With --chunksize: the most distinct rows held in memory (0: a pass per "
             "step from the start). Default 2,000,000.",
@@ -2596,6 +2597,7 @@ def network_learn(
         int | None,
         typer.Option(
             "--seed",
+            min=0,
             metavar="N",
             help="With --missing em: seed of EM's start and of the completions (the same "
             "seed, the same network). Default 0.",
@@ -2803,7 +2805,7 @@ def network_fit(
             "else em. A node with no column in DATA is latent.",
         ),
     ] = "auto",
-    max_iter: Annotated[int, typer.Option("--max-iter", help="EM: most iterations.")] = 100,
+    max_iter: Annotated[int, typer.Option("--max-iter", min=1, help="EM: most iterations.")] = 100,
     tol: Annotated[
         float,
         typer.Option(
@@ -2812,9 +2814,9 @@ def network_fit(
         ),
     ] = 1e-8,  # fmt: skip
     restarts: Annotated[
-        int, typer.Option("--restarts", help="EM: extra random starts; the best is kept.")
+        int, typer.Option("--restarts", min=0, help="EM: extra random starts; the best is kept.")
     ] = 0,
-    seed: Annotated[int, typer.Option("--seed", help="EM: seed of the random starts.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="EM: seed of the random starts.")] = 0,
     from_file: Annotated[
         bool,
         typer.Option(
