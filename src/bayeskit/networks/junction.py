@@ -275,6 +275,7 @@ class JunctionTree:
         self._prior, self._prior_log = self._priors()
         # cells a row touches in a clique it needs: a copy, a pass per message in, one out
         self._touch = [size * (2 + len(self._neighbours[k])) for k, size in enumerate(sizes)]
+        self._touch_all = float(sum(self._touch))
         self._uplinks: dict[int, np.ndarray] = {}
         # each node's home clique (the smallest holding it) and its stride there
         self._home = np.zeros(len(self._nodes), dtype=np.int64)
@@ -437,6 +438,10 @@ class JunctionTree:
                 needed.add(c)
                 c = up[c]
         return float(sum(self._touch[c] for c in needed))
+
+    def _cost_all(self, distribute: bool) -> float:
+        """About the cells a row's pass touches at most: the whole tree (twice, distributing)."""
+        return self._touch_all * (1 + distribute)
 
     def _order(self, root: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The collect order towards ``root`` as the kernels read it (kept per root)."""

@@ -406,6 +406,13 @@ class BayesianNetwork:
             if isinstance(data, pd.DataFrame):
                 absent = [n for n in self.nodes if n not in data.columns]
                 holes = int(data[[n for n in self.nodes if n in data.columns]].isna().sum().sum())
+                if len(absent) == len(self.nodes):
+                    msg = (
+                        f"data shares no column with the network (its nodes: "
+                        f"{list(self.nodes)[:10]}; data's columns: {list(data.columns)[:10]}); "
+                        "name data's columns after the nodes"
+                    )
+                    raise ValueError(msg)
                 if absent or holes:
                     what = f"no column for {absent}" if absent else f"{holes} missing values"
                     msg = (
@@ -549,7 +556,7 @@ class BayesianNetwork:
         >>> round(p.kl_divergence(q), 4)  # 0.9 log 1.8 + 0.1 log 0.2
         0.3681
         """
-        tree = self._junction_tree()
+        tree = self._exact()
         total = 0.0
         tables = aligned_cpts(other, self._dag, self._states, "kl_divergence's other")
         for node, q in zip(self.nodes, tables, strict=True):
@@ -577,9 +584,10 @@ class BayesianNetwork:
     def predict_proba(self, data: pd.DataFrame, node: Node) -> pd.DataFrame:
         """``P(node | the row's other columns)`` for every row of ``data``: a column per state.
         Columns that are nodes are evidence (a missing value: not observed; the column of
-        ``node`` itself, if any, is ignored), others are ignored. Exact, by a junction tree
-        compiled on the first call and kept."""
-        return self._junction_tree().query_batch(node, self._evidence_of(data, node))
+        ``node`` itself, if any, is ignored), others are ignored. Exact, by
+        :class:`~bayeskit.networks.ExactInference` (variable elimination, or a junction tree
+        compiled once it pays, whichever costs less per group of rows), kept between calls."""
+        return self._exact().query_batch(node, self._evidence_of(data, node))
 
     def predict(self, data: pd.DataFrame, node: Node) -> pd.Series:
         """The most probable state of ``node`` for every row of ``data`` given its other
@@ -604,13 +612,18 @@ class BayesianNetwork:
         self._dag._check(node)
         return data[[c for c in data.columns if c in self._states and c != node]]
 
-    def _junction_tree(self):
-        tree = getattr(self, "_compiled_tree", None)
-        if tree is None:
-            from bayeskit.networks.junction import JunctionTree
+    def _exact(self):
+        """The network's exact inference, made on first use and kept (with its plans and, once
+        compiled, its junction tree)."""
+        engine = getattr(self, "_exact_inference", None)
+        if engine is None:
+            from bayeskit.networks.exact import ExactInference
 
-            tree = self._compiled_tree = JunctionTree(self)
-        return tree
+            engine = self._exact_inference = ExactInference(self)
+        return engine
+
+    def _junction_tree(self):
+        return self._exact().junction_tree
 
     # ------------------------------------------------------------------ sampling
     def sample(self, n: int, seed: int | np.random.Generator | None = None) -> pd.DataFrame:
