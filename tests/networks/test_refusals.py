@@ -245,3 +245,30 @@ def test_shared_checks(check, args, message):
 def test_check_seed_passes_a_generator_through():
     rng = np.random.default_rng(0)
     assert check_seed(rng) is rng
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        pd.DataFrame({"x": ["u", "v"] * 5}),
+        pd.DataFrame({"A": [0, 1] * 5, "B": [1, 0] * 5}),  # the names differ in case only
+        pd.DataFrame({"z": [0, 1] * 5, "w": ["p", "q"] * 5, "v": [1, 1] * 5}),
+    ],
+)
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda n, d: n.fit(d),
+        lambda n, d: n.fit(d, method="em"),
+        lambda n, d: n.fit(d, method="gradient"),
+        lambda n, d: fit_em(n.dag, d, latent={v: n.states(v) for v in n.nodes}),
+    ],
+    ids=["count", "em", "gradient", "fit_em"],
+)
+def test_data_that_shares_no_column_with_the_network_is_refused(net, other, call):
+    # it fitted every node as latent, from nothing, and said nothing
+    with pytest.raises(ValueError, match=r"data shares no column with the (network|DAG)") as info:
+        call(net, other)
+    text = str(info.value)
+    assert "['a', 'b', 'c']" in text  # the nodes
+    assert str(list(other.columns)) in text  # and data's columns

@@ -110,7 +110,9 @@ def fit_em(
     start : BayesianNetwork, optional
         Starting CPTs, random ones by default: a network over the same DAG (its nodes and
         edges; a node's parents may be listed in another order) and the same states (in any
-        order), whose tables are read by parent and state name, never by position.
+        order), whose tables are read by parent and state name, never by position. An
+        observed node whose states ``states`` does not give takes the start's (a value of its
+        column that is none of them is refused by name).
     estimator : {"mle", "lidstone", "bdeu"}, default="mle"
         The M-step; ``alpha`` as for :func:`~bayeskit.networks.fit_parameters`.
     sample_weight : array-like, optional
@@ -155,6 +157,16 @@ def fit_em(
     check_real("tol", tol, low=0)
     rng = check_seed(seed)
     dag = as_dag(dag, what="dag")
+    if isinstance(data, pd.DataFrame) and not any(n in data.columns for n in dag.nodes):
+        msg = (
+            f"data shares no column with the DAG (its nodes: {shown(list(dag.nodes)[:10])}; "
+            f"data's columns: {shown(list(data.columns)[:10])}): every node would be latent, "
+            "with nothing to learn from; name data's columns after the nodes"
+        )
+        raise ValueError(msg)
+    if isinstance(start, BayesianNetwork) and start.dag == dag:  # its states, unless given
+        taken = {n: start.states(n) for n in dag.nodes if n not in (latent or {})}
+        states = {**taken, **dict(states or {})}
     node_states, codes = _encode(dag, data, states, latent)
     check_table_cells(dag, node_states)  # before the random starts allocate the CPTs
     weights = check_sample_weight(sample_weight, len(codes))
