@@ -20,6 +20,7 @@ from bayeskit.networks import (
     CPD,
     DAG,
     BayesianNetwork,
+    Factor,
     JunctionTree,
     VariableElimination,
     fit_em,
@@ -135,9 +136,9 @@ def test_cpd_aligned_reads_every_table_by_name(name, seed):
     [
         (["a"], {}, r"parents \['a', 'b'\] here and \['a'\] there"),
         (["a", "z"], {}, r"parents \['a', 'b'\] here and \['a', 'z'\] there"),
-        (["a", "b"], {"c": ["c0", "c9"]}, r"node 'c' has states \['c0', 'c1'\] here"),
-        (["b", "a"], {"a": ["a0", "a1", "a2"]}, r"node 'a' has states"),
-        (["b", "a"], {"b": ["b1"]}, r"node 'b' has states"),
+        (["a", "b"], {"c": ["c0", "c9"]}, r"'c' has the states \['c0', 'c1'\] in one table and"),
+        (["b", "a"], {"a": ["a0", "a1", "a2"]}, r"variable 'a' has the states"),
+        (["b", "a"], {"b": ["b1"]}, r"variable 'b' has the states"),
     ],
 )
 def test_cpd_aligned_refuses_another_family_or_other_names(parents, states, match):
@@ -176,7 +177,7 @@ def test_kl_divergence_refuses_other_states_or_another_dag_by_name():
     cpts = {n: net.cpt(n) for n in net.nodes}
     states = {n: net.states(n) for n in net.nodes}
     renamed = BayesianNetwork(net.dag, cpts, states={**states, "b": ["b0", "b1", "bX"]})
-    with pytest.raises(ValueError, match=r"kl_divergence's other: node 'b' has states"):
+    with pytest.raises(ValueError, match=r"kl_divergence's other: variable 'b' has the states"):
         net.kl_divergence(renamed)
     other = DAG(edges=[("a", "d"), ("b", "d"), ("c", "d"), ("d", "e")])
     with pytest.raises(ValueError, match="same DAG"):
@@ -226,13 +227,56 @@ def test_fit_em_refuses_a_start_of_other_states_or_structure_by_name():
     states = {n: net.states(n) for n in net.nodes}
     renamed = BayesianNetwork(net.dag, {n: net.cpt(n) for n in net.nodes},
                               states={**states, "e": ["e0", "e1", "other"]})  # fmt: skip
-    with pytest.raises(ValueError, match=r"start: node 'e' has states \['e0', 'e1', 'other'\]"):
+    with pytest.raises(ValueError, match=r"start: variable 'e' has the states \['e0', 'e1', 'o"):
         fit_em(net.dag, data, states=states, start=renamed)
+    with pytest.raises(ValueError, match=r"column 'e' holds 'e2' \(row \d+\), which is no state"):
+        fit_em(net.dag, data, start=renamed)  # the states not given are the start's
     dag = DAG(nodes=net.nodes, edges=[("a", "d"), ("b", "d"), ("c", "d"), ("d", "e")])
     with pytest.raises(ValueError, match="start must be a network over the same DAG"):
         fit_em(dag, data, states=states, start=net)
     with pytest.raises(TypeError, match="start must be a BayesianNetwork"):
         fit_em(net.dag, data, states=states, start={"a": [0.5, 0.5]})
+
+
+@pytest.mark.parametrize(("name", "seed"), [("mixed", 0), ("asia", 1), ("cancer", 2)])
+def test_fit_em_takes_the_states_of_its_start_where_none_are_given(name, seed):
+    # the data's own order would be sorted; the start's is another, and is kept
+    net = NETWORKS[name]()
+    start = _permuted(net, seed)
+    data = _holed(net.sample(500, seed=seed), 0.2, seed)
+    fitted = fit_em(net.dag, data, start=start, max_iter=3, tol=0).network
+    given = fit_em(net.dag, data, start=start, max_iter=3, tol=0,
+                   states={n: start.states(n) for n in net.nodes}).network  # fmt: skip
+    for node in net.nodes:
+        assert fitted.states(node) == start.states(node)
+        np.testing.assert_allclose(fitted.cpt(node), given.cpt(node), atol=1e-12)
+
+
+# ---------------------------------------------------------------------------------- factors
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_product_of_factors_matches_shared_variables_by_state_name(seed):
+    net = _mixed_cardinalities()
+    other = _permuted(net, seed)
+    for node in net.nodes:
+        for child in net.nodes:
+            if node not in net.dag.parents(child):
+                continue
+            f, g = net.cpd(node).to_factor(), other.cpd(child).to_factor()
+            h = net.cpd(child).to_factor()
+            mixed = (f * g).marginalize([node])
+            plain = (f * h).marginalize([node])
+            for v in plain.variables:
+                for s in plain.states[v]:
+                    assert mixed.reduce({v: s}).values.sum() == pytest.approx(
+                        plain.reduce({v: s}).values.sum(), abs=1e-12
+                    )
+
+
+def test_a_product_of_factors_refuses_other_state_names():
+    f = Factor(["a"], [0.5, 0.5], {"a": ["x", "y"]})
+    g = Factor(["a", "b"], np.full((2, 2), 0.25), {"a": ["x", "z"], "b": ["0", "1"]})
+    with pytest.raises(ValueError, match=r"variable 'a' has the states \['x', 'z'\] in one"):
+        f * g
 
 
 # ---------------------------------------------------------------------------------- state names
@@ -439,6 +483,7 @@ def test_latent_refuses_no_states_or_two_names_of_one(spec, match):
         ([2, 10, 1], ("1", "2", "10")),
         (np.array([1.0, 0.0, np.nan]), ("0", "1")),
         ([True, False], ("False", "True")),
+        (np.array([2.0, 2, 1], dtype=object), ("1", "2")),  # 2.0 and 2 are one value
         (["b", "a", "10", "9"], ("9", "10", "a", "b")),
         (pd.Series([3, None, 1], dtype="Int64").dropna().unique(), ("1", "3")),
     ],

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._text import shown
-from bayeskit.networks.states import state_index
+from bayeskit.networks.states import state_index, state_names
 
 __all__ = ["CPD", "DEFAULT_MAX_CELLS", "Factor", "InferenceTooLarge", "Marginals", "product",
            "table_cells"]  # fmt: skip
@@ -138,7 +138,7 @@ class Factor:
             if var not in states:
                 msg = f"no states given for variable {var!r}"
                 raise ValueError(msg)
-            names[var] = tuple(str(s) for s in states[var])
+            names[var] = state_names(f"variable {var!r}", states[var])  # networks.states
             if len(names[var]) != arr.shape[axis]:
                 msg = (
                     f"variable {var!r} has {len(names[var])} states but its axis is "
@@ -364,13 +364,16 @@ def product(
         raise ValueError(msg)
     order: dict[Any, int] = {}
     states: dict[Any, tuple[str, ...]] = {}
+    ordered = []
     for f in factors:
-        for v in f.variables:
-            if v in states and states[v] != f.states[v]:
-                msg = f"variable {v!r} has different states in two factors"
-                raise ValueError(msg)
+        for axis, v in enumerate(f.variables):
+            if v in states and states[v] != f.states[v]:  # the same states in another order
+                values = in_state_order(f.values, axis, v, f.states[v], states[v])
+                f = Factor._trusted(f.variables, values, {**f.states, v: states[v]}, f.log_scale)
             states[v] = f.states[v]
             order.setdefault(v, len(order))
+        ordered.append(f)
+    factors = ordered
     out_vars = list(order) if keep is None else [v for v in order if v in set(keep)]
     cells = table_cells(len(states[v]) for v in order)
     if cells > max_cells:
@@ -398,6 +401,25 @@ def product(
         gone = tuple(i for i, v in enumerate(union) if v not in set(out_vars))
         values = values.sum(axis=gone)
     return Factor._trusted(out_vars, np.asarray(values, dtype=np.float64), states, scale)
+
+
+def in_state_order(
+    table: np.ndarray, axis: int, variable: Any, have: Sequence[str], want: Sequence[str] | None
+) -> np.ndarray:
+    """``table`` with the states of ``axis`` (``variable``'s, named ``have``) in the order
+    ``want`` (the same names; None: as they are): how a table is read by state name, never by
+    position. ValueError naming the variable and both lists when the names differ."""
+    have = tuple(have)
+    want = have if want is None else tuple(want)
+    if want == have:
+        return table
+    if len(want) != len(have) or set(want) != set(have):
+        msg = (
+            f"variable {variable!r} has the states {list(have)} in one table and {list(want)} "
+            "in the other: tables are matched by state name, and these names differ"
+        )
+        raise ValueError(msg)
+    return np.take(table, [have.index(s) for s in want], axis=axis)
 
 
 class CPD:
@@ -453,7 +475,7 @@ class CPD:
             arr = arr.copy()
             arr.setflags(write=False)
         self.variable, self.parents, self.values = variable, parents, arr
-        self.states = {v: tuple(str(s) for s in states[v]) for v in family}
+        self.states = {v: state_names(f"variable {v!r}", states[v]) for v in family}
 
     @property
     def cardinality(self) -> int:
@@ -513,17 +535,7 @@ class CPD:
         family = (*parents, self.variable)
         table = np.transpose(self.values, [*(self.parents.index(p) for p in parents), len(parents)])
         for axis, v in enumerate(family):
-            have = self.states[v]
-            want = tuple(states.get(v, have))
-            if want == have:
-                continue
-            if len(want) != len(have) or set(want) != set(have):
-                msg = (
-                    f"node {v!r} has states {list(have)} here and {list(want)} there: a table "
-                    "is taken over by state name, and these names differ"
-                )
-                raise ValueError(msg)
-            table = np.take(table, [have.index(s) for s in want], axis=axis)
+            table = in_state_order(table, axis, v, self.states[v], states.get(v))
         return table
 
     def to_factor(self) -> Factor:

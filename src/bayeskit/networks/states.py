@@ -67,6 +67,7 @@ __all__ = [
     "state_name",
     "state_names",
     "state_order",
+    "value_state_names",
 ]
 
 #: The most distinct whole numbers a column may hold to be a node with a state per value.
@@ -289,6 +290,32 @@ def state_order(names: Iterable[str]) -> list[str]:
     return [name for _, name in sorted(keyed)]
 
 
+def value_state_names(column: Any, values: Any) -> list[str]:
+    """The distinct state names (:func:`state_name`) of a column's non-missing ``values``, in
+    the order first seen; ValueError naming ``column`` and both values for two values that
+    name one state (``1`` and ``"1"``, ``True`` and ``"True"``), which a network's text names
+    cannot keep apart.
+
+    Examples
+    --------
+    >>> value_state_names("n", [2.0, 1, 2])
+    ['2', '1']
+    """
+    named: dict[str, Any] = {}
+    for value in values:
+        name = state_name(value)
+        first = named.setdefault(name, value)
+        if first is not value and bool(first != value):  # 2 and 2.0 are one value
+            msg = (
+                f"column {column!r} holds {shown(first)} and {shown(value)}, two values that "
+                f"name one state {name!r}; convert the column to one type first (for example "
+                f"data[{column!r}].astype(str)), or name its states (states={{{column!r}: "
+                "[...]}})"
+            )
+            raise ValueError(msg)
+    return list(named)
+
+
 def node_states(column: Any, values: Any) -> tuple[str, ...]:
     """The states of a node from its column's distinct non-missing ``values`` (any order,
     repeats allowed; a categorical column's categories go as they are, without this rule):
@@ -320,19 +347,7 @@ def node_states(column: Any, values: Any) -> tuple[str, ...]:
                 example = f"{odd[0] if len(odd) else distinct[-1]:.6g}"
                 raise NumericColumnError(column, len(distinct), not len(odd), example)
         arr = distinct.astype(np.int64) if arr.dtype.kind in "iu" else distinct
-    named: dict[str, Any] = {}
-    for value in arr.ravel().tolist():
-        name = state_name(value)
-        first = named.setdefault(name, value)
-        if first is not value and (type(first) is not type(value) or first != value):
-            msg = (
-                f"column {column!r} holds {shown(first)} and {shown(value)}, two values that "
-                f"name one state {name!r}; convert the column to one type first (for example "
-                f"data[{column!r}].astype(str)), or name its states (states={{{column!r}: "
-                "[...]}})"
-            )
-            raise ValueError(msg)
-    names = list(named)
+    names = value_state_names(column, arr.ravel().tolist())
     numbers = [_number(n) for n in names]
     if names and all(x is not None for x in numbers):
         distinct_numbers = sorted(set(numbers))
