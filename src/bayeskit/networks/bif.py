@@ -47,6 +47,7 @@ name before any is filled, sizes computed with Python integers.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import io
 import math
@@ -71,13 +72,15 @@ from bayeskit.networks.network import SUM_TOLERANCE, BayesianNetwork
 __all__ = ["ROUNDED_SUM_TOLERANCE", "BIFError", "RenormalizedCPTWarning", "read_bif", "write_bif"]
 
 _PUNCT = "{}()[];,|"
-_TOKEN = re.compile(r"\s*(?:([{}()\[\];,|])|([^\s{}()\[\];,|]+))")
+_TOKEN = re.compile(r"[{}()\[\];,|]|[^\s{}()\[\];,|]+")
 #: An ASCII decimal number: its fraction's digits (group 1 or 2) and exponent (group 3).
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+(\.[0-9]*)?|(\.[0-9]+))(?:[eE]([+-]?[0-9]+))?")
 #: An ASCII whole number of at most 18 digits (no sign, no other digits such as '²').
 _WHOLE = re.compile(r"[0-9]{1,18}")
 #: Decimal places beyond this change no tolerance (10**-30 is far below SUM_TOLERANCE).
 _MAX_DECIMALS = 30
+#: Half a unit in the last place of a number printed with 0, 1, ..., _MAX_DECIMALS decimals.
+_HALF_UNITS = 0.5 * 10.0 ** -np.arange(_MAX_DECIMALS + 1)
 
 #: The most a row of a file's probabilities may sum away from 1, however few digits they are
 #: printed with: pgmpy's own tolerance (rows of 2-decimal files such as 0.33 0.33 0.33).
@@ -171,6 +174,7 @@ def _write_to(target: Any, write: Callable[[IO[str]], None], writer: str) -> Non
 
 
 # ------------------------------------------------------------------ numbers, rows and sizes
+@functools.lru_cache(maxsize=1 << 12)  # files repeat their numbers (0.0, 1.0, 0.5, ...)
 def _probability(token: str | None) -> tuple[float, int] | None:
     """The probability ``token`` prints (an ASCII decimal in [0, 1]) and its decimal places
     (``0.333333``: 6, ``1e-05``: 5, ``1``: 0, at most 30), or None."""
@@ -196,8 +200,7 @@ def _whole(token: str | None) -> int | None:
 def _rounding(decimals: Any) -> np.ndarray:
     """How far rounding can have moved the sum of each row (last axis) of probabilities printed
     to ``decimals`` places: half a unit of each one's last place, added."""
-    places = np.asarray(decimals, dtype=np.float64)
-    return (0.5 * 10.0**-places).sum(axis=-1)
+    return _HALF_UNITS[np.asarray(decimals, dtype=np.intp)].sum(axis=-1)
 
 
 @dataclass
@@ -351,16 +354,9 @@ class _Tokens:
     def _tokens(self) -> Iterator[tuple[str, int]]:
         for number, line in enumerate(self._lines, start=1):
             self.line = number
-            text = self._strip_comments(line)
-            pos = 0
-            while pos < len(text):
-                match = _TOKEN.match(text, pos)
-                if match is None or match.end() == pos:
-                    break
-                pos = match.end()
-                tok = match.group(1) or match.group(2)
-                if tok:
-                    yield tok, self.line
+            text = self._strip_comments(line) if self._comment or "/" in line else line
+            for tok in _TOKEN.findall(text):
+                yield tok, number
 
     def _strip_comments(self, text: str) -> str:
         out = []
@@ -392,9 +388,9 @@ class _Tokens:
         return self._pending[0]
 
     def next(self) -> tuple[str | None, int]:
-        tok = self.peek()
-        self._pending.pop(0)
-        return tok
+        if self._pending:
+            return self._pending.pop()
+        return next(self._gen, (None, self.line))
 
     def fail(self, expected: str, got: str | None, line: int) -> None:
         shown = "the end of the file" if got is None else repr(got)
@@ -634,7 +630,7 @@ def _numbers(toks: _Tokens, count: int, what: str) -> tuple[array, array]:
 def _entries(toks: _Tokens, child: str, parents: tuple, states: dict, shape: tuple) -> _Block:
     k = shape[-1]
     table = np.zeros(shape)
-    rounding = np.zeros(shape[:-1])
+    decimals = np.zeros(shape, dtype=np.int8)
     filled = np.zeros(shape[:-1], dtype=bool)
     index = {p: {s: i for i, s in enumerate(states[p])} for p in parents}
     default: tuple[array, array] | None = None
@@ -651,8 +647,7 @@ def _entries(toks: _Tokens, child: str, parents: tuple, states: dict, shape: tup
             values, places = _numbers(toks, table.size, f"the table of {child!r}")
             # child slowest, last parent fastest
             table[...] = np.frombuffer(values).reshape(k, -1).T.reshape(shape)
-            places = np.frombuffer(places, dtype=np.int8).reshape(k, -1).T
-            rounding[...] = _rounding(places).reshape(shape[:-1])
+            decimals[...] = np.frombuffer(places, dtype=np.int8).reshape(k, -1).T.reshape(shape)
             filled[...] = True
         elif word == "default":
             if default is not None:
@@ -675,7 +670,7 @@ def _entries(toks: _Tokens, child: str, parents: tuple, states: dict, shape: tup
                 toks.fail(f"each parent configuration of {child!r} once", "(", line)
             values, places = _numbers(toks, k, f"the row of {child!r}")
             table[row] = np.frombuffer(values)
-            rounding[row] = _rounding(places)
+            decimals[row] = np.frombuffer(places, dtype=np.int8)
             filled[row] = True
         else:
             toks.fail("'table', '(', 'default', 'property' or '}'", word, line)
@@ -687,8 +682,8 @@ def _entries(toks: _Tokens, child: str, parents: tuple, states: dict, shape: tup
             msg = f"line {open_line}: the CPT of {child!r} has no row for ({config})"
             raise BIFError(msg)
         table[unset] = np.frombuffer(default[0])
-        rounding[unset] = _rounding(default[1])
-    return _Block(parents, table, rounding, open_line)
+        decimals[unset] = np.frombuffer(default[1], dtype=np.int8)
+    return _Block(parents, table, _rounding(decimals), open_line)
 
 
 # ------------------------------------------------------------------ writing
