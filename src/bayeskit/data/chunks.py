@@ -139,9 +139,16 @@ class Chunks:
             encoding=self.encoding,
         )
         with reader:
-            for chunk in reader:
-                chunk.columns = [str(c) for c in chunk.columns]
-                yield chunk if self.columns is None else chunk[self.columns]  # Parquet's order
+            try:
+                for chunk in reader:
+                    chunk.columns = [str(c) for c in chunk.columns]
+                    yield chunk if self.columns is None else chunk[self.columns]  # Parquet's
+            except UnicodeDecodeError as exc:  # an encoding given that the file does not hold
+                msg = (
+                    f"{self.path} is not valid {self.encoding or 'utf-8'} text ({exc.reason}); "
+                    "give its encoding (latin-1, cp1252, utf-16, ...)"
+                )
+                raise ValueError(msg) from None
 
     def _text_dtypes(self) -> dict[str, type] | None:
         """pandas' ``dtype=`` for :attr:`text_columns` (those read)."""
@@ -257,7 +264,10 @@ def _check_csv(chunks: Chunks) -> None:
         msg = f"{path} is empty: no header row and no data"
         raise ValueError(msg) from None
     except UnicodeDecodeError as exc:
-        msg = f"{path} is not valid {chunks.encoding} ({exc.reason} at byte {exc.start})"
+        msg = (
+            f"{path} is not valid {chunks.encoding} text ({exc.reason}); give its encoding "
+            "(latin-1, cp1252, utf-16, ...)"
+        )
         raise ValueError(msg) from None
     if head.shape[0] == 0:
         msg = f"{path} has a header ({head.shape[1]} columns) but no data rows"
