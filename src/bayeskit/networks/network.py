@@ -93,15 +93,21 @@ class BayesianNetwork:
         to rounding and every inference method (variable elimination, the junction tree,
         the samplers, :meth:`probability`) works with the same distribution; a row that sums
         to 1 up to rounding is stored bit for bit as given.
-    states : mapping node -> sequence of str, optional
+    states : mapping node -> list of state names, optional
         Each node's state names, in the order of its CPT's last axis; by default "0", "1", ...
+        Names are text: a name given as a number, a boolean or a numpy scalar is named by its
+        canonical key (``0`` is ``"0"``, ``1.0`` is ``"1"``, ``True`` is ``"True"``), and a
+        value of evidence or data finds a state by its name, else by that key
+        (:mod:`bayeskit.networks.states`).
 
     Raises
     ------
     ValueError
         Naming the node: a CPT missing or extra, of the wrong shape, not finite, negative, or
-        a row not summing to 1 within ``SUM_TOLERANCE``; state names repeated or not as many
-        as the CPT's states.
+        a row not summing to 1 within ``SUM_TOLERANCE``; two state names of one state
+        (``["a", "a"]``, ``[1, "1"]``, both named) or not as many as the CPT's states.
+    TypeError
+        States given as text or a mapping instead of a list of names.
 
     Examples
     --------
@@ -546,6 +552,8 @@ class BayesianNetwork:
         same DAG and states: by the chain rule, each node's CPT rows' divergence weighted by
         the probability of their parent configuration under ``self`` (exact marginals from
         the junction tree). What EM's estimates are measured by against the true network.
+        ``other`` may list a node's parents or states in another order: its tables are read
+        by name (:func:`aligned_cpts`); other state names are refused naming the node.
 
         Examples
         --------
