@@ -2455,7 +2455,7 @@ def _network_chunks(
 
 
 def _is_xml(path: Path) -> bool:
-    return any(part in (".xml", ".xmlbif") for part in path.suffixes)
+    return any(part in (".xml", ".xmlbif", ".bifxml") for part in path.suffixes)
 
 
 def _read_network(path: Path, hint: str = "'NETWORK'"):

@@ -542,7 +542,7 @@ def _read_archive(path: Path) -> tuple[bytes, bytes]:
     try:
         archive = zipfile.ZipFile(path)
     except zipfile.BadZipFile as exc:
-        if any(part in (".bif", ".xml", ".xmlbif") for part in path.suffixes):
+        if any(part in (".bif", ".xml", ".xmlbif", ".bifxml") for part in path.suffixes):
             fail(
                 "not a bayeskit model file but, by its name, a network file: read it with "
                 "bayeskit.networks.read_bif or read_xmlbif",
