@@ -34,7 +34,7 @@ from bayeskit._text import shown
 from bayeskit.data.validation import check_sample_weight
 from bayeskit.estimate import lidstone
 from bayeskit.networks.dag import DAG, as_dag
-from bayeskit.networks.network import BayesianNetwork, encode_columns, encode_frame, value_names
+from bayeskit.networks.network import BayesianNetwork, encode_columns, encode_frame
 from bayeskit.networks.states import (
     NumericColumnError,
     check_column,
@@ -235,7 +235,7 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any
                     _refuse_numbers(node, seen[node])
             elif node in text:  # text read as categories: the values the chunk holds
                 codes = np.unique(col.cat.codes.to_numpy())
-                seen[node].update(value_names(col.cat.categories[codes[codes >= 0]]))
+                seen[node].update(value_state_names(node, col.cat.categories[codes[codes >= 0]]))
                 kinds[node].add("text")
             else:  # a categorical column: its categories are its states (those of every
                 # chunk, in the order first seen: a file's row groups may differ)

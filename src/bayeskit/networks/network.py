@@ -29,7 +29,6 @@ from bayeskit.networks.states import (
     check_column,
     match_states,
     state_index,
-    state_name,
     state_names,
 )
 
@@ -728,14 +727,6 @@ def aligned_cpts(network: Any, dag: DAG, states: Mapping, what: str) -> list[np.
     except ValueError as exc:
         msg = f"{what}: {exc}"
         raise ValueError(msg) from None
-
-
-def value_names(distinct: Any) -> pd.Index:
-    """The state name of each of a column's distinct values
-    (:func:`~bayeskit.networks.states.state_name`): text as it is, other values by their
-    canonical key, whole numbers held as floats (an integer column with gaps, which pandas
-    stores as float) named as integers: ``1.0`` is the state ``"1"``."""
-    return pd.Index([state_name(v) for v in distinct], dtype=object)
 
 
 def state_codes(col: pd.Series, states: Any, what: str) -> np.ndarray:
