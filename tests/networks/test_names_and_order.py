@@ -491,3 +491,22 @@ def test_latent_refuses_no_states_or_two_names_of_one(spec, match):
 def test_states_from_data_are_named_as_given_states_are(values, names):
     assert node_states("c", values) == names
     assert state_names("c", names) == names
+
+
+# ---------------------------------------------------------------------------------- classifiers
+@pytest.mark.parametrize("model", ["NaiveBayes", "TAN", "NetworkClassifier"])
+def test_a_classifier_s_network_names_its_states_by_the_one_rule(model):
+    import bayeskit.classifiers as classifiers
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"f": rng.choice([1.0, 2.0, 3.0], 300), "g": rng.choice(["a", "b"], 300)})
+    y = np.where(X["f"].to_numpy() > 1.5, 1, 0)
+    fitted = getattr(classifiers, model)(categorical_features="all").fit(X, y)
+    net = fitted.to_network()
+    cls = next(n for n in net.nodes if n not in ("f", "g"))
+    assert net.states("f") == ("1", "2", "3")
+    assert net.states(cls) == ("0", "1")
+    q = VariableElimination(net)
+    for value in (2.0, 2, "2", np.float64(2.0)):
+        np.testing.assert_allclose(q.query([cls], evidence={"f": value}).values,
+                                   q.query([cls], evidence={"f": "2"}).values)  # fmt: skip
