@@ -9,6 +9,7 @@ data or of evidence, is named by its canonical key (bayeskit.data.codes.category
 
 from __future__ import annotations
 
+import io
 import itertools
 from pathlib import Path
 
@@ -510,3 +511,22 @@ def test_a_classifier_s_network_names_its_states_by_the_one_rule(model):
     for value in (2.0, 2, "2", np.float64(2.0)):
         np.testing.assert_allclose(q.query([cls], evidence={"f": value}).values,
                                    q.query([cls], evidence={"f": "2"}).values)  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------- command line
+@pytest.mark.parametrize("given", ["1", "1.0", "+1", "1e0"])
+def test_the_command_line_s_evidence_finds_a_numeric_state_by_its_key(tmp_path, given):
+    from typer.testing import CliRunner
+
+    from bayeskit.cli import app
+    from bayeskit.networks import write_bif
+
+    net = _weather()  # rain's states are "1" and "0"
+    path = tmp_path / "weather.bif"
+    write_bif(net, path)
+    runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
+    args = ["network", "query", str(path), "--target", "wet", "--format", "csv"]
+    result = runner.invoke(app, [*args, "--evidence", f"rain={given}"])
+    assert result.exit_code == 0, result.output
+    rows = pd.read_csv(io.StringIO(result.output))
+    assert rows["probability"].tolist() == pytest.approx([0.9, 0.1])
