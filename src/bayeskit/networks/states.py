@@ -150,8 +150,12 @@ def state_name(value: Any) -> str:
     key = category_key(value)
     if key is None:
         msg = f"a state name must be text or a number, got the missing value {shown(value)}"
-        raise ValueError(msg)
+        raise _MissingName(msg)
     return key
+
+
+class _MissingName(ValueError):
+    """A missing value (None, NaN) where a state name is wanted."""
 
 
 def state_names(what: str, names: Any) -> tuple[str, ...]:
@@ -174,28 +178,25 @@ def state_names(what: str, names: Any) -> tuple[str, ...]:
             f"{' (text, not a list of names)' if isinstance(names, str) else ''}"
         )
         raise TypeError(msg)
-    given = list(names.tolist() if isinstance(names, np.ndarray) else names)
-    seen: dict[str, Any] = {}
-    for value in given:
-        try:
-            name = state_name(value)
-        except ValueError as exc:
-            msg = f"{what}: {exc}"
-            raise ValueError(msg) from None
-        if name in seen:
-            first = seen[name]
-            how = (
-                f"repeat a name, {shown(first)}"
-                if type(first) is type(value) and first == value
-                else f"{shown(first)} and {shown(value)} both name the state {name!r}"
-            )
-            msg = (
-                f"{what}: its state names {how}; give each state one name (state names are "
-                "text; a number or a boolean is named as its text: 1 and 1.0 are '1')"
-            )
-            raise ValueError(msg)
-        seen[name] = value
-    return tuple(seen)
+    given = names.tolist() if isinstance(names, np.ndarray) else names
+
+    def refuse(first: Any, value: Any, name: str) -> None:
+        how = (
+            f"repeat a name, {shown(first)}"
+            if type(first) is type(value) and first == value
+            else f"{shown(first)} and {shown(value)} both name the state {name!r}"
+        )
+        msg = (
+            f"{what}: its state names {how}; give each state one name (state names are "
+            "text; a number or a boolean is named as its text: 1 and 1.0 are '1')"
+        )
+        raise ValueError(msg)
+
+    try:
+        return tuple(_named(given, refuse, repeats=False))
+    except _MissingName as exc:
+        msg = f"{what}: {exc}"
+        raise ValueError(msg) from None
 
 
 def latent_states(node: Any, spec: Any) -> tuple[str, ...]:
@@ -238,9 +239,7 @@ def match_states(values: Any, states: Any) -> np.ndarray:
     >>> match_states([1.0, "01"], ("1", "1.0")).tolist()  # "01" is ambiguous by key
     [0, -1]
     """
-    names = pd.Series(
-        [None if _missing(v) else state_name(v) for v in values], dtype=object
-    )  # fmt: skip
+    names = pd.Series([None if _missing(v) else state_name(v) for v in values], dtype=object)
     return category_codes(names, tuple(states))
 
 
@@ -301,19 +300,30 @@ def value_state_names(column: Any, values: Any) -> list[str]:
     >>> value_state_names("n", [2.0, 1, 2])
     ['2', '1']
     """
+
+    def refuse(first: Any, value: Any, name: str) -> None:
+        msg = (
+            f"column {column!r} holds {shown(first)} and {shown(value)}, two values that "
+            f"name one state {name!r}; convert the column to one type first (for example "
+            f"data[{column!r}].astype(str)), or name its states (states={{{column!r}: [...]}})"
+        )
+        raise ValueError(msg)
+
+    return list(_named(values, refuse, repeats=True))
+
+
+def _named(values: Iterable[Any], refuse: Any, *, repeats: bool) -> dict[str, Any]:
+    """Each distinct state name of ``values`` (:func:`state_name`), with the first value that
+    gave it; ``refuse(first, value, name)`` called for a second value of one name (unless
+    ``repeats`` and it equals the first: ``2`` and ``2.0`` are one value)."""
     named: dict[str, Any] = {}
     for value in values:
         name = state_name(value)
-        first = named.setdefault(name, value)
-        if first is not value and bool(first != value):  # 2 and 2.0 are one value
-            msg = (
-                f"column {column!r} holds {shown(first)} and {shown(value)}, two values that "
-                f"name one state {name!r}; convert the column to one type first (for example "
-                f"data[{column!r}].astype(str)), or name its states (states={{{column!r}: "
-                "[...]}})"
-            )
-            raise ValueError(msg)
-    return list(named)
+        if name not in named:
+            named[name] = value
+        elif not (repeats and bool(named[name] == value)):
+            refuse(named[name], value, name)
+    return named
 
 
 def node_states(column: Any, values: Any) -> tuple[str, ...]:
