@@ -296,3 +296,25 @@ def test_moments_of_no_rows_must_be_zero(fitted, tmp_path, kind, field):
     f, _ = _saved(fitted, kind, tmp_path)
     _edit(f, f"stats_.{field}", lambda a: a.__setitem__(0, 0.0))
     _refused(f.write(), "stats_.moments", "where the count is 0", "moments of no rows are zero")
+
+
+@pytest.mark.parametrize("kind", ["spode", "selective-kdb", "selective-kdb-ensemble"])
+@pytest.mark.parametrize("change", [-1, 1])
+def test_scores_of_another_number_of_candidates_are_named(fitted, tmp_path, kind, change):
+    f, _ = _saved(fitted, kind, tmp_path)
+    path = next(p for p in f.paths.values() if p.endswith("scores"))
+    key = _key(f, path)
+    a = f.arrays[key]
+    f.arrays[key] = a[:, :-1] if change < 0 else np.concatenate([a, a[:, :1]], axis=1)
+    _refused(f.write(), f"{path} has shape", "expected (2, ", "one per candidate")
+
+
+@pytest.mark.parametrize(
+    ("kind", "param", "value"),
+    [("spode", "parent", 99), ("tan", "root", "nowhere"), ("ande", "n", 9)],
+)
+def test_structure_parameters_beyond_the_features_are_named(fitted, tmp_path, kind, param, value):
+    f, _ = _saved(fitted, kind, tmp_path)
+    f.doc["params"][param] = value
+    message = _refused(f.write(), "params: ", param)
+    assert "do not fit" not in message, message

@@ -16,6 +16,7 @@ import scipy.sparse as sp
 from bayeskit.classifiers import MODELS, FullBayes, MultinomialNaiveBayes, NaiveBayes
 from bayeskit.classifiers import _family as family
 from bayeskit.data import datasets
+from bayeskit.exceptions import SchemaError
 
 TABULAR = [n for n, cls in MODELS.items() if "categorical_features" in cls().get_params()]
 COUNTS = [n for n in MODELS if n not in TABULAR]  # the models of count matrices
@@ -137,3 +138,13 @@ def test_the_limit_is_the_one_the_family_models_use(one_mebibyte):
         MODELS["tan"](discretize=None).fit(X, y)
     NaiveBayes().fit(X, y)
     MultinomialNaiveBayes().fit(np.ones((4, 3)), [0, 1, 0, 1])
+
+
+@pytest.mark.parametrize("ddof", [0, 1, 10**6])
+@pytest.mark.parametrize("big", [1e300, -1e300, 1e200])
+def test_full_bayes_names_a_column_whose_classes_are_too_far_apart_to_pool(ddof, big):
+    # each class's own scatter is finite, but the pooled one (the covariance of a class of too
+    # few rows, and the scale of a ridge) overflows: refused naming the column, as at any fit
+    X = np.array([[big, 1.0], [big, 2.0], [1.0, 3.0], [2.0, 5.0]])
+    with pytest.raises(SchemaError, match=r"numeric columns \['x0'\] hold values too large"):
+        FullBayes(ddof=ddof).fit(X, [0, 0, 1, 1])

@@ -169,6 +169,23 @@ class FamilyClassifier(BayesClassifier):
         """The families to count: the class, ``(class, x_i)`` and all ``(class, x_i, x_j)``."""
         return [(d,), *((d, i) for i in range(d)), *pair_families(range(d), (d,))]
 
+    def _check_scores(self) -> None:
+        """``stats_.scores``, where the model scores candidates, holds one column per candidate
+        (a model file's, or after ``set_params`` changed how many there are)."""
+        scores = getattr(self.stats_, "scores", None)
+        d = self._d
+        if scores is not None and scores.shape[1] != self._n_candidates(d):
+            msg = (
+                f"stats_.scores has shape {scores.shape}, expected {(2, self._n_candidates(d))}"
+                f" (one per candidate structure of a {type(self).__name__} over {d} features)"
+            )
+            raise ValueError(msg)
+
+    def _n_candidates(self, d: int) -> int:
+        """How many candidate structures a model that scores them (``stats_.scores``) keeps a
+        score of, over ``d`` features."""
+        raise NotImplementedError
+
     def _stored_families(self, d: int) -> list[tuple[int, ...]] | None:
         """The families a fitted model's counts hold, in order (checked when a model file is
         loaded); None where the families are the learned structure itself, which the model
@@ -181,6 +198,12 @@ class FamilyClassifier(BayesClassifier):
         ``(class, x_j)``."""
         model = type(self).__name__
         counts, d = self._counts(), self._d
+        try:  # the structure's arguments against the file's features
+            self._check_structure(d)
+        except ValueError as exc:
+            msg = f"params: {exc}"
+            raise ValueError(msg) from exc
+        self._check_scores()
         expected = self._stored_families(d)
         where = "stats_" if counts is self.stats_ else "stats_.counts"
         if expected is not None:
@@ -264,6 +287,7 @@ class FamilyClassifier(BayesClassifier):
 
     def _estimate(self) -> None:
         self._check_structure(self._d)
+        self._check_scores()
         self._explain_factors = None
         self._tables = FamilyTables(n_classes=len(self.classes_), **self._components())
 

@@ -182,7 +182,13 @@ class SelectiveKDBEnsemble(SelectiveKDB):
         self.stats_ = EnsembleCounts(tuple(scored))
 
     def _validate_stats(self, layout: Any) -> None:
-        """Each member's families are a k-dependence structure (a model file's counts)."""
+        """One member per estimator, each as a SelectiveKDB's (a model file's counts)."""
+        if len(self.stats_.members) != self.n_estimators:
+            msg = (
+                f"stats_.members: holds {len(self.stats_.members)} members, expected "
+                f"n_estimators={self.n_estimators}"
+            )
+            raise ValueError(msg)
         for i, stats in enumerate(self.stats_.members):
             try:
                 self._member(stats)._validate_stats(layout)

@@ -260,7 +260,9 @@ class FullBayes(BayesClassifier):
     def _check_finite(self, moments: ShrinkageMoments) -> None:
         """Values so large that their squares overflow cannot be modelled: say which column."""
         names = [c.name for c in self.schema_.numeric]
-        bad = nonfinite_features(moments)
+        with np.errstate(over="ignore", invalid="ignore"):  # the classes pooled too: the
+            pooled = moments.scatter.pooled()  # covariance of a class of too few rows, and
+        bad = nonfinite_features(moments) | nonfinite_features(pooled)  # the ridge's scale
         if bad.any():
             cols = [names[j] for j in np.flatnonzero(bad)]
             msg = (

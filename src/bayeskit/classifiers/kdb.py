@@ -458,6 +458,9 @@ class SelectiveKDB(_KDBBase):
         counts = super()._count(enc, y, w, n_classes)
         return ScoredCounts(counts, np.zeros((2, (self.k + 1) * enc.codes.shape[1])))
 
+    def _n_candidates(self, d: int) -> int:
+        return (self.k + 1) * d  # every number of parents 0..k and of features 1..d
+
     def _after_count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None) -> None:
         scores = self.stats_.scores + self._loo_scores(enc.codes, y, w)
         self.stats_ = ScoredCounts(self.stats_.counts, scores)
@@ -465,14 +468,7 @@ class SelectiveKDB(_KDBBase):
     def _components(self) -> dict[str, Any]:
         order, parents = self._structure()
         d = self._d
-        scores = self.stats_.scores
-        if scores.shape != (2, (self.k + 1) * d):
-            msg = (
-                f"stats_.scores has shape {scores.shape}, expected {(2, (self.k + 1) * d)} "
-                f"(one per number of parents 0..{self.k} and number of features)"
-            )
-            raise ValueError(msg)
-        impossible, loglik = scores
+        impossible, loglik = self.stats_.scores
         best = int(np.lexsort((-loglik, impossible))[0]) if d else 0
         q, used = divmod(best, d) if d else (0, 0)
         with np.errstate(divide="ignore", invalid="ignore"):

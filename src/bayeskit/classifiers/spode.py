@@ -128,6 +128,9 @@ class SPODE(FamilyClassifier):
     ):
         store_parameters(self, locals())
 
+    def _n_candidates(self, d: int) -> int:
+        return d  # each feature as the super-parent
+
     def _check_structure(self, d: int) -> None:
         if self.parent is not None:
             self._feature_index("parent", self.parent)
@@ -147,9 +150,6 @@ class SPODE(FamilyClassifier):
 
     def _components(self) -> dict[str, Any]:
         d = self._d
-        if self.stats_.scores.shape != (2, d):
-            msg = f"stats_.scores has shape {self.stats_.scores.shape}, expected {(2, d)}"
-            raise ValueError(msg)
         if self.parent is not None:
             p = self._feature_index("parent", self.parent)
             self.loo_log_loss_ = np.full(d, np.nan)
