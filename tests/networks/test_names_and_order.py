@@ -212,13 +212,22 @@ def test_fit_em_from_a_start_written_another_way_is_the_same_fit(name, seed):
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_net_fit_by_em_from_a_start_written_another_way_is_the_same_fit(seed):
+@pytest.mark.parametrize("method", ["em", "gradient"])
+@pytest.mark.parametrize("how", ["net.fit", "learn"])
+def test_every_em_entry_from_a_start_written_another_way_is_the_same_fit(how, method, seed):
     net = _binary()
     data = _holed(net.sample(600, seed=seed), 0.25, seed)
-    plain = net.fit(data, method="em", start=net, max_iter=3, tol=0, estimator="mle")
-    moved = net.fit(data, method="em", start=_permuted(net, seed), max_iter=3, tol=0,
-                    estimator="mle")  # fmt: skip
+    states = {n: net.states(n) for n in net.nodes}
+
+    def fit(start):
+        options = dict(method=method, start=start, max_iter=3, tol=0, estimator="mle")
+        if how == "net.fit":
+            return net.fit(data, **options)
+        return BayesianNetwork.learn(data, net.dag, states=states, **options)
+
+    plain, moved = fit(net), fit(_permuted(net, seed))
     for node in net.nodes:
+        assert moved.states(node) == plain.states(node)
         np.testing.assert_allclose(moved.cpt(node), plain.cpt(node), atol=1e-12)
 
 
