@@ -129,3 +129,30 @@ def test_the_text_columns_found_are_kept_by_the_chunks(tmp_path):
     fit_parameters(DAG(edges=[("x", "y")]), chunks)
     assert chunks.text_columns == {"x"}
     assert {str(v) for chunk in chunks for v in chunk["x"]} == {"01", "2", "x"}
+
+
+FRAMES = {
+    "text then the same numbers": ({"x": ["a", "1"]}, {"x": [1, 2]}),
+    "numbers then the same text": ({"x": [1, 2]}, {"x": ["a", "1"]}),
+    "booleans then the same text": ({"x": [True, False]}, {"x": ["True", "maybe"]}),
+    "text then other numbers": ({"x": ["a", "b"]}, {"x": [3, 2]}),
+    "numbers then other text": ({"x": [3, 2]}, {"x": ["a", "b"]}),
+}
+
+
+@pytest.mark.parametrize("name", list(FRAMES))
+def test_frames_in_chunks_are_read_as_their_concatenation(name):
+    # a list of DataFrames is read as pd.concat of them would be: the same states, or the same
+    # refusal of two values that name one state ('1' and 1) when they are in two chunks
+    first, second = (pd.DataFrame({**x, "y": ["u", "v"]}) for x in FRAMES[name])
+    dag = DAG(edges=[("x", "y")])
+
+    def states(data):
+        try:
+            return fit_parameters(dag, data).network.states("x")
+        except ValueError as exc:
+            return "refused" if "two values that name one state" in str(exc) else str(exc)
+
+    whole = states(pd.concat([first, second], ignore_index=True))
+    assert states([first, second]) == whole
+    assert (whole == "refused") == ("same" in name)

@@ -40,6 +40,7 @@ from bayeskit.networks.states import (
     check_column,
     discretize_frame,
     node_states,
+    state_name,
     state_names,
     state_order,
     value_state_names,
@@ -217,6 +218,9 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any
         text = set(source.text_as_categories())
     seen: dict[Any, set] = {n: set() for n in unknown}
     kinds: dict[Any, set] = {n: set() for n in unknown}  # "text" and/or "other", by chunk
+    origin: dict[Any, dict] = {n: {} for n in unknown}  # each name's first value, by node
+    file = isinstance(chunks, Chunks) and not chunks.is_parquet and not chunks.as_text
+    clash: dict[Any, list | None] = {}  # two values that name one state ("1" and 1)
     ordered: dict[Any, tuple[str, ...]] = {}
     for chunk in _frames(source):
         for node in unknown:
@@ -230,6 +234,8 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any
                     words = col.dtype.kind == "O" and any(isinstance(v, str) for v in values)
                     kinds[node].add("text" if words else "other")
                 seen[node].update(value_state_names(node, values))  # 1 and "1" refused
+                if not file and not clash.get(node):  # a file's are read again as text
+                    clash[node] = _clash(origin[node], values)
                 if node not in declared and kinds[node] == {"other"} \
                         and len(seen[node]) > MAX_PENDING_VALUES:  # fmt: skip
                     _refuse_numbers(node, seen[node])
@@ -244,7 +250,10 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any
                          if c not in set(held)]  # fmt: skip
                 ordered[node] = held + tuple(fresh)
     mixed = [n for n in unknown if len(kinds[n]) > 1 and n not in ordered]
-    if mixed and isinstance(chunks, Chunks) and not chunks.is_parquet and not chunks.as_text:
+    for node in [] if file else mixed:  # frames given: 1 and "1" in two chunks, as in one
+        if clash.get(node):
+            value_state_names(node, clash[node])
+    if mixed and file:
         chunks.text_columns.update(str(n) for n in mixed)  # read as the whole file reads them
         for node in mixed:
             seen[node] = set()
@@ -259,6 +268,16 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any
             declared_here = node in declared
             given[node] = tuple(state_order(names)) if declared_here else node_states(node, names)
     return given
+
+
+def _clash(origin: dict, values: Any) -> list | None:
+    """Keep in ``origin`` (state name -> first value seen) the first value of each name of
+    ``values``; two values of other types that name one state (``"1"`` and ``1``), or None."""
+    for value in values:
+        first = origin.setdefault(state_name(value), value)
+        if type(first) is not type(value) and bool(first != value):
+            return [first, value]
+    return None
 
 
 def _refuse_numbers(node: Any, names: set) -> None:
