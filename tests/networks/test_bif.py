@@ -675,3 +675,25 @@ def test_an_encoding_expat_cannot_read_is_an_xmlbif_error(encoding):
     text = f'<?xml version="1.0" encoding="{encoding}"?>' + XML
     with pytest.raises(XMLBIFError, match="line 1: .*encoding"):
         read_xmlbif(io.BytesIO(text.encode()))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "url = http://example.org/net",  # '//' in a property is no comment
+        "note = /* not a comment",
+        "position = (1,\n  2)",  # over two lines
+        'label = "braces { } ( ) and | pipes"',
+        "table = 0.5 0.5",
+        "",
+    ],
+)
+@pytest.mark.parametrize("block", ["network n {", "variable a {", "probability ( b | a ) {"])
+def test_property_text_is_skipped_as_it_is(text, block):
+    assert block in GOOD
+    with_property = GOOD.replace(block, f"{block} property {text} ;", 1)
+    _same(read_bif(io.StringIO(GOOD)), read_bif(io.StringIO(with_property)))
+
+
+def test_a_byte_order_mark_is_skipped():
+    assert read_bif(io.BytesIO(b"\xef\xbb\xbf" + GOOD.encode())).nodes == ("a", "b")

@@ -21,11 +21,13 @@ The grammar read::
         (property ...;)*
     }
 
-with ``//`` and ``/* */`` comments. The commas between the items of a list are optional, as in
-the format's grammar (pyAgrum writes ``table 0.2 0.8;`` and ``(yes) 0.9 0.1;``). A name is any
-run of characters other than white space and ``{}()[];,|``. Numbers are ASCII decimals: ``N`` a
-positive whole number, each ``P`` a number in [0, 1] (``0.25``, ``.25``, ``2.5e-1``). Parents
-are listed in a probability block's own order; the network's DAG takes them in that order.
+with ``//`` and ``/* */`` comments; a property's text runs to the next ``;`` as it is (comment
+marks included: ``property url = http://x ;``) and is skipped. The commas between the items of
+a list are optional, as in the format's grammar (pyAgrum writes ``table 0.2 0.8;`` and ``(yes)
+0.9 0.1;``). A name is any run of characters other than white space and ``{}()[];,|``.
+Numbers are ASCII decimals: ``N`` a positive whole number, each ``P`` a number in [0, 1]
+(``0.25``, ``.25``, ``2.5e-1``). Parents are listed in a probability block's own order; the
+network's DAG takes them in that order.
 
 Rows printed with few digits. Tools print probabilities rounded: pyAgrum's XMLBIF writer to 6
 significant digits (``0.333333 0.333333 0.333333`` sums to 0.999999), older files to 2-4
@@ -73,6 +75,9 @@ __all__ = ["ROUNDED_SUM_TOLERANCE", "BIFError", "RenormalizedCPTWarning", "read_
 
 _PUNCT = "{}()[];,|"
 _TOKEN = re.compile(r"[{}()\[\];,|]|[^\s{}()\[\];,|]+")
+#: What a line holds where comments or properties may be: white space, a comment mark, or a
+#: token (a '/' in a word is one that starts no comment).
+_LEXEME = re.compile(r"\s+|//|/\*|[{}()\[\];,|]|(?:[^\s{}()\[\];,|/]|/(?![/*]))+")
 #: An ASCII decimal number: its fraction's digits (group 1 or 2) and exponent (group 3).
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+(\.[0-9]*)?|(\.[0-9]+))(?:[eE]([+-]?[0-9]+))?")
 #: An ASCII whole number of at most 18 digits (no sign, no other digits such as '²').
@@ -349,38 +354,39 @@ class _Tokens:
         self._pending: list[tuple[str, int]] = []
         self.line = 0
         self._comment = False
+        self._property = False
         self._gen = self._tokens()
 
     def _tokens(self) -> Iterator[tuple[str, int]]:
         for number, line in enumerate(self._lines, start=1):
             self.line = number
-            text = self._strip_comments(line) if self._comment or "/" in line else line
-            for tok in _TOKEN.findall(text):
-                yield tok, number
-
-    def _strip_comments(self, text: str) -> str:
-        out = []
-        i = 0
-        while i < len(text):
-            if self._comment:
-                end = text.find("*/", i)
-                if end < 0:
-                    return "".join(out)
-                self._comment = False
-                i = end + 2
+            if not (self._comment or self._property or "/" in line or "property" in line):
+                for tok in _TOKEN.findall(line):  # the common line: tokens only
+                    yield tok, number
                 continue
-            line_c, block_c = text.find("//", i), text.find("/*", i)
-            cuts = [c for c in (line_c, block_c) if c >= 0]
-            if not cuts:
-                out.append(text[i:])
-                break
-            cut = min(cuts)
-            out.append(text[i:cut])
-            if cut == line_c:
-                break
-            self._comment = True
-            i = cut + 2
-        return " ".join(out)
+            pos = 0
+            while pos < len(line):
+                if self._comment:  # inside /* */
+                    end = line.find("*/", pos)
+                    if end < 0:
+                        break
+                    self._comment, pos = False, end + 2
+                    continue
+                if self._property:  # a property's text: anything up to ';'
+                    end = line.find(";", pos)
+                    if end < 0:
+                        break
+                    self._property, pos = False, end + 1
+                    yield ";", number
+                    continue
+                match = _LEXEME.match(line, pos)
+                tok, pos = match.group(), match.end()
+                if tok == "//":
+                    break
+                if tok == "/*":
+                    self._comment = True
+                elif not tok[0].isspace():
+                    yield tok, number
 
     def peek(self) -> tuple[str | None, int]:
         if not self._pending:
@@ -415,13 +421,12 @@ class _Tokens:
             self.next()
 
     def skip_property(self) -> None:
-        """``property ... ;`` (the word already read): everything up to the semicolon."""
-        while True:
-            got, line = self.next()
-            if got is None:
-                self.fail("';' ending the property", got, line)
-            if got == ";":
-                return
+        """``property ... ;`` (the word just read): its text, up to the semicolon, is skipped
+        as it is, comment marks included (``property url = http://x ;``)."""
+        self._property = True
+        got, line = self.next()
+        if got != ";":
+            self.fail("';' ending the property", got, line)
 
 
 # ------------------------------------------------------------------ reading
