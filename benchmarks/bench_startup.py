@@ -16,7 +16,16 @@ also checks fit -> fork -> fit in the child for each tree, times each parallel k
 serial build around ``PARALLEL_MIN_WORK``, and compares numba's threading layers on
 1,000,000 x 50 inputs.
 
+With ``--networks`` it measures instead the first calls of the network code, each in a fresh
+process, cold and warm, for this tree and ``--before REV``: structure learning on 5,000 rows
+sampled from sachs (first and second call), the first exact query on alarm (the default engine
+where the tree has one, else the junction tree, as ``network query`` used), the first batched
+propagation of 200,000 rows on alarm by the junction tree (with threads: the parallel build
+where the tree has one), and the whole ``bayeskit network query`` command as process wall
+time.
+
     PYTHONPATH=src python benchmarks/bench_startup.py [--before REV] [--repeats N] [--write yes]
+    PYTHONPATH=src python benchmarks/bench_startup.py --networks DIR --before REV [--write yes]
 """
 
 from __future__ import annotations
@@ -190,6 +199,132 @@ print(json.dumps(rows))
 """
 
 
+NETWORK = """
+import json, time
+from pathlib import Path
+t0 = time.perf_counter()
+import numpy as np
+from bayeskit.networks import BayesianNetwork, JunctionTree, read_bif
+from numba.core import event
+out = {"import networks": time.perf_counter() - t0}
+compiled = []
+
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        if ev.data["dispatcher"].py_func.__module__.startswith("bayeskit"):
+            compiled.append(1)
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", Listener())
+folder = Path(FOLDER)
+alarm, sachs = read_bif(folder / "alarm.bif.gz"), read_bif(folder / "sachs.bif.gz")
+data, rows = sachs.sample(5000, seed=0), alarm.sample(200_000, seed=1)
+rows = rows.drop(columns=["HR"])
+try:
+    from bayeskit.networks import ExactInference as Default
+except ImportError:
+    Default = JunctionTree
+for key in ("first learn", "second learn"):
+    t = time.perf_counter()
+    BayesianNetwork.learn(data)
+    out[key] = time.perf_counter() - t
+t = time.perf_counter()
+Default(alarm).query("HR", {"CO": "LOW", "BP": "HIGH"})
+out["first query (default engine)"] = time.perf_counter() - t
+tree = JunctionTree(alarm)
+for key in ("first batch propagation", "second batch propagation"):
+    t = time.perf_counter()
+    tree.query_batch("HVR" if key.startswith("second") else "HR", rows)
+    out[key] = time.perf_counter() - t
+out["kernels compiled"] = len(compiled)
+print(json.dumps(out))
+"""
+
+
+def first_calls(src: Path, repeats: int, workdir: Path, folder: Path) -> dict:
+    """Cold and warm figures of the network measures, ``repeats`` runs each."""
+    res: dict[str, dict[str, list[float]]] = {"cold": {}, "warm": {}}
+    run_child("import bayeskit.networks", src, None)  # write .pyc files first
+    code = NETWORK.replace("FOLDER", repr(str(folder)))
+    query = (
+        "import sys\nfrom bayeskit.cli import main\n"
+        f"sys.argv = ['bayeskit', 'network', 'query', {str(folder / 'alarm.bif.gz')!r}, "
+        "'--target', 'HR', '--evidence', 'CO=LOW,BP=HIGH']\nmain()"
+    )
+    for r in range(repeats):
+        for state in ("cold", "warm"):
+            got, _ = run_child(code, src, workdir / f"net-{src.parent.name}-{r}")
+            for key, value in got.items():
+                res[state].setdefault(key, []).append(value)
+        for state in ("cold", "warm"):
+            _, wall = run_child(query, src, workdir / f"cli-{src.parent.name}-{r}")
+            res[state].setdefault("network query (process)", []).append(wall)
+        say(f"  {src}: run {r + 1}/{repeats} done")
+    return res
+
+
+def networks_main(args) -> None:
+    """``--networks``: the first calls of the network code, before and after."""
+    load_before = load_average()
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        trees = {"this tree": REPO / "src"}
+        if args.before:
+            trees = {f"before ({args.before})": extract(args.before, workdir), **trees}
+        results = {}
+        for label, src in trees.items():
+            say(f"first calls: {label}")
+            results[label] = first_calls(src, args.repeats, workdir, args.networks)
+    measures = [
+        "import networks",
+        "first learn",
+        "second learn",
+        "first query (default engine)",
+        "first batch propagation",
+        "second batch propagation",
+        "kernels compiled",
+        "network query (process)",
+    ]
+    header = ["measure (median of runs)"] + [
+        f"{label}, {state}" for label in results for state in ("cold", "warm")
+    ]
+    rows = []
+    for m in measures:
+        row = [m + ("" if m == "kernels compiled" else " s")]
+        for label in results:
+            for state in ("cold", "warm"):
+                v = results[label][state].get(m)
+                row.append(fmt(v, "n" if m == "kernels compiled" else "s") if v else "-")
+        rows.append(row)
+    body = "\n".join(
+        [
+            f"`PYTHONPATH=src python benchmarks/bench_startup.py --networks DIR"
+            f"{' --before ' + args.before if args.before else ''} --repeats {args.repeats}`, "
+            f"{time.strftime('%Y-%m-%d')}. Each figure is the median of {args.repeats} runs, "
+            "each in a new process, both trees in the same run; cold = empty numba cache, warm "
+            "= the cache the cold run left. learn = `BayesianNetwork.learn` on 5,000 rows "
+            "sampled from sachs; first query = one posterior on alarm given two observed nodes "
+            "by the default engine (the junction tree before); batch propagation = "
+            "`JunctionTree.query_batch` of 200,000 rows of alarm (every node but the target "
+            "observed), large enough for threads; `network query (process)` is the wall time "
+            "of the whole command asking that query. `kernels compiled` counts bayeskit's "
+            "kernels numba compiled in the process.",
+            "",
+            *machine_lines(("numpy", "numba", "pandas")),
+            f"- load average (1/5/15 min) before / after: {load_before} / {load_average()}",
+            "",
+            markdown_table(header, rows),
+        ]
+    )
+    say(body)
+    if args.write == "yes":
+        write_section("First calls of the network code: fresh processes, cold and warm", body)
+
+
 def run_child(code: str, src: Path, cache: Path | None, **env: str) -> tuple[dict, float]:
     """Run ``code`` in a fresh process on the source tree ``src``; its JSON line and wall time."""
     full = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "BAYESKIT_"))}
@@ -297,7 +432,11 @@ def main() -> None:
     parser.add_argument("--before", help="git revision to compare with (its src/ tree)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--write", choices=("yes", "no"), default="no")
+    parser.add_argument("--networks", type=Path, help="the standard networks' folder")
     args = parser.parse_args()
+    if args.networks:
+        networks_main(args)
+        return
 
     load_before = load_average()
     with tempfile.TemporaryDirectory() as tmp:

@@ -54,6 +54,9 @@ _VE_CALL = 40e-6
 _VE_STEP = 25e-6
 _VE_CELL = 1.5e-9
 _VE_NODE = 0.25e-6
+# and per observed node whose CPT has a zero (each is looked at to tell whether dropping it as
+# d-separated could hide impossible evidence: VariableElimination._prune)
+_VE_GUARD = 10e-6
 # variable elimination's time on queries after which the junction tree is compiled
 _BUILD_AFTER = 0.1
 
@@ -104,7 +107,7 @@ class ExactInference(VariableElimination):
         self._tree: JunctionTree | None = None
         self._no_tree = engine == "variable-elimination"
         self._spent = 0.0  # seconds variable elimination spent on queries
-        self._costs: dict[tuple, tuple[float, float, float]] = {}
+        self._costs: dict[tuple, list] = {}  # per query shape: tree, floor, elimination
         # the least time variable elimination takes on a query of this network
         self._least = _VE_CALL + 2 * _VE_STEP + _VE_NODE * len(self._nodes)
 
@@ -136,50 +139,82 @@ class ExactInference(VariableElimination):
                 self._no_tree = True
         return self._tree
 
-    def _use_tree(self, groups, observed: tuple[int, ...], n_rows: int) -> bool:
+    def _use_tree(self, groups, observed: tuple[int, ...], codes: np.ndarray) -> bool:
         """Whether the junction tree answers these groups of targets (each one node; ``[()]``
-        for ``P(e)`` alone) given ``observed``, for ``n_rows`` rows."""
+        for ``P(e)`` alone) given ``observed``, for the rows ``codes`` of their states."""
         tree = self._tree if self._tree is not None else self._tree_if_worth()
         if tree is None or any(len(g) > 1 for g in groups):
             return False
         if self.engine != "auto":
             return self.engine == "junction-tree"
+        n_rows = len(codes)
         if _JT_CALL + _JT_CELL * n_rows * tree._cost_all(len(groups) > 1) <= self._least:
             return True  # cheaper than the least a plan costs: no need to weigh it
-        jt_row, ve_fixed, ve_row = self._shape_costs(tree, groups, observed)
-        return _JT_CALL + _JT_CELL * n_rows * jt_row <= ve_fixed + n_rows * ve_row
-
-    def _shape_costs(self, tree: JunctionTree, groups, observed) -> tuple[float, float, float]:
-        """Cells per row of the tree's pass; the fixed seconds and seconds per row of
-        variable elimination (kept per query shape)."""
         key = (tuple(groups), observed)
         costs = self._costs.get(key)
         if costs is None:
-            targets = [g[0] for g in groups if g] or [observed[0]]
-            distribute = len(targets) > 1
-            terminals = {int(tree._home[v]) for v in observed}
-            if distribute:
-                terminals |= {int(tree._home[v]) for v in targets}
-            jt_row = tree._row_cost(int(tree._home[targets[0]]), terminals) * (1 + distribute)
-            ve_fixed, ve_row = _VE_CALL + _VE_NODE * len(self._nodes), 0.0
-            for g in groups:
-                try:
-                    plan = self._plan(g, observed, prune_separated=bool(g))
-                except InferenceTooLarge:
-                    ve_fixed = np.inf
-                    break
-                steps, cells = _plan_cost(plan, self._card)
-                ve_fixed += _VE_STEP * steps
-                ve_row += _VE_CELL * cells
             if len(self._costs) > 4096:
                 self._costs.clear()
-            costs = self._costs[key] = (jt_row, ve_fixed, ve_row)
-        return costs
+            costs = self._costs[key] = [self._tree_cost(tree, groups, observed), {}, {}]
+        jt = _JT_CALL + _JT_CELL * n_rows * costs[0]
+        if jt <= self._before_plan(observed):
+            return True  # cheaper than elimination's work before any plan
+        # elimination drops d-separated evidence, but answers a row whose dropped evidence
+        # might be impossible with all of it (see VariableElimination._prune): weigh that plan
+        prune = all(bool(g) and self._safe_rows(g, observed, codes).all() for g in groups)
+        if prune not in costs[1]:  # the least elimination can cost, from its pruning alone
+            costs[1][prune] = self._elimination_floor(groups, observed, prune)
+        if jt <= costs[1][prune]:
+            return True  # no need to plan the elimination
+        if prune not in costs[2]:
+            costs[2][prune] = self._elimination_cost(groups, observed, prune)
+        ve_fixed, ve_row = costs[2][prune]
+        return jt <= ve_fixed + n_rows * ve_row
+
+    def _before_plan(self, observed) -> float:
+        """Variable elimination's time on a query before any plan: the call, the pruning's
+        look at the network and at the observed nodes whose CPT has a zero."""
+        zeros = sum(1 for v in observed if self._has_zero[v])
+        return _VE_CALL + _VE_NODE * len(self._nodes) + _VE_GUARD * zeros
+
+    def _tree_cost(self, tree: JunctionTree, groups, observed) -> float:
+        """Cells a row's pass over the tree touches (see :meth:`JunctionTree._row_cost`)."""
+        targets = [g[0] for g in groups if g] or [observed[0]]
+        distribute = len(targets) > 1
+        terminals = {int(tree._home[v]) for v in observed}
+        if distribute:
+            terminals |= {int(tree._home[v]) for v in targets}
+        return tree._row_cost(int(tree._home[targets[0]]), terminals) * (1 + distribute)
+
+    def _elimination_floor(self, groups, observed, prune: bool) -> float:
+        """The least variable elimination can take on this shape, from its pruning alone (no
+        elimination order): a numpy call per CPT sliced by evidence, two per node summed out.
+        ``prune``: whether the d-separated evidence is dropped."""
+        floor = self._before_plan(observed)
+        for g in groups:
+            used = self._pruning(g, observed)[0] if prune else frozenset(observed)
+            kept = self._ancestral(set(g) | used)
+            sliced = sum(1 for v in kept if used.intersection(self._scope[v]))
+            floor += _VE_STEP * (sliced + 2 * len(kept - used - set(g)))
+        return floor
+
+    def _elimination_cost(self, groups, observed, prune: bool) -> tuple[float, float]:
+        """Variable elimination's fixed seconds and seconds per row, from its plans."""
+        ve_fixed, ve_row = self._before_plan(observed), 0.0
+        for g in groups:
+            try:
+                plan = self._plan(g, observed, prune_separated=prune)
+            except InferenceTooLarge:
+                return np.inf, 0.0
+            steps, cells = _plan_cost(plan, self._card)
+            ve_fixed += _VE_STEP * steps
+            ve_row += _VE_CELL * cells
+        return ve_fixed, ve_row
 
     # ------------------------------------------------------------------ answering
     def _posteriors(self, groups, observed, codes: np.ndarray):
         single = all(len(g) == 1 for g in groups)  # the tree gives one node's posteriors
-        if single and self._use_tree(groups, observed, len(codes)):
+        if single and self._use_tree(groups, observed, codes):
             return self._tree_posteriors(groups, observed, codes)
         return self._eliminated(groups, observed, codes)
 
@@ -205,7 +240,7 @@ class ExactInference(VariableElimination):
         possible = np.ones(len(codes), dtype=bool)
         by_tree = []
         for rows, observed, sub in observation_patterns(codes, columns):
-            if self._use_tree(groups, observed, len(rows)):
+            if self._use_tree(groups, observed, sub):
                 by_tree.append(rows)
                 continue
             tables, possible[rows] = self._eliminated(groups, observed, sub)
@@ -237,7 +272,7 @@ class ExactInference(VariableElimination):
         return tables, possible
 
     def _log_evidence(self, observed, codes: np.ndarray) -> np.ndarray:
-        if self._use_tree([()], observed, len(codes)):
+        if self._use_tree([()], observed, codes):
             tree = self.junction_tree
             return tree._run([observed[0]], list(observed), codes, distribute=False)[1]
         start = time.perf_counter()

@@ -519,9 +519,7 @@ class VariableElimination:
         possible = np.ones(n, dtype=bool)
         out = []
         for targets in groups:
-            safe = np.ones(n, dtype=bool)
-            for cols, positive in self._pruning(targets, observed)[1] if targets else ():
-                safe &= positive[tuple(codes[:, c] for c in cols)]
+            safe = self._safe_rows(targets, observed, codes)
             self._check_size(targets, observed, n)
             table = np.empty((n, *(int(self._card[t]) for t in targets)))
             for ok, prune in ((safe, True), (~safe, False)):
@@ -537,6 +535,15 @@ class VariableElimination:
             totals = np.where(totals > 0, totals, np.nan)
             out.append(table / totals.reshape((-1,) + (1,) * len(targets)))
         return out, possible
+
+    def _safe_rows(self, targets, observed, codes: np.ndarray) -> np.ndarray:
+        """Which rows of ``codes`` (columns: ``observed``) the plan without the d-separated
+        evidence may answer: those whose dropped evidence cannot be impossible (see
+        :meth:`_prune`)."""
+        safe = np.ones(len(codes), dtype=bool)
+        for cols, positive in self._pruning(targets, observed)[1] if targets else ():
+            safe &= positive[tuple(codes[:, c] for c in cols)]
+        return safe
 
     def _batch_posteriors(self, groups, codes: np.ndarray, columns) -> tuple[dict, np.ndarray]:
         """:meth:`_posteriors` of the rows of ``codes`` (columns: the nodes ``columns``, -1 =

@@ -276,7 +276,8 @@ class JunctionTree:
         # cells a row touches in a clique it needs: a copy, a pass per message in, one out
         self._touch = [size * (2 + len(self._neighbours[k])) for k, size in enumerate(sizes)]
         self._touch_all = float(sum(self._touch))
-        self._uplinks: dict[int, np.ndarray] = {}
+        self._up: list[int] | None = None  # each clique's neighbour towards clique 0
+        self._depth: list[int] = []
         # each node's home clique (the smallest holding it) and its stride there
         self._home = np.zeros(len(self._nodes), dtype=np.int64)
         self._stride = np.zeros(len(self._nodes), dtype=np.int64)
@@ -425,18 +426,22 @@ class JunctionTree:
 
     def _row_cost(self, root: int, terminals) -> float:
         """About the cells a row's pass touches: those of the sub-tree joining ``root`` and the
-        cliques ``terminals`` (see :mod:`bayeskit.networks._jt_kernels`)."""
-        up = self._uplinks.get(root)
-        if up is None:
-            frm, to, _ = self._order(root)
-            up = np.full(len(self.cliques), -1, dtype=np.int64)
-            up[frm] = to
-            up = self._uplinks[root] = up.tolist()
-        needed = {root}
-        for c in terminals:
-            while c not in needed:
-                needed.add(c)
+        cliques ``terminals`` (see :mod:`bayeskit.networks._jt_kernels`): the paths from each
+        up to their deepest common ancestor, with the tree hung from clique 0."""
+        up, depth = self._hung()
+        ends = {root, *terminals}
+        needed = set(ends)
+        low = min(ends, key=lambda c: depth[c])  # climb every end to the same depth
+        top = depth[low]
+        heads = set()
+        for c in ends:
+            while depth[c] > top:
                 c = up[c]
+                needed.add(c)
+            heads.add(c)
+        while len(heads) > 1:  # then all together until they meet
+            heads = {up[c] for c in heads}
+            needed |= heads
         return float(sum(self._touch[c] for c in needed))
 
     def _cost_all(self, distribute: bool) -> float:
@@ -444,13 +449,45 @@ class JunctionTree:
         return self._touch_all * (1 + distribute)
 
     def _order(self, root: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The collect order towards ``root`` as the kernels read it (kept per root)."""
+        """The collect order towards ``root`` as the kernels read it (kept per root): towards
+        clique 0, the edges off the path from ``root`` to clique 0 keep their order there, then
+        the path's edges, turned round, from clique 0 down to ``root``."""
         if root not in self._orders:
-            edges = self._post_order(root)
-            self._orders[root] = tuple(
-                np.array([e[k] for e in edges], dtype=np.int64) for k in range(3)
-            )
+            if root == 0 or not self.edges:
+                edges = self._post_order(root)
+                self._orders[root] = tuple(
+                    np.array([e[k] for e in edges], dtype=np.int64) for k in range(3)
+                )
+            else:
+                frm, to, ids = self._order(0)
+                up, _ = self._hung()
+                path = [root]
+                while up[path[-1]] != 0:
+                    path.append(up[path[-1]])
+                on_path = np.zeros(len(self.cliques), dtype=bool)
+                on_path[path] = True
+                at = np.empty(len(self.cliques), dtype=np.int64)
+                at[frm] = np.arange(len(frm))
+                down = at[path[::-1]]  # the path's edges, from clique 0 down to root
+                keep = ~on_path[frm]
+                self._orders[root] = (
+                    np.concatenate([frm[keep], to[down]]),
+                    np.concatenate([to[keep], frm[down]]),
+                    np.concatenate([ids[keep], ids[down] ^ 1]),
+                )
         return self._orders[root]
+
+    def _hung(self) -> tuple[list[int], list[int]]:
+        """The tree hung from clique 0: each clique's neighbour towards it and its depth."""
+        if self._up is None:
+            frm, to, _ = self._order(0)
+            up = np.full(len(self.cliques), -1, dtype=np.int64)
+            up[frm] = to
+            depth = np.zeros(len(self.cliques), dtype=np.int64)
+            for a in frm[::-1].tolist():  # parents before children
+                depth[a] = depth[up[a]] + 1
+            self._up, self._depth = up.tolist(), depth.tolist()
+        return self._up, self._depth
 
     def _post_order(self, root: int) -> list[tuple[int, int, int]]:
         """Directed edges (sender, receiver, 2 e + sender's side) so every clique sends after
