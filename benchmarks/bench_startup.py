@@ -245,26 +245,21 @@ print(json.dumps(out))
 """
 
 
-def first_calls(src: Path, repeats: int, workdir: Path, folder: Path) -> dict:
-    """Cold and warm figures of the network measures, ``repeats`` runs each."""
-    res: dict[str, dict[str, list[float]]] = {"cold": {}, "warm": {}}
-    run_child("import bayeskit.networks", src, None)  # write .pyc files first
+def first_calls(src: Path, r: int, workdir: Path, folder: Path, res: dict) -> None:
+    """Run ``r`` of the cold and warm figures of the network measures, added to ``res``."""
     code = NETWORK.replace("FOLDER", repr(str(folder)))
     query = (
         "import sys\nfrom bayeskit.cli import main\n"
         f"sys.argv = ['bayeskit', 'network', 'query', {str(folder / 'alarm.bif.gz')!r}, "
         "'--target', 'HR', '--evidence', 'CO=LOW,BP=HIGH']\nmain()"
     )
-    for r in range(repeats):
-        for state in ("cold", "warm"):
-            got, _ = run_child(code, src, workdir / f"net-{src.parent.name}-{r}")
-            for key, value in got.items():
-                res[state].setdefault(key, []).append(value)
-        for state in ("cold", "warm"):
-            _, wall = run_child(query, src, workdir / f"cli-{src.parent.name}-{r}")
-            res[state].setdefault("network query (process)", []).append(wall)
-        say(f"  {src}: run {r + 1}/{repeats} done")
-    return res
+    for state in ("cold", "warm"):
+        got, _ = run_child(code, src, workdir / f"net-{src.parent.name}-{r}")
+        for key, value in got.items():
+            res[state].setdefault(key, []).append(value)
+    for state in ("cold", "warm"):
+        _, wall = run_child(query, src, workdir / f"cli-{src.parent.name}-{r}")
+        res[state].setdefault("network query (process)", []).append(wall)
 
 
 def networks_main(args) -> None:
@@ -275,10 +270,13 @@ def networks_main(args) -> None:
         trees = {"this tree": REPO / "src"}
         if args.before:
             trees = {f"before ({args.before})": extract(args.before, workdir), **trees}
-        results = {}
-        for label, src in trees.items():
-            say(f"first calls: {label}")
-            results[label] = first_calls(src, args.repeats, workdir, args.networks)
+        results: dict = {label: {"cold": {}, "warm": {}} for label in trees}
+        for src in trees.values():
+            run_child("import bayeskit.networks", src, None)  # write .pyc files first
+        for r in range(args.repeats):  # the trees interleaved
+            for label, src in trees.items():
+                first_calls(src, r, workdir, args.networks, results[label])
+            say(f"first calls: run {r + 1}/{args.repeats} done")
     measures = [
         "import networks",
         "first learn",
@@ -305,7 +303,7 @@ def networks_main(args) -> None:
             f"`PYTHONPATH=src python benchmarks/bench_startup.py --networks DIR"
             f"{' --before ' + args.before if args.before else ''} --repeats {args.repeats}`, "
             f"{time.strftime('%Y-%m-%d')}. Each figure is the median of {args.repeats} runs, "
-            "each in a new process, both trees in the same run; cold = empty numba cache, warm "
+            "each in a new process, the two trees interleaved; cold = empty numba cache, warm "
             "= the cache the cold run left. learn = `BayesianNetwork.learn` on 5,000 rows "
             "sampled from sachs; first query = one posterior on alarm given two observed nodes "
             "by the default engine (the junction tree before); batch propagation = "

@@ -63,20 +63,32 @@ _SPANNING_UP_TO = 400
 
 
 def _spanning_tree(cliques: list[tuple[int, ...]]) -> list[tuple[int, int]]:
-    """A maximum spanning forest of the cliques by the number of shared nodes (Kruskal, via
-    networkx); its pieces are joined by the caller."""
-    import networkx as nx
-
-    g = nx.Graph()
-    g.add_nodes_from(range(len(cliques)))
+    """A maximum spanning forest of the cliques by the number of shared nodes (Kruskal: the
+    pairs from most shared down, first pairs first among equals, each joining two pieces kept);
+    its pieces are joined by the caller."""
     sets = [set(c) for c in cliques]
-    for i in range(len(sets)):
-        for j in range(i + 1, len(sets)):
-            shared = len(sets[i] & sets[j])
-            if shared:
-                g.add_edge(i, j, weight=shared)
-    tree = nx.maximum_spanning_tree(g, algorithm="kruskal")
-    return sorted(tuple(sorted(e)) for e in tree.edges)
+    pairs = [
+        (-len(sets[i] & sets[j]), i, j)
+        for i in range(len(sets))
+        for j in range(i + 1, len(sets))
+        if not sets[i].isdisjoint(sets[j])
+    ]
+    pairs.sort()
+    piece = list(range(len(cliques)))
+
+    def find(k: int) -> int:
+        while piece[k] != k:
+            piece[k] = piece[piece[k]]
+            k = piece[k]
+        return k
+
+    edges = []
+    for _, i, j in pairs:
+        a, b = find(i), find(j)
+        if a != b:
+            piece[a] = b
+            edges.append((i, j))
+    return sorted(edges)
 
 
 class JunctionTree:
