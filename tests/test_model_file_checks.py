@@ -7,6 +7,7 @@ ValueError)."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import pytest
@@ -16,7 +17,8 @@ from bayeskit.classifiers import MODELS
 from bayeskit.data import datasets
 from bayeskit.stats import FamilyCounts
 from bayeskit.stats._checks import Layout
-from test_io_validation import ModelFile, _refused
+from test_io_validation import ModelFile
+from test_io_validation import _refused as _refused_as_model_file_error
 
 TABULAR = [n for n, cls in MODELS.items() if "categorical_features" in cls().get_params()]
 # what each model is fitted with here: a few parameters that make every statistic appear
@@ -64,6 +66,15 @@ def _walk(obj, where="stats_"):
     elif isinstance(obj, tuple):
         for i, item in enumerate(obj):
             yield from _walk(item, f"{where}[{i}]")
+
+
+def _refused(path, *match):
+    """Refused with a ModelFileError holding ``match``, in plain words: no exception of the
+    estimation wrapped inside (a KeyError, IndexError or numpy's ValueError)."""
+    message = _refused_as_model_file_error(path, *match)
+    assert "do not fit" not in message, message
+    assert not re.search(r"\b[A-Z][A-Za-z]*Error\b", message.split(": ", 1)[1]), message
+    return message
 
 
 def _key(f, path):
@@ -318,3 +329,14 @@ def test_structure_parameters_beyond_the_features_are_named(fitted, tmp_path, ki
     f.doc["params"][param] = value
     message = _refused(f.write(), "params: ", param)
     assert "do not fit" not in message, message
+
+
+@pytest.mark.parametrize("value", [1e300, -1e300, 1.7e308])
+@pytest.mark.parametrize("ddof", [0, 10**6])
+def test_full_bayes_moments_beyond_float64_are_named(fitted, tmp_path, value, ddof):
+    # a class mean so far from the others that the pooled moments overflow float64
+    f, _ = _saved(fitted, "full-bayes", tmp_path)
+    f.doc["params"]["ddof"] = ddof
+    _edit(f, "stats_.moments.scatter.mean", lambda a: a.__setitem__((0, 0), value))
+    column = fitted["full-bayes"].schema_.numeric[0].name
+    _refused(f.write(), "stats_.moments: numeric columns", repr(column), "too large")

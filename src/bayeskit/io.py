@@ -94,7 +94,7 @@ produced. In order:
   - the stored rows of KNNBayes: codes within the vocabularies, values float64 without
     infinities (NaN = missing), class indices within the classes, weights positive, and
     ``class_count`` the rows' weights summed per class;
-  - counts that summarise the same rows agree, within rounding (1e-9 relative): a family's
+  - counts that summarise the same rows agree, within rounding (1e-7 relative): a family's
     table summed over one of its columns holds no more weight than the table of the others
     (or, where that is not counted, the class counts), since a row missing a column is left
     out of the larger table; naive Bayes tables and moment counts hold no more weight per

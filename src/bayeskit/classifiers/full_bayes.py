@@ -257,6 +257,15 @@ class FullBayes(BayesClassifier):
             self._full_table.counts, self._full_table.n_states, self.alpha
         )
 
+    def _validate_stats(self, layout: Any) -> None:
+        """A model file's moments can be estimated with in float64 (as :meth:`_check_finite`
+        requires of data at fit)."""
+        try:
+            self._check_finite(self.stats_.moments)
+        except SchemaError as exc:
+            msg = f"stats_.moments: {exc}"
+            raise ValueError(msg) from exc
+
     def _check_finite(self, moments: ShrinkageMoments) -> None:
         """Values so large that their squares overflow cannot be modelled: say which column."""
         names = [c.name for c in self.schema_.numeric]

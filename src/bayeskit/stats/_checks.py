@@ -16,6 +16,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 _FLOAT = np.dtype(np.float64)
+#: How far apart two sums of the same weights, added in different orders (and merged chunk by
+#: chunk), may be and still agree: far above float64 rounding over billions of rows, far below
+#: any edit that changes what a model predicts.
+RTOL = 1e-7
 
 
 class Layout(NamedTuple):
@@ -152,7 +156,7 @@ def at_most(part: Any, whole: Any, where: str, what: str, rule: str) -> None:
         np.asarray(part, dtype=np.float64), np.asarray(whole, dtype=np.float64)
     )
     scale = float(np.abs(whole).max(initial=0.0))
-    over = part > whole * (1 + 1e-9) + 1e-12 * scale
+    over = part > whole * (1 + RTOL) + RTOL * 1e-3 * scale
     if over.any():
         at = _first(over) if over.ndim else ()
         fail(

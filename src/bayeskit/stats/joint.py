@@ -142,7 +142,7 @@ class JointCounts:
         dims = ((m, "combinations (rows of combos)"), (layout.n_classes, "classes"))
         counts = _checks.counts(self.counts, f"{where}.counts", dims)
         summed, total = counts.sum(axis=0), self.class_count
-        if not np.allclose(summed, total, rtol=1e-9, atol=1e-12 * float(total.max())):
+        if not np.allclose(summed, total, rtol=_checks.RTOL, atol=0):
             _checks.fail(
                 f"{where}.counts",
                 f"sums to {summed.tolist()[:10]} per class, not the class counts "
