@@ -127,7 +127,7 @@ class MixtureCounts:
             _checks.fail(
                 f"{where}.component_count", "holds counts in slots beyond a class's components"
             )
-        if not np.allclose(comp.sum(axis=1), total, rtol=1e-9, atol=0):
+        if not np.allclose(comp.sum(axis=1), total, rtol=_checks.RTOL, atol=0):
             _checks.fail(
                 f"{where}.component_count",
                 f"sums to {comp.sum(axis=1).tolist()} per class, not the class counts "
@@ -144,8 +144,13 @@ class MixtureCounts:
             arr = _checks.counts(table, at, dims)
             if (arr[unused] != 0).any():
                 _checks.fail(at, "holds counts in slots beyond a class's components")
-            if (arr.sum(axis=2) > comp * (1 + 1e-9) + 1e-300).any():
-                _checks.fail(at, "counts more rows for a component than its component_count")
+            _checks.at_most(
+                arr.sum(axis=2),
+                comp,
+                at,
+                "the weight counted per (class, component)",
+                "a feature counts only rows its component counts (component_count)",
+            )
         if layout.n_numeric:
             _checks.fail(
                 f"{where}.feature_count",

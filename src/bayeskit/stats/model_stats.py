@@ -179,7 +179,7 @@ class KNNStats:
             _checks.fail(f"{where}.weight", "holds weights of zero (such rows are never kept)")
         total = _checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
         summed = np.bincount(y, weights=weight, minlength=layout.n_classes) if n else 0 * total
-        if not np.allclose(summed, total, rtol=1e-9, atol=0):
+        if not np.allclose(summed, total, rtol=_checks.RTOL, atol=0):
             _checks.fail(
                 f"{where}.class_count",
                 f"{total.tolist()} differs from the weights of the rows per class "
