@@ -13,9 +13,13 @@ observed nodes) before running it:
 - the junction tree's: the cells its pass touches, in the sub-tree joining the query's clique
   and the observed nodes' home cliques (see :mod:`bayeskit.networks.junction`), times the rows;
 - variable elimination's: the cells of the tables its plan makes, times the rows, plus a fixed
-  cost per elimination step (a numpy call each).
+  cost per numpy call of the plan and for its pruning (a look at the network, and at each
+  observed node whose CPT has a zero). A row whose dropped evidence might be impossible is
+  answered with all its evidence (see :mod:`bayeskit.networks.inference`): that plan is weighed.
 
-The figures per cell and per call were measured on the standard networks (see
+The cheaper bounds are tried first: a tree cheaper than the least any elimination costs, or
+than the elimination's work before planning, wins without a plan being made. The figures per
+cell and per call were fitted to timings on the standard networks (see
 ``benchmarks/bench_inference.py``); a wrong guess between two close costs loses little. The
 estimates are kept per query shape, so a shape is weighed once. A batch is split by which nodes
 its rows observe, each group going to the cheaper method; the junction tree's rows then run in
