@@ -482,10 +482,9 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     >>> learn_structure(dd.from_pandas(frame, npartitions=4), max_distinct_rows=0).edges
     (('a', 'b'),)
     """
-    from bayeskit.data.validation import check_count
     from bayeskit.networks._passes import PassScores
     from bayeskit.networks.learning import _NetworkData
-    from bayeskit.networks.search import MAX_DISTINCT_ROWS
+    from bayeskit.networks.search import MAX_DISTINCT_ROWS, check_search_options
     from bayeskit.networks.search import learn_structure as search
     from bayeskit.networks.states import node_states, state_names
 
@@ -496,8 +495,8 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     if "sample_weight" in options:
         msg = "sample_weight is not taken on Dask: give each row once per weight unit"
         raise TypeError(msg)
+    check_search_options(score, options)  # before any pass over the partitions
     limit = options.pop("max_distinct_rows", MAX_DISTINCT_ROWS)
-    check_count("max_distinct_rows", limit, none_ok=True)
     nodes = tuple(ddf.columns)
     given = {n: state_names(f"states[{n!r}]", states[n]) for n in (states or {})}
     unknown = [n for n in nodes if n not in given]

@@ -259,10 +259,9 @@ def test_a_file_s_columns_from_its_header_and_an_empty_file(asia, tmp_path):
         assert learn_structure(chosen, max_distinct_rows=limit) == learn_structure(asia[some])
     asia.iloc[:0].to_parquet(tmp_path / "empty.parquet")
     asia.iloc[:0].to_csv(tmp_path / "empty.csv", index=False)
-    for name in ("empty.parquet", "empty.csv"):
-        for limit in (None, 0):
-            with pytest.raises(ValueError, match="hold no value of column 'asia'"):
-                learn_structure(read_chunks(tmp_path / name, 100), max_distinct_rows=limit)
+    for name in ("empty.parquet", "empty.csv"):  # refused when opened, naming the file
+        with pytest.raises(ValueError, match=rf"{name} has a header \(8 columns\) but no data"):
+            read_chunks(tmp_path / name, 100)
     with pytest.raises(ValueError, match="hold no rows"):
         learn_structure([asia.iloc[:0]], max_distinct_rows=0)
 

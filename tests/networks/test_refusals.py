@@ -126,7 +126,11 @@ def test_every_seed_is_checked_by_one_rule(data, net, call, seed):
         call(data, net, seed)
 
 
-@pytest.mark.parametrize("seed", [None, 0, 7, np.int64(3), np.random.default_rng(1)])
+@pytest.mark.parametrize(
+    "seed",
+    [None, 0, 7, np.int64(3), np.random.default_rng(1), np.random.PCG64(2),
+     np.random.SeedSequence(4)],
+)  # fmt: skip
 def test_good_seeds_are_taken(net, seed):
     assert len(net.sample(4, seed=seed)) == 4
 
@@ -272,3 +276,48 @@ def test_data_that_shares_no_column_with_the_network_is_refused(net, other, call
     text = str(info.value)
     assert "['a', 'b', 'c']" in text  # the nodes
     assert str(list(other.columns)) in text  # and data's columns
+
+
+class _Unread(list):
+    """Chunks that fail the test when read: a setting must be refused before any pass."""
+
+    def __iter__(self):
+        yield from ()
+        raise AssertionError("the chunks were read before the settings were checked")
+
+
+@pytest.mark.parametrize(
+    ("structure", "options", "error", "message"),
+    [
+        ("hill-climb", {"ess": math.inf}, ValueError, "ess must be a finite number > 0"),
+        ("hill-climb", {"tabu_length": -1}, ValueError, "tabu_length must be a non-negative"),
+        ("hill-climb", {"seed": "abc"}, ValueError, "seed must be None, an integer >= 0"),
+        ("hill-climb", {"max_iter": 0}, ValueError, "max_iter must be an integer >= 1"),
+        ("hill-climb", {"root": "a"}, TypeError, "learn_structure takes no option 'root'"),
+        ("tree", {"ess": -1}, ValueError, "ess must be a finite number > 0"),
+        ("tree", {"tabu_length": 3}, TypeError, "learn_tree takes no option 'tabu_length'"),
+        ("tree", {"max_distinct_rows": 1.5}, ValueError, "max_distinct_rows must be a non-neg"),
+    ],
+)
+def test_learn_in_chunks_checks_its_settings_before_reading(structure, options, error,
+                                                            message):  # fmt: skip
+    with pytest.raises(error, match=message):
+        BayesianNetwork.learn(_Unread([pd.DataFrame({"a": [0, 1]})]), structure, score="bdeu",
+                              **options)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"ess": math.nan}, ValueError, "ess must be a finite number > 0, got nan"),
+        ({"perturb": -1}, ValueError, "perturb must be a non-negative integer"),
+        ({"seed": 1.5}, ValueError, "seed must be None, an integer >= 0"),
+        ({"tabu": 3}, TypeError, "learn_structure takes no option 'tabu'"),
+    ],
+)
+def test_dask_learning_checks_its_settings(data, options, error, message):
+    dd = pytest.importorskip("dask.dataframe")
+    from bayeskit.dask import learn_structure as dask_learn
+
+    with pytest.raises(error, match=message):
+        dask_learn(dd.from_pandas(data.astype(str), npartitions=2), **options)

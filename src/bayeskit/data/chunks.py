@@ -240,6 +240,9 @@ def read_chunks(
                  encoding=encoding)  # fmt: skip
     if not out.is_parquet:
         _check_csv(out)
+    elif out.n_rows == 0:
+        msg = f"{p} has a header ({len(out.column_names())} columns) but no data rows"
+        raise ValueError(msg)
     return out
 
 

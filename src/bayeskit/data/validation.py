@@ -117,8 +117,8 @@ def check_real(
 
 def check_seed(seed: Any, name: str = "seed") -> np.random.Generator:
     """The random generator of ``seed``: None (fresh entropy), a non-negative integer, or a
-    numpy ``Generator`` (used as it is) or ``SeedSequence``; ValueError naming ``name`` for
-    anything else (text, a float, a bool, a negative integer).
+    numpy ``Generator`` (used as it is), ``BitGenerator`` or ``SeedSequence``; ValueError
+    naming ``name`` for anything else (text, a float, a bool, a negative integer).
 
     Examples
     --------
@@ -131,7 +131,7 @@ def check_seed(seed: Any, name: str = "seed") -> np.random.Generator:
     """
     if isinstance(seed, np.random.Generator):
         return seed
-    ok = seed is None or isinstance(seed, np.random.SeedSequence) or (
+    ok = seed is None or isinstance(seed, np.random.SeedSequence | np.random.BitGenerator) or (
         isinstance(seed, int | np.integer) and not isinstance(seed, bool | np.bool_) and seed >= 0
     )  # fmt: skip
     if not ok:

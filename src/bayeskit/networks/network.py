@@ -277,7 +277,7 @@ class BayesianNetwork:
         """
         from bayeskit.data.chunks import _reiterable
         from bayeskit.networks.learning import _discretized, chunk_states, fit_parameters, in_chunks
-        from bayeskit.networks.search import learn_structure, learn_tree
+        from bayeskit.networks.search import check_search_options, learn_structure, learn_tree
 
         searched = isinstance(structure, str)
         if searched and structure not in ("hill-climb", "tree"):
@@ -314,7 +314,9 @@ class BayesianNetwork:
             )
             raise TypeError(msg)
         if searched and in_chunks(data) and _reiterable(data):
-            # the states once, for the search and the counting both (each would read them)
+            # the settings before a pass over the data; then the states once, for the search
+            # and the counting both (each would read them)
+            check_search_options(score, search, tree=structure == "tree")
             common["states"] = chunk_states(data, states)[1]
         if structure == "hill-climb":
             dag = learn_structure(data, score, **common, **search)

@@ -28,8 +28,9 @@ climbs again, keeping the best.
 
 from __future__ import annotations
 
+import inspect
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import closing
 from typing import Any
 
@@ -299,12 +300,10 @@ def learn_structure(
     >>> dag.edges
     (('a', 'b'),)
     """
-    _check_settings(score, ess, max_distinct_rows)
-    for name, value in (("tabu_length", tabu_length), ("restarts", restarts),
-                        ("perturb", perturb)):  # fmt: skip
-        check_count(name, value)
-    check_count("max_iter", max_iter, low=1)
-    check_count("max_parents", max_parents, none_ok=True)
+    check_search_options(score, {"ess": ess, "max_distinct_rows": max_distinct_rows,
+                                 "tabu_length": tabu_length, "restarts": restarts,
+                                 "perturb": perturb, "max_iter": max_iter,
+                                 "max_parents": max_parents, "seed": seed})  # fmt: skip
     rng = check_seed(seed)
     scorer, nodes = _scorer(data, score, ess, states, sample_weight, max_distinct_rows)
     with closing(scorer):
@@ -377,13 +376,36 @@ def learn_structure(
                                        for u in sorted(best[v])])  # fmt: skip
 
 
-def _check_settings(score: Any, ess: Any, max_distinct_rows: Any) -> None:
-    """The settings every search takes, checked before any data is read."""
+def check_search_options(score: Any, options: Mapping[str, Any], *, tree: bool = False) -> None:
+    """The settings of :func:`learn_structure` (with ``tree``, :func:`learn_tree`) in
+    ``options`` (the others take their defaults) checked without the data: what the searches
+    check first, and what an entry point that reads the data before searching
+    (:meth:`BayesianNetwork.learn <bayeskit.networks.BayesianNetwork.learn>` in chunks,
+    :func:`bayeskit.dask.learn_structure`) checks before it reads. TypeError naming an
+    option the search does not take, ValueError naming a setting and its rule."""
+    search = learn_tree if tree else learn_structure
+    params = inspect.signature(search).parameters
+    unknown = [k for k in options if k not in params or k in ("data", "score")]
+    if unknown:
+        takes = ", ".join(k for k in params if k not in ("data", "score"))
+        msg = f"{search.__name__} takes no option {unknown[0]!r}; its options: {takes}"
+        raise TypeError(msg)
+
+    def get(name: str) -> Any:
+        return options.get(name, params[name].default)
+
     if score not in SCORES:
         msg = f"score must be one of {SCORES}, got {shown(score)}"
         raise ValueError(msg)
-    check_real("ess", ess, above=0)
-    check_count("max_distinct_rows", max_distinct_rows, none_ok=True)
+    check_real("ess", get("ess"), above=0)
+    check_count("max_distinct_rows", get("max_distinct_rows"), none_ok=True)
+    if tree:
+        return
+    for name in ("tabu_length", "restarts", "perturb"):
+        check_count(name, get(name))
+    check_count("max_iter", get("max_iter"), low=1)
+    check_count("max_parents", get("max_parents"), none_ok=True)
+    check_seed(get("seed"))
 
 
 def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
@@ -715,7 +737,7 @@ def learn_tree(
     >>> learn_tree(pd.DataFrame({"a": a, "b": b, "c": c})).edges
     (('a', 'b'), ('b', 'c'))
     """
-    _check_settings(score, ess, max_distinct_rows)
+    check_search_options(score, {"ess": ess, "max_distinct_rows": max_distinct_rows}, tree=True)
     scorer, nodes = _scorer(data, score, ess, states, sample_weight, max_distinct_rows)
     with closing(scorer):
         if root is not None and root not in nodes:
