@@ -70,8 +70,7 @@ from bayeskit.networks.dag import DAG, as_dag
 from bayeskit.networks.em import _distinct_rows, _encode, _group_rows, fit_em
 from bayeskit.networks.learning import ESTIMATORS, _count, _estimate, _NetworkData
 from bayeskit.networks.network import BayesianNetwork
-from bayeskit.networks.scores import SCORES
-from bayeskit.networks.search import _scorer, learn_structure
+from bayeskit.networks.search import _scorer, check_search_options, learn_structure
 
 __all__ = ["StructuralEMResult", "structural_em"]
 
@@ -264,28 +263,22 @@ def structural_em(
 
 def _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_completions,
                      estimator, alpha, search) -> None:  # fmt: skip
-    if score not in SCORES:
-        msg = f"score must be one of {SCORES}, got {score!r}"
-        raise ValueError(msg)
     if estimator not in ESTIMATORS:
         msg = f"estimator must be one of {ESTIMATORS}, got {estimator!r}"
         raise ValueError(msg)
     for name, value, low in (("max_iter", max_iter, 1), ("em_max_iter", em_max_iter, 1),
                              ("n_completions", n_completions, 1)):  # fmt: skip
         check_count(name, value, low=low)
-    check_count("max_parents", max_parents, none_ok=True)
     check_real("em_tol", em_tol, low=0)
     check_real("alpha", alpha, low=0, none_ok=True)
     if estimator == "bdeu" and alpha == 0:
         msg = "alpha (BDeu's equivalent sample size) must be > 0"
         raise ValueError(msg)
-    check_real("ess", search.get("ess", 1.0), above=0)
     unknown = sorted(set(search) - set(SEARCH_OPTIONS))
     if unknown:
         msg = f"unknown search options {unknown}; structural_em passes on {list(SEARCH_OPTIONS)}"
         raise TypeError(msg)
-    for name in ("tabu_length", "restarts", "perturb"):
-        check_count(name, search.get(name, 0))
+    check_search_options(score, {**search, "max_parents": max_parents})
 
 
 def _alpha(alpha: float | None) -> float:
