@@ -321,3 +321,26 @@ def test_dask_learning_checks_its_settings(data, options, error, message):
 
     with pytest.raises(error, match=message):
         dask_learn(dd.from_pandas(data.astype(str), npartitions=2), **options)
+
+
+ALPHA_CALLS = [
+    lambda d, a: fit_parameters([("a", "b")], d, alpha=a),
+    lambda d, a: fit_parameters([("a", "b")], [d, d], alpha=a),
+    lambda d, a: fit_em([("a", "b")], d, alpha=a),
+    lambda d, a: BayesianNetwork.learn(d, alpha=a),
+    lambda d, a: structural_em(d, alpha=a),
+]
+ALPHA_IDS = ["fit_parameters", "chunks", "fit_em", "learn", "structural_em"]
+
+
+@pytest.mark.parametrize("alpha", [math.inf, math.nan, -0.5, True, "1", [1.0]])
+@pytest.mark.parametrize("call", ALPHA_CALLS, ids=ALPHA_IDS)
+def test_alpha_must_be_a_finite_non_negative_number(data, call, alpha):
+    with pytest.raises(ValueError, match=r"^alpha must be a finite number >= 0 or None, got "):
+        call(data, alpha)
+
+
+@pytest.mark.parametrize("alpha", [np.float32(0.5), np.int64(2), 0.5, None])
+@pytest.mark.parametrize("call", ALPHA_CALLS[:4], ids=ALPHA_IDS[:4])
+def test_numpy_numbers_are_numbers(data, call, alpha):
+    call(data, alpha)  # np.float32 was refused as no number

@@ -148,10 +148,8 @@ def fit_em(
     if method not in ("em", "gradient"):
         msg = f"method must be 'em' or 'gradient', got {method!r}"
         raise ValueError(msg)
+    check_real("alpha", alpha, low=0, none_ok=True)
     a = 1.0 if alpha is None else alpha
-    if isinstance(a, bool) or not isinstance(a, int | float) or not np.isfinite(a) or a < 0:
-        msg = f"alpha must be a finite number >= 0, got {shown(alpha)}"
-        raise ValueError(msg)
     check_count("max_iter", max_iter, low=1)
     check_count("restarts", restarts)
     check_real("tol", tol, low=0)

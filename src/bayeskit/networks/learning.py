@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._text import shown
-from bayeskit.data.validation import check_sample_weight
+from bayeskit.data.validation import check_real, check_sample_weight
 from bayeskit.estimate import lidstone
 from bayeskit.networks.dag import DAG, as_dag
 from bayeskit.networks.network import BayesianNetwork, encode_columns, encode_frame
@@ -142,10 +142,8 @@ def fit_parameters(
     if estimator not in ESTIMATORS:
         msg = f"estimator must be one of {ESTIMATORS}, got {estimator!r}"
         raise ValueError(msg)
+    check_real("alpha", alpha, low=0, none_ok=True)
     a = 1.0 if alpha is None else alpha
-    if isinstance(a, bool) or not isinstance(a, int | float) or not np.isfinite(a) or a < 0:
-        msg = f"alpha must be a finite number >= 0, got {shown(alpha)}"
-        raise ValueError(msg)
     if estimator == "bdeu" and a == 0:
         msg = "alpha (BDeu's equivalent sample size) must be > 0"
         raise ValueError(msg)
