@@ -210,7 +210,9 @@ def read_chunks(
         Read every CSV cell as text (the command line types the columns itself); by default
         pandas gives each chunk's columns their dtypes, decided chunk by chunk: a column all
         missing in the first chunk, or numbers there and text later, is best declared to the
-        model (``categorical_features=``, ``categories=``) or read as text.
+        model (``categorical_features=``, ``categories=``) or read as text. (A network's
+        states pass finds such columns itself and reads them as text from then on:
+        :attr:`Chunks.text_columns`.)
     encoding : str, optional
         The CSV file's text encoding (default UTF-8).
 
