@@ -340,3 +340,20 @@ def test_full_bayes_moments_beyond_float64_are_named(fitted, tmp_path, value, dd
     _edit(f, "stats_.moments.scatter.mean", lambda a: a.__setitem__((0, 0), value))
     column = fitted["full-bayes"].schema_.numeric[0].name
     _refused(f.write(), "stats_.moments: numeric columns", repr(column), "too large")
+
+
+@pytest.mark.parametrize(
+    ("params", "field", "factor"),
+    [
+        ({"shrinkage": "ledoit-wolf"}, "stats_.moments.scatter.scatter", 1.7e308),
+        ({"ddof": 5}, "stats_.moments.scatter.count", 1e-320),
+        ({"ddof": 0}, "stats_.moments.scatter.count", 1e-320),
+    ],
+)
+def test_full_bayes_covariances_beyond_float64_are_named(fitted, tmp_path, params, field, factor):
+    # finite moments whose covariance (a scatter over a tiny weight, or shrunk) is not
+    f, _ = _saved(fitted, "full-bayes", tmp_path)
+    f.doc["params"].update(params)
+    with np.errstate(over="ignore"):
+        _edit(f, field, lambda a: a.__imul__(factor))
+    _refused(f.write(), "stats_.moments: ", "beyond float64", "rescale")

@@ -148,3 +148,10 @@ def test_full_bayes_names_a_column_whose_classes_are_too_far_apart_to_pool(ddof,
     X = np.array([[big, 1.0], [big, 2.0], [1.0, 3.0], [2.0, 5.0]])
     with pytest.raises(SchemaError, match=r"numeric columns \['x0'\] hold values too large"):
         FullBayes(ddof=ddof).fit(X, [0, 0, 1, 1])
+
+
+@pytest.mark.parametrize("weight", [1e-310, 1e-320])
+def test_full_bayes_names_classes_whose_weights_are_too_small_for_a_covariance(weight):
+    X, y = _data("full-bayes")
+    with pytest.raises(SchemaError, match=r"covariance of classes \[.*\] is beyond float64"):
+        FullBayes().fit(X, y, sample_weight=np.full(len(y), weight))

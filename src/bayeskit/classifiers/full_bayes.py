@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from scipy.linalg import cholesky
 
+from bayeskit._text import shown
 from bayeskit._warnings import warn
 from bayeskit.classifiers._base import (
     BayesClassifier,
@@ -218,7 +219,7 @@ class FullBayes(BayesClassifier):
         joint, moments = self.stats_.joint, self.stats_.moments
         self._check_finite(moments)
         warn_underflowed_variances(moments, self.schema_)
-        self.means_, cov, self.shrinkage_ = mvn_parameters(moments, self.ddof, self.shrinkage)
+        self.means_, cov, self.shrinkage_ = self._normal_parameters(moments)
         n_classes, d = cov.shape[0], cov.shape[1]
         # with the backoff, either every class has a normal or (no complete row) none has
         self._has_numeric = bool(d) and bool(np.any(moments.count > 0))
@@ -262,9 +263,37 @@ class FullBayes(BayesClassifier):
         requires of data at fit)."""
         try:
             self._check_finite(self.stats_.moments)
+            self._normal_parameters(self.stats_.moments)
         except SchemaError as exc:
             msg = f"stats_.moments: {exc}"
             raise ValueError(msg) from exc
+
+    def _normal_parameters(self, moments: ShrinkageMoments) -> tuple:
+        """Each class's mean, covariance and shrinkage intensity; SchemaError naming the
+        classes whose covariance is beyond float64 (a scatter divided by a tiny weight)."""
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):  # checked below
+            means, cov, shrinkage = mvn_parameters(moments, self.ddof, self.shrinkage)
+        bad = ~np.isfinite(cov).all(axis=(1, 2)) | ~np.isfinite(means).all(axis=1)
+        if bad.any():
+            labels = [self.classes_[c] for c in np.flatnonzero(bad)]
+            weights = [float(w) for w in moments.count[bad]]
+            msg = (
+                f"the covariance of classes {shown(labels)} is beyond float64: the weight of "
+                f"their complete rows ({shown(weights)}) is too small for their scatter; "
+                "rescale sample_weight (e.g. to sum to the number of rows) or the numeric "
+                "columns"
+            )
+            raise SchemaError(msg)
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            start = ridge_start(moments.scatter) if np.any(moments.count > 0) else 1.0
+        if not np.isfinite(start):
+            msg = (
+                "the variance of the classes pooled is beyond float64 (a scatter divided by a "
+                "tiny weight), so no ridge can regularise a covariance; rescale sample_weight "
+                "(e.g. to sum to the number of rows) or the numeric columns"
+            )
+            raise SchemaError(msg)
+        return means, cov, shrinkage
 
     def _check_finite(self, moments: ShrinkageMoments) -> None:
         """Values so large that their squares overflow cannot be modelled: say which column."""
