@@ -125,6 +125,11 @@ class NBTree(FamilyClassifier):
         ``d``, the class ``d + 1``)."""
         return [(d + 1,), (d + 1, d), *((d + 1, d, j) for j in range(d))]
 
+    def _validate_stats(self, layout: Any) -> None:
+        # the node is a column of the counts too (column d): named in messages
+        names = (*layout.column_names, "tree node")
+        super()._validate_stats(layout._replace(column_names=names))
+
     # ------------------------------------------------------------------ learning
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int):
         d = enc.codes.shape[1]

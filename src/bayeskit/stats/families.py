@@ -285,8 +285,8 @@ class FamilyCounts:
         if not (missing or extra):
             return
         parts = []
-        for fams, verb in ((missing, f"lacks {{}} that a {model} counts"),
-                           (extra, f"holds {{}} that a {model} does not count")):  # fmt: skip
+        for fams, verb in ((missing, f"lacks {{}} that {model} counts"),
+                           (extra, f"holds {{}} that {model} does not count")):  # fmt: skip
             if fams:
                 shown = ", ".join(self.family_name(f, layout) for f in fams[:5])
                 more = f" and {len(fams) - 5} more" if len(fams) > 5 else ""
