@@ -136,8 +136,9 @@ def test_the_limit_is_the_one_the_family_models_use(one_mebibyte):
     y = np.arange(300) % 2
     with pytest.raises(MemoryError, match=r"GiB to fit, more than the 0\.0 GiB available; use"):
         MODELS["tan"](discretize=None).fit(X, y)
-    NaiveBayes().fit(X, y)
-    MultinomialNaiveBayes().fit(np.ones((4, 3)), [0, 1, 0, 1])
+    assert NaiveBayes().fit(X, y).predict_proba(X).shape == (300, 2)
+    counts = MultinomialNaiveBayes().fit(np.ones((4, 3)), [0, 1, 0, 1])
+    assert counts.feature_count_.tolist() == [[2.0] * 3, [2.0] * 3]
 
 
 @pytest.mark.parametrize("ddof", [0, 1, 10**6])
