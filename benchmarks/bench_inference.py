@@ -7,7 +7,8 @@ child process of its own (``--only NAME`` runs one). Per network, queries with f
 a row sampled from the network (forward sampler), 3-5 of its nodes observed at their sampled
 states, and one other node queried. Measured, as queries (or rows) per second, the median of
 ``--repeats`` runs, each run a new set of queries (seed = the run's number) so that no engine
-reuses a plan of an earlier run, the engines interleaved within each run:
+reuses a plan of an earlier run, the engines interleaved within each run, each run starting
+with the next engine:
 
 - **single**: one query at a time; ``ExactInference.query`` (made once, given the junction
   tree compiled for the JT column, which it would compile itself once variable elimination has
@@ -107,6 +108,14 @@ def _pyagrum(path: Path):
     return ask
 
 
+def _turn(items: dict, run: int) -> list:
+    """The engines in the order of this run: each run starts one further along, so none is
+    always first (the first after a pause often runs slower or faster)."""
+    pairs = list(items.items())
+    k = run % len(pairs)
+    return pairs[k:] + pairs[:k]
+
+
 def _timed(fn) -> tuple[float, object]:
     t0 = time.perf_counter()
     out = fn()
@@ -159,7 +168,7 @@ def _one(name: str, folder: Path, args) -> dict:
     for run in range(args.repeats):
         queries = _queries(net, n, seed=run)
         answers = {}
-        for who, ask in askers.items():
+        for who, ask in _turn(askers, run):
             seconds, answers[who] = _timed(lambda a=ask, qs=queries: [a(t, e) for t, e in qs])
             single[who].append(n / seconds)
         for who in answers:
@@ -173,7 +182,7 @@ def _one(name: str, folder: Path, args) -> dict:
         frame = frame.drop(columns=[c for c in frame.columns if c == target])
         engines = {"default": default, "VE": ve, "JT": jt}
         results = {}
-        for who in batched:
+        for who, _ in _turn(batched, run):
             seconds, results[who] = _timed(
                 lambda x=engines[who], t=target, f=frame: x.query_batch(t, f)
             )
@@ -200,7 +209,7 @@ def _classifier(net, default, ve, jt, args) -> dict:
     rates = {who: [] for who in engines}
     for run in range(args.repeats):
         rows = _classifier_rows(net, target, n, seed=run)
-        for who, x in engines.items():
+        for who, x in _turn(engines, run):
             seconds, _ = _timed(lambda x=x, r=rows: x.query_batch(target, r))
             rates[who].append(n / seconds)
     return {"rows": n, **{who: float(np.median(r)) for who, r in rates.items()}}

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from bayeskit.networks.factor import DEFAULT_MAX_CELLS, InferenceTooLarge, Marginals
+from bayeskit.networks.factor import DEFAULT_MAX_CELLS, Factor, InferenceTooLarge, Marginals
 from bayeskit.networks.inference import VariableElimination, observation_patterns
 from bayeskit.networks.junction import JunctionTree
 from bayeskit.networks.network import BayesianNetwork
@@ -125,6 +125,22 @@ class ExactInference(VariableElimination):
         if self._tree is None:
             self._tree = JunctionTree(self.network, max_cells=self.max_cells)
         return self._tree
+
+    def query(
+        self,
+        variables: Any,
+        evidence: Mapping[Any, Any] | None = None,
+        *,
+        joint: bool = True,
+    ) -> Factor | Marginals:
+        """The posterior of ``variables`` given ``evidence``: see
+        :meth:`VariableElimination.query` (the same checks, errors and answers)."""
+        tree = self._tree
+        if joint and tree is not None and self.engine != "variable-elimination":
+            # a tree whose every pass costs less than any elimination answers at once
+            if _JT_CALL + _JT_CELL * tree._cost_all(False) <= self._least:
+                return tree.query(variables, evidence)
+        return super().query(variables, evidence, joint=joint)
 
     def calibrate(self, evidence: Mapping[Any, Any] | None = None) -> Marginals:
         """Every unobserved node's posterior: :meth:`JunctionTree.calibrate`."""
