@@ -75,6 +75,10 @@ THREADS_ENV = "BAYESKIT_NUM_THREADS"
 # Below this much work (about one addition per unit, as estimated by each kernel's ``work``) a
 # kernel runs serially; where serial and parallel cross over is measured in benchmarks/RESULTS.md.
 PARALLEL_MIN_WORK = 500_000
+# Below this much work (by default) a kernel given a numpy twin (``parallel_kernel(work,
+# small=...)``) runs the twin: numba's set-up in a process (about 0.25 s before the first
+# compiled call, even from the cache) costs more than numpy takes on such inputs.
+SMALL_WORK = 100_000
 T = TypeVar("T")
 
 
@@ -284,12 +288,17 @@ def row_blocks(n_rows: int, n_blocks: int) -> list[slice]:
     return [slice(k, min(n_rows, k + per)) for k in range(0, n_rows, per)]
 
 
-def parallel_kernel(work: Callable[..., int]) -> Callable[[Callable], Callable]:
+def parallel_kernel(
+    work: Callable[..., int], small: Callable | None = None, small_below: int | None = None
+) -> Callable[[Callable], Callable]:
     """Decorator: compile a ``prange`` kernel serially and in parallel, pick per call.
 
     ``work(*args)`` estimates the work of a call, about one unit per addition (for example
     ``codes.size * n_classes`` table entries added); the parallel build runs when it reaches
     ``PARALLEL_MIN_WORK`` and :func:`get_num_threads` is above 1, with that many threads.
+    ``small``, a numpy function of the same arguments and result (bit for bit), runs instead
+    below ``small_below`` (default ``SMALL_WORK``), so a small problem never waits for numba's
+    set-up; it may return ``NotImplemented`` for inputs it does not take.
     """
 
     def decorate(func: Callable) -> Callable:
@@ -297,7 +306,12 @@ def parallel_kernel(work: Callable[..., int]) -> Callable[[Callable], Callable]:
         parallel = _jit(_renamed(func, "_parallel"), parallel=True)
 
         def run(*args):
-            if planned_threads(work(*args)) > 1:
+            amount = work(*args)
+            if small is not None and amount < (SMALL_WORK if small_below is None else small_below):
+                got = small(*args)
+                if got is not NotImplemented:
+                    return got
+            if planned_threads(amount) > 1:
                 n = get_num_threads()
                 if n > 1:
                     with _launch_guard():

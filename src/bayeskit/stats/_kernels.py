@@ -280,7 +280,24 @@ def pairs_work(codes, *_) -> int:
     return codes.shape[0] * codes.shape[1] ** 2 // 2
 
 
-count_families = parallel_kernel(families_work)(_count_families)
+def _count_families_numpy(codes, weights, cols, strides, fam_ptr, fam_offset, total, n_tasks):
+    """:func:`_count_families` by numpy, for small inputs: one ``bincount`` over every
+    family's cells, each family's rows in order (the families' cells are apart, so each cell
+    adds its weights in row order, as the serial kernel does)."""
+    cells, rows = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+    for f in range(len(fam_offset)):
+        sub = codes[:, cols[fam_ptr[f] : fam_ptr[f + 1]]].astype(np.int64)
+        ok = (sub >= 0).all(axis=1)
+        cells.append(fam_offset[f] + sub[ok] @ strides[fam_ptr[f] : fam_ptr[f + 1]])
+        rows.append(np.flatnonzero(ok))
+    index, rows = np.concatenate(cells), np.concatenate(rows)
+    return np.bincount(index, weights=weights[rows], minlength=total).astype(np.float64)
+
+
+# numpy's fancy indexing and bincount take a few milliseconds up to here: one call per fit
+count_families = parallel_kernel(families_work, small=_count_families_numpy, small_below=400_000)(
+    _count_families
+)
 count_families_into = parallel_kernel(families_work)(_count_families_into)
 count_pairs = parallel_kernel(pairs_work)(_count_pairs)
 
@@ -293,4 +310,24 @@ def extensions_work(codes, cands, cell, *_) -> int:
     return cell.shape[0] * cands.shape[0] // 40
 
 
-count_extensions = parallel_kernel(extensions_work)(_count_extensions)
+def _count_extensions_numpy(codes, cands, cell, stride, weights, offsets, task_ptr):
+    """:func:`_count_extensions` by numpy, for small inputs whose weights are whole numbers (the
+    counts of distinct rows): sums exact in any order. Other weights are left to the kernel,
+    whose order of additions differs."""
+    weighted = weights.shape[0] > 0
+    if weighted and not (weights == np.rint(weights)).all():
+        return NotImplemented
+    out = np.zeros(offsets[-1])
+    cell = cell.astype(np.int64)
+    for c in range(len(cands)):
+        size = int(offsets[c + 1] - offsets[c])
+        index = codes[cands[c]].astype(np.int64) * stride + cell
+        counted = np.bincount(index, weights=weights if weighted else None, minlength=size)
+        out[offsets[c] : offsets[c + 1]] = counted
+    return out
+
+
+# a search calls this once per node and step: numpy only where it is as quick (1M additions)
+count_extensions = parallel_kernel(
+    extensions_work, small=_count_extensions_numpy, small_below=25_000
+)(_count_extensions)
