@@ -34,7 +34,12 @@ from bayeskit._text import shown
 from bayeskit.data.validation import check_real, check_sample_weight
 from bayeskit.estimate import lidstone
 from bayeskit.networks.dag import DAG, as_dag
-from bayeskit.networks.network import BayesianNetwork, encode_columns, encode_frame
+from bayeskit.networks.network import (
+    MAX_TABLE_CELLS,
+    BayesianNetwork,
+    encode_columns,
+    encode_frame,
+)
 from bayeskit.networks.states import (
     NumericColumnError,
     check_column,
@@ -50,12 +55,6 @@ from bayeskit.stats import FamilyCounts, family_counts
 __all__ = ["ESTIMATORS", "MAX_TABLE_CELLS", "NetworkFit", "fit_parameters"]
 
 ESTIMATORS = ("mle", "lidstone", "bdeu")
-
-#: The most cells the CPTs of one network may hold together (1 GiB of float64 each copy):
-#: checked before counting, so a structure of too many states or parents is refused by name
-#: instead of failing in an allocation. The largest networks of the bnlearn repository hold
-#: under a million.
-MAX_TABLE_CELLS = 1 << 27
 
 
 @dataclass

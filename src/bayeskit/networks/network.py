@@ -34,6 +34,12 @@ from bayeskit.networks.states import (
 
 __all__ = ["BayesianNetwork", "encode_frame"]
 
+#: The most cells the CPTs of one network may hold together (1 GiB of float64 each copy):
+#: checked before counting, so a structure of too many states or parents is refused by name
+#: instead of failing in an allocation. The largest networks of the bnlearn repository hold
+#: under a million.
+MAX_TABLE_CELLS = 1 << 27
+
 #: How far a CPT's distribution may sum from 1 (files print probabilities with a few digits).
 SUM_TOLERANCE = 1e-6
 
