@@ -17,18 +17,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.collections import PathCollection  # noqa: E402
 from matplotlib.contour import ContourSet  # noqa: E402
 
-import bayeskit.classifiers  # noqa: E402
-from bayeskit import KNNBayes, NaiveBayes  # noqa: E402
+from bayeskit import FullBayes, KNNBayes, NaiveBayes  # noqa: E402
 from bayeskit.classifiers import MultinomialNaiveBayes  # noqa: E402
 from bayeskit.data import datasets  # noqa: E402
 from bayeskit.exceptions import SchemaError  # noqa: E402
 from bayeskit.plot import decision_regions, density_contours  # noqa: E402
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-# FullBayes is written alongside this module; its cases are skipped where it is not there yet.
-FullBayes = getattr(bayeskit.classifiers, "FullBayes", None)
-needs_full_bayes = pytest.mark.skipif(FullBayes is None, reason="FullBayes is not available")
 
 
 @pytest.fixture(autouse=True)
@@ -60,9 +55,7 @@ def _save(ax, path):
     return data
 
 
-@pytest.mark.parametrize(
-    "model_class", [NaiveBayes, pytest.param(FullBayes, marks=needs_full_bayes, id="FullBayes")]
-)
+@pytest.mark.parametrize("model_class", [NaiveBayes, FullBayes], ids=lambda m: m.__name__)
 def test_density_contours_renders(tmp_path, iris_2d, model_class):
     X, y = iris_2d
     model = model_class(discretize=None).fit(
@@ -80,7 +73,6 @@ def test_density_contours_renders(tmp_path, iris_2d, model_class):
     assert ax.get_ylabel() == "sepal_width"
 
 
-@needs_full_bayes
 def test_one_percent_curve_is_the_mahalanobis_ellipse(iris_2d):
     X, y = iris_2d
     model = FullBayes().fit(X, y)
@@ -93,7 +85,6 @@ def test_one_percent_curve_is_the_mahalanobis_ellipse(iris_2d):
     np.testing.assert_allclose(d2, 2 * np.log(100), rtol=0.02)  # f / f_max = exp(-d^2 / 2) = 1%
 
 
-@needs_full_bayes
 def test_density_contours_at_tiny_scales(iris_2d):
     # covariances ~1e-240: their determinant (~1e-480) underflows to 0, which an inverse and
     # determinant mistook for singular; the Cholesky-based log density draws them
