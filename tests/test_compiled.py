@@ -205,9 +205,12 @@ def test_discretizer_uses_the_bayeskit_thread_count(monkeypatch, rng):
 def test_thread_count_defaults_to_usable_cpus(monkeypatch):
     monkeypatch.delenv(compiled.THREADS_ENV, raising=False)
     monkeypatch.setattr(compiled, "_process_threads", None)
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    expected = min(cpus, numba.config.NUMBA_NUM_THREADS)
-    assert bayeskit.get_num_threads() == expected
+    # a process allowed on 5 CPUs (as under taskset -c 0-4): 5 threads, unless numba caps lower
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 4}, raising=False)
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 8)
+    assert bayeskit.get_num_threads() == 5
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 3)
+    assert bayeskit.get_num_threads() == 3
 
 
 def test_thread_count_follows_the_environment_variable(monkeypatch):
