@@ -55,38 +55,54 @@ def test_zhou_aode_estimates_watermelon():
     assert cond[c, muffled, hollow] == pytest.approx(4 / 9, abs=1e-12)
 
 
+def _count(rows, **match) -> int:
+    """Rows of a DataFrame whose columns equal the given values (a brute-force count)."""
+    hit = np.ones(len(rows), dtype=bool)
+    for col, value in match.items():
+        hit &= (rows[col] == value).to_numpy()
+    return int(hit.sum())
+
+
+def _aode_by_counting(X, y, classes, prior=None):
+    """Zhou Eqs. (7.23)-(7.25) from the raw rows, one row and one class at a time: the mean over
+    super-parents i of P(c, x_i) prod_{j != i} P(x_j | c, x_i), Laplace-corrected; with ``prior``
+    given, P(c) P(x_i | c) in place of P(c, x_i). Returns log P(c, x), shape (rows, classes)."""
+    data = X.assign(_y=y)
+    cols = list(X.columns)
+    levels = {col: len(X[col].unique()) for col in cols}
+    out = np.zeros((len(X), len(classes)))
+    for r, (_, row) in enumerate(X.iterrows()):
+        for k, c in enumerate(classes):
+            total = 0.0
+            for i in cols:
+                n_ci = _count(data, _y=c, **{i: row[i]})
+                if prior is None:
+                    term = (n_ci + 1) / (len(data) + len(classes) * levels[i])
+                else:
+                    term = prior[k] * (n_ci + 1) / (_count(data, _y=c) + levels[i])
+                for j in cols:
+                    if j != i:
+                        n_cij = _count(data, _y=c, **{i: row[i], j: row[j]})
+                        term *= (n_cij + 1) / (n_ci + levels[j])
+                total += term
+            out[r, k] = np.log(total / len(cols))
+    return out
+
+
 def test_aode_joint_is_the_mean_of_its_spodes():
-    # Zhou Eq. (7.23): P(c | x) ∝ sum over qualifying i of P(c, x_i) prod_j P(x_j | c, x_i)
-    X, y = _categorical(n=120, d=4)
+    # Zhou Eq. (7.23): P(c | x) ∝ sum over qualifying i of P(c, x_i) prod_j P(x_j | c, x_i),
+    # the estimates counted from the raw rows (Eqs. 7.24-7.25), not read from the model
+    X, y = _categorical(n=60, d=4)
     model = AODE(m=0).fit(X, y)
-    enc = model.schema_.encode(X)
-    d = 4
-    expected = np.zeros((len(X), 3))
-    for i in range(d):
-        term = model.joint_log_table((i,))[:, enc.codes[:, i]].T
-        for j in range(d):
-            if j != i:
-                t = model.conditional_log_table(j, given=(i,))
-                term = term + t[:, enc.codes[:, i], enc.codes[:, j]].T
-        expected += np.exp(term)
-    expected = np.log(expected / d)
+    expected = _aode_by_counting(X, y, model.classes_)
     np.testing.assert_allclose(model.predict_joint_log_proba(X), expected, rtol=1e-12)
 
 
 def test_aode_with_given_priors_uses_them_with_the_conditional_of_the_super_parent():
-    X, y = _categorical(n=150, d=3, seed=2)
+    X, y = _categorical(n=60, d=3, seed=2)
     priors = np.array([0.2, 0.5, 0.3])
     model = AODE(m=0, priors=priors).fit(X, y)
-    enc = model.schema_.encode(X)
-    each = []
-    for i in range(3):
-        term = model.conditional_log_table(i)[:, enc.codes[:, i]].T
-        for j in range(3):
-            if j != i:
-                t = model.conditional_log_table(j, given=(i,))
-                term = term + t[:, enc.codes[:, i], enc.codes[:, j]].T
-        each.append(np.exp(term))
-    expected = np.log(priors) + np.log(np.mean(each, axis=0))
+    expected = _aode_by_counting(X, y, model.classes_, prior=priors)
     np.testing.assert_allclose(model.predict_joint_log_proba(X), expected, rtol=1e-12)
 
 
@@ -221,17 +237,26 @@ def test_tan_missing_parent_uses_the_class_conditional():
     _, (parent,) = next((c, p) for c, p in model.structure_.items() if p)
     row = X.iloc[[0]].copy()
     row[parent] = None
-    enc = model.schema_.encode(row)
-    expected = model.log_prior_.copy()
-    for k, name in enumerate(model.schema_.names):
-        pa = model.structure_[name]
-        if name == parent:
-            continue
-        if pa and pa[0] != parent:
-            t = model.conditional_log_table(name, given=pa)
-            expected += t[:, enc.codes[0, model.schema_.names.index(pa[0])], enc.codes[0, k]]
-        else:
-            expected += model.conditional_log_table(name)[:, enc.codes[0, k]]
+    # brute force from the raw rows: Laplace-corrected P(c) and P(x_j | c, parent), with
+    # P(x_j | c) for the feature whose parent is missing (the missing feature itself dropped)
+    data = X.assign(_y=y)
+    x = row.iloc[0]
+    expected = np.zeros(len(model.classes_))
+    for k, c in enumerate(model.classes_):
+        n_c = _count(data, _y=c)
+        expected[k] = np.log((n_c + 1) / (len(data) + len(model.classes_)))
+        for name in X.columns:
+            if name == parent:
+                continue
+            levels = len(X[name].unique())
+            (pa,) = model.structure_[name] or (None,)
+            if pa is None or pa == parent:
+                n = _count(data, _y=c, **{name: x[name]})
+                expected[k] += np.log((n + 1) / (n_c + levels))
+            else:
+                n_pa = _count(data, _y=c, **{pa: x[pa]})
+                n = _count(data, _y=c, **{pa: x[pa], name: x[name]})
+                expected[k] += np.log((n + 1) / (n_pa + levels))
     np.testing.assert_allclose(model.predict_joint_log_proba(row)[0], expected, rtol=1e-12)
 
 
