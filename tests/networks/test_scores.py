@@ -7,7 +7,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.special import gammaln
 
 from bayeskit.networks import DAG, family_score, fit_parameters, score
 
@@ -61,18 +60,40 @@ def test_seed_definitions_eqs_7_28_to_7_31():
 
 
 def test_family_terms_by_hand():
-    n = np.array([[3.0, 1.0], [0.0, 4.0]])  # (parent, node)
-    ll = 3 * np.log(3 / 4) + 1 * np.log(1 / 4)
-    assert family_score(n, "ll", n_rows=8) == pytest.approx(ll)
-    assert family_score(n, "aic", n_rows=8) == pytest.approx(ll - 2)
-    assert family_score(n, "bic", n_rows=8) == pytest.approx(ll - np.log(8))
-    k2 = sum(gammaln(2) - gammaln(t + 2) for t in (4, 4)) + sum(gammaln(c + 1) for c in n.ravel())
-    assert family_score(n, "k2", n_rows=8) == pytest.approx(k2)
-    a = 4.0 / 4  # ess 4 over q r = 4 cells
-    bdeu = sum(gammaln(2.0) - gammaln(t + 2.0) for t in (4, 4)) + sum(
-        gammaln(c + a) - gammaln(a) for c in n.ravel()
-    )
-    assert family_score(n, "bdeu", n_rows=8, ess=4.0) == pytest.approx(bdeu)
+    # Counts n[j, k] (parent state j, node state k) = [[3, 1], [0, 4]], 8 rows. The literals
+    # were computed once with exact fractions, as products of Gamma ratios
+    # Gamma(a + N) / Gamma(a) = a (a + 1) ... (a + N - 1), not with log-gamma:
+    # LL = log(3/4)^3 (1/4) = log(27/256); BIC = LL - (2 free parameters / 2) log 8 = log(27/2048);
+    # K2 = prod_j Gamma(2)/Gamma(N_j + 2) prod_k N_jk! = (3! 1! / 5!) (0! 4! / 5!) = 1/100;
+    # BDeu, ess 2 (a_jk = 1/2, a_j = 1) = (1/4!)(5/2 3/2 1/2)(1/2) (1/4!)(7/2 5/2 3/2 1/2)
+    # = 175/16384; BDeu with ess 4 (a_jk = 1) is K2's 1/100.
+    n = np.array([[3.0, 1.0], [0.0, 4.0]])
+    assert family_score(n, "ll", n_rows=8) == pytest.approx(-2.2493405784752336, abs=1e-12)
+    assert family_score(n, "aic", n_rows=8) == pytest.approx(-4.249340578475234, abs=1e-12)
+    assert family_score(n, "bic", n_rows=8) == pytest.approx(-4.328782120155069, abs=1e-12)
+    assert family_score(n, "k2", n_rows=8) == pytest.approx(-4.605170185988091, abs=1e-12)
+    bdeu4, bdeu2 = (family_score(n, "bdeu", n_rows=8, ess=e) for e in (4.0, 2.0))
+    assert bdeu4 == pytest.approx(-4.605170185988091, abs=1e-12)
+    assert bdeu2 == pytest.approx(-4.53927455391572, abs=1e-12)
+
+
+def test_network_scores_of_a_tiny_data_set_by_hand():
+    # a -> b on 8 rows with the family counts above; a alone has counts (4, 4). By the same exact
+    # fractions: K2 = (4! 4! / 9!) (1/100) = 1/63000; BDeu, ess 2 (a: a_k = 1, b: a_jk = 1/2)
+    # = (1/630) (175/16384) = 5/294912; LL = log(27/256) + 8 log(1/2); BIC = LL - (3/2) log 8
+    data = pd.DataFrame({"a": list("xxxxyyyy"), "b": list("uuuvvvvv")})
+    states = {"a": ["x", "y"], "b": ["u", "v"]}
+    dag = DAG(nodes=["a", "b"], edges=[("a", "b")])
+    expected = {
+        "ll": -7.7945180229547955,
+        "aic": -10.794518022954795,
+        "bic": -10.913680335474549,
+        "k2": -11.05089000537367,
+        "bdeu": -10.984994373301298,
+    }
+    for kind, value in expected.items():
+        got = score(dag, data, kind, ess=2.0, states=states)
+        assert got == pytest.approx(value, abs=1e-12), kind
 
 
 def test_bad_score_arguments():
