@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from bayeskit.estimate._additive import _log_normalise, lidstone
+
 __all__ = [
     "SMOOTHINGS",
     "dirichlet_map",
@@ -39,19 +41,6 @@ SMOOTHINGS = (
 )
 
 
-def _log_normalise(numer: np.ndarray, axis: int) -> np.ndarray:
-    """log(numer / sum(numer)) along axis, uniform where the sum is zero."""
-    numer = np.asarray(numer, dtype=np.float64)
-    total = numer.sum(axis=axis, keepdims=True)
-    n_states = numer.shape[axis]
-    with np.errstate(divide="ignore"):
-        out = np.log(numer) - np.log(np.where(total > 0, total, 1.0))
-    empty = np.broadcast_to(total <= 0, out.shape)
-    if empty.any():
-        out = np.where(empty, -np.log(n_states), out)
-    return out
-
-
 def mle(counts: np.ndarray, axis: int = -1) -> np.ndarray:
     """Maximum-likelihood estimate: relative frequencies, P(v) = n_v / N (Zhou eq. 7.17).
 
@@ -63,20 +52,6 @@ def mle(counts: np.ndarray, axis: int = -1) -> np.ndarray:
     array([0.75, 0.25])
     """
     return _log_normalise(counts, axis)
-
-
-def lidstone(counts: np.ndarray, alpha: float, axis: int = -1) -> np.ndarray:
-    """Additive smoothing, P(v) = (n_v + alpha) / (N + K alpha) (Zhou eqs. 7.19-7.20 for alpha=1).
-
-    This is also the posterior mean of a symmetric Dirichlet(alpha) prior, the full Bayesian
-    predictive probability: see :func:`dirichlet_posterior_mean`. ``alpha=0`` is the MLE.
-
-    Examples
-    --------
-    >>> np.exp(lidstone(np.array([3, 1]), alpha=1.0)).round(3)
-    array([0.667, 0.333])
-    """
-    return _log_normalise(np.asarray(counts, dtype=np.float64) + alpha, axis)
 
 
 def lidstone_left_out(counts: np.ndarray, alpha: float) -> np.ndarray:
@@ -314,7 +289,7 @@ def log_probabilities(
         if axis not in (-1, counts.ndim - 1):
             msg = f"{smoothing} smoothing needs the child on the last axis, got axis={axis}"
             raise ValueError(msg)
-        # imported here: both build on this module's Lidstone estimate
+        # imported when used (both build on the Lidstone estimate of estimate._additive)
         from bayeskit.estimate.hdp_gibbs import hierarchical_gibbs
         from bayeskit.estimate.hierarchical import hierarchical_dirichlet
 

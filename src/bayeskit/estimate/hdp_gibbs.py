@@ -42,7 +42,7 @@ import numpy as np
 from scipy.special import digamma, polygamma
 
 from bayeskit._text import shown
-from bayeskit.estimate.dirichlet import lidstone
+from bayeskit.estimate._additive import lidstone
 from bayeskit.estimate.hierarchical import (
     CONCENTRATION_BOUNDS,
     conditioning_levels,

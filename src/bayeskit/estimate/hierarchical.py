@@ -63,7 +63,7 @@ import math
 import numpy as np
 from scipy.special import digamma, gammaln
 
-from bayeskit.estimate.dirichlet import lidstone
+from bayeskit.estimate._additive import lidstone
 from bayeskit.stats.families import sum_over_last_parent
 
 __all__ = [
