@@ -1,0 +1,424 @@
+"""Commands ``network learn`` and ``network fit``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from bayeskit.cli._app import (
+    _Data,
+    _fail,
+    _Ignore,
+    _names,
+    _note,
+    _out,
+    _refusals,
+    _spinner,
+    network_app,
+    np,
+    pd,
+)
+from bayeskit.cli._network import (
+    _Alpha,
+    _Estimator,
+    _is_xml,
+    _listed,
+    _NetOut,
+    _network_chunks,
+    _network_data,
+    _read_network,
+    _write_network,
+)
+
+
+@network_app.command("learn")
+def network_learn(
+    data: _Data,
+    output: _NetOut,
+    score: Annotated[
+        str, typer.Option("--score", help="Structure score: bic, aic, k2, bdeu or ll.")
+    ] = "bic",
+    max_parents: Annotated[
+        int | None,
+        typer.Option("--max-parents", min=0, help="The most parents a node may have."),
+    ] = None,
+    tabu: Annotated[int, typer.Option("--tabu", min=0, help="Tabu list length (0: none).")] = 10,
+    start: Annotated[
+        str,
+        typer.Option("--start", help="Start graph of the climb: tree (Chow-Liu) or empty."),
+    ] = "tree",
+    tree: Annotated[bool, typer.Option("--tree", help="Chow-Liu tree instead.")] = False,
+    estimator: _Estimator = "bdeu",
+    alpha: _Alpha = None,
+    chunksize: Annotated[
+        int | None,
+        typer.Option(
+            "--chunksize",
+            metavar="ROWS",
+            help="Read DATA (a CSV or Parquet file) this many rows at a time: memory holds a "
+            "chunk and the data's distinct rows, or, past --max-distinct-rows, a chunk and "
+            "the counts of one climbing step (a pass over the file per step).",
+        ),
+    ] = None,
+    max_distinct_rows: Annotated[
+        int | None,
+        typer.Option(
+            "--max-distinct-rows",
+            min=0,
+            metavar="ROWS",
+            help="With --chunksize: the most distinct rows held in memory (0: a pass per "
+            "step from the start). Default 2,000,000.",
+        ),
+    ] = None,
+    discretize: Annotated[
+        str | None,
+        typer.Option(
+            "--discretize",
+            metavar="METHOD[:BINS]",
+            help="Bin the numeric columns that cannot be variables as they are (numbers not "
+            "whole, or more than 32 distinct whole numbers): equal-frequency:5 or "
+            'equal-width:N; their states are named as intervals, "(-inf, 2.5]", which '
+            "XMLBIF holds (-o net.xml) and BIF does not.",
+        ),
+    ] = None,
+    categorical: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--categorical",
+            metavar="COL",
+            help="Give COL a state per distinct value, whatever they are (repeatable, or a "
+            "comma list).",
+        ),
+    ] = None,
+    missing: Annotated[
+        str | None,
+        typer.Option(
+            "--missing",
+            metavar="HOW",
+            help="Learn from DATA with missing values: em, Friedman's structural EM (EM fits "
+            "the current DAG, the missing values are completed from it, a hill climb on the "
+            "completed rows gives the next DAG, until it stays). Without it, missing values "
+            "are refused.",
+        ),
+    ] = None,
+    max_iter: Annotated[
+        int | None,
+        typer.Option(
+            "--max-iter",
+            min=1,
+            metavar="N",
+            help="With --missing em: the most structural EM iterations. Default 10.",
+        ),
+    ] = None,
+    completions: Annotated[
+        int | None,
+        typer.Option(
+            "--completions",
+            min=1,
+            metavar="N",
+            help="With --missing em: completions drawn per incomplete row (more: less noise, "
+            "more time). Default 5.",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            min=0,
+            metavar="N",
+            help="With --missing em: seed of EM's start and of the completions (the same "
+            "seed, the same network). Default 0.",
+        ),
+    ] = None,
+    ignore: _Ignore = None,
+) -> None:
+    """Learn a Bayesian network from DATA (every column a variable) and write it; with
+    --missing em, from DATA with missing values (structural EM).
+
+    Whole numbers are states in numeric order; a column of numbers that are not whole, or of
+    more than 32 distinct whole numbers, is refused by name: bin it with --discretize, or give
+    it a state per value with --categorical."""
+    from bayeskit.networks import BayesianNetwork
+
+    if start not in ("tree", "empty"):
+        msg = f"--start must be tree or empty, got {start!r}"
+        raise _fail(msg)
+    em = _check_missing_options(missing, chunksize=chunksize, tree=tree, max_iter=max_iter,
+                                completions=completions, seed=seed)  # fmt: skip
+    declared = _names(categorical)
+    if discretize is not None:
+        from bayeskit.networks.states import parse_discretize
+
+        try:
+            parse_discretize(discretize, "--discretize")
+        except ValueError as exc:
+            raise _fail(str(exc)) from None
+        if chunksize is not None:
+            msg = "--discretize needs DATA read whole (its bins come from all rows): no --chunksize"
+            raise _fail(msg)
+    options: dict[str, Any] = {}
+    binned: list[str] = []
+    if chunksize is None:
+        if max_distinct_rows is not None:
+            msg = "--max-distinct-rows goes with --chunksize (DATA read whole is held anyway)"
+            raise _fail(msg)
+        frame, binned = _network_data(
+            data, categorical=declared, discretize=discretize, ignore=ignore
+        )
+        if binned and not _is_xml(output):
+            msg = (
+                f"--discretize binned {', '.join(binned)}: their states are intervals such as "
+                f"{frame[binned[0]].cat.categories[0]!r}, which BIF cannot hold (names are "
+                "single words); write XMLBIF (-o FILE.xml)"
+            )
+            raise _fail(msg)
+        source = f"{len(frame)} rows"
+        holes = {str(c): int(n) for c, n in frame.isna().sum().items() if n}
+        if holes and not em:
+            raise _fail(_missing_refusal(frame, holes))
+        if em and not holes:
+            _note("DATA has no missing values: structural EM is one hill climb on it")
+    else:
+        from bayeskit.networks.search import MAX_DISTINCT_ROWS
+
+        frame, options["states"] = _network_chunks(data, chunksize, declared, ignore)
+        limit = MAX_DISTINCT_ROWS if max_distinct_rows is None else max_distinct_rows
+        options["max_distinct_rows"] = limit
+        source = f"{escape(data)} in chunks of {chunksize:,} rows"
+    how = ""
+    with _refusals():
+        if em:
+            result = _structural_em(
+                frame, score=score, max_parents=max_parents, tabu=tabu, start=start,
+                estimator=estimator, alpha=alpha, max_iter=max_iter, completions=completions,
+                seed=seed,
+            )  # fmt: skip
+            net = result.network
+            state = "converged" if result.converged else "stopped at --max-iter"
+            n = result.n_iter
+            where = (
+                f"{sum(holes.values())} missing values in {len(holes)} of {frame.shape[1]} "
+                "columns" if holes else "no missing values"
+            )  # fmt: skip
+            how = f" by structural EM ({where}; {n} iteration{'s' * (n != 1)}, {state})"
+        elif tree:
+            net = BayesianNetwork.learn(frame, "tree", score=score, estimator=estimator,
+                                        alpha=alpha, **options)  # fmt: skip
+        else:
+            with _spinner() as bar:
+                task = bar.add_task("hill climbing")
+
+                def show(moves: int, total: float) -> None:
+                    text = f"hill climbing: {moves} moves, {score} {total:,.1f}"
+                    bar.update(task, description=text)
+
+                try:
+                    net = BayesianNetwork.learn(
+                        frame, "hill-climb", score=score, estimator=estimator, alpha=alpha,
+                        max_parents=max_parents, tabu_length=tabu, start=start, progress=show,
+                        **options,
+                    )  # fmt: skip
+                except ValueError as exc:  # a chunk's missing value, found while counting
+                    if chunksize is None or "has a missing value" not in str(exc):
+                        raise
+                    msg = (
+                        f"{exc}: --missing em learns from missing values, with DATA read whole "
+                        "(no --chunksize)"
+                    )
+                    raise ValueError(msg) from None
+        _write_network(net, output)
+    if binned:
+        how = f" ({', '.join(binned)} binned {discretize})" + how
+    _out().print(
+        f"learned a network of {len(net.nodes)} nodes and {len(net.dag.edges)} edges "
+        f"({net.n_parameters} parameters) from {source}{how}; saved to {escape(str(output))}"
+    )
+
+
+def _check_missing_options(missing: str | None, *, chunksize: int | None, tree: bool,
+                           max_iter: int | None, completions: int | None,
+                           seed: int | None) -> bool:  # fmt: skip
+    """``network learn``: whether --missing asks for structural EM; the options it refuses
+    beside it, and its own options refused without it."""
+    if missing is not None and missing != "em":
+        msg = f"--missing must be em (structural EM), got {missing!r}"
+        raise _fail(msg)
+    if missing is None:
+        own = (("--max-iter", max_iter), ("--completions", completions), ("--seed", seed))
+        given = [name for name, value in own if value is not None]
+        if given:
+            verb = "goes" if len(given) == 1 else "go"
+            msg = f"{', '.join(given)} {verb} with --missing em (structural EM): add it, or drop"
+            msg += " it" if len(given) == 1 else " them"
+            raise _fail(msg)
+        return False
+    if chunksize is not None:
+        msg = (
+            "--missing em and --chunksize do not go together: structural EM holds DATA whole "
+            "(it completes its rows at every iteration); drop --chunksize"
+        )
+        raise _fail(msg)
+    if tree:
+        msg = (
+            "--missing em and --tree do not go together: structural EM searches by hill "
+            "climbing; drop --tree"
+        )
+        raise _fail(msg)
+    return True
+
+
+def _missing_refusal(frame: pd.DataFrame, holes: dict[str, int]) -> str:
+    """The refusal of DATA with missing values, ``holes`` (column -> how many), without
+    --missing em: where the first one is, how many in which columns, and the option."""
+    from bayeskit.data.rows import row_name
+
+    first = next(iter(holes))
+    where = row_name(frame.index, int(np.flatnonzero(frame[first].isna().to_numpy())[0]))
+    shown_cols = [f"{c!r} ({n})" for c, n in list(holes.items())[:10]]
+    more = f" and {len(holes) - 10} more" if len(holes) > 10 else ""
+    total, columns = sum(holes.values()), "columns" if len(holes) > 1 else "column"
+    return (
+        f"column {first!r} has a missing value ({where}): DATA has {total} missing "
+        f"value{'s' * (total != 1)}, in {columns} {', '.join(shown_cols)}{more}; the "
+        "structure search needs complete data: pass --missing em to learn by structural EM, "
+        "or drop the incomplete rows"
+    )
+
+
+def _structural_em(frame: pd.DataFrame, *, score: str, max_parents: int | None, tabu: int,
+                   start: str, estimator: str, alpha: float | None, max_iter: int | None,
+                   completions: int | None, seed: int | None) -> Any:  # fmt: skip
+    """``network learn --missing em``: :func:`bayeskit.networks.structural_em` with a live
+    display of its iterations."""
+    from bayeskit.networks import structural_em
+
+    most = 10 if max_iter is None else max_iter
+    with _spinner() as bar:
+        task = bar.add_task("structural EM: iteration 1")
+
+        def show(iteration: int, total: float) -> None:
+            text = f"structural EM: iteration {iteration} of at most {most}, {score} {total:,.1f}"
+            bar.update(task, description=text)
+
+        return structural_em(
+            frame, score=score, max_parents=max_parents, tabu_length=tabu,
+            start=None if start == "tree" else [], max_iter=most,
+            n_completions=5 if completions is None else completions, estimator=estimator,
+            alpha=alpha, seed=0 if seed is None else seed, progress=show,
+        )  # fmt: skip
+
+
+@network_app.command("fit")
+def network_fit(
+    data: _Data,
+    structure: Annotated[
+        Path,
+        typer.Option(
+            "--structure",
+            "-s",
+            metavar="FILE",
+            help="Network file whose structure (and states) to keep.",
+        ),
+    ],  # fmt: skip
+    output: _NetOut,
+    estimator: _Estimator = "bdeu",
+    alpha: _Alpha = None,
+    method: Annotated[
+        str,
+        typer.Option(
+            "--method",
+            help="count (complete data), em, gradient (gradient ascent: Han, Kamber and Pei, "
+            "Data Mining, 9.1.2), or auto: count when every node is observed in every row, "
+            "else em. A node with no column in DATA is latent.",
+        ),
+    ] = "auto",
+    max_iter: Annotated[int, typer.Option("--max-iter", min=1, help="EM: most iterations.")] = 100,
+    tol: Annotated[
+        float,
+        typer.Option(
+            "--tol",
+            help="EM: stop when the objective changes less than this, relative to its size.",
+        ),
+    ] = 1e-8,  # fmt: skip
+    restarts: Annotated[
+        int, typer.Option("--restarts", min=0, help="EM: extra random starts; the best is kept.")
+    ] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="EM: seed of the random starts.")] = 0,
+    from_file: Annotated[
+        bool,
+        typer.Option(
+            "--from-file",
+            help="EM: start from the file's CPTs (expert values) instead of random ones.",
+        ),
+    ] = False,  # fmt: skip
+    ignore: _Ignore = None,
+) -> None:
+    """Fit the CPTs of a given structure to DATA and write the network; with missing values
+    or latent nodes, by EM (a live display shows the log-likelihood)."""
+    from bayeskit.networks import fit_em, fit_parameters
+
+    if method not in ("auto", "count", "em", "gradient"):
+        msg = f"--method must be auto, count, em or gradient, got {method!r}"
+        raise _fail(msg)
+    given = _read_network(structure, "'--structure'")
+    frame, _ = _network_data(data, check=False, ignore=ignore)  # the states are the file's
+    states = {n: given.states(n) for n in given.nodes}
+    latent = {n: states[n] for n in given.nodes if n not in frame.columns}
+    observed = [n for n in given.nodes if n in frame.columns]
+    if not observed:
+        msg = (
+            f"{data} shares no column with the network in {structure}: its nodes are "
+            f"{_listed(given.nodes)} and DATA's columns {_listed(frame.columns)}; name DATA's "
+            "columns after the nodes"
+        )
+        raise _fail(msg)
+    if latent:
+        _note(
+            f"DATA has no column for {len(latent)} of the network's {len(given.nodes)} nodes "
+            f"({_listed(latent)}): they are latent, fitted by EM from the others"
+        )
+    holes = int(frame[observed].isna().to_numpy().sum())
+    if method == "auto":
+        method = "em" if latent or holes else "count"
+    elif method == "count" and (latent or holes):
+        msg = (
+            f"DATA has {holes} missing values and no column for {sorted(map(str, latent))}: "
+            "counting needs every node observed in every row; use --method em (or auto)"
+        )
+        raise _fail(msg)
+    with _refusals():
+        if method == "count":
+            net = fit_parameters(
+                given.dag, frame, estimator=estimator, alpha=alpha, states=states
+            ).network
+            how = ""
+        else:
+            with _spinner() as bar:
+                task = bar.add_task(method)
+
+                def show(iteration: int, log_likelihood: float) -> None:
+                    text = f"{method}: iteration {iteration}, log-likelihood {log_likelihood:,.3f}"
+                    bar.update(task, description=text)
+
+                result = fit_em(
+                    given.dag, frame, states={n: states[n] for n in observed}, latent=latent,
+                    start=given if from_file else None, estimator=estimator, alpha=alpha,
+                    max_iter=max_iter, tol=tol, restarts=restarts, seed=seed, progress=show,
+                    method=method,
+                )  # fmt: skip
+            net = result.network
+            state = "converged" if result.converged else "stopped at --max-iter"
+            how = (
+                f" by {method.upper() if method == 'em' else method} ({holes} missing values, "
+                f"latent nodes: {len(latent)}{f' ({_listed(latent)})' if latent else ''}; "
+                f"{result.n_iter} iterations, {state}, "
+                f"log-likelihood {result.history[-1]:,.3f})"
+            )
+        _write_network(net, output)
+    _out().print(
+        f"fitted {len(net.nodes)} CPTs ({net.n_parameters} parameters) on {len(frame)} "
+        f"rows{how}; saved to {escape(str(output))}"
+    )
