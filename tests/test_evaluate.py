@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import statistics
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -33,10 +35,25 @@ def test_result_has_per_fold_and_mean_scores(iris):
     result = cross_validate(NaiveBayes(), X, y, n_splits=5)
     for key in ("accuracy", "log_loss", "brier", "fit_time", "predict_time", "n_test"):
         assert result[key].shape == (5,)
-    for key in ("accuracy", "log_loss", "brier"):
-        assert result["mean"][key] == pytest.approx(result[key].mean())
-        assert result["std"][key] == pytest.approx(result[key].std())
+    # the mean and population std of each metric, from five folds refitted and scored here
+    # (default random_state 0), summarised with the statistics module
+    y_arr = np.asarray(y)
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0).split(X, y_arr)
+    by_hand = {"accuracy": [], "log_loss": [], "brier": []}
+    for train, test in folds:
+        model = NaiveBayes().fit(X.iloc[train], y_arr[train])
+        proba = model.predict_proba(X.iloc[test])
+        truth = (model.classes_[None, :] == y_arr[test][:, None]).astype(float)
+        by_hand["accuracy"].append(float(np.mean(model.predict(X.iloc[test]) == y_arr[test])))
+        by_hand["log_loss"].append(-float(np.mean(np.log(proba[truth == 1]))))
+        by_hand["brier"].append(float(np.mean(((proba - truth) ** 2).sum(axis=1))))
+    for key, values in by_hand.items():
+        assert result["mean"][key] == pytest.approx(statistics.fmean(values), rel=1e-12)
+        assert result["std"][key] == pytest.approx(statistics.pstdev(values), rel=1e-9, abs=1e-15)
     assert result["n_test"].sum() == len(y)
+    # five folds of 30 rows: the mean accuracy is the summed confusion matrix's diagonal share
+    cm = result["confusion_matrix"].to_numpy()
+    assert result["mean"]["accuracy"] == pytest.approx(np.trace(cm) / 150, rel=1e-12)
     assert list(result["classes"]) == ["setosa", "versicolor", "virginica"]
 
 
