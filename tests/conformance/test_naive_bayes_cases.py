@@ -16,7 +16,7 @@ from _cases import case, check, outputs, textbook_frame
 
 from bayeskit import NaiveBayes
 from bayeskit.data.discretize import apply_cuts
-from bayeskit.estimate import lidstone, mle
+from bayeskit.estimate import lidstone
 
 
 def _model_frame(c: dict) -> tuple[pd.DataFrame, pd.Series, list[str]]:
@@ -226,54 +226,80 @@ def test_han_laplace_correction():
 
 
 # --- Estimation from counts: AI Engineering 7.2 (coin, balls), Han 6.3 Sect. 2 ---------------
+# The library counts the raw observations (a one-node or two-node network fitted by maximum
+# likelihood, fit_parameters(estimator="mle")); the test only sums its full-assignment
+# probabilities. The figures are the seeds' (cases.json).
+def _mle_network(edges, nodes, rows: pd.DataFrame, states, weights=None):
+    from bayeskit.networks import DAG, fit_parameters
+
+    dag = DAG(nodes=nodes, edges=edges)
+    fit = fit_parameters(dag, rows, estimator="mle", states=states, sample_weight=weights)
+    return fit.network
+
+
+def _observations(counts: dict, column: str) -> pd.DataFrame:
+    """One row per observation: ``counts[value]`` rows holding ``value``."""
+    return pd.DataFrame({column: [v for v, n in counts.items() for _ in range(n)]})
+
+
+# aieng-7.2.2-coin-frequency: seed 001, AI Engineering Sect. 7.2.2 (38 heads in 100 tosses)
 def test_aieng_coin_frequency():
-    c = case("aieng-7.2.2-coin-frequency")
-    counts = np.array([c["inputs"]["counts"]["heads"], c["inputs"]["counts"]["tails"]], float)
+    counts = case("aieng-7.2.2-coin-frequency")["inputs"]["counts"]
+    rows = _observations(counts, "coin")
+    net = _mle_network([], ["coin"], rows, {"coin": ["heads", "tails"]})
     (out,) = outputs("aieng-7.2.2-coin-frequency")
-    check(np.exp(mle(counts))[0], out)
+    check(net.probability({"coin": "heads"}), out)
 
 
+# aieng-7.2.4-ball-mle: seed 001, AI Engineering Sect. 7.2.4, Eq. (7.12): the Bernoulli MLE
+# maximises 75 ln P + 25 ln(1 - P); the log-likelihood is the fitted network's of the 100 draws
 def test_aieng_ball_mle_and_log_likelihood():
-    # AI Engineering eq. (7.12): the Bernoulli MLE maximises 75 ln P + 25 ln(1 - P)
-    c = case("aieng-7.2.4-ball-mle")
-    counts = np.array([c["inputs"]["counts"]["white"], c["inputs"]["counts"]["black"]], float)
+    counts = case("aieng-7.2.4-ball-mle")["inputs"]["counts"]
+    rows = _observations(counts, "ball")
+    net = _mle_network([], ["ball"], rows, {"ball": ["white", "black"]})
     est, loglik = outputs("aieng-7.2.4-ball-mle")
-    log_p = mle(counts)
-    check(np.exp(log_p[0]), est)
-    check(float(counts @ log_p), loglik)
+    check(net.probability({"ball": "white"}), est)
+    check(net.log_likelihood(rows), loglik)
 
 
+# han-2.1-dice-coin-frequencies: seed 003, Han/Kamber notes Sect. 2.1 (six dice-and-coin trials)
 def test_han_dice_coin_frequencies():
     c = case("han-2.1-dice-coin-frequencies")
     df = textbook_frame(c["inputs"]["data"])
-    dice = df["dice"].to_numpy()
-    faces = np.arange(1, 7)
-    log_p = mle(np.array([(dice == f).sum() for f in faces], float))
-    joint = pd.crosstab(df["dice"], df["coin"]).reindex(index=faces, fill_value=0)
-    log_joint = mle(joint.to_numpy(float).ravel()).reshape(joint.shape)
+    faces, sides = list(range(1, 7)), ["H", "T"]
+    rows = pd.DataFrame({"dice": df["dice"].astype(int), "coin": df["coin"].astype(str)})
+    net = _mle_network([("dice", "coin")], ["dice", "coin"], rows, {"dice": faces, "coin": sides})
+
+    def p(dice, coin=None):
+        return sum(net.probability({"dice": dice, "coin": s}) for s in ([coin] if coin else sides))
+
     for out in outputs("han-2.1-dice-coin-frequencies"):
         event = out["quantity"]["event"]
         if event == "dice == 3":
-            got = np.exp(log_p[2])
+            got = p(3)
         elif event == "dice in {1, 2}":
-            got = np.exp(log_p[:2]).sum()
+            got = p(1) + p(2)
         else:
-            got = np.exp(log_joint[0, list(joint.columns).index("T")])
+            assert event == "dice == 1 and coin == T"
+            got = p(1, "T")
         check(got, out)
 
 
+# han-2.1-drug-test-conditional: seed 003, Han/Kamber notes Sect. 2.1 (drug test by sex)
 def test_han_drug_test_conditional():
-    c = case("han-2.1-drug-test-conditional")
-    counts = c["inputs"]["counts"]
-    table = np.array(
-        [[counts[r]["women"], counts[r]["men"]] for r in ("success", "failure")], float
-    )
-    joint = np.exp(mle(table.ravel())).reshape(2, 2)  # rows: success, failure; cols: women, men
+    counts = case("han-2.1-drug-test-conditional")["inputs"]["counts"]
+    cells = [(r, sex) for r in ("success", "failure") for sex in ("women", "men")]
+    rows = pd.DataFrame(cells, columns=["outcome", "sex"])
+    weights = [counts[r][sex] for r, sex in cells]
+    states = {"outcome": ["success", "failure"], "sex": ["women", "men"]}
+    net = _mle_network([("outcome", "sex")], ["outcome", "sex"], rows, states, weights)
+    joint = {(r, sex): net.probability({"outcome": r, "sex": sex}) for r, sex in cells}
+    sex_given_outcome = net.cpd("sex").to_frame()  # rows: outcome; columns: sex
     values = {
-        ("woman", None): joint[:, 0].sum(),
-        ("fail", None): joint[1].sum(),
-        ("woman and fail", None): joint[1, 0],
-        ("woman", "fail"): np.exp(mle(table[1]))[0],  # P(woman | fail): the failure row normalised
+        ("woman", None): joint["success", "women"] + joint["failure", "women"],
+        ("fail", None): joint["failure", "women"] + joint["failure", "men"],
+        ("woman and fail", None): joint["failure", "women"],
+        ("woman", "fail"): sex_given_outcome.loc["failure", "women"],  # P(woman | fail)
     }
     for out in outputs("han-2.1-drug-test-conditional"):
         q = out["quantity"]
