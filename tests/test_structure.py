@@ -73,7 +73,7 @@ ARROW_KINDS = frozenset({MODULE_LEVEL, IN_FUNCTION, DYNAMIC})
 # Today's violations. Delete an entry once it no longer occurs; never add one.
 # ------------------------------------------------------------------------------------------------
 
-KNOWN_CLI_LAYOUT = "module"  # "module": src/bayeskit/cli.py; "package": src/bayeskit/cli/
+KNOWN_CLI_LAYOUT = "package"  # "module": src/bayeskit/cli.py; "package": src/bayeskit/cli/
 
 # "importer -> imported" for each import arrow between two modules of one import cycle
 KNOWN_MODULE_CYCLE_ARROWS = {
@@ -123,14 +123,9 @@ KNOWN_PACKAGE_CYCLE_ARROWS = {
 
 # "importer -> imported private name" (the name dotted onto the module it is imported from)
 KNOWN_PRIVATE_IMPORTS = {
-    "bayeskit.classifiers._base -> bayeskit.data.chunks._reiterable",
     "bayeskit.classifiers._base -> bayeskit.stats._lookup.log_normalise_rows",
-    "bayeskit.classifiers._incomplete -> bayeskit.networks.em._distinct_rows",
-    "bayeskit.classifiers._incomplete -> bayeskit.networks.em._settled",
     "bayeskit.classifiers.event_models -> bayeskit.stats._checks",
-    "bayeskit.classifiers.kdb -> bayeskit.data.chunks._reiterable",
     "bayeskit.classifiers.naive_bayes -> bayeskit.stats._lookup.add_gaussian_log_density",
-    "bayeskit.classifiers.network -> bayeskit.networks.learning._NetworkData",
     "bayeskit.cli -> bayeskit.networks.learning._chunk_states",
     "bayeskit.dask -> bayeskit.classifiers._incomplete._rows",
     "bayeskit.dask -> bayeskit.classifiers._labels.class_labels",
@@ -139,12 +134,8 @@ KNOWN_PRIVATE_IMPORTS = {
     "bayeskit.dask -> bayeskit.networks._passes.PassScores",
     "bayeskit.dask -> bayeskit.networks._passes.add_counts",
     "bayeskit.dask -> bayeskit.networks._passes.count_needs",
-    "bayeskit.dask -> bayeskit.networks.learning._NetworkData",
     "bayeskit.io -> bayeskit.stats._checks.Layout",
-    "bayeskit.networks.learning -> bayeskit.data.chunks._reiterable",
-    "bayeskit.networks.network -> bayeskit.data.chunks._reiterable",
     "bayeskit.networks.search -> bayeskit.stats._kernels.count_extensions",
-    "bayeskit.networks.states -> bayeskit.data.schema._refuse_bool_number_mix",
 }
 
 # modules over MAX_MODULE_LINES lines
@@ -152,7 +143,6 @@ KNOWN_BIG_MODULES = {
     "bayeskit.classifiers._base",
     "bayeskit.classifiers.knn",
     "bayeskit.classifiers.subclass",
-    "bayeskit.cli",
     "bayeskit.data.discretize",
     "bayeskit.data.schema",
     "bayeskit.decision.risk",

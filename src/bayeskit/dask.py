@@ -483,7 +483,7 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     (('a', 'b'),)
     """
     from bayeskit.networks._passes import PassScores
-    from bayeskit.networks.learning import _NetworkData
+    from bayeskit.networks.learning import NetworkData
     from bayeskit.networks.search import MAX_DISTINCT_ROWS, check_search_options
     from bayeskit.networks.search import learn_structure as search
     from bayeskit.networks.states import node_states, state_names
@@ -514,4 +514,4 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
         read = _PartitionPasses(dask, ddf, nodes, given)
         scorer = PassScores(nodes, given, read, score, options.get("ess", 1.0))
         return search(scorer, score, **options)
-    return search(_NetworkData(nodes, given, merged[0], merged[1]), score, **options)
+    return search(NetworkData(nodes, given, merged[0], merged[1]), score, **options)

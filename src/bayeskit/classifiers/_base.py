@@ -465,7 +465,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         model's second pass (KDB's families, SPODE's and SelectiveKDB's scores). Memory holds
         one chunk and the statistics.
         """
-        from bayeskit.data.chunks import _reiterable
+        from bayeskit.data.chunks import reiterable
 
         with self._transaction():
             self._check_params()
@@ -480,7 +480,7 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(msg)
             self._forget()
             if classes is None:
-                if not _reiterable(chunks):
+                if not reiterable(chunks):
                     msg = (
                         "chunks is an iterator, used up by one pass: pass classes= (every "
                         "class label), or give a re-iterable source such as read_chunks(path)"
@@ -508,9 +508,9 @@ class BayesClassifier(ClassifierMixin, BaseEstimator):
         if not hasattr(self, "stats_"):
             return
         if type(self)._after_count is not BayesClassifier._after_count:
-            from bayeskit.data.chunks import _reiterable, iter_labelled
+            from bayeskit.data.chunks import iter_labelled, reiterable
 
-            if not _reiterable(chunks):
+            if not reiterable(chunks):
                 msg = (
                     f"{type(self).__name__} scores the rows against the counts of all of them, "
                     "a second pass over the chunks: give a re-iterable source such as "

@@ -203,7 +203,7 @@ def fit_incomplete(model, enc: Any, y: np.ndarray, w: np.ndarray | None, n_class
     """Fit ``model`` (schema and ``classes_`` set) by EM from encoded rows ``enc`` whose class
     codes ``y`` are -1 where unlabelled; sets ``stats_``, the tables, ``history_``,
     ``n_iter_`` and ``converged_``."""
-    from bayeskit.networks.em import _settled  # EM's one stopping rule (lazy: start-up)
+    from bayeskit.networks.em import settled  # EM's one stopping rule (lazy: start-up)
 
     weights = np.ones(len(y)) if w is None else np.asarray(w, dtype=np.float64)
     lam = float(getattr(model, "unlabelled_weight", 1.0))
@@ -230,7 +230,7 @@ def fit_incomplete(model, enc: Any, y: np.ndarray, w: np.ndarray | None, n_class
             model.n_iter_ += 1
             objective, post = _objective(model, enc_l, y_l, w_l, enc_u, w_u)
             history.append(objective)
-            if _settled(history, model.tol):
+            if settled(history, model.tol):
                 model.converged_ = True
                 break
     if getattr(model, "missing", "skip") == "em" and hasattr(model, "_network_tables"):
@@ -262,7 +262,7 @@ def _objective(model, enc_l, y_l, w_l, enc_u, w_u) -> tuple[float, np.ndarray]:
 def _network_em(model, enc: Encoded, y: np.ndarray, weights, lam: float, n_classes: int) -> None:
     """Parameter EM for the model's structure over its Bayesian network (module docstring)."""
     from bayeskit.networks import JunctionTree
-    from bayeskit.networks.em import _distinct_rows, _settled
+    from bayeskit.networks.em import distinct_rows, settled
 
     structure = model._counts()  # what the structure is read from: kept as it is
     d = enc.codes.shape[1]
@@ -276,7 +276,7 @@ def _network_em(model, enc: Encoded, y: np.ndarray, weights, lam: float, n_class
     codes[:, 1:] = enc.codes
     w = np.where(y < 0, lam * weights, weights)
     keep = w > 0
-    codes, w = _distinct_rows(codes[keep], w[keep])
+    codes, w = distinct_rows(codes[keep], w[keep])
     history: list[float] = []  # the EM that sets the tables is this one
     model.history_, model.n_iter_ = history, 1
     n_states = np.append(np.asarray(structure.n_states[:-1], dtype=np.int64), n_classes)
@@ -291,7 +291,7 @@ def _network_em(model, enc: Encoded, y: np.ndarray, weights, lam: float, n_class
             )
             raise ValueError(msg)
         history.append(float(np.dot(w, log_pe)) + model._parameter_log_prior())
-        if it and _settled(history, model.tol):
+        if it and settled(history, model.tol):
             model.converged_ = True
             break
         if it == model.max_iter:

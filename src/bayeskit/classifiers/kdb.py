@@ -217,9 +217,9 @@ class _KDBBase(FamilyClassifier):
         if self._chunks_as_partial_fit:
             super()._fit_chunks(chunks, target, classes, progress)
             return
-        from bayeskit.data.chunks import _reiterable
+        from bayeskit.data.chunks import reiterable
 
-        if not _reiterable(chunks):
+        if not reiterable(chunks):
             msg = (
                 f"{type(self).__name__} reads the data twice (the pairs for its structure, then "
                 "its families): give a re-iterable source such as read_chunks(path) or a list"

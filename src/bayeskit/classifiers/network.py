@@ -147,7 +147,7 @@ class NetworkClassifier(FamilyClassifier):
         """Each node's parents (node ``d`` is the class), sorted."""
         from bayeskit.networks import DAG, BayesianNetwork
         from bayeskit.networks.dag import as_dag
-        from bayeskit.networks.learning import _NetworkData
+        from bayeskit.networks.learning import NetworkData
         from bayeskit.networks.search import learn_structure, learn_tree
 
         d = enc.codes.shape[1]
@@ -172,7 +172,7 @@ class NetworkClassifier(FamilyClassifier):
             n_states = [*self.schema_.n_states.tolist(), n_classes]
             states = {v: tuple(str(k) for k in range(n)) for v, n in enumerate(n_states)}
             weights = None if w is None else np.asarray(w, dtype=np.float64)[complete]
-            data = _NetworkData(tuple(range(d + 1)), states, codes, weights)
+            data = NetworkData(tuple(range(d + 1)), states, codes, weights)
             if s == "tree":
                 dag = learn_tree(data, self.structure_score)
             else:

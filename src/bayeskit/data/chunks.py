@@ -302,7 +302,7 @@ def _utf8_error(path: Path, block: int = 1 << 20) -> UnicodeDecodeError | None:
             done += len(data)
 
 
-def _reiterable(chunks: Any) -> bool:
+def reiterable(chunks: Any) -> bool:
     """Whether iterating ``chunks`` again starts it over (a list, a :class:`Chunks`), unlike a
     generator or iterator, which is used up."""
     return iter(chunks) is not chunks

@@ -200,7 +200,7 @@ def _refuse_temporal(s: pd.Series) -> None:
         raise SchemaError(msg)
 
 
-def _refuse_bool_number_mix(s: pd.Series) -> None:
+def refuse_bool_number_mix(s: pd.Series) -> None:
     """pandas and numpy treat True as 1 and False as 0, so an object column holding both
     booleans and numbers would silently merge them into one category: refuse it."""
     if not pd.api.types.is_object_dtype(s.dtype):
@@ -238,7 +238,7 @@ def _dtype_kind(s: pd.Series) -> str:
 
 
 def _sorted_vocabulary(s: pd.Series) -> tuple:
-    _refuse_bool_number_mix(s)
+    refuse_bool_number_mix(s)
     try:
         uniq = pd.unique(s.dropna())
     except TypeError as exc:

@@ -168,7 +168,7 @@ def fit_em(
     node_states, codes = _encode(dag, data, states, latent)
     check_table_cells(dag, node_states)  # before the random starts allocate the CPTs
     weights = check_sample_weight(sample_weight, len(codes))
-    codes, weights = _distinct_rows(codes, weights)
+    codes, weights = distinct_rows(codes, weights)
     if start is not None:
         starts = [aligned_cpts(start, dag, node_states, "start")]
     else:
@@ -227,7 +227,7 @@ def expected_counts(
     states = {n: network.states(n) for n in dag.nodes}
     latent = {n: states[n] for n in dag.nodes if n not in data.columns}
     _, codes = _encode(dag, data, states, latent)
-    codes, weights = _distinct_rows(codes, check_sample_weight(sample_weight, len(codes)))
+    codes, weights = distinct_rows(codes, check_sample_weight(sample_weight, len(codes)))
     tables, log_pe = network._junction_tree().expected_family_counts(codes, weights)
     ll = float(np.dot(weights, log_pe)) if len(codes) else 0.0
     return _family_counts(dag, states, tables), ll
@@ -262,7 +262,7 @@ def _estep(tree, codes, weights, tables, pseudo, it: int, *, strict: bool = True
     return counts, ll, ll + prior
 
 
-def _settled(objective: list[float], tol: float) -> bool:
+def settled(objective: list[float], tol: float) -> bool:
     """Whether EM has converged: the last change of ``objective`` is at most ``tol`` relative
     to its size (at least 1); network EM and the classifiers' EM stop on it."""
     return len(objective) > 1 and abs(objective[-1] - objective[-2]) <= tol * max(
@@ -283,7 +283,7 @@ def _run(tree, dag, node_states, codes, weights, tables, estimator, alpha, max_i
             progress(it, ll)
         cpts = _cpts(dict(zip(dag.nodes, counts, strict=True)), estimator, alpha)
         tables = [cpts[n] for n in dag.nodes]
-        if _settled(objective, tol):
+        if settled(objective, tol):
             converged = True
             break
     network = BayesianNetwork(dag, dict(zip(dag.nodes, tables, strict=True)), states=node_states)
@@ -329,7 +329,7 @@ def _ascend(tree, dag, node_states, codes, weights, tables, estimator, alpha, ma
         objective.append(obj)
         if progress is not None:
             progress(it, ll)
-        if step < 1e-14 or _settled(objective, tol):
+        if step < 1e-14 or settled(objective, tol):
             converged = True
             break
     network = BayesianNetwork(dag, dict(zip(dag.nodes, tables, strict=True)), states=node_states)
@@ -379,7 +379,7 @@ def _encode(dag: DAG, data: pd.DataFrame, states, latent) -> tuple[dict, np.ndar
     return node_states, codes
 
 
-def _distinct_rows(codes: np.ndarray, weights: np.ndarray | None):
+def distinct_rows(codes: np.ndarray, weights: np.ndarray | None):
     """Each distinct row once, weighted by its number (or its rows' total weight)."""
     if not len(codes):
         return codes, np.zeros(0)

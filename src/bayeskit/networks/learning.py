@@ -197,13 +197,13 @@ def _chunk_states(nodes: Any, chunks: Any, states: Mapping | None, declared: Any
     and numbers or booleans in others (pandas types each chunk on its own) is read again as
     text, and from then on (:attr:`bayeskit.data.Chunks.text_columns`), as a whole-file read
     types it: its states and counts are the whole file's."""
-    from bayeskit.data.chunks import Chunks, _reiterable
+    from bayeskit.data.chunks import Chunks, reiterable
 
     given = {n: state_names(f"states[{n!r}]", s) for n, s in (states or {}).items()}
     unknown = [n for n in nodes if n not in given]
     if not unknown:
         return given
-    if not _reiterable(chunks):
+    if not reiterable(chunks):
         msg = (
             f"the states of {unknown} are not given: pass states=, or a re-iterable source "
             "(read_chunks(path), a list) for a first pass that gathers them"
@@ -353,7 +353,7 @@ def chunk_states(chunks: Any, states: Mapping | None) -> tuple[tuple, dict, Any]
     from the start (a one-shot source with its first chunk put back in front)."""
     import itertools
 
-    from bayeskit.data.chunks import Chunks, _reiterable
+    from bayeskit.data.chunks import Chunks, reiterable
 
     source = chunks
     if isinstance(chunks, Chunks):  # the columns from the file's header: no chunk read for them
@@ -366,7 +366,7 @@ def chunk_states(chunks: Any, states: Mapping | None) -> tuple[tuple, dict, Any]
             raise ValueError(msg)
         nodes = tuple(first.columns)
         _check_columns(nodes, nodes)
-        if _reiterable(chunks):  # read again from the start: neither chunk nor reader held
+        if reiterable(chunks):  # read again from the start: neither chunk nor reader held
             frames.close()
         else:
             source = itertools.chain([first], frames)
@@ -394,9 +394,9 @@ def _distinct_chunk_rows(
 
     Returns the nodes, their states and the rows with their weights; the rows are None when
     there are more than ``limit`` of them (the pass stops there)."""
-    from bayeskit.data.chunks import _reiterable
+    from bayeskit.data.chunks import reiterable
 
-    again = _reiterable(chunks)
+    again = reiterable(chunks)
     nodes, given, source = chunk_states(chunks, states)
     if limit == 0:
         if not again:
@@ -427,7 +427,7 @@ def _distinct_chunk_rows(
 
 
 @dataclass(frozen=True)
-class _NetworkData:
+class NetworkData:
     """Complete data over some nodes, encoded once: what counting and scoring read."""
 
     nodes: tuple
@@ -447,7 +447,7 @@ class _NetworkData:
 
 def _encode_data(
     nodes: Any, data: pd.DataFrame, given: Mapping | None, sample_weight: Any
-) -> _NetworkData:
+) -> NetworkData:
     """``data``'s columns ``nodes`` as state indices, each node's states (``given`` or the
     column's categories or sorted distinct values) and the checked weights."""
     if not isinstance(data, pd.DataFrame):
@@ -462,7 +462,7 @@ def _encode_data(
             raise ValueError(msg)
         states[node] = _column_states(data, node, given)
     codes = encode_frame(nodes, states, data)  # names the column of a bad value
-    return _NetworkData(nodes, states, codes, check_sample_weight(sample_weight, len(data)))
+    return NetworkData(nodes, states, codes, check_sample_weight(sample_weight, len(data)))
 
 
 def _check_columns(columns: Any, nodes: Any) -> None:
@@ -499,7 +499,7 @@ def _column_states(data: pd.DataFrame, node: Any, given: Mapping | None) -> tupl
     return states
 
 
-def _count(dag: DAG, data: _NetworkData) -> FamilyCounts:
+def _count(dag: DAG, data: NetworkData) -> FamilyCounts:
     """Every family ``(parents..., node)`` of ``dag`` (over ``data``'s nodes), one pass."""
     pos = {n: j for j, n in enumerate(data.nodes)}
     families = [(*(pos[p] for p in dag.parents(n)), pos[n]) for n in dag.nodes]

@@ -281,7 +281,7 @@ class BayesianNetwork:
         >>> len(net.states("x")), net.states("x")[0].startswith("(-inf, ")
         (3, True)
         """
-        from bayeskit.data.chunks import _reiterable
+        from bayeskit.data.chunks import reiterable
         from bayeskit.networks.learning import _discretized, chunk_states, fit_parameters, in_chunks
         from bayeskit.networks.search import check_search_options, learn_structure, learn_tree
 
@@ -319,7 +319,7 @@ class BayesianNetwork:
                 "given; pass structure='hill-climb' or 'tree' to learn one"
             )
             raise TypeError(msg)
-        if searched and in_chunks(data) and _reiterable(data):
+        if searched and in_chunks(data) and reiterable(data):
             # the settings before a pass over the data; then the states once, for the search
             # and the counting both (each would read them)
             check_search_options(score, search, tree=structure == "tree")

@@ -43,9 +43,9 @@ from bayeskit._text import shown
 from bayeskit.data.validation import check_count, check_real, check_seed
 from bayeskit.networks.dag import DAG, as_dag, edge_pairs
 from bayeskit.networks.learning import (
+    NetworkData,
     _distinct_chunk_rows,
     _encode_data,
-    _NetworkData,
     in_chunks,
 )
 from bayeskit.networks.scores import SCORES, family_scores
@@ -107,7 +107,7 @@ class _FamilyScores(_Scorer):
     seen are renumbered (``np.unique``), so no table is ever larger than rows x states.
     """
 
-    def __init__(self, data: _NetworkData, kind: str, ess: float):
+    def __init__(self, data: NetworkData, kind: str, ess: float):
         super().__init__(data.n_states, kind, ess, data.n_rows)
         dtype = np.int8 if self.r.max(initial=1) <= 127 else np.int32
         rows = np.ascontiguousarray(data.codes, dtype=dtype)
@@ -411,13 +411,13 @@ def check_search_options(score: Any, options: Mapping[str, Any], *, tree: bool =
 def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
             max_distinct_rows: int | None = None):  # fmt: skip
     """The family scorer of ``data`` (a DataFrame; data in chunks; data a caller of this
-    package encoded already, :class:`_NetworkData`; or a scorer built already) and its
+    package encoded already, :class:`NetworkData`; or a scorer built already) and its
     nodes."""
     from bayeskit.networks._passes import ChunkPasses, PassScores
 
     if isinstance(data, PassScores):
         return data, list(data.nodes)
-    if isinstance(data, _NetworkData):
+    if isinstance(data, NetworkData):
         return _FamilyScores(data, score, ess), list(data.nodes)
     if in_chunks(data):
         if sample_weight is not None:
@@ -428,7 +428,7 @@ def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
         if rows is None:
             passes = ChunkPasses(data, nodes, given)
             return PassScores(nodes, given, passes, score, ess), list(nodes)
-        return _FamilyScores(_NetworkData(nodes, given, *rows), score, ess), list(nodes)
+        return _FamilyScores(NetworkData(nodes, given, *rows), score, ess), list(nodes)
     nodes = list(data.columns) if isinstance(data, pd.DataFrame) else []
     return _FamilyScores(_encode_data(nodes, data, states, sample_weight), score, ess), nodes
 

@@ -53,7 +53,7 @@ import pandas as pd
 
 from bayeskit._text import shown
 from bayeskit.data.codes import category_key
-from bayeskit.data.schema import _refuse_bool_number_mix, category_codes
+from bayeskit.data.schema import category_codes, refuse_bool_number_mix
 
 __all__ = [
     "MAX_INTEGER_STATES",
@@ -264,7 +264,7 @@ def check_column(column: pd.Series) -> None:
     """SchemaError (a ValueError) for a column of data that mixes booleans and numbers, which
     pandas holds as one value (``True == 1``): the classifiers' refusal
     (:mod:`bayeskit.data.schema`), made before the values are read."""
-    _refuse_bool_number_mix(column)
+    refuse_bool_number_mix(column)
 
 
 def _missing(value: Any) -> bool:

@@ -67,8 +67,8 @@ import pandas as pd
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit.data.validation import check_count, check_real, check_sample_weight, check_seed
 from bayeskit.networks.dag import DAG, as_dag
-from bayeskit.networks.em import _distinct_rows, _encode, _group_rows, fit_em
-from bayeskit.networks.learning import ESTIMATORS, _count, _estimate, _NetworkData
+from bayeskit.networks.em import _encode, _group_rows, distinct_rows, fit_em
+from bayeskit.networks.learning import ESTIMATORS, NetworkData, _count, _estimate
 from bayeskit.networks.network import BayesianNetwork
 from bayeskit.networks.search import _scorer, check_search_options, learn_structure
 
@@ -212,12 +212,12 @@ def structural_em(
                       sample_weight=sample_weight, max_iter=em_max_iter, tol=em_tol)  # fmt: skip
     ess = float(search.get("ess", 1.0))
 
-    def climb(rows: _NetworkData, begin: Any) -> DAG:
+    def climb(rows: NetworkData, begin: Any) -> DAG:
         return learn_structure(rows, start=begin, seed=int(rng.integers(2**31)), **options)
 
     holed = (codes < 0).any(axis=1)
     if not holed.any():  # complete data: the completions are the rows, one search says all
-        rows = _NetworkData(tuple(nodes), node_states, codes, weights)
+        rows = NetworkData(tuple(nodes), node_states, codes, weights)
         dag = climb(rows, "tree" if start is None else start)
         total = _total_score(dag, rows, score, ess)
         if progress is not None:
@@ -229,7 +229,7 @@ def structural_em(
 
     e_step = _Completions(codes, weights, n_completions, int(rng.integers(2**63)))
     if start is None:
-        kept = _NetworkData(tuple(nodes), node_states, e_step.complete, e_step.complete_weights)
+        kept = NetworkData(tuple(nodes), node_states, e_step.complete, e_step.complete_weights)
         start = climb(kept, "tree") if len(kept.codes) else DAG(nodes=nodes)
     current, warm = start, None
     dags, scores, history = [start if given is None else given], [], []
@@ -238,7 +238,7 @@ def structural_em(
         em = fit_em(current, data, start=warm, seed=rng, **em_options)
         fitted = em.network
         history.append(em.history[-1])
-        rows = _NetworkData(tuple(nodes), node_states, *_distinct_rows(*e_step.draw(fitted)))
+        rows = NetworkData(tuple(nodes), node_states, *distinct_rows(*e_step.draw(fitted)))
         # the climb from the current DAG, and from the search's own start on these rows: the
         # better of the two (the current DAG's first) on the completed rows
         found = climb(rows, current)
@@ -285,7 +285,7 @@ def _alpha(alpha: float | None) -> float:
     return 1.0 if alpha is None else float(alpha)
 
 
-def _total_score(dag: DAG, rows: _NetworkData, kind: str, ess: float) -> float:
+def _total_score(dag: DAG, rows: NetworkData, kind: str, ess: float) -> float:
     """``dag``'s score on encoded rows (the search's family scorer, summed)."""
     scorer, nodes = _scorer(rows, kind, ess, None, None)
     pos = {n: i for i, n in enumerate(nodes)}
@@ -303,8 +303,8 @@ class _Completions:
     """
 
     def __init__(self, codes: np.ndarray, weights, n_completions: int, seed: int):
-        distinct, times = _distinct_rows(codes, None)
-        _, mass = (distinct, times) if weights is None else _distinct_rows(codes, weights)
+        distinct, times = distinct_rows(codes, None)
+        _, mass = (distinct, times) if weights is None else distinct_rows(codes, weights)
         holed = (distinct < 0).any(axis=1)
         self.complete, self.complete_weights = distinct[~holed], mass[~holed]
         reps = n_completions * np.rint(times[holed]).astype(np.int64)
