@@ -35,8 +35,8 @@ that is not in its list (a new one: fix it rather than list it) and on a list en
 occurs (delete it from the list: the lists only shrink). Keys carry no line numbers, so edits
 elsewhere in a file do not disturb them; the messages give the lines.
 
-The CLI is one unit in the keys: every module of ``bayeskit.cli`` (a module ``cli.py`` today, a
-package ``cli/`` once split) is keyed as ``bayeskit.cli``. ``KNOWN_CLI_LAYOUT`` says which layout
+The CLI is one unit in the keys: every module of ``bayeskit.cli`` (the package ``cli/``, once the
+module ``cli.py``) is keyed as ``bayeskit.cli``. ``KNOWN_CLI_LAYOUT`` says which layout
 the lists were written for; while the source has the other one, stale CLI entries are tolerated
 (and a skipped test says to update the lists), so the split can land without turning this red.
 
