@@ -206,6 +206,19 @@ def test_compare_default_is_car_with_ten_folds():
     assert NEEDS_COUNTS in lines["multinomial-nb"]
     assert NEEDS_COUNTS in lines["bernoulli-nb"]
     assert NEEDS_COUNTS not in lines["naive-bayes"]
+    # the majority baseline's printed figures against their closed forms in car's class shares
+    # p (1210, 384, 69, 65 of 1728): accuracy max p, log-loss the entropy -sum p log p, Brier
+    # 1 - sum p^2, ROC AUC 1/2, macro F1 (2 p_max / (1 + p_max)) / 4 (up to the folds' shares)
+    _, y = datasets.load("car")
+    p = y.value_counts(normalize=True).to_numpy()
+    (baseline,) = [line for line in result.output.splitlines() if "baseline (majority)" in line]
+    cells = [c.strip() for c in baseline.split("│")[1:-1]]
+    accuracy, _, log_loss, brier, auc, f1 = cells[1:7]
+    assert float(accuracy.split(" ± ")[0]) == pytest.approx(p.max(), abs=1e-3)
+    assert float(log_loss) == pytest.approx(-(p * np.log(p)).sum(), abs=2e-3)
+    assert float(brier) == pytest.approx(1 - (p**2).sum(), abs=2e-3)
+    assert float(auc) == 0.5
+    assert float(f1) == pytest.approx(2 * p.max() / (1 + p.max()) / len(p), abs=2e-3)
 
 
 def test_compare_numeric_csv_runs_the_count_models_too(iris_csv):
@@ -609,6 +622,23 @@ def test_evaluate_reports_per_class_precision_recall_and_json():
     assert result.exit_code == 0, result.output
     for word in ("ROC AUC", "F1", "per class", "precision", "recall"):
         assert word in result.output
+    # the printed figures against what the printed confusion matrix implies: three folds of 50
+    # rows, so the mean accuracy is its diagonal over 150; precision and recall of class k are
+    # cm[k, k] over column k and over row k
+    cells = [[c.strip() for c in line.split("│")[1:-1]] for line in result.output.splitlines()]
+    classes = ["setosa", "versicolor", "virginica"]
+    cm = np.array([[int(v) for v in r[1:]] for r in cells if len(r) == 4 and r[0] in classes])
+    per_class = {r[0]: r[1:] for r in cells if len(r) == 5 and r[0] in classes}
+    assert cm.shape == (3, 3)
+    assert cm.sum(axis=1).tolist() == [50, 50, 50]
+    (mean,) = [r for r in cells if r and r[0] == "mean"]
+    assert mean[2].split(" ± ")[0] == f"{np.trace(cm) / 150:.3f}"
+    for k, name in enumerate(classes):
+        precision, recall, f1, rows = per_class[name]
+        p, r = cm[k, k] / cm[:, k].sum(), cm[k, k] / cm[k].sum()
+        assert (precision, recall) == (f"{p:.3f}", f"{r:.3f}")
+        assert f1 == f"{2 * p * r / (p + r):.3f}"  # their harmonic mean
+        assert rows == "50"
     doc = __import__("json").loads(run("evaluate", "iris", "-k", "3", "-f", "json").stdout)
     assert doc["n_splits"] == 3
     assert [r["class"] for r in doc["per_class"]] == ["setosa", "versicolor", "virginica"]
@@ -757,6 +787,26 @@ def test_network_query_prints_the_posterior(tmp_path):
     table = run("network", "query", path, "-e", "xray=yes", "-t", "lung")
     assert table.exit_code == 0, table.output
     assert "P(evidence)" in table.output
+    # the printed figures against a brute-force sum of the joint over all 256 assignments
+    # (Lauritzen & Spiegelhalter's asia: P(xray=yes) = 0.11029)
+    import itertools
+    import re
+
+    net = read_bif(path)
+    joint = {}
+    for values in itertools.product(*(net.states(n) for n in net.nodes)):
+        assignment = dict(zip(net.nodes, values, strict=True))
+        if assignment["xray"] == "yes":
+            joint[assignment["lung"]] = joint.get(assignment["lung"], 0.0) + net.probability(
+                assignment
+            )
+    evidence = sum(joint.values())
+    printed = re.search(r"P\(evidence\) = ([0-9.]+) \(log (-[0-9.]+)\)", table.output)
+    assert float(printed.group(1)) == pytest.approx(evidence, abs=5e-6)
+    assert float(printed.group(2)) == pytest.approx(np.log(evidence), abs=5e-7)
+    for state in ("yes", "no"):
+        (row,) = [line for line in table.output.splitlines() if f"│ lung │ {state:>5} │" in line]
+        assert row.split("│")[3].strip() == f"{joint[state] / evidence:.3f}"
     bad = run("network", "query", path, "-e", "xray", "-t", "lung")
     assert bad.exit_code != 0
     assert "NODE=STATE" in bad.output
