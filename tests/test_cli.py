@@ -633,6 +633,10 @@ def test_evaluate_reports_per_class_precision_recall_and_json():
     assert cm.sum(axis=1).tolist() == [50, 50, 50]
     (mean,) = [r for r in cells if r and r[0] == "mean"]
     assert mean[2].split(" ± ")[0] == f"{np.trace(cm) / 150:.3f}"
+    # each fold's number and its test rows print as integers (a fold of 50 rows, not 50.0)
+    assert [r[:2] for r in cells if r and r[0] in ("1", "2", "3")] == [
+        ["1", "50"], ["2", "50"], ["3", "50"]
+    ]  # fmt: skip
     for k, name in enumerate(classes):
         precision, recall, f1, rows = per_class[name]
         p, r = cm[k, k] / cm[:, k].sum(), cm[k, k] / cm[k].sum()

@@ -280,7 +280,8 @@ def evaluate(
         )
         for name in ("fold", "test rows", *(names[m] for m in metrics)):
             scores.add_column(name, justify="right", no_wrap=True)
-        for _, row in fold_rows.iterrows():
+        # row by row as dicts: iterrows() would make the whole row float (fold 1.0, rows 30.0)
+        for row in fold_rows.to_dict("records"):
             scores.add_row(
                 str(row["fold"]), str(row["test_rows"]), *(_fmt(row[m]) for m in metrics)
             )
