@@ -32,7 +32,10 @@ from bayeskit.networks import exact as exact_module
 
 TOL = 1e-12
 DATA = Path(__file__).parent / "data"
-COLLECTION = Path(os.environ.get("BAYESKIT_NETWORKS", "/work/shared/networks"))
+# the collection: $BAYESKIT_NETWORKS, else ../shared/networks beside the repository
+COLLECTION = Path(
+    os.environ.get("BAYESKIT_NETWORKS", Path(__file__).resolve().parents[3] / "shared" / "networks")
+)
 LARGE = ("water",)  # cliques large enough that variable elimination often wins
 CHOICES = ("auto", "always-tree", "never-tree")
 

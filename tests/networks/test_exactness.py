@@ -31,7 +31,10 @@ from bayeskit.networks.network import SUM_TOLERANCE
 
 TOL = 1e-12
 DATA = Path(__file__).parent / "data"
-COLLECTION = Path(os.environ.get("BAYESKIT_NETWORKS", "/work/shared/networks"))
+# the collection: $BAYESKIT_NETWORKS, else ../shared/networks beside the repository
+COLLECTION = Path(
+    os.environ.get("BAYESKIT_NETWORKS", Path(__file__).resolve().parents[3] / "shared" / "networks")
+)
 #: The collection's networks whose junction tree compiles in about a second; the others
 #: (barley, diabetes, link, mildew, munin and its parts, pathfinder, pigs) take several seconds
 #: each and are left out to keep the run short.
