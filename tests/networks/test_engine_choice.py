@@ -3,10 +3,10 @@ query changes no answer, the tree is compiled only when queries need it, and the
 the estimated costs.
 
 Each answer is checked against VariableElimination and JunctionTree alone, under the choice the
-costs make and under each engine forced, on the networks in ``data/`` (and water from
-the standard collection when ``$BAYESKIT_NETWORKS``, by default ``/work/shared/networks``, holds
-them), for single queries, joint and separate posteriors of several nodes, P(e), batches with
-missing values and batches whose patterns go to different engines.
+costs make and under each engine forced, on the networks in ``data/`` (and water from the
+standard collection when ``$BAYESKIT_NETWORKS`` names its folder), for single queries, joint
+and separate posteriors of several nodes, P(e), batches with missing values and batches whose
+patterns go to different engines.
 """
 
 from __future__ import annotations
@@ -32,10 +32,8 @@ from bayeskit.networks import exact as exact_module
 
 TOL = 1e-12
 DATA = Path(__file__).parent / "data"
-# the collection: $BAYESKIT_NETWORKS, else ../shared/networks beside the repository
-COLLECTION = Path(
-    os.environ.get("BAYESKIT_NETWORKS", Path(__file__).resolve().parents[3] / "shared" / "networks")
-)
+# the standard collection's folder, where $BAYESKIT_NETWORKS names one (as for test_bif.py)
+COLLECTION = Path(os.environ.get("BAYESKIT_NETWORKS") or "missing-collection")
 LARGE = ("water",)  # cliques large enough that variable elimination often wins
 CHOICES = ("auto", "always-tree", "never-tree")
 

@@ -6,8 +6,7 @@ drops barren nodes (a node neither queried nor observed, with no such descendant
 1), the junction tree and enumeration sum them: the two agree only for rows that sum to 1. So
 the network keeps each row divided by its sum, and this is checked on rows that sum to 1 only
 within 1e-7 (generated here) and on the standard networks: the copies in ``data/`` always, the
-whole bnlearn collection when ``$BAYESKIT_NETWORKS`` (by default ``/work/shared/networks``)
-holds it.
+whole bnlearn collection when ``$BAYESKIT_NETWORKS`` names its folder.
 """
 
 from __future__ import annotations
@@ -31,10 +30,8 @@ from bayeskit.networks.network import SUM_TOLERANCE
 
 TOL = 1e-12
 DATA = Path(__file__).parent / "data"
-# the collection: $BAYESKIT_NETWORKS, else ../shared/networks beside the repository
-COLLECTION = Path(
-    os.environ.get("BAYESKIT_NETWORKS", Path(__file__).resolve().parents[3] / "shared" / "networks")
-)
+# the standard collection's folder, where $BAYESKIT_NETWORKS names one (as for test_bif.py)
+COLLECTION = Path(os.environ.get("BAYESKIT_NETWORKS") or "missing-collection")
 #: The collection's networks whose junction tree compiles in about a second; the others
 #: (barley, diabetes, link, mildew, munin and its parts, pathfinder, pigs) take several seconds
 #: each and are left out to keep the run short.
