@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["plain", "shown"]
+__all__ = ["first_few", "plain", "shown"]
 
 
 def plain(value: Any) -> Any:
@@ -44,3 +44,16 @@ def shown(value: Any) -> str:
     ('0.0', "['a']", "'a'")
     """
     return repr(plain(value))
+
+
+def first_few(texts: Any, most: int) -> str:
+    """Texts for a message as a comma list: the first ``most`` of them and how many more.
+
+    Examples
+    --------
+    >>> first_few(["'a'", "'b'", "'c'"], 2), first_few(["x"], 5)
+    ("'a', 'b' and 1 more", 'x')
+    """
+    texts = [str(t) for t in texts]
+    more = f" and {len(texts) - most} more" if len(texts) > most else ""
+    return ", ".join(texts[:most]) + more

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from bayeskit._text import first_few
 from bayeskit.cli._app import MISSING_MARKS, _fail, _names, _refusals, pd
 from bayeskit.cli._data import _check_names, _chunked_file, _read_table
 
@@ -165,9 +166,7 @@ def _read_network(path: Path, hint: str = "'NETWORK'"):
 
 def _listed(names: Any, most: int = 10) -> str:
     """Names as a comma list, the first ``most`` of them and how many more."""
-    names = [str(n) for n in names]
-    more = f" and {len(names) - most} more" if len(names) > most else ""
-    return ", ".join(names[:most]) + more
+    return first_few(names, most)
 
 
 def _write_network(net: Any, path: Path) -> None:

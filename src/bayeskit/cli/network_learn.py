@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
+from bayeskit._text import first_few
 from bayeskit.cli._app import (
     _Data,
     _fail,
@@ -277,12 +278,11 @@ def _missing_refusal(frame: pd.DataFrame, holes: dict[str, int]) -> str:
 
     first = next(iter(holes))
     where = row_name(frame.index, int(np.flatnonzero(frame[first].isna().to_numpy())[0]))
-    shown_cols = [f"{c!r} ({n})" for c, n in list(holes.items())[:10]]
-    more = f" and {len(holes) - 10} more" if len(holes) > 10 else ""
+    shown_cols = first_few([f"{c!r} ({n})" for c, n in holes.items()], 10)
     total, columns = sum(holes.values()), "columns" if len(holes) > 1 else "column"
     return (
         f"column {first!r} has a missing value ({where}): DATA has {total} missing "
-        f"value{'s' * (total != 1)}, in {columns} {', '.join(shown_cols)}{more}; the "
+        f"value{'s' * (total != 1)}, in {columns} {shown_cols}; the "
         "structure search needs complete data: pass --missing em to learn by structural EM, "
         "or drop the incomplete rows"
     )

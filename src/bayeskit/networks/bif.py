@@ -66,6 +66,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from bayeskit._text import first_few
 from bayeskit.data.validation import check_count
 from bayeskit.networks.dag import DAG
 from bayeskit.networks.network import MAX_TABLE_CELLS, SUM_TOLERANCE, BayesianNetwork
@@ -295,9 +296,7 @@ def _renormalized_note(fixed: dict[str, tuple[int, float]]) -> str | None:
     if not nodes:
         return None
     worst = max(nodes, key=lambda v: fixed[v][1])
-    named = ", ".join(map(repr, nodes[:5])) + (
-        f" and {len(nodes) - 5} more" if len(nodes) > 5 else ""
-    )
+    named = first_few(map(repr, nodes), 5)
     rows = sum(fixed[v][0] for v in nodes)
     return (
         f"{rows} CPT row(s) of {named} summed to 1 only to the digits printed (the largest "

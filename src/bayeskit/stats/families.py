@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from bayeskit._compiled import planned_threads
+from bayeskit._text import first_few
 from bayeskit.stats import _checks
 from bayeskit.stats._kernels import (
     count_families,
@@ -281,17 +282,17 @@ class FamilyCounts:
         want = [tuple(int(c) for c in f) for f in expected]
         have = set(self.families)
         missing = [f for f in want if f not in have]
-        extra = [f for f in self.families if f not in set(want)] if exact else []
+        wanted = set(want)
+        extra = [f for f in self.families if f not in wanted] if exact else []
         if not (missing or extra):
             return
         parts = []
         for fams, verb in ((missing, f"lacks {{}} that {model} counts"),
                            (extra, f"holds {{}} that {model} does not count")):  # fmt: skip
             if fams:
-                shown = ", ".join(self.family_name(f, layout) for f in fams[:5])
-                more = f" and {len(fams) - 5} more" if len(fams) > 5 else ""
+                names = first_few([self.family_name(f, layout) for f in fams], 5)
                 label = "families" if len(fams) > 1 else "the family"
-                parts.append(verb.format(f"{label} {shown}{more}"))
+                parts.append(verb.format(f"{label} {names}"))
         _checks.fail(f"{where}.families", "; ".join(parts))
 
     def _check_nested(self, layout: _checks.Layout, where: str) -> None:
