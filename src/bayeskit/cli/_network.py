@@ -8,7 +8,6 @@ from typing import Annotated, Any
 
 import typer
 
-from bayeskit._text import first_few
 from bayeskit.cli._app import MISSING_MARKS, _fail, _names, _refusals, pd
 from bayeskit.cli._data import _check_names, _chunked_file, _read_table
 
@@ -166,6 +165,8 @@ def _read_network(path: Path, hint: str = "'NETWORK'"):
 
 def _listed(names: Any, most: int = 10) -> str:
     """Names as a comma list, the first ``most`` of them and how many more."""
+    from bayeskit._text import first_few  # here: the command line starts without numpy
+
     return first_few(names, most)
 
 

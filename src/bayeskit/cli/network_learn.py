@@ -8,7 +8,6 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from bayeskit._text import first_few
 from bayeskit.cli._app import (
     _Data,
     _fail,
@@ -278,7 +277,7 @@ def _missing_refusal(frame: pd.DataFrame, holes: dict[str, int]) -> str:
 
     first = next(iter(holes))
     where = row_name(frame.index, int(np.flatnonzero(frame[first].isna().to_numpy())[0]))
-    shown_cols = first_few([f"{c!r} ({n})" for c, n in holes.items()], 10)
+    shown_cols = _listed([f"{c!r} ({n})" for c, n in holes.items()])
     total, columns = sum(holes.values()), "columns" if len(holes) > 1 else "column"
     return (
         f"column {first!r} has a missing value ({where}): DATA has {total} missing "
