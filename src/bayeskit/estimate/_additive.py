@@ -2,8 +2,9 @@
 
 They sit below :mod:`bayeskit.estimate.dirichlet` (which re-exports :func:`lidstone`) so that the
 hierarchical estimators (:mod:`bayeskit.estimate.hierarchical`, :mod:`bayeskit.estimate.hdp_gibbs`),
-which start from a Lidstone estimate and which ``log_probabilities`` dispatches to, import them
-without importing :mod:`bayeskit.estimate.dirichlet`: no import cycle.
+which start from a Lidstone estimate and which the registry of estimators
+(:mod:`bayeskit.estimate.registry`) dispatches to, import them without importing
+:mod:`bayeskit.estimate.dirichlet`: no import cycle.
 """
 
 from __future__ import annotations

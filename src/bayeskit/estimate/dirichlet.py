@@ -19,26 +19,15 @@ import numpy as np
 from bayeskit.estimate._additive import _log_normalise, lidstone
 
 __all__ = [
-    "SMOOTHINGS",
     "dirichlet_map",
     "dirichlet_posterior_mean",
     "laplace",
     "lidstone",
     "lidstone_where_zero",
-    "log_probabilities",
     "m_estimate",
     "mle",
     "sparse_lidstone",
 ]
-
-SMOOTHINGS = (
-    "lidstone",
-    "m-estimate",
-    "dirichlet-map",
-    "lidstone-where-zero",
-    "hierarchical",
-    "hierarchical-gibbs",
-)
 
 
 def mle(counts: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -73,24 +62,6 @@ def lidstone_left_out(counts: np.ndarray, alpha: float) -> np.ndarray:
         out = np.log(num) - np.log(den)
     # no count to go on (or a column with no state at all): the uniform distribution
     return np.where(den > 0, out, -np.log(max(k, 1)))
-
-
-def lidstone_equivalent(smoothing: str, alpha: float, n_states: int) -> float:
-    """The Lidstone pseudo-count a smoothing of :func:`log_probabilities` amounts to: Dirichlet
-    MAP with ``alpha`` is Lidstone with ``alpha - 1``, the m-estimate with a uniform prior is
-    Lidstone with ``m / K``; Han's correction (``"lidstone-where-zero"``) has no single one and
-    is taken as Lidstone with ``alpha``.
-
-    Examples
-    --------
-    >>> lidstone_equivalent("m-estimate", 2.0, 4), lidstone_equivalent("dirichlet-map", 2.0, 4)
-    (0.5, 1.0)
-    """
-    if smoothing == "dirichlet-map":
-        return alpha - 1.0
-    if smoothing == "m-estimate":
-        return alpha / n_states
-    return alpha
 
 
 def sparse_lidstone(
@@ -252,48 +223,3 @@ def lidstone_where_zero(counts: np.ndarray, alpha: float = 1.0, axis: int = -1) 
     counts = np.asarray(counts, dtype=np.float64)
     has_zero = (counts == 0).any(axis=axis, keepdims=True)
     return np.where(has_zero, lidstone(counts, alpha, axis), mle(counts, axis))
-
-
-def log_probabilities(
-    counts: np.ndarray,
-    smoothing: str = "lidstone",
-    alpha: float = 1.0,
-    axis: int = -1,
-    *,
-    batch_axes: int = 0,
-) -> np.ndarray:
-    """Dispatch on a model's ``smoothing`` name: ``"lidstone"`` (alpha = pseudo-count per state;
-    0 gives the MLE), ``"m-estimate"`` (alpha = m, uniform prior), ``"dirichlet-map"``,
-    ``"lidstone-where-zero"`` (Han's Laplacian correction: only distributions with a zero) or
-    ``"hierarchical"`` (:func:`~bayeskit.estimate.hierarchical_dirichlet`: the axes after the
-    first ``batch_axes`` and before the child's, which must be the last, are the conditioning
-    variables, most important first; alpha smooths the root ``P(x)``) or
-    ``"hierarchical-gibbs"`` (the same model by Petitjean et al.'s Gibbs sampler,
-    :func:`~bayeskit.estimate.hierarchical_gibbs`, random seed 0).
-
-    Examples
-    --------
-    >>> np.exp(log_probabilities(np.array([3.0, 1.0]), "m-estimate", 2.0)).round(3)
-    array([0.667, 0.333])
-    """
-    if smoothing == "lidstone":
-        return lidstone(counts, alpha, axis)
-    if smoothing == "m-estimate":
-        return m_estimate(counts, alpha, axis=axis)
-    if smoothing == "dirichlet-map":
-        return dirichlet_map(counts, alpha, axis)
-    if smoothing == "lidstone-where-zero":
-        return lidstone_where_zero(counts, alpha, axis)
-    if smoothing in ("hierarchical", "hierarchical-gibbs"):
-        counts = np.asarray(counts)
-        if axis not in (-1, counts.ndim - 1):
-            msg = f"{smoothing} smoothing needs the child on the last axis, got axis={axis}"
-            raise ValueError(msg)
-        # imported when used (both build on the Lidstone estimate of estimate._additive)
-        from bayeskit.estimate.hdp_gibbs import hierarchical_gibbs
-        from bayeskit.estimate.hierarchical import hierarchical_dirichlet
-
-        estimate = hierarchical_dirichlet if smoothing == "hierarchical" else hierarchical_gibbs
-        return estimate(counts, alpha, batch_axes=batch_axes)
-    msg = f"smoothing must be one of {SMOOTHINGS}, got {smoothing!r}"
-    raise ValueError(msg)
