@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from bayeskit.data.codes import value_text
+from bayeskit.graphs.dag import as_dag, edge_pairs
 from bayeskit.networks import (
     DAG,
     BayesianNetwork,
@@ -21,7 +22,6 @@ from bayeskit.networks import (
     score,
     structural_em,
 )
-from bayeskit.networks.dag import as_dag, edge_pairs
 from bayeskit.networks.learning import MAX_TABLE_CELLS
 from bayeskit.networks.states import (
     MAX_INTEGER_STATES,

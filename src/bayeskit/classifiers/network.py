@@ -145,8 +145,8 @@ class NetworkClassifier(FamilyClassifier):
 
     def _choose_structure(self, enc, y, w, n_classes) -> dict[int, tuple[int, ...]]:
         """Each node's parents (node ``d`` is the class), sorted."""
+        from bayeskit.graphs.dag import as_dag
         from bayeskit.networks import DAG, BayesianNetwork
-        from bayeskit.networks.dag import as_dag
         from bayeskit.networks.learning import NetworkData
         from bayeskit.networks.search import learn_structure, learn_tree
 

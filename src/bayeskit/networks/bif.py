@@ -68,7 +68,7 @@ import numpy as np
 
 from bayeskit._text import first_few
 from bayeskit.data.validation import check_count
-from bayeskit.networks.dag import DAG
+from bayeskit.graphs.dag import DAG
 from bayeskit.networks.network import MAX_TABLE_CELLS, SUM_TOLERANCE, BayesianNetwork
 
 __all__ = ["ROUNDED_SUM_TOLERANCE", "BIFError", "RenormalizedCPTWarning", "read_bif", "write_bif"]

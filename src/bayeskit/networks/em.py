@@ -33,7 +33,7 @@ import pandas as pd
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit._text import shown
 from bayeskit.data.validation import check_count, check_real, check_sample_weight, check_seed
-from bayeskit.networks.dag import DAG, as_dag
+from bayeskit.graphs.dag import DAG, as_dag
 from bayeskit.networks.learning import (
     ESTIMATORS,
     _column_states,
@@ -96,7 +96,7 @@ def fit_em(
     Parameters
     ----------
     dag : DAG, or list of (parent, child) pairs
-        The structure (:func:`~bayeskit.networks.dag.as_dag`).
+        The structure (:func:`~bayeskit.graphs.dag.as_dag`).
     data : DataFrame
         A column per observed node; a missing value (None / NaN) is not observed. Latent nodes
         have no column.

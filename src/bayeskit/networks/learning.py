@@ -33,7 +33,7 @@ import pandas as pd
 from bayeskit._text import shown
 from bayeskit.data.validation import check_real, check_sample_weight
 from bayeskit.estimate import lidstone
-from bayeskit.networks.dag import DAG, as_dag
+from bayeskit.graphs.dag import DAG, as_dag
 from bayeskit.networks.network import (
     MAX_TABLE_CELLS,
     BayesianNetwork,
@@ -105,7 +105,7 @@ def fit_parameters(
     Parameters
     ----------
     dag : DAG, or list of (parent, child) pairs
-        The structure (:func:`~bayeskit.networks.dag.as_dag`: an edge list's nodes are those
+        The structure (:func:`~bayeskit.graphs.dag.as_dag`: an edge list's nodes are those
         its edges name; ``{"nodes": [...], "edges": [...]}`` adds others).
     data : DataFrame, or chunks
         One column per node (others are ignored), complete (no missing value); or data in

@@ -23,7 +23,7 @@ import pandas as pd
 from bayeskit._text import shown
 from bayeskit.data.rows import row_name
 from bayeskit.data.validation import check_count, check_seed
-from bayeskit.networks.dag import DAG, Node, as_dag
+from bayeskit.graphs.dag import DAG, Node, as_dag
 from bayeskit.networks.factor import CPD
 from bayeskit.networks.states import (
     check_column,
@@ -89,7 +89,7 @@ class BayesianNetwork:
     ----------
     dag : DAG, or list of (parent, child) pairs
         The structure; an edge list's nodes are ``cpts``' keys, in their order
-        (:func:`~bayeskit.networks.dag.as_dag`).
+        (:func:`~bayeskit.graphs.dag.as_dag`).
     cpts : mapping node -> array-like
         Each node's CPT, shape ``(*parent cardinalities, cardinality)`` with the parents in
         ``dag.parents(node)`` order; each distribution (last axis) non-negative, summing to 1
@@ -237,7 +237,7 @@ class BayesianNetwork:
             :func:`~bayeskit.networks.learn_tree`; both scored by ``score``, with ``search``'s
             options. A DAG or an edge list is taken as it is and only the CPTs are learned (an
             edge list's nodes are ``data``'s columns, in their order, and any node its edges
-            name besides: :func:`~bayeskit.networks.dag.as_dag`).
+            name besides: :func:`~bayeskit.graphs.dag.as_dag`).
         score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
         estimator, alpha, states, sample_weight :
             As :func:`~bayeskit.networks.fit_parameters`. By default a column's states are its

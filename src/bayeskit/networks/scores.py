@@ -29,7 +29,7 @@ from scipy.special import gammaln, xlogy
 
 from bayeskit._text import shown
 from bayeskit.data.validation import check_real
-from bayeskit.networks.dag import as_dag
+from bayeskit.graphs.dag import as_dag
 from bayeskit.networks.learning import _count, _encode_data
 
 __all__ = ["SCORES", "family_score", "family_scores", "score"]
@@ -121,7 +121,7 @@ def score(
     sample_weight: Any = None,
 ) -> float:
     """The score of ``dag`` (a DAG, or a list of (parent, child) pairs:
-    :func:`~bayeskit.networks.dag.as_dag`) on complete ``data``: the sum of its families'
+    :func:`~bayeskit.graphs.dag.as_dag`) on complete ``data``: the sum of its families'
     terms.
 
     ``states`` (node -> state names) as :func:`~bayeskit.networks.fit_parameters`; by default

@@ -41,7 +41,7 @@ from bayeskit._compiled import planned_threads
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit._text import shown
 from bayeskit.data.validation import check_count, check_real, check_seed
-from bayeskit.networks.dag import DAG, as_dag, edge_pairs
+from bayeskit.graphs.dag import DAG, as_dag, edge_pairs
 from bayeskit.networks.learning import (
     NetworkData,
     _distinct_chunk_rows,
@@ -264,7 +264,7 @@ def learn_structure(
         The most parents a node may have.
     start : DAG, list of (parent, child) pairs, or {"tree", "empty"}, default="tree"
         The graph to start from: a DAG over the same nodes, an edge list over some of them
-        (:func:`~bayeskit.networks.dag.as_dag`), ``"empty"`` (or None), or
+        (:func:`~bayeskit.graphs.dag.as_dag`), ``"empty"`` (or None), or
         ``"tree"``, the forest :func:`learn_tree` gives for the same score, its edges kept only
         where the lists and ``max_parents`` allow (turned around where only the other direction
         is allowed).

@@ -66,7 +66,7 @@ import pandas as pd
 
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit.data.validation import check_count, check_real, check_sample_weight, check_seed
-from bayeskit.networks.dag import DAG, as_dag
+from bayeskit.graphs.dag import DAG, as_dag
 from bayeskit.networks.em import _encode, _group_rows, distinct_rows, fit_em
 from bayeskit.networks.learning import ESTIMATORS, NetworkData, _count, _estimate
 from bayeskit.networks.network import BayesianNetwork
