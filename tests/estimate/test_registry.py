@@ -65,6 +65,16 @@ def test_unordered_parents_are_not_offered_the_hierarchical_ones():
     assert get_estimator("bdeu", ordered_parents=False).name == "bdeu"
 
 
+def test_an_em_is_offered_the_fixed_priors_only():
+    with pytest.raises(ValueError, match="estimator must be one of") as info:
+        get_estimator("lidstone-where-zero", "estimator", fixed_prior=True)
+    offered = str(info.value).split(", got")[0]
+    assert "'lidstone-where-zero'" not in offered
+    assert "'hierarchical" not in offered
+    for name in ("mle", "lidstone", "laplace", "m-estimate", "dirichlet-map", "bdeu", "k2"):
+        assert get_estimator(name, fixed_prior=True).fixed_prior
+
+
 def test_bdeu_with_ess_six_on_two_by_three_is_one_pseudo_count_per_cell():
     # q = 2 parent configurations, r = 3 states: 6 / (2 x 3) = 1 per cell
     got = get_estimator("bdeu").probabilities(TABLE, 6.0)

@@ -378,10 +378,14 @@ ESTIMATORS: dict[str, Estimator] = {
 SMOOTHINGS = tuple(ESTIMATORS)
 
 
-def get_estimator(name: Any, what: str = "smoothing", *, ordered_parents: bool = True) -> Estimator:
+def get_estimator(
+    name: Any, what: str = "smoothing", *, ordered_parents: bool = True, fixed_prior: bool = False
+) -> Estimator:
     """The registry's estimator called ``name``; ValueError naming ``what`` (the argument) and
     the choices otherwise. ``ordered_parents=False``: the caller's parents are in no order of
-    importance, so the estimators that need one are not offered.
+    importance, so the estimators that need one are not offered; ``fixed_prior=True``: only the
+    estimators that are the posterior mode of a fixed Dirichlet prior are offered (what an EM
+    whose objective adds that prior's log density needs).
 
     Examples
     --------
@@ -392,7 +396,11 @@ def get_estimator(name: Any, what: str = "smoothing", *, ordered_parents: bool =
     ...
     ValueError: estimator must be one of 'mle', 'lidstone', 'laplace', ..., got 'k3'
     """
-    offered = [n for n, e in ESTIMATORS.items() if ordered_parents or not e.needs_parent_order]
+    offered = [
+        n
+        for n, e in ESTIMATORS.items()
+        if (ordered_parents or not e.needs_parent_order) and (e.fixed_prior or not fixed_prior)
+    ]
     if not isinstance(name, str) or name not in offered:
         msg = f"{what} must be one of {', '.join(map(repr, offered))}, got {shown(name)}"
         raise ValueError(msg)
