@@ -21,50 +21,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from bayeskit.data.codes import code_dtype
+from bayeskit.data.rows import distinct_rows, row_keys
 from bayeskit.stats import _checks
 from bayeskit.stats._checks import Layout
 from bayeskit.stats.counts import class_counts
 
 __all__ = ["JointCounts", "joint_counts"]
-
-
-# --------------------------------------------------------------------------- row grouping
-def _code_dtype(n_states: np.ndarray) -> np.dtype:
-    return code_dtype(int(n_states.max()) if n_states.size else 1)
-
-
-def _row_keys(rows: np.ndarray, n_states: np.ndarray) -> np.ndarray | None:
-    """One int64 per row, ordered as the rows are lexicographically (codes -1..K-1 read as digits
-    0..K in a mixed radix, first column most significant); None if the keys would overflow."""
-    radix = n_states.astype(np.float64) + 1.0
-    if np.prod(radix) >= 2.0**62:
-        return None
-    keys = np.zeros(rows.shape[0], dtype=np.int64)
-    for j in range(rows.shape[1]):
-        keys *= int(radix[j])
-        keys += rows[:, j].astype(np.int64) + 1
-    return keys
-
-
-def _group_rows(rows: np.ndarray, n_states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct rows in lexicographic order, and the index of each input row among them."""
-    if rows.shape[0] == 0:
-        return rows, np.zeros(0, dtype=np.intp)
-    keys = _row_keys(rows, n_states)
-    if keys is None:  # too many cells for one int64 key: let numpy compare whole rows
-        uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
-        return uniq, inverse.reshape(-1)
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    return rows[first], inverse.reshape(-1)
-
-
-def _sum_by_group(inverse: np.ndarray, n_groups: int, weights: np.ndarray) -> np.ndarray:
-    """``out[g]`` = the sum of ``weights[i]`` over the rows ``i`` of group ``g``, shape
-    ``(n_groups, k)`` for weights of shape ``(n, k)``."""
-    k = weights.shape[1]
-    flat = inverse[:, None] * k + np.arange(k)
-    out = np.bincount(flat.ravel(), weights=weights.ravel(), minlength=n_groups * k)
-    return out.reshape(n_groups, k)
 
 
 # --------------------------------------------------------------------------- joint counts
@@ -106,10 +68,10 @@ class JointCounts:
                 f"{other.n_states.tolist()}; regrow them to the same vocabularies first"
             )
             raise ValueError(msg)
-        dtype = _code_dtype(self.n_states)
+        dtype = code_dtype(int(self.n_states.max(initial=1)))
         rows = np.concatenate([self.combos, other.combos]).astype(dtype, copy=False)
-        combos, inverse = _group_rows(rows, self.n_states)
-        counts = _sum_by_group(inverse, len(combos), np.concatenate([self.counts, other.counts]))
+        both = np.concatenate([self.counts, other.counts])
+        combos, counts = distinct_rows(rows, both, self.n_states)
         return JointCounts(self.class_count + other.class_count, self.n_states, combos, counts)
 
     def validate(self, layout: Layout, where: str = "stats_") -> None:
@@ -132,7 +94,7 @@ class JointCounts:
         combos = _checks.codes(self.combos, f"{where}.combos", layout.n_states, layout.state_names)
         m = combos.shape[0]
         if m > 1:
-            keys = _row_keys(combos, sizes.astype(np.int64))
+            keys = row_keys(combos, sizes.astype(np.int64))
             if keys is not None:
                 ordered = bool(np.all(keys[1:] > keys[:-1]))
             else:
@@ -154,13 +116,12 @@ class JointCounts:
         """Re-code for grown vocabularies: old code ``k`` of attribute ``f`` becomes
         ``remap[f][k]``; the domain sizes become ``n_states``."""
         n_states = np.asarray(n_states, dtype=np.int64)
-        rows = self.combos.astype(_code_dtype(n_states))
+        rows = self.combos.astype(code_dtype(int(n_states.max(initial=1))))
         for f, where in remap.items():
             col = rows[:, f]
             seen = col >= 0
             col[seen] = np.asarray(where)[col[seen]]
-        combos, inverse = _group_rows(rows, n_states)
-        counts = _sum_by_group(inverse, len(combos), self.counts)
+        combos, counts = distinct_rows(rows, self.counts, n_states)
         return JointCounts(self.class_count, n_states, combos, counts)
 
     def project(self, columns) -> JointCounts:
@@ -182,8 +143,7 @@ class JointCounts:
         sub = self.combos[:, columns]
         keep = (sub >= 0).all(axis=1)
         n_states = self.n_states[columns]
-        combos, inverse = _group_rows(sub[keep], n_states)
-        counts = _sum_by_group(inverse, len(combos), self.counts[keep])
+        combos, counts = distinct_rows(sub[keep], self.counts[keep], n_states)
         return JointCounts(self.class_count, n_states, combos, counts)
 
     def find(self, rows: np.ndarray) -> np.ndarray:
@@ -202,7 +162,7 @@ class JointCounts:
         if m == 0 or rows.shape[0] == 0:
             return out
         inside = ((rows >= -1) & (rows < self.n_states)).all(axis=1)
-        keys = _row_keys(np.concatenate([self.combos, rows[inside]]), self.n_states)
+        keys = row_keys(np.concatenate([self.combos, rows[inside]]), self.n_states)
         if keys is not None:  # combos are sorted, so their keys are: binary search
             known, asked = keys[:m], keys[m:]
             pos = np.minimum(np.searchsorted(known, asked), m - 1)
@@ -269,8 +229,8 @@ def joint_counts(
     n_states = np.asarray(n_states, dtype=np.int64)
     y = np.asarray(y, dtype=np.intp)
     w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=np.float64)
-    rows = np.asarray(codes).astype(_code_dtype(n_states), copy=False)
-    combos, inverse = _group_rows(rows, n_states)
+    rows = np.asarray(codes).astype(code_dtype(int(n_states.max(initial=1))), copy=False)
+    combos, _, inverse = distinct_rows(rows, None, n_states, return_inverse=True)
     k = len(combos)
     flat = inverse * n_classes + y
     counts = np.bincount(flat, weights=w, minlength=k * n_classes).reshape(k, n_classes)
