@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import statistics
 import sys
 from pathlib import Path
 
@@ -181,19 +183,44 @@ def test_parquet_data(tmp_path):
 
 
 # -------------------------------------------------------------------------- evaluate, compare
+def _table_cells(text: str) -> list[list[str]]:
+    """The cells of every row of the printed tables."""
+    return [[c.strip() for c in line.split("│")[1:-1]] for line in text.splitlines()]
+
+
 def test_evaluate_bundled(melon_csv):
     result = run("evaluate", "watermelon3", "--folds", "3")
     assert result.exit_code == 0, result.output
-    text = result.output
-    for word in ("accuracy", "log-loss", "Brier", "confusion matrix", "mean", "true", "false"):
-        assert word in text
+    cells = _table_cells(result.output)
+    folds = [r for r in cells if r and r[0] in ("1", "2", "3")]
+    (mean,) = [r for r in cells if r and r[0] == "mean"]
+    labels = ("false", "true")
+    cm = np.array([[int(v) for v in r[1:]] for r in cells if len(r) == 3 and r[0] in labels])
+    # watermelon 3.0 (Zhou, Machine Learning, Table 4.3): 17 melons, 8 ripe and 9 not; three
+    # stratified folds of 6, 6 and 5
+    assert cm.sum(axis=1).tolist() == [9, 8]
+    assert [int(r[1]) for r in folds] == [6, 6, 5]
+    assert mean[1] == "17"
+    # each fold's accuracy times its rows is its correct predictions: together the confusion
+    # matrix's diagonal; the mean and the population std of the three accuracies
+    accuracy = [float(r[2]) for r in folds]
+    assert round(sum(a * int(r[1]) for a, r in zip(accuracy, folds, strict=True))) == np.trace(cm)
+    assert mean[2] == f"{statistics.fmean(accuracy):.3f} ± {statistics.pstdev(accuracy):.3f}"
 
 
 def test_evaluate_csv(iris_csv):
     result = run("evaluate", iris_csv, "--target", "species", "--model", "naive-bayes", "-k", "5")
     assert result.exit_code == 0, result.output
-    assert "versicolor" in result.output
     assert "5-fold" in result.output
+    # Fisher's iris: 50 flowers of each species, so five stratified folds of 30 test rows
+    cells = _table_cells(result.output)
+    species = ("setosa", "versicolor", "virginica")
+    assert [r[:2] for r in cells if r and r[0] in "12345"] == [[str(k), "30"] for k in range(1, 6)]
+    assert [r[-1] for r in cells if len(r) == 5 and r[0] in species] == ["50", "50", "50"]
+    cm = np.array([[int(v) for v in r[1:]] for r in cells if len(r) == 4 and r[0] in species])
+    assert cm.sum(axis=1).tolist() == [50, 50, 50]
+    # naive Bayes separates setosa from the others on iris (Fisher 1936: petal measurements)
+    assert cm[0].tolist() == [50, 0, 0]
 
 
 def test_compare_default_is_car_with_ten_folds():
@@ -225,6 +252,14 @@ def test_compare_numeric_csv_runs_the_count_models_too(iris_csv):
     result = run("compare", iris_csv, "--target", "species", "--folds", "3")
     assert result.exit_code == 0, result.output
     assert NEEDS_COUNTS not in result.output
+    rows = {r[0]: r for r in _table_cells(result.output) if len(r) > 2}
+    # iris has 50 rows per class; three stratified folds deal each class 17, 17 and 16 test
+    # rows, in turn, so every fold tests 50 rows and trains on 34 of one class, 33 of the
+    # others: the majority baseline picks the class with 16 test rows, right on 16 / 50 = 0.32
+    # of every fold
+    assert rows["baseline (majority)"][1] == "0.320 ± 0.000"
+    for name in ("multinomial-nb", "bernoulli-nb"):  # the count models print an accuracy
+        assert 0.0 < float(rows[name][1].split(" ± ")[0]) <= 1.0
 
 
 # -------------------------------------------------------------------------- errors
@@ -681,6 +716,11 @@ def test_compare_param_applies_to_the_models_that_have_it():
 
 
 # ---------------------------------------------------------------- networks
+def _u_index(net, parents, u) -> tuple:
+    """The index of parent configuration ``u`` (state names) in a CPT's leading axes."""
+    return tuple(net.states(p).index(v) for p, v in zip(parents, u, strict=True))
+
+
 def test_network_learn_show_and_fit(tmp_path):
     from bayeskit.networks import read_bif, read_xmlbif
 
@@ -704,6 +744,17 @@ def test_network_learn_show_and_fit(tmp_path):
                  "--estimator", "lidstone", "--alpha", "1")  # fmt: skip
     assert result.exit_code == 0, result.output
     assert read_xmlbif(fitted).dag == net.dag
+    # the file holds Laplace's estimates (Lidstone, alpha 1), counted here row by row:
+    # P(x | u) = (N(u, x) + 1) / (N(u) + r) for each parent configuration u
+    written, rows = read_xmlbif(fitted), pd.read_csv(data, dtype=str)
+    for node in written.nodes:
+        parents = list(written.dag.parents(node))
+        r = len(written.states(node))
+        for u in itertools.product(*(written.states(p) for p in parents)):
+            match = rows[list(parents)].eq(list(u)).all(axis=1) if parents else rows.index >= 0
+            seen = rows.loc[match, node]
+            want = [((seen == x).sum() + 1) / (len(seen) + r) for x in written.states(node)]
+            np.testing.assert_allclose(written.cpt(node)[_u_index(written, parents, u)], want)
     tree = tmp_path / "tree.bif"
     assert run("network", "learn", data, "-o", tree, "--tree").exit_code == 0
     assert len(read_bif(tree).dag.edges) <= 7
