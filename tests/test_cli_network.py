@@ -1,5 +1,5 @@
 """`bayeskit network learn` / `network fit` on numeric columns: one rule
-with the library (bayeskit.networks.states), refusals that name the column and the options
+with the library (bayeskit.factors.states), refusals that name the column and the options
 that exist, --discretize and --categorical, integer states in numeric order."""
 
 from __future__ import annotations

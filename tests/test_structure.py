@@ -149,7 +149,6 @@ KNOWN_BIG_MODULES = {
     "bayeskit.evaluate",
     "bayeskit.io",
     "bayeskit.networks.bif",
-    "bayeskit.networks.factor",
     "bayeskit.networks.inference",
     "bayeskit.networks.junction",
     "bayeskit.networks.network",

@@ -399,7 +399,7 @@ def _merge_rows(a: Any, b: Any, limit: Any) -> Any:
 
 def _partition_codes(frame: pd.DataFrame, nodes: tuple, states: dict) -> Any:
     """A partition's state codes, node-major, a byte per cell (None for no row)."""
-    from bayeskit.networks.network import encode_columns
+    from bayeskit.factors.states import encode_columns
 
     return encode_columns(nodes, states, frame) if len(frame) else None
 
@@ -482,11 +482,11 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     >>> learn_structure(dd.from_pandas(frame, npartitions=4), max_distinct_rows=0).edges
     (('a', 'b'),)
     """
+    from bayeskit.factors.states import node_states, state_names
     from bayeskit.networks._passes import PassScores
     from bayeskit.networks.learning import NetworkData
     from bayeskit.networks.search import MAX_DISTINCT_ROWS, check_search_options
     from bayeskit.networks.search import learn_structure as search
-    from bayeskit.networks.states import node_states, state_names
 
     dask, dd = _dask()
     if not isinstance(ddf, dd.DataFrame):
@@ -501,7 +501,7 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     given = {n: state_names(f"states[{n!r}]", states[n]) for n in (states or {})}
     unknown = [n for n in nodes if n not in given]
     for node, values in _distinct_values(dask, ddf, unknown).items():
-        given[node] = node_states(node, list(values))  # the one rule (networks.states)
+        given[node] = node_states(node, list(values))  # the one rule (factors.states)
     parts = ddf.to_delayed()
     merged = _TOO_MANY
     if limit != 0:

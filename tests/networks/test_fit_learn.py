@@ -1,5 +1,5 @@
 """net.fit(data) keeps the network's structure, BayesianNetwork.learn learns one, edge lists
-are taken wherever a DAG is, and numeric columns follow one rule (bayeskit.networks.states)."""
+are taken wherever a DAG is, and numeric columns follow one rule (bayeskit.factors.states)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,13 @@ import pandas as pd
 import pytest
 
 from bayeskit.data.codes import value_text
+from bayeskit.factors.states import (
+    MAX_INTEGER_STATES,
+    NumericColumnError,
+    discretize_frame,
+    node_states,
+    parse_discretize,
+)
 from bayeskit.graphs.dag import as_dag, edge_pairs
 from bayeskit.networks import (
     DAG,
@@ -23,13 +30,6 @@ from bayeskit.networks import (
     structural_em,
 )
 from bayeskit.networks.learning import MAX_TABLE_CELLS
-from bayeskit.networks.states import (
-    MAX_INTEGER_STATES,
-    NumericColumnError,
-    discretize_frame,
-    node_states,
-    parse_discretize,
-)
 
 ASIA = read_bif(Path(__file__).parent / "data" / "asia.bif.gz")
 STATES = {n: ASIA.states(n) for n in ASIA.nodes}
@@ -248,10 +248,10 @@ def test_edge_lists_are_checked_by_one_function():
 # ------------------------------------------------------------------ numeric columns
 def test_a_frame_of_random_floats_is_refused_by_name_before_anything_is_built(monkeypatch):
     # it used to become a state per value and end in numpy's MemoryError (1.78 PiB)
+    import bayeskit.factors.states as states
     import bayeskit.networks.em as em
     import bayeskit.networks.learning as learning
     import bayeskit.networks.search as search
-    import bayeskit.networks.states as states
 
     def never(*args, **kwargs):
         raise AssertionError("reached: the refusal must come first")

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bayeskit.factors import Factor, product
 from bayeskit.networks import DAG, BayesianNetwork, read_bif
-from bayeskit.networks.factor import Factor, product
 from bayeskit.networks.inference import InferenceTooLarge, VariableElimination
 
 DATA = Path(__file__).parent / "data"

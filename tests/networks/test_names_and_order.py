@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bayeskit.factors.states import latent_states, match_states, node_states, state_names
 from bayeskit.networks import (
     CPD,
     DAG,
@@ -28,7 +29,6 @@ from bayeskit.networks import (
     fit_parameters,
     read_bif,
 )
-from bayeskit.networks.states import latent_states, match_states, node_states, state_names
 
 DATA = Path(__file__).parent / "data"
 

@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 
 from bayeskit.data import read_chunks
+from bayeskit.factors.states import encode_columns
 from bayeskit.networks import _passes, learn_structure, learn_tree, read_bif, search
 from bayeskit.networks._passes import PassScores, add_counts, count_needs
 from bayeskit.networks.learning import _encode_data
-from bayeskit.networks.network import encode_columns
 from bayeskit.networks.search import _FamilyScores
 
 DATA = Path(__file__).parent / "data"

@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 from bayeskit.classifiers.kdb import kdb_parents
 from bayeskit.cli import app
+from bayeskit.factors import Factor, product, table_cells
 from bayeskit.networks import (
     DAG,
     BayesianNetwork,
@@ -33,7 +34,6 @@ from bayeskit.networks import (
     rejection_sampling,
     write_bif,
 )
-from bayeskit.networks.factor import Factor, product, table_cells
 from bayeskit.stats.joint import joint_counts
 
 ANSWER, REFUSE = "answer", "refuse"

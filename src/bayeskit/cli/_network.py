@@ -12,7 +12,7 @@ from bayeskit.cli._app import MISSING_MARKS, _fail, _names, _refusals, pd
 from bayeskit.cli._data import _check_names, _chunked_file, _read_table
 
 #: A column of text with more distinct values than this is refused unless declared
-#: --categorical (a column of numbers follows the library's rule, bayeskit.networks.states:
+#: --categorical (a column of numbers follows the library's rule, bayeskit.factors.states:
 #: whole numbers up to 32 distinct, others binned with --discretize).
 MAX_NETWORK_STATES = 64
 
@@ -24,7 +24,7 @@ def _network_data(data: str, *, categorical: Any = (), discretize: str | None = 
     --discretize binned (states named as intervals). With ``check`` (network learn), every
     column's states are checked (:func:`_network_states`); the --categorical columns get a
     state per value, as categoricals."""
-    from bayeskit.networks.states import discretize_frame, state_order
+    from bayeskit.factors.states import discretize_frame, state_order
 
     table = _read_table(data, ignore=ignore)
     out = _network_text(table.raw if table.raw is not None else table.frame)
@@ -65,7 +65,7 @@ class _TextChunks:
 
 
 def _numeric_refusal(exc: Any) -> typer.BadParameter:
-    """A column of numbers the library refuses (:class:`bayeskit.networks.states.
+    """A column of numbers the library refuses (:class:`bayeskit.factors.states.
     NumericColumnError`), with the command line's ways out."""
     msg = (
         f"{exc.problem}: a network variable needs a few named states; bin it with --discretize "
@@ -76,11 +76,11 @@ def _numeric_refusal(exc: Any) -> typer.BadParameter:
 
 
 def _network_states(name: str, values: Any) -> tuple[str, ...]:
-    """A column's states by the library's one rule (:func:`bayeskit.networks.states.
+    """A column's states by the library's one rule (:func:`bayeskit.factors.states.
     node_states`: whole numbers in numeric order; numbers not whole, or more than 32 whole
     ones, refused), and a column of text with more than :data:`MAX_NETWORK_STATES` values
     refused too; each refusal with the command line's ways out."""
-    from bayeskit.networks.states import NumericColumnError, node_states
+    from bayeskit.factors.states import NumericColumnError, node_states
 
     try:
         states = node_states(name, values)
@@ -108,8 +108,8 @@ def _network_chunks(
     column's states from a first pass (by the library's rule, as for DATA read whole; the
     --categorical columns a state per value)."""
     from bayeskit.data import read_chunks
+    from bayeskit.factors.states import NumericColumnError
     from bayeskit.networks.learning import _chunk_states
-    from bayeskit.networks.states import NumericColumnError
 
     path = _chunked_file(data, chunksize)
     with _refusals():

@@ -150,7 +150,7 @@ def network_learn(
                                 completions=completions, seed=seed)  # fmt: skip
     declared = _names(categorical)
     if discretize is not None:
-        from bayeskit.networks.states import parse_discretize
+        from bayeskit.factors.states import parse_discretize
 
         try:
             parse_discretize(discretize, "--discretize")

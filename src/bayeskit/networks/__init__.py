@@ -12,11 +12,11 @@ evidence of probability zero raises :class:`ZeroProbabilityEvidence` from every 
 
 from typing import Any
 
+from bayeskit.factors import CPD, Factor, Marginals
 from bayeskit.graphs import DAG, bayes_ball, structural_hamming_distance
 from bayeskit.networks.bif import BIFError, RenormalizedCPTWarning, read_bif, write_bif
 from bayeskit.networks.em import EMResult, expected_counts, fit_em
 from bayeskit.networks.exact import ExactInference
-from bayeskit.networks.factor import CPD, Factor, Marginals
 from bayeskit.networks.inference import (
     InferenceTooLarge,
     MAPResult,

@@ -43,7 +43,7 @@ refused.
 
 Limits. Tables are allocated only after their size is checked: a file whose CPTs would hold
 more than ``max_cells`` cells together (by default
-:data:`~bayeskit.networks.network.MAX_TABLE_CELLS`, 2**27, 1 GiB of float64) is refused by
+:data:`~bayeskit.factors.MAX_TABLE_CELLS`, 2**27, 1 GiB of float64) is refused by
 name before any is filled, sizes computed with Python integers.
 """
 
@@ -68,8 +68,9 @@ import numpy as np
 
 from bayeskit._text import first_few
 from bayeskit.data.validation import check_count
+from bayeskit.factors.limits import MAX_TABLE_CELLS
 from bayeskit.graphs.dag import DAG
-from bayeskit.networks.network import MAX_TABLE_CELLS, SUM_TOLERANCE, BayesianNetwork
+from bayeskit.networks.network import SUM_TOLERANCE, BayesianNetwork
 
 __all__ = ["ROUNDED_SUM_TOLERANCE", "BIFError", "RenormalizedCPTWarning", "read_bif", "write_bif"]
 
@@ -436,7 +437,7 @@ def read_bif(source: Any, *, max_cells: int = MAX_TABLE_CELLS) -> BayesianNetwor
     source : str, path or file object
         A ``.bif`` or gzip-compressed ``.bif.gz`` file (detected from its first bytes), or an
         open text or binary stream (left open).
-    max_cells : int, default=:data:`~bayeskit.networks.network.MAX_TABLE_CELLS` (2**27)
+    max_cells : int, default=:data:`~bayeskit.factors.MAX_TABLE_CELLS` (2**27)
         The most cells the network's CPTs may hold together; checked for each table before it
         is allocated.
 

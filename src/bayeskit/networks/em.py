@@ -33,6 +33,8 @@ import pandas as pd
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit._text import shown
 from bayeskit.data.validation import check_count, check_real, check_sample_weight, check_seed
+from bayeskit.factors.cpd import aligned_cpts
+from bayeskit.factors.states import latent_states, state_codes
 from bayeskit.graphs.dag import DAG, as_dag
 from bayeskit.networks.learning import (
     ESTIMATORS,
@@ -41,8 +43,7 @@ from bayeskit.networks.learning import (
     _pseudo_count,
     check_table_cells,
 )
-from bayeskit.networks.network import BayesianNetwork, aligned_cpts, state_codes
-from bayeskit.networks.states import latent_states
+from bayeskit.networks.network import BayesianNetwork
 from bayeskit.stats import FamilyCounts
 
 __all__ = ["EMResult", "expected_counts", "fit_em"]

@@ -39,7 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from bayeskit.networks.factor import DEFAULT_MAX_CELLS, Factor, InferenceTooLarge, Marginals
+from bayeskit.factors.factor import Factor, Marginals
+from bayeskit.factors.limits import DEFAULT_MAX_CELLS, InferenceTooLarge
 from bayeskit.networks.inference import VariableElimination, observation_patterns
 from bayeskit.networks.junction import JunctionTree
 from bayeskit.networks.network import BayesianNetwork

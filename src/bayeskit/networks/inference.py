@@ -57,22 +57,19 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._text import shown
-from bayeskit.networks.factor import (
+from bayeskit.factors.display import Grid, number_texts, shown_at
+from bayeskit.factors.factor import Factor, Marginals
+from bayeskit.factors.limits import (
     DEFAULT_MAX_CELLS,
     MAX_AXES,
-    Factor,
     InferenceTooLarge,
-    Marginals,
-    _Grid,
-    _numbers,
-    _shown,
     listed,
     table_cells,
     too_large,
     too_many_axes,
 )
-from bayeskit.networks.network import BayesianNetwork, state_codes
-from bayeskit.networks.states import state_index
+from bayeskit.factors.states import state_codes, state_index
+from bayeskit.networks.network import BayesianNetwork
 
 __all__ = [
     "ORDERS",
@@ -187,19 +184,19 @@ class MAPResult:
     def _repr_html_(self) -> str:
         return self._grid().html()
 
-    def _grid(self) -> _Grid:
+    def _grid(self) -> Grid:
         items = list(self.assignment.items())
-        at, gap = _shown(len(items))
+        at, gap = shown_at(len(items))
         rows: list[Any] = []
         for r, k in enumerate(at.tolist()):
             if r == gap:
                 rows.append(None)
             rows.append(([str(items[k][0]), str(items[k][1])], []))
         given = f" given {self.evidence}" if self.evidence else ""
-        p = _numbers(np.array([self.probability]))[0]
+        p = number_texts(np.array([self.probability]))[0]
         head = f"MAPResult: probability {p} (log {self.log_probability:.6g}){given}"
         note = None if gap is None else f"[{len(items):,} nodes, {len(at)} shown]"
-        return _Grid(["node", "state"], [], rows, note=note, title=head)
+        return Grid(["node", "state"], [], rows, note=note, title=head)
 
 
 @dataclass(frozen=True)
@@ -474,7 +471,7 @@ class VariableElimination:
                 msg = f"evidence names {node!r}, which is no node of the network"
                 raise ValueError(msg)
             names = self._states[node]
-            at = state_index(names, state)  # by name, else by canonical key (networks.states)
+            at = state_index(names, state)  # by name, else by canonical key (factors.states)
             if at < 0:
                 msg = f"evidence {node!r}={state!r}: no such state (states: {list(names)})"
                 raise ValueError(msg)

@@ -37,13 +37,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit.networks.factor import (
-    DEFAULT_MAX_CELLS,
-    Factor,
-    Marginals,
-    table_cells,
-    too_large,
-)
+from bayeskit.factors.factor import Factor, Marginals
+from bayeskit.factors.limits import DEFAULT_MAX_CELLS, table_cells, too_large
 from bayeskit.networks.inference import (
     ORDERS,
     VariableElimination,

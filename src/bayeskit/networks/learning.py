@@ -33,23 +33,21 @@ import pandas as pd
 from bayeskit._text import shown
 from bayeskit.data.validation import check_real, check_sample_weight
 from bayeskit.estimate import lidstone
-from bayeskit.graphs.dag import DAG, as_dag
-from bayeskit.networks.network import (
-    MAX_TABLE_CELLS,
-    BayesianNetwork,
-    encode_columns,
-    encode_frame,
-)
-from bayeskit.networks.states import (
+from bayeskit.factors.limits import MAX_TABLE_CELLS
+from bayeskit.factors.states import (
     NumericColumnError,
     check_column,
     discretize_frame,
+    encode_columns,
+    encode_frame,
     node_states,
     state_name,
     state_names,
     state_order,
     value_state_names,
 )
+from bayeskit.graphs.dag import DAG, as_dag
+from bayeskit.networks.network import BayesianNetwork
 from bayeskit.stats import FamilyCounts, family_counts
 
 __all__ = ["ESTIMATORS", "MAX_TABLE_CELLS", "NetworkFit", "fit_parameters"]
@@ -116,7 +114,7 @@ def fit_parameters(
         Lidstone's pseudo-count (default 1) or BDeu's equivalent sample size (default 1).
     states : mapping node -> sequence of state names, optional
         By default a categorical column's categories, else the column's distinct values
-        (:func:`~bayeskit.networks.states.node_states`: whole numbers in numeric order, text
+        (:func:`~bayeskit.factors.states.node_states`: whole numbers in numeric order, text
         sorted; a column of numbers not whole, or of more than 32 distinct whole numbers, is
         refused by name, before anything is allocated).
     sample_weight : array-like of shape (n_rows,), optional
@@ -482,7 +480,7 @@ def _check_columns(columns: Any, nodes: Any) -> None:
 
 def _column_states(data: pd.DataFrame, node: Any, given: Mapping | None) -> tuple[str, ...]:
     """A node's states: as ``given``, else its column's categories, else the column's distinct
-    values by the one rule of :func:`~bayeskit.networks.states.node_states` (a column of
+    values by the one rule of :func:`~bayeskit.factors.states.node_states` (a column of
     numbers that are not a few whole numbers refused by name); ValueError for a column with no
     value to take them from."""
     if given is not None and node in given:

@@ -21,24 +21,12 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._text import shown
-from bayeskit.data.rows import row_name
 from bayeskit.data.validation import check_count, check_seed
+from bayeskit.factors.cpd import CPD, aligned_cpts
+from bayeskit.factors.states import encode_frame, state_index, state_names
 from bayeskit.graphs.dag import DAG, Node, as_dag
-from bayeskit.networks.factor import CPD
-from bayeskit.networks.states import (
-    check_column,
-    match_states,
-    state_index,
-    state_names,
-)
 
 __all__ = ["BayesianNetwork", "encode_frame"]
-
-#: The most cells the CPTs of one network may hold together (1 GiB of float64 each copy):
-#: checked before counting, so a structure of too many states or parents is refused by name
-#: instead of failing in an allocation. The largest networks of the bnlearn repository hold
-#: under a million.
-MAX_TABLE_CELLS = 1 << 27
 
 #: How far a CPT's distribution may sum from 1 (files print probabilities with a few digits).
 SUM_TOLERANCE = 1e-6
@@ -103,7 +91,7 @@ class BayesianNetwork:
         Names are text: a name given as a number, a boolean or a numpy scalar is named by its
         canonical key (``0`` is ``"0"``, ``1.0`` is ``"1"``, ``True`` is ``"True"``), and a
         value of evidence or data finds a state by its name, else by that key
-        (:mod:`bayeskit.networks.states`).
+        (:mod:`bayeskit.factors.states`).
 
     Raises
     ------
@@ -162,7 +150,7 @@ class BayesianNetwork:
             labels = (
                 tuple(str(i) for i in range(k))
                 if given is None
-                else state_names(f"node {node!r}", given)  # the one rule (networks.states)
+                else state_names(f"node {node!r}", given)  # the one rule (factors.states)
             )
             self._states[node] = labels
         for node in dag.nodes:
@@ -243,7 +231,7 @@ class BayesianNetwork:
             As :func:`~bayeskit.networks.fit_parameters`. By default a column's states are its
             values, whole numbers in numeric order; a column of numbers not whole, or of more
             than 32 distinct whole numbers, is refused by name before anything is allocated
-            (:mod:`bayeskit.networks.states`): bin it (``discretize``) or declare it
+            (:mod:`bayeskit.factors.states`): bin it (``discretize``) or declare it
             categorical.
         method : {"count", "em", "gradient"}, default="count"
             ``"count"``: :func:`~bayeskit.networks.fit_parameters` from complete data; ``"em"``
@@ -254,7 +242,7 @@ class BayesianNetwork:
             Bin the numeric columns that cannot be nodes as they are: ``"equal-frequency:5"``
             or ``"equal-width:N"``; each becomes a node whose states are its bins, named as
             intervals (``"(-inf, 2.5]"``). A mapping bins the columns it names
-            (:func:`~bayeskit.networks.states.discretize_frame`). A DataFrame only.
+            (:func:`~bayeskit.factors.states.discretize_frame`). A DataFrame only.
         **search :
             The search's options (``max_parents``, ``tabu_length``, ``start``, ``black_list``,
             ``white_list``, ``restarts``, ``root``, ...), or EM's.
@@ -514,7 +502,7 @@ class BayesianNetwork:
 
     # ------------------------------------------------------------------ probabilities
     def _state_index(self, node: Node, value: Any) -> int:
-        """The index of the state ``value`` names (:func:`~bayeskit.networks.states.state_index`:
+        """The index of the state ``value`` names (:func:`~bayeskit.factors.states.state_index`:
         by name, else by canonical key: ``1.0`` finds ``"1"``)."""
         labels = self._states[node]
         at = state_index(labels, value)
@@ -671,95 +659,3 @@ def _columns_of(data: Any) -> list | None:
     if isinstance(data, Chunks):
         return list(data.columns or data.column_names())
     return None
-
-
-def encode_frame(nodes, states: Mapping, data: pd.DataFrame) -> np.ndarray:
-    """The state index of every value of ``data``'s columns ``nodes``, shape ``(n_rows,
-    len(nodes))``; values are matched to ``states[node]`` as strings. ValueError naming the
-    column for a missing column, a missing value or a value that is no state."""
-    out = np.empty((len(data), len(nodes)), dtype=np.int64)
-    for j, codes in _column_codes(nodes, states, data):
-        out[:, j] = codes
-    return out
-
-
-def encode_columns(nodes, states: Mapping, data: pd.DataFrame) -> np.ndarray:
-    """:func:`encode_frame` node-major, ``(len(nodes), n_rows)``, in the smallest integer type
-    that holds every node's states: what the counting kernels read. Some 40 times faster to
-    fill than the row-major table (each column is written contiguously; on 1M rows of 37
-    columns 17 ms against 0.6 s)."""
-    top = max((len(states[n]) for n in nodes), default=1)
-    dtype = np.int8 if top <= 127 else np.int16 if top <= 2**15 - 1 else np.int32
-    out = np.empty((len(nodes), len(data)), dtype=dtype)
-    for j, codes in _column_codes(nodes, states, data):
-        out[j] = codes
-    return out
-
-
-def _column_codes(nodes, states: Mapping, data: pd.DataFrame):
-    """Each column's state codes (:func:`state_codes`), checked complete."""
-    if not isinstance(data, pd.DataFrame):
-        kind = type(data).__name__
-        msg = f"data must be a pandas DataFrame with one column per node, got {kind}"
-        raise TypeError(msg)
-    for j, node in enumerate(nodes):
-        if node not in data.columns:
-            msg = f"data has no column {node!r} (the network's nodes: {list(nodes)})"
-            raise ValueError(msg)
-        codes = state_codes(data[node], states[node], f"column {node!r}")
-        if (codes < 0).any():
-            row = int(np.flatnonzero(codes < 0)[0])
-            msg = (
-                f"column {node!r} has a missing value ({row_name(data.index, row)}); complete "
-                "data is needed"
-            )
-            raise ValueError(msg)
-        yield j, codes
-
-
-def aligned_cpts(network: Any, dag: DAG, states: Mapping, what: str) -> list[np.ndarray]:
-    """``network``'s CPTs read by name into ``dag``'s parent order and ``states``' state order
-    (:meth:`CPD.aligned <bayeskit.networks.CPD.aligned>`), one per node of ``dag`` in its
-    order: how a table of one network is taken into another (a start, the other of a
-    comparison), never by position. ``network`` must have ``dag``'s nodes and edges (in any
-    order) and each node's states (in any order); ValueError naming ``what`` and the node
-    otherwise."""
-    if not isinstance(network, BayesianNetwork):
-        msg = f"{what} must be a BayesianNetwork, got {type(network).__name__}"
-        raise TypeError(msg)
-    if network.dag != dag:
-        msg = f"{what} must be a network over the same DAG (the same nodes and edges)"
-        raise ValueError(msg)
-    try:
-        return [network.cpd(n).aligned(dag.parents(n), states) for n in dag.nodes]
-    except ValueError as exc:
-        msg = f"{what}: {exc}"
-        raise ValueError(msg) from None
-
-
-def state_codes(col: pd.Series, states: Any, what: str) -> np.ndarray:
-    """Each value's index in ``states`` (:func:`~bayeskit.networks.states.match_states`: by
-    name, else by canonical key where it names one state), -1 for a missing value; ValueError
-    naming ``what`` and the row for a value that is no state, SchemaError for a column that
-    mixes booleans and numbers. Each distinct value is matched once, then every row through
-    its code."""
-    labels = pd.Index(list(states), dtype=object)
-    check_column(col)
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        seen, distinct = col.cat.codes.to_numpy(), col.cat.categories
-    else:
-        seen, distinct = pd.factorize(col, sort=False)
-    seen = np.asarray(seen)
-    if len(distinct) == 0:
-        return np.full(len(col), -1, dtype=np.int64)
-    mapped = match_states(distinct, labels)
-    codes = np.where(seen >= 0, mapped[np.maximum(seen, 0)], -1)
-    bad = (seen >= 0) & (codes < 0)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        msg = (
-            f"{what} holds {shown(col.iloc[row])} ({row_name(col.index, row)}), which is no "
-            f"state of it ({shown(list(labels))})"
-        )
-        raise ValueError(msg)
-    return codes.astype(np.int64)

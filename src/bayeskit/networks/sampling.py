@@ -46,7 +46,7 @@ import pandas as pd
 from bayeskit._compiled import parallel_kernel
 from bayeskit._warnings import warn
 from bayeskit.data.validation import check_count, check_seed
-from bayeskit.networks.factor import Factor, Marginals
+from bayeskit.factors.factor import Factor, Marginals
 from bayeskit.networks.inference import InferenceTooLarge, VariableElimination, zero_evidence
 from bayeskit.networks.network import BayesianNetwork
 

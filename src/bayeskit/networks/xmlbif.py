@@ -30,6 +30,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from bayeskit.data.validation import check_count
+from bayeskit.factors.limits import MAX_TABLE_CELLS
 from bayeskit.networks.bif import (
     BIFError,
     RenormalizedCPTWarning,
@@ -43,7 +44,7 @@ from bayeskit.networks.bif import (
     _utf8_rule,
     _write_to,
 )
-from bayeskit.networks.network import MAX_TABLE_CELLS, BayesianNetwork
+from bayeskit.networks.network import BayesianNetwork
 
 __all__ = ["XMLBIFError", "read_xmlbif", "write_xmlbif"]
 
@@ -195,7 +196,7 @@ def read_xmlbif(source: Any, *, max_cells: int = MAX_TABLE_CELLS) -> BayesianNet
     source : str, path or file object
         A file, gzip-compressed or not (detected from its first bytes), or an open binary or
         text stream (left open).
-    max_cells : int, default=:data:`~bayeskit.networks.network.MAX_TABLE_CELLS` (2**27)
+    max_cells : int, default=:data:`~bayeskit.factors.MAX_TABLE_CELLS` (2**27)
         The most probabilities the file's ``<TABLE>``\\ s may hold together; counted as they
         are read, before any CPT is allocated.
 

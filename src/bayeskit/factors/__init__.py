@@ -1,0 +1,32 @@
+"""Factors: tables over named discrete variables (:class:`Factor`), the dict of one-variable
+posteriors (:class:`Marginals`), the limits on a table's size (:func:`table_cells`,
+:class:`InferenceTooLarge`), the rules that name a node's states and turn data into state codes
+(:mod:`bayeskit.factors.states`), and a node's conditional distribution: the protocol every kind
+of node follows (:class:`ConditionalDistribution`) and the tabular :class:`CPD`."""
+
+from bayeskit.factors.cpd import CPD, ConditionalDistribution, aligned_cpts
+from bayeskit.factors.factor import Factor, Marginals, in_state_order, product
+from bayeskit.factors.limits import (
+    DEFAULT_MAX_CELLS,
+    MAX_TABLE_CELLS,
+    InferenceTooLarge,
+    table_cells,
+)
+from bayeskit.factors.states import encode_columns, encode_frame, state_codes
+
+__all__ = [
+    "CPD",
+    "DEFAULT_MAX_CELLS",
+    "MAX_TABLE_CELLS",
+    "ConditionalDistribution",
+    "Factor",
+    "InferenceTooLarge",
+    "Marginals",
+    "aligned_cpts",
+    "encode_columns",
+    "encode_frame",
+    "in_state_order",
+    "product",
+    "state_codes",
+    "table_cells",
+]

@@ -1,0 +1,416 @@
+"""Factors: dense tables over named discrete variables, the currency of exact inference.
+
+A :class:`Factor` is a numpy array with one named axis per variable and the variables' state
+names; ``values * exp(log_scale)`` are the numbers it stands for, so a long product of small
+probabilities (many evidence nodes, large networks) is kept rescaled instead of underflowing:
+:meth:`Factor.rescaled` divides the table by its largest entry and adds that entry's log to
+``log_scale``. Product, marginalisation (sum), maximisation and reduction by evidence each give a
+new factor; nothing is changed in place.
+
+Products and sums go through ``np.einsum`` (its integer "sublist" form, so variables are not
+limited to letters); a product of more than 52 distinct variables, beyond einsum's index range,
+falls back to broadcasting.
+
+A product whose table would exceed its ``max_cells`` (by default ``2**27``, 1 GiB of float64)
+raises :class:`~bayeskit.factors.limits.InferenceTooLarge` before anything is allocated.
+
+Factors, a node's labelled CPT (:class:`~bayeskit.factors.cpd.CPD`) and the dict of
+one-variable posteriors (:class:`Marginals`) print as tables with the states named, in text and
+in HTML (Jupyter), and turn into pandas objects labelled by state names (``to_pandas``,
+``to_frame``). Long tables show their first and last rows, as pandas does (its
+``display.max_rows``, ``display.min_rows`` and ``display.precision`` options apply:
+:mod:`bayeskit.factors.display`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bayeskit.factors.display import Grid, joint_index, number_texts, shown_at
+from bayeskit.factors.limits import (
+    DEFAULT_MAX_CELLS,
+    MAX_AXES,
+    listed,
+    table_cells,
+    too_large,
+    too_many_axes,
+)
+from bayeskit.factors.states import state_index, state_names
+
+__all__ = ["Factor", "Marginals", "in_state_order", "product"]
+
+#: The most distinct variables ``np.einsum``'s sublist form indexes.
+_EINSUM_INDICES = 52
+
+
+class Factor:
+    """A table over named discrete variables.
+
+    Parameters
+    ----------
+    variables : sequence of hashable
+        One per axis of ``values``, distinct.
+    values : array-like
+        Non-negative numbers, shape the variables' numbers of states.
+    states : mapping variable -> sequence of str
+        Each variable's state names, as many as its axis is long.
+    log_scale : float, default=0.0
+        The table stands for ``values * exp(log_scale)``.
+
+    Examples
+    --------
+    >>> f = Factor(["rain"], [0.2, 0.8], {"rain": ["yes", "no"]})
+    >>> g = Factor(["rain", "wet"], [[0.9, 0.1], [0.2, 0.8]],
+    ...            {"rain": ["yes", "no"], "wet": ["yes", "no"]})
+    >>> joint = f * g
+    >>> joint.marginalize(["rain"]).values.round(2).tolist()
+    [0.34, 0.66]
+    >>> joint.reduce({"wet": "yes"}).normalize().values.round(4).tolist()
+    [0.5294, 0.4706]
+    """
+
+    __slots__ = ("log_scale", "states", "values", "variables")
+
+    def __init__(
+        self,
+        variables: Sequence[Any],
+        values: Any,
+        states: Mapping[Any, Sequence[Any]],
+        log_scale: float = 0.0,
+    ):
+        variables = tuple(variables)
+        if len(set(variables)) != len(variables):
+            msg = f"a factor's variables must be distinct, got {list(variables)}"
+            raise ValueError(msg)
+        arr = np.asarray(values, dtype=np.float64)
+        if arr.ndim != len(variables):
+            msg = f"values have {arr.ndim} axes for {len(variables)} variables {list(variables)}"
+            raise ValueError(msg)
+        names = {}
+        for axis, var in enumerate(variables):
+            if var not in states:
+                msg = f"no states given for variable {var!r}"
+                raise ValueError(msg)
+            names[var] = state_names(f"variable {var!r}", states[var])  # factors.states
+            if len(names[var]) != arr.shape[axis]:
+                msg = (
+                    f"variable {var!r} has {len(names[var])} states but its axis is "
+                    f"{arr.shape[axis]} long"
+                )
+                raise ValueError(msg)
+        if arr.size and not (np.isfinite(arr).all() and (arr >= 0).all()):
+            msg = "a factor's values must be finite and non-negative"
+            raise ValueError(msg)
+        if not np.isfinite(log_scale):
+            msg = f"log_scale must be finite, got {log_scale!r}"
+            raise ValueError(msg)
+        self.variables = variables
+        self.values = arr
+        self.states = names
+        self.log_scale = float(log_scale)
+
+    @classmethod
+    def _trusted(cls, variables, values, states, log_scale=0.0) -> Factor:
+        """A factor made by an operation on valid factors (no checks)."""
+        f = cls.__new__(cls)
+        f.variables, f.values, f.states, f.log_scale = tuple(variables), values, states, log_scale
+        return f
+
+    # ----------------------------------------------------------------------- reading
+    @property
+    def cardinality(self) -> dict[Any, int]:
+        return {v: len(self.states[v]) for v in self.variables}
+
+    def __repr__(self) -> str:
+        """A table: a column per variable (its states), then the values (``probability`` for
+        a factor that sums to 1, else ``value``), one row per joint state in C order.
+
+        Examples
+        --------
+        >>> print(Factor(["rain"], [0.2, 0.8], {"rain": ["yes", "no"]}))
+        rain  probability
+        yes           0.2
+        no            0.8
+        """
+        return self._grid().text()
+
+    def _repr_html_(self) -> str:
+        return self._grid().html()
+
+    def _value_name(self) -> str:
+        total = float(self.values.sum()) * np.exp(self.log_scale)
+        return "probability" if abs(total - 1.0) <= 1e-9 else "value"
+
+    def _grid(self) -> Grid:
+        n = int(self.values.size)
+        at, gap = shown_at(n)
+        numbers = number_texts(self.values.reshape(-1)[at] * np.exp(self.log_scale))
+        if self.variables:
+            index = np.unravel_index(at, self.values.shape)
+            names = [np.asarray(self.states[v], dtype=object)[i]
+                     for v, i in zip(self.variables, index, strict=True)]  # fmt: skip
+        else:
+            names = []
+        rows: list[Any] = []
+        for r, number in enumerate(numbers):
+            if r == gap:
+                rows.append(None)
+            rows.append(([str(col[r]) for col in names], [number]))
+        note = None if gap is None else f"[{n:,} joint states, {len(at)} shown]"
+        return Grid([str(v) for v in self.variables], [self._value_name()], rows, note=note)
+
+    def to_pandas(self, name: str | None = None) -> pd.Series:
+        """The values (scale included) as a Series indexed by the states: an Index named by
+        the variable, a MultiIndex of the joint states (C order) for several. ``name``:
+        the Series' name, by default ``"probability"`` for a factor that sums to 1, else
+        ``"value"``.
+
+        Examples
+        --------
+        >>> g = Factor(["rain", "wet"], [[0.18, 0.02], [0.16, 0.64]],
+        ...            {"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> g.to_pandas()
+        rain  wet
+        yes   yes    0.18
+              no     0.02
+        no    yes    0.16
+              no     0.64
+        Name: probability, dtype: float64
+        >>> g.to_pandas().unstack()
+        wet    yes    no
+        rain
+        yes   0.18  0.02
+        no    0.16  0.64
+        """
+        values = (self.values * np.exp(self.log_scale)).reshape(-1)
+        if not self.variables:
+            index: Any = pd.RangeIndex(1)
+        elif len(self.variables) == 1:
+            v = self.variables[0]
+            index = pd.Index(list(self.states[v]), dtype=object, name=v)
+        else:
+            index = joint_index(self.variables, self.states)
+        return pd.Series(values, index=index, name=self._value_name() if name is None else name)
+
+    def to_frame(self, name: str = "probability") -> pd.DataFrame:
+        """One row per joint state: a column per variable (its state) and ``name`` (the value,
+        scale included); the long form of :meth:`to_pandas`.
+
+        Examples
+        --------
+        >>> Factor(["a"], [0.25, 0.75], {"a": ["x", "y"]}).to_frame()
+           a  probability
+        0  x         0.25
+        1  y         0.75
+        """
+        grids = np.meshgrid(*(np.arange(len(self.states[v])) for v in self.variables),
+                            indexing="ij")  # fmt: skip
+        columns = {
+            v: np.asarray(self.states[v], dtype=object)[g.ravel()]
+            for v, g in zip(self.variables, grids, strict=True)
+        }
+        columns[name] = (self.values * np.exp(self.log_scale)).ravel()
+        return pd.DataFrame(columns)
+
+    def value(self, assignment: Mapping[Any, Any]) -> float:
+        """The number at one joint state (scale included), states named."""
+        missing = [v for v in self.variables if v not in assignment]
+        if missing:
+            msg = f"the assignment gives no state of {missing}"
+            raise ValueError(msg)
+        index = tuple(self._state(v, assignment[v]) for v in self.variables)
+        return float(self.values[index] * np.exp(self.log_scale))
+
+    def _state(self, var: Any, state: Any) -> int:
+        names = self.states[var]
+        at = state_index(names, state)  # by name, else by canonical key (factors.states)
+        if at < 0:
+            msg = f"{state!r} is no state of {var!r} (states: {list(names)})"
+            raise ValueError(msg)
+        return at
+
+    def argmax(self) -> dict[Any, str]:
+        """The joint state of the largest value (the first in C order among equal ones)."""
+        at = np.unravel_index(int(np.argmax(self.values)), self.values.shape)
+        return {v: self.states[v][int(i)] for v, i in zip(self.variables, at, strict=True)}
+
+    # ----------------------------------------------------------------------- operations
+    def __mul__(self, other: Factor) -> Factor:
+        return product([self, other])
+
+    def marginalize(self, variables: Iterable[Any]) -> Factor:
+        """Sum out ``variables``."""
+        return self._reduce_axes(variables, np.sum)
+
+    def maximize(self, variables: Iterable[Any]) -> Factor:
+        """Max out ``variables`` (max-product)."""
+        return self._reduce_axes(variables, np.max)
+
+    def _reduce_axes(self, variables: Iterable[Any], how) -> Factor:
+        gone = set(variables)
+        unknown = gone - set(self.variables)
+        if unknown:
+            names = sorted(map(str, unknown))
+            msg = f"variables {names} are not in the factor {list(self.variables)}"
+            raise ValueError(msg)
+        axes = tuple(i for i, v in enumerate(self.variables) if v in gone)
+        keep = [v for v in self.variables if v not in gone]
+        return Factor._trusted(keep, how(self.values, axis=axes), self.states, self.log_scale)
+
+    def reduce(self, evidence: Mapping[Any, Any]) -> Factor:
+        """Fix the variables of ``evidence`` (state names) that the factor has; others are
+        ignored."""
+        index, keep = [], []
+        for v in self.variables:
+            if v in evidence:
+                index.append(self._state(v, evidence[v]))
+            else:
+                index.append(slice(None))
+                keep.append(v)
+        return Factor._trusted(keep, self.values[tuple(index)], self.states, self.log_scale)
+
+    def normalize(self) -> Factor:
+        """Scaled to sum to 1 (``log_scale`` 0); a factor of sum 0 cannot be."""
+        total = self.values.sum()
+        if not total > 0:
+            msg = "the factor sums to 0 and cannot be normalised (evidence of probability zero?)"
+            raise ValueError(msg)
+        return Factor._trusted(self.variables, self.values / total, self.states)
+
+    def rescaled(self) -> Factor:
+        """The same numbers, the table divided by its largest entry (kept in ``log_scale``)."""
+        top = float(self.values.max()) if self.values.size else 0.0
+        if not top > 0:
+            return self
+        return Factor._trusted(
+            self.variables, self.values / top, self.states, self.log_scale + np.log(top)
+        )
+
+    @property
+    def log_total(self) -> float:
+        """The log of the sum of the numbers (``-inf`` for 0)."""
+        total = float(self.values.sum())
+        return np.log(total) + self.log_scale if total > 0 else -np.inf
+
+
+def product(
+    factors: Sequence[Factor],
+    keep: Iterable[Any] | None = None,
+    *,
+    max_cells: int = DEFAULT_MAX_CELLS,
+) -> Factor:
+    """The product of ``factors``, summed over every variable not in ``keep`` (default: keep
+    all), in one ``einsum`` call.
+
+    The product runs over every joint state of the factors' variables: more than
+    ``max_cells`` of them raise :class:`InferenceTooLarge` before anything is computed.
+
+    Examples
+    --------
+    >>> s = {"a": ["0", "1"], "b": ["0", "1"]}
+    >>> f, g = Factor(["a"], [0.5, 0.5], s), Factor(["a", "b"], [[1.0, 0.0], [0.3, 0.7]], s)
+    >>> product([f, g], keep=["b"]).values.tolist()
+    [0.65, 0.35]
+    """
+    if not factors:
+        msg = "product of no factors"
+        raise ValueError(msg)
+    order: dict[Any, int] = {}
+    states: dict[Any, tuple[str, ...]] = {}
+    ordered = []
+    for f in factors:
+        for axis, v in enumerate(f.variables):
+            if v in states and states[v] != f.states[v]:  # the same states in another order
+                values = in_state_order(f.values, axis, v, f.states[v], states[v])
+                f = Factor._trusted(f.variables, values, {**f.states, v: states[v]}, f.log_scale)
+            states[v] = f.states[v]
+            order.setdefault(v, len(order))
+        ordered.append(f)
+    factors = ordered
+    out_vars = list(order) if keep is None else [v for v in order if v in set(keep)]
+    cells = table_cells(len(states[v]) for v in order)
+    if cells > max_cells:
+        what = f"the product of {len(factors)} factors over {listed(order)}"
+        raise too_large(what, cells, max_cells, "raise max_cells, or sum variables out sooner")
+    if len(order) > MAX_AXES:
+        what = f"the product of {len(factors)} factors over {listed(order)}"
+        raise too_many_axes(what, len(order), "sum variables out sooner")
+    scale = sum(f.log_scale for f in factors)
+    if len(order) <= _EINSUM_INDICES:
+        args: list[Any] = []
+        for f in factors:
+            args += [f.values, [order[v] for v in f.variables]]
+        values = np.einsum(*args, [order[v] for v in out_vars], optimize=len(factors) > 2)
+    else:  # broadcasting over the union of the variables
+        union = list(order)
+        values = np.ones((1,) * len(union))
+        for f in factors:
+            perm = sorted(range(len(f.variables)), key=lambda i: order[f.variables[i]])
+            moved = np.transpose(f.values, perm)
+            shape = [1] * len(union)
+            for i in perm:
+                shape[order[f.variables[i]]] = f.values.shape[i]
+            values = values * moved.reshape(shape)
+        gone = tuple(i for i, v in enumerate(union) if v not in set(out_vars))
+        values = values.sum(axis=gone)
+    return Factor._trusted(out_vars, np.asarray(values, dtype=np.float64), states, scale)
+
+
+def in_state_order(
+    table: np.ndarray, axis: int, variable: Any, have: Sequence[str], want: Sequence[str] | None
+) -> np.ndarray:
+    """``table`` with the states of ``axis`` (``variable``'s, named ``have``) in the order
+    ``want`` (the same names; None: as they are): how a table is read by state name, never by
+    position. ValueError naming the variable and both lists when the names differ."""
+    have = tuple(have)
+    want = have if want is None else tuple(want)
+    if want == have:
+        return table
+    if len(want) != len(have) or set(want) != set(have):
+        msg = (
+            f"variable {variable!r} has the states {list(have)} in one table and {list(want)} "
+            "in the other: tables are matched by state name, and these names differ"
+        )
+        raise ValueError(msg)
+    return np.take(table, [have.index(s) for s in want], axis=axis)
+
+
+class Marginals(dict):
+    """One-variable posteriors, node -> :class:`Factor`, as a dict; it prints as their tables
+    one after the other (text and HTML), and :meth:`to_frame` gives them as one long frame.
+    What ``VariableElimination.query(..., joint=False)``, ``JunctionTree.calibrate``, the
+    samplers and ``GibbsResult.marginals`` return."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per node and state: the columns ``node``, ``state``, ``probability``.
+
+        Examples
+        --------
+        >>> m = Marginals(rain=Factor(["rain"], [0.2, 0.8], {"rain": ["yes", "no"]}))
+        >>> m.to_frame()
+           node state  probability
+        0  rain   yes          0.2
+        1  rain    no          0.8
+        """
+        rows = {"node": [], "state": [], "probability": []}
+        for node, factor in self.items():
+            series = factor.to_pandas()
+            rows["node"] += [node] * len(series)
+            rows["state"] += [str(s) for s in series.index]
+            rows["probability"] += series.tolist()
+        return pd.DataFrame(rows)
+
+    def __repr__(self) -> str:
+        if not self:
+            return "Marginals({})"
+        return "\n\n".join(repr(f) for f in self.values())
+
+    def _repr_html_(self) -> str:
+        blocks = "".join(
+            f'<div style="margin-right: 2em">{f._repr_html_()}</div>' for f in self.values()
+        )
+        return f'<div style="display: flex; flex-wrap: wrap">{blocks}</div>'
