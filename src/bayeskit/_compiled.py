@@ -55,7 +55,7 @@ import os
 import threading
 import types
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numba
 
@@ -83,16 +83,20 @@ T = TypeVar("T")
 
 
 # --------------------------------------------------------------------------- threading layer
+# numba.config sets its options at import, from the environment: unknown to type checkers
+_numba_config: Any = numba.config
+
+
 def _choose_threading_layer() -> None:
     """Ask numba for a fork-safe threading layer unless the user chose one or one runs already."""
     if "NUMBA_THREADING_LAYER" in os.environ:
         return
-    if str(numba.config.THREADING_LAYER).lower() != "default":
+    if str(_numba_config.THREADING_LAYER).lower() != "default":
         return
     try:
         numba.threading_layer()
     except ValueError:  # not initialised yet: the choice still counts
-        numba.config.THREADING_LAYER = "forksafe"
+        _numba_config.THREADING_LAYER = "forksafe"
 
 
 _choose_threading_layer()
@@ -127,7 +131,7 @@ _context_threads: contextvars.ContextVar[int | None] = contextvars.ContextVar(
 
 
 def _check_count(n: object, name: str) -> int:
-    if isinstance(n, numbers.Integral) and not isinstance(n, bool) and n >= 1:
+    if isinstance(n, numbers.Integral) and not isinstance(n, bool) and int(n) >= 1:
         return int(n)
     msg = f"{name} must be an integer >= 1, got {n!r}"
     raise ValueError(msg)
@@ -174,7 +178,7 @@ def get_num_threads() -> int:
     1
     """
     n = _context_threads.get() or _process_threads or _env_threads() or _usable_cpus()
-    return max(1, min(n, numba.config.NUMBA_NUM_THREADS))
+    return max(1, min(n, _numba_config.NUMBA_NUM_THREADS))
 
 
 def set_num_threads(n: int | None) -> None:

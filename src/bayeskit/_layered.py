@@ -351,6 +351,7 @@ def _x_coordinates(
         for v in row:
             x[v] -= at / 2
     rounds = 12
+    nears: tuple[list[list[int]], ...]
     for r in range(rounds):
         if r >= rounds - 4:
             nears = (up, down)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import sys
 import warnings
 from pathlib import Path
+from types import FrameType
 
 _PACKAGE_DIR = str(Path(__file__).resolve().parent)
 
 
 def outside_stacklevel() -> int:
     """The ``stacklevel`` of the first frame outside bayeskit, seen from the caller of this."""
-    level, frame = 1, sys._getframe(1)
+    level = 1
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and str(Path(frame.f_code.co_filename).resolve()).startswith(
         _PACKAGE_DIR
     ):

@@ -290,8 +290,8 @@ def _count_families_numpy(codes, weights, cols, strides, fam_ptr, fam_offset, to
         ok = (sub >= 0).all(axis=1)
         cells.append(fam_offset[f] + sub[ok] @ strides[fam_ptr[f] : fam_ptr[f + 1]])
         rows.append(np.flatnonzero(ok))
-    index, rows = np.concatenate(cells), np.concatenate(rows)
-    return np.bincount(index, weights=weights[rows], minlength=total).astype(np.float64)
+    index, order = np.concatenate(cells), np.concatenate(rows)
+    return np.bincount(index, weights=weights[order], minlength=total).astype(np.float64)
 
 
 # numpy's fancy indexing and bincount take a few milliseconds up to here: one call per fit

@@ -63,7 +63,9 @@ __all__ = [
 Family = tuple[int, ...]
 
 
-def table_shapes(n_states: Sequence[int], families: Sequence[Sequence[int]]) -> list[tuple]:
+def table_shapes(
+    n_states: Sequence[int] | np.ndarray, families: Sequence[Sequence[int]]
+) -> list[tuple]:
     """The shape of each family's table: the states of its columns, in its order."""
     states = [int(k) for k in n_states]
     return [tuple(states[c] for c in fam) for fam in families]
@@ -475,7 +477,7 @@ def sum_over_last_parent(table: np.ndarray, out: np.ndarray | None = None) -> np
 def family_counts(
     codes: np.ndarray,
     families: Sequence[Sequence[int]],
-    n_states: Sequence[int],
+    n_states: Sequence[int] | np.ndarray,
     weights: np.ndarray | None = None,
     *,
     target: int = -1,
@@ -499,8 +501,7 @@ def family_counts(
     n_states = np.asarray(n_states, dtype=np.int64)
     keys = [tuple(sorted(f)) for f in fams]
     if len(set(keys)) != len(keys):
-        seen: set = set()
-        dup = next(f for f, key in zip(fams, keys, strict=True) if key in seen or seen.add(key))
+        dup = next(f for i, (f, key) in enumerate(zip(fams, keys, strict=True)) if key in keys[:i])
         msg = f"families lists the columns {dup} more than once; count each family once"
         raise ValueError(msg)
     bad = [f for f in fams if not f or len(set(f)) != len(f)]
@@ -610,7 +611,8 @@ def _count_pair_block(
             diag = np.arange(int(states[ia]))
             out[offsets[k] : offsets[k + 1]] = rows[:, diag, colpos[ia] + diag].ravel()
         for ib in range(ia + 1, d):
-            k = index[(*given, int(members[ia]), int(members[ib]))]
+            pair = (*given, int(members[ia]), int(members[ib]))
+            k = index[pair]
             part = rows[:, :, colpos[ib] : colpos[ib] + states[ib]]
             out[offsets[k] : offsets[k + 1]] = part.ravel()
 

@@ -140,7 +140,11 @@ class MixtureCounts:
             zip(tables, layout.n_states, layout.state_names, strict=True)
         ):
             at = f"{where}.feature_count[{f}]"
-            dims = ((n_classes, "classes"), (n_slots, "component slots"), (n_states, label))
+            dims: tuple[tuple[int, str], ...] = (
+                (n_classes, "classes"),
+                (n_slots, "component slots"),
+                (n_states, label),
+            )
             arr = _checks.counts(table, at, dims)
             if (arr[unused] != 0).any():
                 _checks.fail(at, "holds counts in slots beyond a class's components")

@@ -377,12 +377,11 @@ def underflowed_features(
     """
     if isinstance(moments, ShrinkageMoments):
         moments = moments.scatter
-    pooled = moments.pooled()
     if isinstance(moments, ScatterMoments):
-        second = np.diagonal(pooled.scatter, axis1=1, axis2=2)[0]
+        second = np.diagonal(moments.pooled().scatter, axis1=1, axis2=2)[0]
         seen = np.broadcast_to((moments.count > 0)[:, None], moments.mean.shape)
     else:
-        second, seen = pooled.m2[0], moments.count > 0
+        second, seen = moments.pooled().m2[0], moments.count > 0
     mean = np.where(seen, moments.mean, np.nan)
     with np.errstate(invalid="ignore"):
         spread = np.nanmax(mean, axis=0, initial=-np.inf) > np.nanmin(mean, axis=0, initial=np.inf)

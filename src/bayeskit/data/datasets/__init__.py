@@ -34,7 +34,7 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -127,7 +127,7 @@ def describe(name: str) -> dict[str, Any]:
 def _read_raw(file: str) -> pd.DataFrame:
     """Read a bundled file with every cell as a string (no type guessing)."""
     resource = resources.files(__name__).joinpath(file)
-    compression = "gzip" if file.endswith(".gz") else None
+    compression: Literal["gzip"] | None = "gzip" if file.endswith(".gz") else None
     with resource.open("rb") as handle:
         return pd.read_csv(
             handle,
