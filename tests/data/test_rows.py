@@ -15,13 +15,14 @@ from hypothesis.extra import numpy as hnp
 from bayeskit.data.rows import distinct_rows, row_keys
 
 
-def _brute(codes: np.ndarray, weights: np.ndarray) -> tuple[list, list]:
-    """The distinct rows (Python's tuple order: lexicographic, -1 first) and their total
-    weights, by a dictionary."""
+def _brute(codes: np.ndarray, weights: np.ndarray, missing: str = "first") -> tuple[list, list]:
+    """The distinct rows (Python's tuple order: lexicographic, -1 first, or last where
+    ``missing`` says) and their total weights, by a dictionary."""
     total: dict = defaultdict(float)
     for row, w in zip(codes.tolist(), weights.tolist(), strict=True):
         total[tuple(row)] += w
-    keys = sorted(total)
+    last = missing == "last"
+    keys = sorted(total, key=lambda k: [c if c >= 0 or not last else float("inf") for c in k])
     return [list(k) for k in keys], [total[k] for k in keys]
 
 
@@ -39,16 +40,17 @@ SHAPES = [(500, 3, 3), (2000, 8, 6), (800, 40, 10), (600, 5, 300)]
 
 @pytest.mark.parametrize(("n", "d", "k"), SHAPES)
 @pytest.mark.parametrize("given_states", [True, False])
-def test_distinct_rows_match_a_dictionary_count(n, d, k, given_states):
+@pytest.mark.parametrize("missing", ["first", "last"])
+def test_distinct_rows_match_a_dictionary_count(n, d, k, given_states, missing):
     codes, w = _codes(n, d, k, seed=n + d, dtype=np.int8 if k < 128 else np.int16)
     n_states = [k] * d if given_states else None
-    rows, summed, inverse = distinct_rows(codes, w, n_states, return_inverse=True)
-    want_rows, want_weights = _brute(codes, w)
+    rows, summed, inverse = distinct_rows(codes, w, n_states, missing=missing, return_inverse=True)
+    want_rows, want_weights = _brute(codes, w, missing)
     assert rows.tolist() == want_rows
     assert rows.dtype == codes.dtype
     np.testing.assert_allclose(summed, want_weights, rtol=1e-12)
     np.testing.assert_array_equal(rows[inverse], codes)
-    _, counts = distinct_rows(codes, None, n_states)
+    _, counts = distinct_rows(codes, None, n_states, missing=missing)
     assert counts.dtype == np.float64
     np.testing.assert_array_equal(counts, np.bincount(inverse))
 
@@ -70,11 +72,16 @@ def test_two_dimensional_weights_are_summed_per_column():
     assert summed.tolist() == [[0.0, 2.0], [1.5, 4.0]]
 
 
-def test_missing_codes_sort_first_and_stay_distinct():
+def test_missing_codes_sort_first_or_last_and_stay_distinct():
     codes = np.array([[0, -1], [-1, 0], [0, 0], [0, -1], [-1, -1]])
     rows, counts = distinct_rows(codes, None, [1, 1])
     assert rows.tolist() == [[-1, -1], [-1, 0], [0, -1], [0, 0]]
     assert counts.tolist() == [1.0, 1.0, 2.0, 1.0]
+    rows, counts = distinct_rows(codes, None, [1, 1], missing="last")
+    assert rows.tolist() == [[0, 0], [0, -1], [-1, 0], [-1, -1]]
+    assert counts.tolist() == [1.0, 2.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match="missing must be 'first' or 'last', got 'middle'"):
+        distinct_rows(codes, missing="middle")
 
 
 def test_no_rows_and_no_columns():
@@ -100,10 +107,12 @@ def test_row_keys_read_the_codes_as_a_mixed_radix_number():
         elements=st.integers(-1, 4),
     ),
     st.booleans(),
+    st.sampled_from(["first", "last"]),
 )
-def test_any_codes_give_the_dictionary_count(codes, given_states):
+def test_any_codes_give_the_dictionary_count(codes, given_states, missing):
     w = np.linspace(0.5, 2.0, len(codes))
-    rows, summed = distinct_rows(codes, w, [5] * codes.shape[1] if given_states else None)
-    want_rows, want_weights = _brute(codes, w)
+    n_states = [5] * codes.shape[1] if given_states else None
+    rows, summed = distinct_rows(codes, w, n_states, missing=missing)
+    want_rows, want_weights = _brute(codes, w, missing)
     assert rows.tolist() == want_rows
     np.testing.assert_allclose(summed, want_weights, rtol=1e-12)

@@ -90,12 +90,18 @@ def _ranges(codes: np.ndarray, n_states: Any) -> tuple[np.ndarray, np.ndarray]:
     return lo, both.max(axis=0) - lo + 1
 
 
-def _keys(codes: np.ndarray, lo: np.ndarray, radix: np.ndarray) -> np.ndarray:
+def _keys(codes: np.ndarray, lo: np.ndarray, radix: np.ndarray, last: bool = False) -> np.ndarray:
+    """The mixed-radix number of each row, code ``c`` of column ``j`` the digit ``c - lo[j]``;
+    with ``last``, a missing code (-1) is the highest digit instead."""
     keys = np.zeros(codes.shape[0], dtype=np.int64)
     for j in range(codes.shape[1]):
+        col = codes[:, j]
         keys *= int(radix[j])
-        keys += codes[:, j]  # cast to int64 by numpy, one column at a time
-        keys -= int(lo[j])
+        keys += col  # cast to int64 by numpy, one column at a time
+        if last and lo[j] < 0:  # -1 -> radix - 1, the others stay themselves
+            keys += (col < 0) * int(radix[j])
+        else:
+            keys -= int(lo[j])
     return keys
 
 
@@ -145,16 +151,16 @@ def _runs(order: np.ndarray, new: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     return order[starts], inverse, np.diff(np.append(starts, len(order)))
 
 
-def _group_by_columns(codes: np.ndarray, lo: np.ndarray, radix: np.ndarray):
+def _group_by_columns(codes: np.ndarray, lo: np.ndarray, radix: np.ndarray, last: bool):
     """:func:`_group_by_keys` for rows too wide for one key: a key per run of columns whose
     product fits, the rows sorted by these keys (``np.lexsort``)."""
     parts, start, size = [], 0, 1.0
     for j, k in enumerate(radix.astype(np.float64).tolist()):
         if size * k >= _KEY_LIMIT:
-            parts.append(_keys(codes[:, start:j], lo[start:j], radix[start:j]))
+            parts.append(_keys(codes[:, start:j], lo[start:j], radix[start:j], last))
             start, size = j, 1.0
         size *= k
-    parts.append(_keys(codes[:, start:], lo[start:], radix[start:]))
+    parts.append(_keys(codes[:, start:], lo[start:], radix[start:], last))
     order = np.lexsort(parts[::-1])
     new = np.zeros(len(order), dtype=bool)
     new[:1] = True
@@ -178,6 +184,7 @@ def distinct_rows(
     weights: np.ndarray | None = None,
     n_states: Any = None,
     *,
+    missing: str = "first",
     return_inverse: bool = False,
 ) -> tuple[np.ndarray, ...]:
     """The distinct rows of a 2-D array of integer codes (-1 = missing), each with its number
@@ -191,13 +198,18 @@ def distinct_rows(
     n_states : array-like of shape (n_features,), optional
         Vocabulary sizes, when known (the codes are then in ``-1 .. K_j - 1``; None: read from
         the codes, one pass more).
+    missing : {"first", "last"}, default="first"
+        Where a missing code sorts among its column's codes: before every state (the rows'
+        lexicographic order), or after every state (the order in which the rows' bytes compare
+        as int8 codes: what the networks' EM has always summed in).
     return_inverse : bool, default=False
         Also return each row's index among the distinct rows.
 
     Returns
     -------
     rows : ndarray of shape (m, n_features), the dtype of ``codes``
-        The distinct rows in lexicographic order (first column most significant, -1 first).
+        The distinct rows in lexicographic order (first column most significant, -1 first or
+        last as ``missing`` says).
     weights : ndarray of shape (m,) or (m, k), float64
         Each distinct row's number of rows, or their total weight, summed in the order of the
         rows of ``codes``.
@@ -213,18 +225,24 @@ def distinct_rows(
     >>> rows, w = distinct_rows(np.array([[1, 0], [0, -1], [1, 0]]))
     >>> rows.tolist(), w.tolist()
     ([[0, -1], [1, 0]], [1.0, 2.0])
+    >>> distinct_rows(np.array([[0], [-1], [1]]), missing="last")[0].tolist()
+    [[0], [1], [-1]]
     >>> rows, w, inverse = distinct_rows(np.array([[2], [0], [2]]), np.array([0.5, 1.0, 2.0]),
     ...                                  return_inverse=True)
     >>> rows.tolist(), w.tolist(), inverse.tolist()
     ([[0], [2]], [1.0, 2.5], [1, 0, 1])
     """
+    if missing not in ("first", "last"):
+        msg = f"missing must be 'first' or 'last', got {missing!r}"
+        raise ValueError(msg)
+    last = missing == "last"
     codes = np.asarray(codes)
     lo, radix = _ranges(codes, n_states)
     cells = float(np.prod(radix.astype(np.float64)))
     if cells < _KEY_LIMIT:
-        one, inverse, times = _group_by_keys(_keys(codes, lo, radix), cells)
+        one, inverse, times = _group_by_keys(_keys(codes, lo, radix, last), cells)
     else:
-        one, inverse, times = _group_by_columns(codes, lo, radix)
+        one, inverse, times = _group_by_columns(codes, lo, radix, last)
     rows = codes[one]
     if weights is None:
         summed = times.astype(np.float64)
