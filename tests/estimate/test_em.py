@@ -167,3 +167,16 @@ def test_the_two_stopping_rules():
     assert not settled_finite([1.0], 1.0)
     assert not settled_finite([-np.inf, -np.inf], 1.0)
     assert not settled_finite([-np.inf, 0.0], 1.0)
+
+
+def test_a_rule_may_stop_at_the_first_iteration_on_what_the_m_step_found():
+    # as structural EM: stop when the M-step returns the parameters it was given
+    found = []
+
+    def m_step(s):
+        found.append(round(s))
+        return round(s)
+
+    run = run_em(lambda p, it: EStep(p, 0.0), m_step, 3, max_iter=5, tol=0.0, m_step_last=True,
+                 stop=lambda objective, tol: len(found) > 0 and found[-1] == 3)  # fmt: skip
+    assert (run.n_iter, run.converged, run.parameters, found) == (1, True, 3, [3])

@@ -141,9 +141,10 @@ def run_em(
 
     Each iteration ``t = 1, 2, ...``: ``e_step(parameters, t)`` gives the expected statistics
     and the objective, which is recorded (and reported to ``progress``); the iteration stops
-    EM when ``stop(objective history, tol)`` holds (asked from the second iteration on; EM
-    then *converged*) or when ``t == max_iter``; otherwise, and always with
-    ``m_step_last=True``, ``parameters = m_step(statistics)``.
+    EM when ``stop(objective history, tol)`` holds (EM then *converged*) or when
+    ``t == max_iter``; otherwise, and always with ``m_step_last=True``, ``parameters =
+    m_step(statistics)`` (with ``m_step_last=True`` before ``stop`` is asked, so a rule may
+    look at what the M-step found, as structural EM asks whether the DAG changed).
 
     Parameters
     ----------
@@ -158,8 +159,9 @@ def run_em(
     tol : float
         The tolerance ``stop`` is given.
     stop : callable, default=:func:`settled`
-        ``stop(objective, tol) -> bool`` on the history so far: :func:`settled` (relative
-        change, at least 1 in scale) or :func:`settled_finite` (relative change, finite values).
+        ``stop(objective, tol) -> bool`` on the history so far, asked after every iteration:
+        :func:`settled` (relative change, at least 1 in scale) or :func:`settled_finite`
+        (relative change, finite values), both false on a history of one value.
     m_step_last : bool, default=False
         Whether the last E-step is followed by an M-step too (module docstring).
     progress : None, bool or callable
@@ -207,7 +209,7 @@ def run_em(
                 tick(iteration, shown)
             if m_step_last:
                 parameters = m_step(statistics)
-            if iteration > 1 and stop(objective, tol):
+            if stop(objective, tol):
                 converged = True
                 break
             if iteration == max_iter:
@@ -215,15 +217,16 @@ def run_em(
             if not m_step_last:
                 parameters = m_step(statistics)
     if not converged and warn_unconverged is not None:
-        from sklearn.exceptions import ConvergenceWarning  # only when there is one to raise
-
-        msg = (
-            f"{warn_unconverged}: EM did not converge in {max_iter} iterations (last change of "
-            f"the objective: {_last_change(objective)}); raise max_iter or tol"
-        )
-        warn(msg, ConvergenceWarning)
+        _warn_unconverged(warn_unconverged, max_iter, objective)
     return EMRun(parameters, statistics, objective, log_likelihood, len(objective), converged)
 
 
-def _last_change(objective: list[float]) -> str:
-    return f"{objective[-1] - objective[-2]:.3g}" if len(objective) > 1 else "none"
+def _warn_unconverged(who: str, max_iter: int, objective: list[float]) -> None:
+    from sklearn.exceptions import ConvergenceWarning  # only when there is one to raise
+
+    change = f"{objective[-1] - objective[-2]:.3g}" if len(objective) > 1 else "none"
+    msg = (
+        f"{who}: EM did not converge in {max_iter} iterations (last change of the objective: "
+        f"{change}); raise max_iter or tol"
+    )
+    warn(msg, ConvergenceWarning)
