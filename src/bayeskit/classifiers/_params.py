@@ -51,7 +51,7 @@ def tabular_parameters(
     for models that take ``discretize``)."""
 
     def decorate(cls: type) -> type:
-        defaults = {k: p.default for k, p in inspect.signature(cls.__init__).parameters.items()}
+        defaults = {k: p.default for k, p in inspect.signature(cls).parameters.items()}
         text = _PRIORS.format(priors=priors)
         text += _PRIOR_ALPHA.format(default=defaults["prior_alpha"], prior_alpha=prior_alpha)
         text += _COLUMNS
@@ -59,7 +59,7 @@ def tabular_parameters(
             default = defaults["discretize"]
             shown = f'"{default}"' if isinstance(default, str) else repr(default)
             text += _DISCRETIZE.format(default=shown, none=none)
-        cls.__doc__ = cls.__doc__.replace("    {tabular}\n", _wrapped(text))
+        cls.__doc__ = (cls.__doc__ or "").replace("    {tabular}\n", _wrapped(text))  # -OO: None
         return cls
 
     return decorate
