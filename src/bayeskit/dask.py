@@ -60,14 +60,14 @@ def _check(model: Any, ddf: Any, target: Any) -> None:
     if not isinstance(model, BayesClassifier):
         msg = f"model must be a bayeskit classifier, got {type(model).__name__}"
         raise TypeError(msg)
-    if getattr(model, "unlabelled", None) is not None or getattr(model, "missing", None) == "em":
+    if model._unlabelled_marked() or model._missing_by_em():
         msg = (
             "bayeskit.dask.fit adds counts up partition by partition; EM over unlabelled rows "
             "(unlabelled=...) or missing values (missing='em') needs all rows at once: use "
             "model.fit"
         )
         raise ValueError(msg)
-    if not getattr(model, "_distributable", True):
+    if not model._distributable:
         msg = (
             f"{type(model).__name__} learns by more than adding counts up, so it cannot be "
             "fitted partition by partition; use model.fit_chunks"
@@ -142,9 +142,9 @@ def _selected(template: Any, frame: pd.DataFrame, target: Any, weight: Any, want
         return None
     enc, y, w = rows
     w = np.ones(len(y)) if w is None else w
-    from bayeskit.classifiers._incomplete import _rows as take
+    from bayeskit.classifiers.rows import take_rows
 
-    return take(enc, wanted), y[wanted], w[wanted], float(w.sum())
+    return take_rows(enc, wanted), y[wanted], w[wanted], float(w.sum())
 
 
 _KINDS = {"count": _count, "scores": _scores}
@@ -228,19 +228,18 @@ def fit(
             raise ValueError(msg)
         _fix_schema(model, ddf, first, target, features, classes, sample_weight)
         model._fit_distributed(_runner(dask, parts, target, sample_weight))
-        if hasattr(model, "unlabelled"):
-            model.history_, model.n_iter_, model.converged_ = [], 1, True
         return model
 
 
 def _template(model: Any) -> Any:
     """The model as a worker gets it: parameters, schema and classes (no tables)."""
     out = model.__class__(**model.get_params())
+    state = vars(model)
     for attr in ("schema_", "classes_", "n_features_in_", "feature_names_in_", "stats_"):
-        if hasattr(model, attr):
-            setattr(out, attr, getattr(model, attr))
-    for attr in ("_pairs_only",):
-        if getattr(model, attr, False):
+        if attr in state:
+            setattr(out, attr, state[attr])
+    for attr in ("_pairs_only",):  # the flag of a pass (KDB's first one counts the pairs)
+        if state.get(attr, False):
             setattr(out, attr, True)
     return out
 
@@ -249,17 +248,15 @@ def _fix_schema(model, ddf, first, target, features, classes, weight) -> None:
     """Classes, feature bookkeeping and the schema with every partition's categories: the
     kinds and any cut points from the first partition, the vocabularies from one pass over the
     target and the categorical columns."""
-    from bayeskit.classifiers._labels import class_labels, encode_targets
+    from bayeskit.classifiers.labels import class_labels, encode_targets
     from bayeskit.data.schema import Schema
 
     dask, _ = _dask()
     X0 = model._prepare_X(first[features], reset=True)
     kinds = None
-    if getattr(model, "categorical_features", "absent") != "absent":  # a tabular model
+    if model._reads_tables:
         kinds = Schema.infer(
-            X0,
-            categorical_features=getattr(model, "categorical_features", None),
-            categories=getattr(model, "categories", None),
+            X0, categorical_features=model.categorical_features, categories=model.categories
         )
     categorical = [] if kinds is None else [c.name for c in kinds.categorical]
     seen = _distinct_values(dask, ddf, ([target] if classes is None else []) + categorical,
@@ -286,7 +283,7 @@ def _fix_schema(model, ddf, first, target, features, classes, weight) -> None:
         for name in grow:
             values = list(seen[name])
             frame[name] = pd.Series(values + [None] * (longest - len(values)), dtype=object)
-        schema, _ = schema.extend(frame, getattr(model, "categories", None))
+        schema, _ = schema.extend(frame, model.categories)
     model.schema_ = schema
     model.classes_ = classes
 
@@ -378,7 +375,7 @@ _TOO_MANY = "too many distinct rows"  # what a merge of more than max_distinct_r
 def _partition_rows(frame: pd.DataFrame, nodes: tuple, states: dict, limit: Any) -> Any:
     """A partition's distinct rows (state codes) and their numbers (None for no row;
     :data:`_TOO_MANY` beyond ``limit``)."""
-    from bayeskit.networks.learning import merge_distinct
+    from bayeskit.learning.parameters import merge_distinct
 
     if not len(frame):
         return None
@@ -387,7 +384,7 @@ def _partition_rows(frame: pd.DataFrame, nodes: tuple, states: dict, limit: Any)
 
 
 def _merge_rows(a: Any, b: Any, limit: Any) -> Any:
-    from bayeskit.networks.learning import merge_distinct
+    from bayeskit.learning.parameters import merge_distinct
 
     if a is None or b is None:
         return b if a is None else a
@@ -406,7 +403,7 @@ def _partition_codes(frame: pd.DataFrame, nodes: tuple, states: dict) -> Any:
 
 def _count_codes(codes: Any, needs: tuple, n_states: list) -> Any:
     """A partition's counts of the families a climbing step asks for (None for no row)."""
-    from bayeskit.networks._passes import count_needs
+    from bayeskit.learning.passes import count_needs
 
     return None if codes is None else count_needs(codes, None, needs, n_states)
 
@@ -429,13 +426,13 @@ class _PartitionPasses:
     @property
     def lookahead(self) -> int:
         """0 for persisted codes (a pass costs little beyond its counting), else the depth
-        for passes that read the source (:mod:`bayeskit.networks._passes`)."""
-        from bayeskit.networks._passes import LOOKAHEAD_READING
+        for passes that read the source (:mod:`bayeskit.learning.passes`)."""
+        from bayeskit.learning.passes import LOOKAHEAD_READING
 
         return 0 if self.persisted else LOOKAHEAD_READING
 
     def __call__(self, needs: tuple) -> Any:
-        from bayeskit.networks._passes import add_counts
+        from bayeskit.learning.passes import add_counts
 
         step = self.dask.delayed(_count_codes, pure=True)
         counts = [step(c, needs, self.n_states) for c in self.codes]
@@ -464,7 +461,7 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     more than ``max_distinct_rows`` (an option, as for data in chunks), the search instead
     makes one pass over the partitions per climbing step: every family the step asks for is
     counted per partition, in parallel, and the counts are added up as a tree
-    (:mod:`bayeskit.networks._passes`); what travels then is count tables. The partitions
+    (:mod:`bayeskit.learning.passes`); what travels then is count tables. The partitions
     are encoded once, a byte per cell, and with a distributed client kept on the workers for
     the passes (without one, each pass reads the source again). Either way the DAG is the
     in-memory search's. The states not given come from one pass over the columns (sorted).
@@ -483,10 +480,10 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     (('a', 'b'),)
     """
     from bayeskit.factors.states import node_states, state_names
-    from bayeskit.networks._passes import PassScores
-    from bayeskit.networks.learning import NetworkData
-    from bayeskit.networks.search import MAX_DISTINCT_ROWS, check_search_options
-    from bayeskit.networks.search import learn_structure as search
+    from bayeskit.learning.parameters import NetworkData
+    from bayeskit.learning.passes import PassScores
+    from bayeskit.learning.search import MAX_DISTINCT_ROWS, check_search_options
+    from bayeskit.learning.search import learn_structure as search
 
     dask, dd = _dask()
     if not isinstance(ddf, dd.DataFrame):

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from bayeskit import TAN, NaiveBayes
-from bayeskit.classifiers import _labels
-from bayeskit.classifiers._labels import encode_targets
+from bayeskit.classifiers import labels as _labels
+from bayeskit.classifiers.labels import encode_targets
 from bayeskit.data import datasets
 
 WORDS = np.array(["gamma", "alpha", "beta"])

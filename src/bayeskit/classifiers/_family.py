@@ -25,6 +25,7 @@ from __future__ import annotations
 import inspect
 import math
 import os
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -34,13 +35,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from bayeskit._compiled import get_num_threads
 from bayeskit._text import shown
-from bayeskit.classifiers._base import (
-    BayesClassifier,
-    _check_smoothing,
-    explain_frame,
-    require_categorical,
-    snap_to_zero,
-)
+from bayeskit.classifiers._base import BayesClassifier
+from bayeskit.classifiers._checks import _check_smoothing, require_categorical
+from bayeskit.classifiers._explain import explain_frame, snap_to_zero
 from bayeskit.classifiers._incomplete import table_log_prior
 from bayeskit.classifiers._params import tabular_parameters
 from bayeskit.data.codes import code_dtype
@@ -125,9 +122,9 @@ def check_fit_memory(need: int, what: str, remedy: str) -> None:
 def with_family_parameters(cls: type) -> type:
     """Class decorator: put :data:`FAMILY_PARAMETERS` where the docstring says ``{params}``,
     with the class's own default smoothing."""
-    default = inspect.signature(cls.__init__).parameters["smoothing"].default
+    default = inspect.signature(cls).parameters["smoothing"].default
     text = FAMILY_PARAMETERS.replace('default="lidstone"', f"default={default!r}".replace("'", '"'))
-    cls.__doc__ = cls.__doc__.replace("    {params}\n", text + "\n")
+    cls.__doc__ = (cls.__doc__ or "").replace("    {params}\n", text + "\n")  # -OO: None
     return tabular_parameters(
         none="accepted only for data without numeric columns (these models need categories)"
     )(cls)
@@ -163,6 +160,9 @@ def class_information(counts: FamilyCounts, d: int) -> np.ndarray:
 
 class FamilyClassifier(BayesClassifier):
     """Base class of the discrete structure classifiers (see the module docstring)."""
+
+    structure_: dict[str, tuple[str, ...]]
+    _explain_factors: list[LogFactor] | None
 
     # ------------------------------------------------------------------ hooks
     def _families(self, d: int) -> list[tuple[int, ...]]:
@@ -254,9 +254,8 @@ class FamilyClassifier(BayesClassifier):
         raise ValueError(msg)
 
     # ------------------------------------------------------------------ learning
-    def _count(
-        self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int
-    ) -> FamilyCounts:
+    def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int) -> Any:
+        # FamilyCounts here; models that score candidates return ScoredCounts
         d = enc.codes.shape[1]
         if enc.n_samples:  # (a model file's check counts no rows, before the schema is set)
             self._check_structure(d)
@@ -370,7 +369,7 @@ class FamilyClassifier(BayesClassifier):
         return LogFactor(columns[-1], tuple(columns[:-1]), rel)
 
     def _structure_factors(
-        self, parents: dict[int, tuple[int, ...]], features: list[int] | None = None
+        self, parents: Mapping[int, tuple[int, ...]], features: list[int] | None = None
     ) -> list[LogFactor]:
         """One component: a factor per feature given its parents; also sets ``structure_``
         (feature name -> parent names) and ``log_cpt_``. Only ``features`` (all by default)
@@ -463,6 +462,9 @@ class FamilyClassifier(BayesClassifier):
         d = self._d
         prior = np.exp(self.log_prior_ - logsumexp(self.log_prior_))
         factors = self._explain_factors
+        if factors is None:  # (as iterating None did)
+            msg = f"{type(self).__name__} has no factor per feature"
+            raise TypeError(msg)
         tables = [prior, *(np.exp(f.log_table) for f in factors)]
         return tables, [(d, *f.parents, f.child) for f in factors]
 

@@ -38,12 +38,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 from scipy.special import logsumexp
 
+from bayeskit.classifiers.rows import n_rows, stack_rows, take_rows
 from bayeskit.data.codes import value_text, value_texts
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import lidstone_equivalent
+from bayeskit.estimate.em import EStep, run_em
 from bayeskit.stats import ExpectedCounts, FamilyCounts
 
 __all__ = [
@@ -110,7 +111,7 @@ def with_em_parameters(*, network_em: bool | None):
     def decorate(cls: type) -> type:
         missing = "" if network_em is None else _MISSING.format(text=_MISSING_TEXT[network_em])
         text = EM_PARAMETERS.format(missing=missing)
-        doc = cls.__doc__.replace("\n\n    {em}\n", "\n    {em}\n")
+        doc = (cls.__doc__ or "").replace("\n\n    {em}\n", "\n    {em}\n")  # -OO: None
         doc = doc.replace("    {em}\n", text + "\n")
         doc = doc.replace("\n\n    {em_attributes}\n", "\n    {em_attributes}\n")
         cls.__doc__ = doc.replace("    {em_attributes}\n", EM_ATTRIBUTES + "\n")
@@ -157,31 +158,6 @@ def unlabelled_rows(y: Any, marker: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 # --------------------------------------------------------------------------------------------
-# rows of encoded data
-# --------------------------------------------------------------------------------------------
-
-
-def _rows(enc: Any, idx: np.ndarray) -> Any:
-    if isinstance(enc, Encoded):
-        return Encoded(enc.codes[idx], enc.values[idx])
-    return enc[idx]
-
-
-def _stack(parts: list) -> Any:
-    if isinstance(parts[0], Encoded):
-        return Encoded(
-            np.concatenate([p.codes for p in parts]), np.concatenate([p.values for p in parts])
-        )
-    if sp.issparse(parts[0]):
-        return sp.vstack(parts, format="csr")
-    return np.concatenate(parts)
-
-
-def _n_rows(enc: Any) -> int:
-    return enc.n_samples if isinstance(enc, Encoded) else enc.shape[0]
-
-
-# --------------------------------------------------------------------------------------------
 # the EM loops
 # --------------------------------------------------------------------------------------------
 
@@ -203,37 +179,35 @@ def fit_incomplete(model, enc: Any, y: np.ndarray, w: np.ndarray | None, n_class
     """Fit ``model`` (schema and ``classes_`` set) by EM from encoded rows ``enc`` whose class
     codes ``y`` are -1 where unlabelled; sets ``stats_``, the tables, ``history_``,
     ``n_iter_`` and ``converged_``."""
-    from bayeskit.networks.em import settled  # EM's one stopping rule (lazy: start-up)
-
     weights = np.ones(len(y)) if w is None else np.asarray(w, dtype=np.float64)
-    lam = float(getattr(model, "unlabelled_weight", 1.0))
+    lam = float(model.unlabelled_weight)
     labelled = np.flatnonzero(y >= 0)
     unlabelled = np.flatnonzero(y < 0)
     if lam == 0.0:
         unlabelled = unlabelled[:0]
-    enc_l, y_l, w_l = _rows(enc, labelled), y[labelled], weights[labelled]
-    enc_u, w_u = _rows(enc, unlabelled), lam * weights[unlabelled]
-    history: list[float] = []
+    enc_l, y_l, w_l = take_rows(enc, labelled), y[labelled], weights[labelled]
+    enc_u, w_u = take_rows(enc, unlabelled), lam * weights[unlabelled]
     # n_iter_ counts the M-steps, the first estimate (from the labelled rows) included
-    model.history_, model.n_iter_, model.converged_ = history, 1, True
+    model.history_, model.n_iter_, model.converged_ = [], 1, True
     _count_and_estimate(model, enc_l, y_l, w_l, n_classes)
     if len(unlabelled):
         classes = np.arange(n_classes)
-        completed = _stack([enc_l, _rows(enc_u, np.repeat(np.arange(len(unlabelled)), n_classes))])
+        repeated = take_rows(enc_u, np.repeat(np.arange(len(unlabelled)), n_classes))
+        completed = stack_rows([enc_l, repeated])
         y_all = np.concatenate([y_l, np.tile(classes, len(unlabelled))])
-        objective, post = _objective(model, enc_l, y_l, w_l, enc_u, w_u)
-        history.append(objective)
-        model.converged_ = False
-        for _ in range(model.max_iter):
+
+        def e_step(_: Any, __: int) -> EStep:  # the tables live on the model
+            objective, post = _objective(model, enc_l, y_l, w_l, enc_u, w_u)
+            return EStep(post, objective)
+
+        def m_step(post: np.ndarray) -> None:
             w_all = np.concatenate([w_l, (w_u[:, None] * post).ravel()])
             _count_and_estimate(model, completed, y_all, w_all, n_classes)
-            model.n_iter_ += 1
-            objective, post = _objective(model, enc_l, y_l, w_l, enc_u, w_u)
-            history.append(objective)
-            if settled(history, model.tol):
-                model.converged_ = True
-                break
-    if getattr(model, "missing", "skip") == "em" and hasattr(model, "_network_tables"):
+
+        # E-steps: one per M-step, the first estimate's included; the last ends the run
+        run = run_em(e_step, m_step, None, max_iter=model.max_iter + 1, tol=model.tol)
+        model.history_, model.n_iter_, model.converged_ = run.objective, run.n_iter, run.converged
+    if model._missing_by_em(network_only=True):
         missing = isinstance(enc, Encoded) and bool((enc.codes < 0).any())
         if missing or len(unlabelled):
             _network_em(model, enc, y, weights, lam, n_classes)
@@ -242,11 +216,11 @@ def fit_incomplete(model, enc: Any, y: np.ndarray, w: np.ndarray | None, n_class
 def _objective(model, enc_l, y_l, w_l, enc_u, w_u) -> tuple[float, np.ndarray]:
     """The EM objective of the current tables, and the posterior of the unlabelled rows."""
     total = model._parameter_log_prior()
-    if _n_rows(enc_l):
+    if n_rows(enc_l):
         jll = model._log_likelihood(enc_l) + model.log_prior_
         total += float(np.dot(w_l, jll[np.arange(len(y_l)), y_l]))
     post = np.zeros((0, len(model.classes_)))
-    if _n_rows(enc_u):
+    if n_rows(enc_u):
         jll = model._log_likelihood(enc_u) + model.log_prior_
         with np.errstate(invalid="ignore"):
             evidence = logsumexp(jll, axis=1)
@@ -261,8 +235,8 @@ def _objective(model, enc_l, y_l, w_l, enc_u, w_u) -> tuple[float, np.ndarray]:
 
 def _network_em(model, enc: Encoded, y: np.ndarray, weights, lam: float, n_classes: int) -> None:
     """Parameter EM for the model's structure over its Bayesian network (module docstring)."""
+    from bayeskit.learning.em import distinct_rows
     from bayeskit.networks import JunctionTree
-    from bayeskit.networks.em import distinct_rows, settled
 
     structure = model._counts()  # what the structure is read from: kept as it is
     d = enc.codes.shape[1]
@@ -277,25 +251,22 @@ def _network_em(model, enc: Encoded, y: np.ndarray, weights, lam: float, n_class
     w = np.where(y < 0, lam * weights, weights)
     keep = w > 0
     codes, w = distinct_rows(codes[keep], w[keep])
-    history: list[float] = []  # the EM that sets the tables is this one
-    model.history_, model.n_iter_ = history, 1
     n_states = np.append(np.asarray(structure.n_states[:-1], dtype=np.int64), n_classes)
-    model.converged_ = False
-    for it in range(model.max_iter + 1):
+
+    def e_step(_: Any, it: int) -> EStep:  # the tables live on the model
         tables, families = model._network_tables()
         counts, log_pe = tree.expected_family_counts(codes, w, tables)
         if not np.isfinite(log_pe).all():
             msg = (
-                f"a row has probability zero under the model (EM iteration {it}); use a "
+                f"a row has probability zero under the model (EM iteration {it - 1}); use a "
                 "positive alpha"
             )
             raise ValueError(msg)
-        history.append(float(np.dot(w, log_pe)) + model._parameter_log_prior())
-        if it and settled(history, model.tol):
-            model.converged_ = True
-            break
-        if it == model.max_iter:
-            break
+        objective = float(np.dot(w, log_pe)) + model._parameter_log_prior()
+        return EStep((counts, families), objective)
+
+    def m_step(statistics: tuple[list[np.ndarray], list]) -> None:
+        counts, families = statistics
         # the class is node 0 of the network and column d of the counts
         fams, flat = [(d,)], [counts[0]]
         for j, (fam, table) in enumerate(zip(families, counts[1:], strict=True)):
@@ -309,4 +280,7 @@ def _network_em(model, enc: Encoded, y: np.ndarray, weights, lam: float, n_class
         )
         model.stats_ = ExpectedCounts(structure, expected)
         model._reestimate()
-        model.n_iter_ += 1
+
+    # the EM that sets the tables is this one: from the tables fitted so far, max_iter M-steps
+    run = run_em(e_step, m_step, None, max_iter=model.max_iter + 1, tol=model.tol)
+    model.history_, model.n_iter_, model.converged_ = run.objective, run.n_iter, run.converged

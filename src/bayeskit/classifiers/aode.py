@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from bayeskit.classifiers._base import _check_number
+from bayeskit.classifiers._checks import _check_number
 from bayeskit.classifiers._family import FamilyClassifier, with_family_parameters
 from bayeskit.classifiers._params import store_parameters
 
@@ -63,6 +63,9 @@ class AnDE(FamilyClassifier):
     0.986
     """
 
+    # the parent sets of the members, not a feature's parents as in the other family models
+    structure_: tuple[tuple[str, ...], ...]  # type: ignore[assignment]
+
     def __init__(
         self,
         *,
@@ -112,6 +115,7 @@ class AnDE(FamilyClassifier):
         # no fallback tables: the gate opens only where every parent is observed
         children = [(j, parents) for parents in members for j in range(d) if j not in parents]
         factors = iter(self._factors(children, fallback=False))
+        gates: list[tuple[tuple[int, ...], Any] | None]
         components, gates, sets = [], [], []
         for parents in members:
             comp = [self._joint_factor(parents)]

@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 from scipy.special import logsumexp
 
-from bayeskit.classifiers._base import _check_number, _normalise
+from bayeskit.classifiers._checks import _check_number
 from bayeskit.classifiers._family import with_family_parameters
 from bayeskit.classifiers._params import store_parameters
+from bayeskit.classifiers._predict import normalise
 from bayeskit.classifiers.kdb import SelectiveKDB, _kdb_parameters
 from bayeskit.data.schema import Encoded
 from bayeskit.stats import EnsembleCounts, FamilyCounts
@@ -210,7 +211,7 @@ class SelectiveKDBEnsemble(SelectiveKDB):
         """``log mean_m P_m(c | x) - log P(c)``: the base adds the prior back and normalises,
         which leaves the members' mean posterior as it is."""
         posts = [
-            _normalise(m._log_likelihood(enc) + m.log_prior_, m.log_prior_) for m in self.members_
+            normalise(m._log_likelihood(enc) + m.log_prior_, m.log_prior_) for m in self.members_
         ]
         with np.errstate(divide="ignore", invalid="ignore"):
             mean = logsumexp(np.stack(posts), axis=0) - np.log(len(posts))

@@ -22,7 +22,8 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from bayeskit._text import shown
-from bayeskit.classifiers._base import BayesClassifier, _check_number, check_shape
+from bayeskit.classifiers._checks import _check_number, check_shape
+from bayeskit.classifiers._em import LearnsFromIncompleteRows
 from bayeskit.classifiers._incomplete import with_em_parameters
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.rows import row_name
@@ -71,8 +72,11 @@ def _check_count_columns(X: pd.DataFrame, model: str) -> None:
         raise SchemaError(msg)
 
 
-class _EventModel(BayesClassifier):
+class _EventModel(LearnsFromIncompleteRows):
     """Shared input handling: numeric (possibly sparse) matrices, no schema."""
+
+    _reads_tables = False  # numeric (possibly sparse) matrices, no schema
+    _bins_numeric = False
 
     _nonnegative = True
 

@@ -15,14 +15,10 @@ from scipy.linalg import cholesky
 
 from bayeskit._text import shown
 from bayeskit._warnings import warn
-from bayeskit.classifiers._base import (
-    BayesClassifier,
-    _check_choice,
-    _check_number,
-    redo_rows_beyond_float64,
-    warn_underflowed_variances,
-)
+from bayeskit.classifiers._base import BayesClassifier
+from bayeskit.classifiers._checks import _check_choice, _check_number
 from bayeskit.classifiers._family import check_fit_memory
+from bayeskit.classifiers._gaussian import redo_rows_beyond_float64, warn_underflowed_variances
 from bayeskit.classifiers._params import store_parameters, tabular_parameters
 from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded

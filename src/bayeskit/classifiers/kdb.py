@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from bayeskit.classifiers._base import _check_choice, _check_number
+from bayeskit.classifiers._checks import _check_choice, _check_number
+from bayeskit.classifiers._em import LearnsFromIncompleteRows
 from bayeskit.classifiers._family import (
     FamilyClassifier,
     class_information,
@@ -17,6 +18,7 @@ from bayeskit.classifiers._family import (
 )
 from bayeskit.classifiers._incomplete import with_em_parameters
 from bayeskit.classifiers._params import store_parameters
+from bayeskit.classifiers.rows import stack_rows, take_rows
 from bayeskit.data.schema import Encoded
 from bayeskit.stats import FamilyCounts, ScoredCounts
 from bayeskit.stats.information import CMI_WEIGHTINGS
@@ -140,7 +142,8 @@ def _kdb_parameters(k: int):
     says ``{kdb}``."""
 
     def decorate(cls: type) -> type:
-        cls.__doc__ = cls.__doc__.replace("    {kdb}\n", _KDB_PARAMETERS.format(k=k))
+        doc = cls.__doc__ or ""  # None under python -OO
+        cls.__doc__ = doc.replace("    {kdb}\n", _KDB_PARAMETERS.format(k=k))
         return cls
 
     return decorate
@@ -275,7 +278,7 @@ class _KDBBase(FamilyClassifier):
 @with_em_parameters(network_em=True)
 @with_family_parameters
 @_kdb_parameters(k=2)
-class KDB(_KDBBase):
+class KDB(LearnsFromIncompleteRows, _KDBBase):
     """k-dependence Bayesian classifier (Sahami 1996): each feature has the class and up to
     ``k`` feature parents.
 
@@ -328,6 +331,8 @@ class KDB(_KDBBase):
     >>> round(model.score(X, y), 3)
     0.96
     """
+
+    _missing_em = "network"  # missing="em": EM over the model's network
 
     def __init__(
         self,
@@ -430,6 +435,8 @@ class SelectiveKDB(_KDBBase):
     (3, 6)
     """
 
+    _scores_rows = True  # _after_count: the leave-one-out scores of the rows
+
     def __init__(
         self,
         *,
@@ -489,14 +496,12 @@ class SelectiveKDB(_KDBBase):
         if m is None or n_rows <= m:
             super()._score_chunks(batches, n_rows)
             return
-        from bayeskit.classifiers._incomplete import _rows
-
         wanted = np.arange(m) * n_rows // m  # fit's rows, as global positions
         start, kept = 0, []
         for enc, y, w in batches:
             w = np.ones(len(y)) if w is None else w
             local = wanted[(wanted >= start) & (wanted < start + len(y))] - start
-            kept.append((_rows(enc, local), y[local], w[local], float(w.sum())))
+            kept.append((take_rows(enc, local), y[local], w[local], float(w.sum())))
             start += len(y)
         self._score_selected(kept)
 
@@ -517,9 +522,7 @@ class SelectiveKDB(_KDBBase):
     def _score_selected(self, kept: list) -> None:
         """Score rows gathered from parts, ``(encoded, class codes, weights, the part's total
         weight)``, weighted up to the total as ``fit`` weights its evenly spaced rows."""
-        from bayeskit.classifiers._incomplete import _stack
-
-        enc = _stack([k[0] for k in kept])
+        enc = stack_rows([k[0] for k in kept])
         y = np.concatenate([k[1] for k in kept])
         w = np.concatenate([k[2] for k in kept])
         total = sum(k[3] for k in kept)

@@ -24,8 +24,10 @@ import numpy as np
 from scipy.special import gammaln
 from sklearn.neighbors import NearestNeighbors
 
-from bayeskit.classifiers._base import BayesClassifier, _check_choice, _check_number, _normalise
+from bayeskit.classifiers._base import BayesClassifier
+from bayeskit.classifiers._checks import _check_choice, _check_number
 from bayeskit.classifiers._params import store_parameters, tabular_parameters
+from bayeskit.classifiers._predict import normalise
 from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import gaussian_parameters
@@ -285,6 +287,8 @@ class KNNBayes(BayesClassifier):
     >>> model.density(x).round(3)  # K_i / (n_i pi r^2)
     array([[0.419, 0.209]])
     """
+
+    _bins_numeric = False  # numeric columns are distances
 
     def __init__(
         self,
@@ -562,7 +566,7 @@ class KNNBayes(BayesClassifier):
         if self._empirical_prior():
             with np.errstate(divide="ignore"):
                 return np.log(ball.votes / ball.votes.sum(axis=1, keepdims=True))
-        return _normalise(self._log_density(ball) + self.log_prior_, self.log_prior_)
+        return normalise(self._log_density(ball) + self.log_prior_, self.log_prior_)
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Posterior ``P(c | x)``: the share ``K_i / K`` of each class among the neighbours
@@ -572,7 +576,7 @@ class KNNBayes(BayesClassifier):
             return np.exp(self._smoothed_log_posterior(ball))
         if self._empirical_prior():
             return ball.votes / ball.votes.sum(axis=1, keepdims=True)
-        return np.exp(_normalise(self._log_density(ball) + self.log_prior_, self.log_prior_))
+        return np.exp(normalise(self._log_density(ball) + self.log_prior_, self.log_prior_))
 
     def _smoothed_log_posterior(self, ball: _Ball) -> np.ndarray:
         """``log P(c_i | x)`` with ``K_i + posterior_alpha`` in place of ``K_i``."""
@@ -583,7 +587,7 @@ class KNNBayes(BayesClassifier):
         with np.errstate(divide="ignore"):
             jll = np.log(smoothed) - np.log(np.where(n_i > 0, n_i, 1.0)) + self.log_prior_
         jll[:, n_i == 0] = -np.inf
-        return _normalise(jll, self.log_prior_)
+        return normalise(jll, self.log_prior_)
 
     def predict(self, X: Any, *, cost: Any = None) -> np.ndarray:
         """The most probable class (the first in ``classes_`` on a tie), or with ``cost`` the

@@ -10,14 +10,12 @@ import pandas as pd
 from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
-from bayeskit.classifiers._base import (
-    BayesClassifier,
-    _check_number,
-    _check_smoothing,
+from bayeskit.classifiers._checks import _check_number, _check_smoothing
+from bayeskit.classifiers._em import LearnsFromIncompleteRows
+from bayeskit.classifiers._explain import explain_frame, snap_to_zero
+from bayeskit.classifiers._gaussian import (
     drop_beyond_float64,
-    explain_frame,
     redo_rows_beyond_float64,
-    snap_to_zero,
     warn_underflowed_variances,
 )
 from bayeskit.classifiers._incomplete import table_log_prior, with_em_parameters
@@ -37,8 +35,7 @@ from bayeskit.stats import (
     gaussian_moments,
     nonfinite_features,
 )
-from bayeskit.stats._lookup import add_gaussian_log_density
-from bayeskit.stats.lookup import FamilyTables, LogFactor
+from bayeskit.stats.lookup import FamilyTables, LogFactor, add_gaussian_log_density
 
 __all__ = ["NaiveBayes", "NaiveStats"]
 
@@ -48,7 +45,7 @@ __all__ = ["NaiveBayes", "NaiveStats"]
     prior_alpha="; it matters only on small data sets and rare classes",
     none="one Gaussian per class and feature (Zhou Eq. 7.18)",
 )
-class NaiveBayes(BayesClassifier):
+class NaiveBayes(LearnsFromIncompleteRows):
     """Naive Bayes classifier for categorical, numeric and mixed features.
 
     ``P(c | x)`` is proportional to ``P(c) prod_j P(x_j | c)`` (Zhou eq. 7.15). Categorical
@@ -127,6 +124,9 @@ class NaiveBayes(BayesClassifier):
     >>> model.predict(pd.DataFrame({"outlook": ["sun"], "temp": [25.0]}))
     array(['play'], dtype='<U4')
     """
+
+    #: missing="em" reaches the counting estimate (module bayeskit.classifiers._incomplete)
+    _missing_em = "counting"
 
     def __init__(
         self,

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from bayeskit.classifiers._base import _check_number
+from bayeskit.classifiers._checks import _check_number
 from bayeskit.classifiers._family import (
     FamilyClassifier,
     _check_memory,
@@ -255,7 +255,7 @@ class NBTree(FamilyClassifier):
         self.n_leaves_ = int((split < 0).sum())
         self.depth_ = int(on_path.sum(axis=1).max())  # a feature is split once on a path
         cats = [self.schema_.column(n).categories for n in names]
-        self.tree_ = [
+        self.tree_: list[dict[str, Any]] = [
             {
                 "node": i,
                 "parent": int(parent[i]) if i else None,

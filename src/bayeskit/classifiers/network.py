@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from bayeskit._warnings import warn
-from bayeskit.classifiers._base import _check_choice
+from bayeskit.classifiers._checks import _check_choice
 from bayeskit.classifiers._family import FamilyClassifier, with_family_parameters
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.schema import Encoded
@@ -146,9 +146,9 @@ class NetworkClassifier(FamilyClassifier):
     def _choose_structure(self, enc, y, w, n_classes) -> dict[int, tuple[int, ...]]:
         """Each node's parents (node ``d`` is the class), sorted."""
         from bayeskit.graphs.dag import as_dag
+        from bayeskit.learning.parameters import NetworkData
+        from bayeskit.learning.search import learn_structure, learn_tree
         from bayeskit.networks import DAG, BayesianNetwork
-        from bayeskit.networks.learning import NetworkData
-        from bayeskit.networks.search import learn_structure, learn_tree
 
         d = enc.codes.shape[1]
         names = list(self.schema_.names)

@@ -112,6 +112,8 @@ class SPODE(FamilyClassifier):
     'buying'
     """
 
+    _scores_rows = True  # _after_count: the leave-one-out scores of the rows
+
     def __init__(
         self,
         *,

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.sparse.csgraph import breadth_first_order, minimum_spanning_tree
+from scipy.sparse.csgraph import breadth_first_order
 
-from bayeskit.classifiers._base import _check_choice
+from bayeskit.classifiers._checks import _check_choice
+from bayeskit.classifiers._em import LearnsFromIncompleteRows
 from bayeskit.classifiers._family import (
     FamilyClassifier,
     class_information,
@@ -17,28 +18,15 @@ from bayeskit.classifiers._family import (
 )
 from bayeskit.classifiers._incomplete import with_em_parameters
 from bayeskit.classifiers._params import store_parameters
+from bayeskit.graphs import maximum_spanning_tree
 from bayeskit.stats.information import CMI_WEIGHTINGS
 
 __all__ = ["TAN"]
 
 
-def maximum_spanning_tree(weights: np.ndarray) -> np.ndarray:
-    """The undirected edges ``(i, j)``, ``i < j``, of a maximum weighted spanning tree of the
-    complete graph with symmetric ``weights`` (scipy's minimum spanning tree of ``max - w + 1``,
-    so every pair, zero weight included, stays an edge); shape ``(n - 1, 2)``."""
-    n = weights.shape[0]
-    if n < 2:
-        return np.zeros((0, 2), dtype=np.int64)
-    flipped = weights.max() - weights + 1.0
-    np.fill_diagonal(flipped, 0.0)
-    tree = minimum_spanning_tree(np.triu(flipped)).tocoo()
-    edges = np.sort(np.column_stack([tree.row, tree.col]), axis=1)
-    return edges[np.lexsort((edges[:, 1], edges[:, 0]))].astype(np.int64)
-
-
 @with_em_parameters(network_em=True)
 @with_family_parameters
-class TAN(FamilyClassifier):
+class TAN(LearnsFromIncompleteRows, FamilyClassifier):
     """Tree-augmented naive Bayes: each feature has the class and at most one feature parent.
 
     The structure (Zhou 7.4, steps 1-4): weigh every pair of features by the conditional mutual
@@ -91,6 +79,8 @@ class TAN(FamilyClassifier):
     0.947
     """
 
+    _missing_em = "network"  # missing="em": EM over the model's network
+
     def __init__(
         self,
         *,
@@ -130,7 +120,10 @@ class TAN(FamilyClassifier):
         else:
             root = self._feature_index("root", self.root)
         parents: dict[int, tuple[int, ...]] = {}
-        edges = maximum_spanning_tree(weights)
+        # the weights as TAN has always compared them, through max - w + 1 (weights closer
+        # than its rounding tie, the earlier pair winning), so that its trees stay the same
+        flipped = weights - weights.max() - 1.0 if weights.size else weights
+        edges = maximum_spanning_tree(flipped)
         if len(edges):
             n = d
             adj = np.zeros((n, n))

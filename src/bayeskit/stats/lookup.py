@@ -21,14 +21,23 @@ from bayeskit.stats._lookup import (
     _loo_work,
     _nested_work,
     add_family_terms,
+    add_gaussian_log_density,
     add_table_entries,
     component_terms,
     leave_one_out,
+    log_normalise_rows,
     nested_leave_one_out,
 )
 from bayeskit.stats.families import FamilyCounts, sum_over_last_parent
 
-__all__ = ["FamilyTables", "LogFactor", "leave_one_out_scores", "nested_leave_one_out_scores"]
+__all__ = [
+    "FamilyTables",
+    "LogFactor",
+    "add_gaussian_log_density",
+    "leave_one_out_scores",
+    "log_normalise_rows",
+    "nested_leave_one_out_scores",
+]
 
 
 @dataclass(frozen=True)
@@ -89,6 +98,7 @@ class FamilyTables:
     ):
         self.n_classes = int(n_classes)
         size = 0
+        par_cols: list[int]
         child, fsize, offset, fb, par_ptr, par_cols, par_strides, comp_ptr = (
             [],
             [],
@@ -137,6 +147,7 @@ class FamilyTables:
             if base is None
             else np.ascontiguousarray(base, dtype=np.float64).reshape(n_comp, self.n_classes)
         )
+        g_cols: list[int]
         g_ptr, g_cols, g_strides, g_off, g_flat = [0], [], [], [], []
         pos = 0
         for s in range(n_comp):
