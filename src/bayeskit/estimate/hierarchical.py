@@ -122,7 +122,8 @@ def _evidence(s: np.ndarray, cells, nodes) -> np.ndarray:
 
 
 #: The concentrations averaged over: log-spaced over CONCENTRATION_BOUNDS (a flat prior on ln s).
-GRID = np.exp(np.linspace(*np.log(CONCENTRATION_BOUNDS), _GRID_POINTS))
+_LOG_LOW, _LOG_HIGH = np.log(CONCENTRATION_BOUNDS)
+GRID = np.exp(np.linspace(_LOG_LOW, _LOG_HIGH, _GRID_POINTS))
 
 
 def _averaged_level(n: np.ndarray, base: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -178,7 +179,7 @@ def _table_counts(levels: list, thetas: list, conc: list) -> list:
     under a node of concentration ``s`` and distribution ``theta``,
     ``E[t] = s theta (psi(s theta + n) - psi(s theta))``, at least 1 where ``n > 0``."""
     m = len(levels) - 1
-    out = [None] * (m + 1)
+    out: list = [None] * (m + 1)
     out[m] = levels[m]
     for j in range(m, 0, -1):
         n = out[j]

@@ -62,7 +62,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 import numpy as np
 
@@ -104,13 +104,13 @@ class RenormalizedCPTWarning(UserWarning):
 
 # ------------------------------------------------------------------ opening files
 @contextmanager
-def _opened(source: Any, *, text: bool, reader: str) -> Iterator[IO]:
+def _opened(source: Any, *, text: bool, reader: str) -> Iterator[Any]:
     """``source`` as a stream, everything opened here closed after: a path is opened (and
     gunzipped when its first bytes say gzip), so is a binary stream (left open); a text stream
     is taken as it is. With ``text``, bytes are decoded as UTF-8 (a byte-order mark skipped)."""
     with ExitStack() as stack:
         if isinstance(source, str | PathLike):
-            raw: IO = stack.enter_context(open(Path(source), "rb"))  # noqa: SIM115
+            raw: Any = stack.enter_context(open(Path(source), "rb"))  # noqa: SIM115
         elif isinstance(source, io.TextIOBase):
             yield source
             return
@@ -157,7 +157,7 @@ def _read(source: Any, parse: Callable, error: type[BIFError], reader: str, *, t
         raise error(msg) from None
 
 
-def _write_to(target: Any, write: Callable[[IO[str]], None], writer: str) -> None:
+def _write_to(target: Any, write: Callable[[Any], None], writer: str) -> None:
     """``write(stream)`` into ``target``: a path (gzip-compressed when it ends in ``.gz``), a
     text stream, or a binary stream (written as UTF-8, left open)."""
     if isinstance(target, str | PathLike):
@@ -187,7 +187,7 @@ def _probability(token: str | None) -> tuple[float, int] | None:
     match = _NUMBER.fullmatch(token) if token else None
     if match is None:
         return None
-    value = float(token)
+    value = float(match.group())
     if not 0.0 <= value <= 1.0:
         return None
     fraction = match.group(1) or match.group(2) or "."
@@ -350,7 +350,7 @@ class _Tokens:
 
     def __init__(self, stream: IO[str]):
         self._lines = iter(stream)
-        self._pending: list[tuple[str, int]] = []
+        self._pending: list[tuple[str | None, int]] = []
         self.line = 0
         self._comment = False
         self._property = False
@@ -379,6 +379,7 @@ class _Tokens:
                     yield ";", number
                     continue
                 match = _LEXEME.match(line, pos)
+                assert match is not None  # every character starts a lexeme
                 tok, pos = match.group(), match.end()
                 if tok == "//":
                     break
@@ -397,7 +398,7 @@ class _Tokens:
             return self._pending.pop()
         return next(self._gen, (None, self.line))
 
-    def fail(self, expected: str, got: str | None, line: int) -> None:
+    def fail(self, expected: str, got: str | None, line: int) -> NoReturn:
         shown = "the end of the file" if got is None else repr(got)
         msg = f"line {line}: expected {expected}, got {shown}"
         raise BIFError(msg)
@@ -581,14 +582,14 @@ def _variable(toks: _Tokens, name: str) -> tuple[str, ...]:
 def _header(toks: _Tokens, states: dict) -> tuple[str, tuple[str, ...]]:
     toks.expect("(")
     child, line = toks.next()
-    if child not in states:
+    if child is None or child not in states:
         toks.fail("a declared variable", child, line)
     parents: list[str] = []
     got, line = toks.next()
     if got == "|":
         while True:
             parent, at = toks.next()
-            if parent not in states:
+            if parent is None or parent not in states:
                 toks.fail("a declared variable as parent", parent, at)
             if parent == child or parent in parents:
                 toks.fail("distinct parents, other than the child", parent, at)
@@ -681,9 +682,9 @@ def _entries(toks: _Tokens, child: str, parents: tuple, states: dict, shape: tup
     unset = ~filled
     if unset.any():
         if default is None:
-            at = tuple(int(i) for i in np.argwhere(unset)[0])
-            config = ", ".join(states[p][i] for p, i in zip(parents, at, strict=True))
-            msg = f"line {open_line}: the CPT of {child!r} has no row for ({config})"
+            cell = tuple(int(i) for i in np.argwhere(unset)[0])
+            shown = ", ".join(states[p][i] for p, i in zip(parents, cell, strict=True))
+            msg = f"line {open_line}: the CPT of {child!r} has no row for ({shown})"
             raise BIFError(msg)
         table[unset] = np.frombuffer(default[0])
         decimals[unset] = np.frombuffer(default[1], dtype=np.int8)
@@ -724,7 +725,7 @@ def _write(network: BayesianNetwork, out: IO[str], name: str) -> None:
         if not parents:
             out.write(f"probability ( {node} ) {{\n  table {_row(table)};\n}}\n")
             continue
-        out.write(f"probability ( {node} | {', '.join(parents)} ) {{\n")
+        out.write(f"probability ( {node} | {', '.join(map(str, parents))} ) {{\n")
         for config in np.ndindex(*table.shape[:-1]):
             labels = ", ".join(network.states(p)[i] for p, i in zip(parents, config, strict=True))
             out.write(f"  ({labels}) {_row(table[config])};\n")
