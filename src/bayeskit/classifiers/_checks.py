@@ -18,7 +18,7 @@ from bayeskit.classifiers.labels import Targets
 from bayeskit.data.discretize import METHODS as DISCRETIZE_METHODS
 from bayeskit.data.schema import HANDLE_UNKNOWN, Encoded
 from bayeskit.data.validation import check_sample_weight
-from bayeskit.estimate import SMOOTHINGS
+from bayeskit.estimate import get_estimator
 from bayeskit.exceptions import SchemaError
 
 if TYPE_CHECKING:
@@ -56,12 +56,10 @@ def _check_choice(name: str, value: Any, options: tuple) -> None:
 
 def _check_smoothing(alpha: Any, smoothing: Any) -> None:
     """The pseudo-count and smoothing of a categorical table, as every counting model takes
-    them (see :func:`bayeskit.estimate.log_probabilities`)."""
+    them: a name of the registry :data:`bayeskit.estimate.ESTIMATORS`, and an ``alpha`` it
+    takes."""
     _check_number("alpha", alpha, low=0)
-    _check_choice("smoothing", smoothing, SMOOTHINGS)
-    if smoothing == "dirichlet-map" and alpha < 1:
-        msg = f"smoothing='dirichlet-map' needs alpha >= 1, got {alpha}"
-        raise ValueError(msg)
+    get_estimator(smoothing).check_alpha(alpha)
 
 
 def check_shared_params(model: BayesClassifier) -> None:
@@ -94,7 +92,7 @@ def check_shared_params(model: BayesClassifier) -> None:
 def check_shape(X: Any) -> None:
     """The one check of every model that ``X`` is a table of at least one row and column
     (ValueError with its shape otherwise)."""
-    shape = getattr(X, "shape", ())
+    shape: tuple[int, ...] = getattr(X, "shape", ())
     if len(shape) != 2:
         msg = (
             f"X must be 2-D (n_samples, n_features), got shape {shape}. Reshape your data "

@@ -9,6 +9,7 @@ scores rows against the counts of all of them (``_scores_rows``) makes a second 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -33,6 +34,20 @@ class ChunkedFitting:
     _scores_rows: ClassVar[bool]
     _counting_only: bool
     classes_: np.ndarray
+    # the steps of fitting, which BayesClassifier defines
+    _transaction: Callable[..., Any]
+    _check_params: Callable[..., Any]
+    _unlabelled_marked: Callable[..., Any]
+    _missing_by_em: Callable[..., Any]
+    _forget: Callable[..., Any]
+    _has_stats: Callable[..., Any]
+    _counted_alone: Callable[..., Any]
+    _reestimate: Callable[..., Any]
+    _prepare_X: Callable[..., Any]
+    _targets: Callable[..., Any]
+    _encode: Callable[..., Any]
+    _after_count: Callable[..., Any]
+    _partial_fit: Callable[..., Any]
 
     @reports_progress(_fit_chunks_name, lambda a: rows_adapter())
     def fit_chunks(

@@ -29,6 +29,7 @@ class LearnsFromIncompleteRows(BayesClassifier):
 
     _learns_unlabelled: ClassVar[bool] = True
     unlabelled: Any
+    history_: list[float]
 
     def _targets(self, y: Any, n_samples: int) -> Targets:
         """The checked class labels, encoded; rows marked ``unlabelled`` (or missing, once a

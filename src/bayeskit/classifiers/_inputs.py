@@ -27,6 +27,12 @@ class TabularInput:
     _reads_tables: ClassVar[bool]
     _bins_numeric: ClassVar[bool]
     schema_: Schema
+    # the shared parameters, set by the models' __init__
+    categorical_features: Any
+    categories: Any
+    handle_unknown: Any
+    discretize: Any
+    n_bins: Any
 
     def _infer_schema(
         self,
@@ -35,7 +41,7 @@ class TabularInput:
         n_classes: int,
         w: np.ndarray | None,
         labelled: np.ndarray | None = None,
-    ) -> Schema | None:
+    ) -> Schema:
         """The schema of ``X``: vocabularies from every row, cut points of binned numeric
         columns from the ``labelled`` rows (a mask; all rows by default)."""
         schema = Schema.infer(

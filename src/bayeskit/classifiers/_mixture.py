@@ -215,7 +215,7 @@ def _em_run(
         return comp, flat, _log_weights(comp), _log_tables(flat, offsets, alpha)
 
     def e_step(parameters: tuple[np.ndarray, ...], _: int) -> EStep:
-        _, _, log_pi, tables = parameters
+        log_pi, tables = parameters[2:]
         log_joint = np.asarray(data.one_hot @ tables.T) + log_pi
         log_total = _logsumexp(log_joint, axis=1)
         ll = float(data.weights @ log_total)

@@ -7,6 +7,7 @@ the model's ``_log_likelihood`` hook, ``log_prior_`` and ``classes_``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,9 @@ class Prediction:
 
     classes_: np.ndarray
     log_prior_: np.ndarray
+    # defined by BayesClassifier and the models
+    _encode_for_predict: Callable[[Any], Any]
+    _log_likelihood: Callable[[Any], np.ndarray]
 
     def predict_joint_log_proba(self, X: Any) -> np.ndarray:
         """``log P(c) + log P(x | c)`` for every class, shape ``(n_samples, n_classes)``."""

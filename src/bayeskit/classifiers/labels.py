@@ -10,7 +10,7 @@ labels, as ``np.unique`` does, costs seconds where hashing them costs a tenth of
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -129,6 +129,7 @@ def _as_1d(y: Any, n_samples: int) -> Any:
         y = column_or_1d(y, warn=True)
     if isinstance(y, pd.api.extensions.ExtensionArray):  # a pandas Categorical, say
         y = pd.Series(y, copy=False)
+    arr: Any
     if isinstance(y, (pd.Series, pd.Index)):
         arr = y
     else:
@@ -161,13 +162,15 @@ def encode_targets(y: Any, n_samples: int) -> Targets:
     """
     arr = _as_1d(y, n_samples)
     if isinstance(arr, (pd.Series, pd.Index)) and isinstance(arr.dtype, pd.CategoricalDtype):
-        codes = np.asarray(arr.cat.codes if isinstance(arr, pd.Series) else arr.codes)
+        codes = np.asarray(
+            arr.cat.codes if isinstance(arr, pd.Series) else cast(pd.CategoricalIndex, arr).codes
+        )
         index, uniques = codes.astype(np.int64), np.asarray(arr.dtype.categories)
     elif isinstance(arr, (pd.Series, pd.Index)) and isinstance(arr.dtype, np.dtype):
         return encode_targets(arr.to_numpy(), n_samples)
     elif isinstance(arr, (pd.Series, pd.Index)):  # an extension dtype: strings, nullable ints
-        index, uniques = pd.factorize(arr, use_na_sentinel=True)
-        uniques = np.asarray(uniques.astype(object) if len(uniques) else [], dtype=object)
+        index, found = pd.factorize(arr, use_na_sentinel=True)
+        uniques = np.asarray(found.astype(object) if len(found) else [], dtype=object)
     elif arr.dtype.kind in "biuf":
         if arr.dtype.kind == "f" and not np.isfinite(arr).all():
             pos = int(np.flatnonzero(~np.isfinite(arr))[0])
