@@ -436,7 +436,7 @@ class TestNBTree:
         assert layout_ok.split[0] >= 0
         bad_parent = s.parent.copy()
         bad_parent[1] = 5
-        from bayeskit.io import _layout  # the layout a model file is checked against
+        from bayeskit.io._read import _layout  # the layout a model file is checked against
 
         layout = _layout(model.schema_, 2, 5)
         s.validate(layout)

@@ -133,9 +133,10 @@ class SelectiveKDBEnsemble(SelectiveKDB):
         """A SelectiveKDB with this model's parameters, vocabularies and classes."""
         member = _Member(**{p: getattr(self, p) for p in SelectiveKDB._get_param_names()})
         member.schema_ = self.schema_
+        state = vars(self)
         for name in ("classes_", "n_features_in_", "feature_names_in_"):
-            if hasattr(self, name):
-                setattr(member, name, getattr(self, name))
+            if name in state:
+                setattr(member, name, state[name])
         if stats is not None:
             member.stats_ = stats
         member.jitter = jitter
@@ -151,7 +152,7 @@ class SelectiveKDBEnsemble(SelectiveKDB):
 
     # ------------------------------------------------------------------ learning
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int):
-        held = self.stats_.members if hasattr(self, "stats_") else None
+        held = self.stats_.members if self._has_stats() else None
         if held is not None and len(held) != self.n_estimators:
             msg = (
                 f"the model holds {len(held)} members, but n_estimators={self.n_estimators}: "

@@ -152,6 +152,9 @@ def _kdb_parameters(k: int):
 class _KDBBase(FamilyClassifier):
     """What KDB and selective KDB share: the two passes and the structure read from counts."""
 
+    #: during the first pass of fit_chunks and bayeskit.dask.fit: count the all-pairs table only
+    _pairs_only: bool = False
+
     def _check_own_params(self) -> None:
         super()._check_own_params()
         _check_number("k", self.k, low=0, integer=True)
@@ -162,9 +165,9 @@ class _KDBBase(FamilyClassifier):
     # ------------------------------------------------------------------ learning
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int):
         d = enc.codes.shape[1]
-        if getattr(self, "_pairs_only", False):  # fit_chunks' first pass
+        if self._pairs_only:  # the first pass (fit_chunks, bayeskit.dask)
             return self._count_families(enc, y, w, n_classes, self._families(d))
-        if hasattr(self, "stats_"):  # partial_fit: the structure is kept, its counts grow
+        if self._has_stats():  # partial_fit: the structure is kept, its counts grow
             families = list(self._counts().families)
         elif not enc.n_samples:  # a model file's check: the type only
             families = [(d,)]
@@ -233,7 +236,7 @@ class _KDBBase(FamilyClassifier):
             rows = self._count_pass(chunks, target, classes, progress)
         finally:
             del self._pairs_only
-        if not hasattr(self, "stats_"):
+        if not self._has_stats():
             return
         families = self._structure_families(self._counts(), rows)
         self.stats_ = self._empty_families(self.stats_, families)

@@ -134,7 +134,7 @@ class NBTree(FamilyClassifier):
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int):
         d = enc.codes.shape[1]
         n_states = [*self.schema_.n_states.tolist()]
-        if hasattr(self, "stats_"):  # partial_fit: the tree is kept
+        if self._has_stats():  # partial_fit: the tree is kept
             tree = (self.stats_.split, self.stats_.parent, self.stats_.value)
         elif not enc.n_samples:  # a model file's check: the type only
             tree = (np.array([-1]), np.array([-1]), np.array([-1]))

@@ -222,7 +222,7 @@ class SubclassNaiveBayes(BayesClassifier):
             return _empty_counts(n_classes, n_states, 1)
         require_categorical(self, enc)
         w = np.ones(enc.n_samples) if w is None else np.asarray(w, dtype=np.float64)
-        if hasattr(self, "stats_"):  # partial_fit: the components are kept
+        if self._has_stats():  # partial_fit: the components are kept
             return self._assign(enc.codes, y, w, n_classes)
         return self._learn_mixtures(enc.codes, y, w, n_classes)
 
