@@ -87,6 +87,7 @@ def _read_arff(
     the model's categories, and the last attribute the class unless --target says (Weka's
     convention)."""
     from bayeskit.data import read_arff
+    from bayeskit.data.kinds import column_kind
 
     table = _Table(pd.DataFrame(), {}, {}, None, False)  # rows, not lines, in messages
     with _refusals():
@@ -107,8 +108,8 @@ def _read_arff(
             elif nominal or pd.api.types.is_numeric_dtype(s.dtype):
                 kind = CATEGORICAL if nominal else NUMERIC
                 why = f"ARFF {'nominal' if nominal else 'numeric'} attribute"
-            else:  # a date
-                kind, why = _typed_kind(s)
+            else:  # a date: the library's rule
+                kind, why = column_kind(s)
             table.kinds[name], table.reasons[name] = kind, why
             if kind == NUMERIC:
                 frame[name] = _numbers(s, name, table.where)
@@ -233,13 +234,6 @@ def _type_file_columns(
         else:
             frame[name] = _numbers(typed, name, table.where)
     table.frame = pd.DataFrame(frame, index=raw.index)
-
-
-def _typed_kind(s: pd.Series) -> tuple[str, str]:
-    """The kind of a column that already has a dtype (Parquet, ARFF), by the library's rule."""
-    from bayeskit.data.kinds import column_kind
-
-    return column_kind(s)
 
 
 def _find_identifiers(table: _Table, categorical: list[str]) -> None:

@@ -184,133 +184,163 @@ def evaluate(
                 y_test.to_numpy(),
                 cost=cost_table,
             )
-    used = result["n_splits"]
     metrics = ("accuracy", "log_loss", "brier", "roc_auc", "f1_macro")
     metrics += ("cost",) if cost is not None else ()
-    n_test = [int(n) for n in result["n_test"]]
     fold_rows = pd.DataFrame(
         {
-            "fold": list(range(1, used + 1)),
-            "test_rows": n_test,
+            "fold": list(range(1, result["n_splits"] + 1)),
+            "test_rows": [int(n) for n in result["n_test"]],
             **{m: result[m] for m in metrics},
         }
     )
     total_cost = None
     if cost is not None:
-        fold_rows["total_cost"] = result["cost"] * np.asarray(n_test)
+        fold_rows["total_cost"] = result["cost"] * np.asarray(fold_rows["test_rows"])
         total_cost = float(fold_rows["total_cost"].sum())
     report = class_report(result["confusion_matrix"])
-    cm = result["confusion_matrix"]
-    how = "cross-validation" if test is None else "test set"
     if fmt == "json":
-        doc: dict[str, Any] = {"model": model, "data": data, "evaluation": how}
-        if test is None:
-            doc.update(
-                n_splits=int(used),
-                classes=[_plain(c) for c in result["classes"]],
-                folds=fold_rows.to_dict(orient="records"),
-                mean=result["mean"],
-                std=result["std"],
-            )
-        else:
-            doc.update(
-                test=test,
-                train_rows=int(result["n_train"][0]),
-                test_rows=n_test[0],
-                classes=[_plain(c) for c in result["classes"]],
-                scores=result["mean"],
-            )
-        if cost is not None:
-            doc["total_cost"] = total_cost
-            doc["cost_matrix"] = {"file": str(cost), "rows": "predicted", "columns": "true",
-                                  "matrix": matrix.tolist()}  # fmt: skip
-        doc.update(
-            per_class=[
-                {
-                    "class": _plain(c),
-                    **{k: _plain(v) for k, v in row.items()},
-                    "support": int(row["support"]),  # rows of the class: a count
-                }
-                for c, row in report.iterrows()
-            ],
-            confusion_matrix=cm.to_numpy().tolist(),
-            seconds=float(result["fit_time"].sum() + result["predict_time"].sum()),
-        )
+        doc = _evaluation_doc(result, fold_rows, report, model=model, data=data, test=test,
+                              cost=cost, matrix=matrix, total_cost=total_cost)  # fmt: skip
         typer.echo(json.dumps(doc, indent=1, default=_plain, allow_nan=True))
-        return
-    if test is not None:
-        one = fold_rows.drop(columns=["fold"]).rename(columns={"test_rows": "test_rows"})
-        one.insert(0, "train_rows", int(result["n_train"][0]))
-        if fmt == "csv":
-            typer.echo(one.to_csv(index=False), nl=False)
-            return
     elif fmt == "csv":
-        summary = pd.concat(
-            [
-                fold_rows,
-                pd.DataFrame(
-                    [
-                        {"fold": "mean", "test_rows": len(y), **result["mean"]},
-                        {"fold": "std", "test_rows": len(y), **result["std"]},
-                        *(
-                            [{"fold": "total", "test_rows": len(y), "total_cost": total_cost}]
-                            if cost is not None
-                            else []
-                        ),
-                    ]
-                ),
-            ],
-            ignore_index=True,
-        )
-        typer.echo(summary.to_csv(index=False), nl=False)
-        return
-    names = {"accuracy": "accuracy", "log_loss": "log-loss", "brier": "Brier",
-             "roc_auc": "ROC AUC", "f1_macro": "F1", "cost": "cost"}  # fmt: skip
-    caption = "ROC AUC: one class against the rest, averaged over classes; F1: macro average"
-    if cost is not None:
-        caption += "; cost: mean cost per test row of the minimum-risk decisions"
-    if test is None:
-        scores = Table(
-            title=escape(f"{model} on {data}: {used}-fold cross-validation"),
-            title_justify="left",
-            caption="mean: ± is the standard deviation over the folds; "
-            + caption
-            + "; '-' where a fold's test part lacks a class",
-            caption_justify="left",
-        )
-        for name in ("fold", "test rows", *(names[m] for m in metrics)):
-            scores.add_column(name, justify="right", no_wrap=True)
-        # row by row as dicts: iterrows() would make the whole row float (fold 1.0, rows 30.0)
-        for row in fold_rows.to_dict("records"):
-            scores.add_row(
-                str(row["fold"]), str(row["test_rows"]), *(_fmt(row[m]) for m in metrics)
-            )
-        scores.add_section()
-        scores.add_row(
-            "mean",
-            str(len(y)),
-            *(f"{_fmt(result['mean'][m])} ± {_fmt(result['std'][m])}" for m in metrics),
-            style="bold",
-        )
-        where = "out-of-fold predictions"
+        _evaluation_csv(result, fold_rows, test=test, n_rows=len(y), total_cost=total_cost)
     else:
+        scores = _scores_table(result, fold_rows, metrics, model=model, data=data, test=test,
+                               n_rows=len(y), total_cost=total_cost)  # fmt: skip
+        _print_evaluation(scores, result, report, test=test, cost=cost, classes=classes,
+                          matrix=matrix, total_cost=total_cost)  # fmt: skip
+
+
+def _evaluation_doc(result: dict, fold_rows: pd.DataFrame, report: pd.DataFrame, *, model: str,
+                    data: str, test: str | None, cost: Path | None, matrix: Any,
+                    total_cost: float | None) -> dict[str, Any]:  # fmt: skip
+    """``evaluate --format json``: the scores (per fold and their mean, or the test set's),
+    the costs, the per-class report and the confusion matrix."""
+    how = "cross-validation" if test is None else "test set"
+    doc: dict[str, Any] = {"model": model, "data": data, "evaluation": how}
+    if test is None:
+        doc.update(
+            n_splits=int(result["n_splits"]),
+            classes=[_plain(c) for c in result["classes"]],
+            folds=fold_rows.to_dict(orient="records"),
+            mean=result["mean"],
+            std=result["std"],
+        )
+    else:
+        doc.update(
+            test=test,
+            train_rows=int(result["n_train"][0]),
+            test_rows=int(fold_rows["test_rows"].iloc[0]),
+            classes=[_plain(c) for c in result["classes"]],
+            scores=result["mean"],
+        )
+    if cost is not None:
+        doc["total_cost"] = total_cost
+        doc["cost_matrix"] = {"file": str(cost), "rows": "predicted", "columns": "true",
+                              "matrix": matrix.tolist()}  # fmt: skip
+    doc.update(
+        per_class=[
+            {
+                "class": _plain(c),
+                **{k: _plain(v) for k, v in row.items()},
+                "support": int(row["support"]),  # rows of the class: a count
+            }
+            for c, row in report.iterrows()
+        ],
+        confusion_matrix=result["confusion_matrix"].to_numpy().tolist(),
+        seconds=float(result["fit_time"].sum() + result["predict_time"].sum()),
+    )
+    return doc
+
+
+def _evaluation_csv(result: dict, fold_rows: pd.DataFrame, *, test: str | None, n_rows: int,
+                    total_cost: float | None) -> None:  # fmt: skip
+    """``evaluate --format csv``: the test set's scores in one row, or a row per fold and rows
+    for the mean, the standard deviation (and the total cost)."""
+    if test is not None:
+        one = fold_rows.drop(columns=["fold"])
+        one.insert(0, "train_rows", int(result["n_train"][0]))
+        typer.echo(one.to_csv(index=False), nl=False)
+        return
+    summary = pd.concat(
+        [
+            fold_rows,
+            pd.DataFrame(
+                [
+                    {"fold": "mean", "test_rows": n_rows, **result["mean"]},
+                    {"fold": "std", "test_rows": n_rows, **result["std"]},
+                    *(
+                        [{"fold": "total", "test_rows": n_rows, "total_cost": total_cost}]
+                        if total_cost is not None
+                        else []
+                    ),
+                ]
+            ),
+        ],
+        ignore_index=True,
+    )
+    typer.echo(summary.to_csv(index=False), nl=False)
+
+
+#: The scores' names in the tables.
+_METRIC_NAMES = {"accuracy": "accuracy", "log_loss": "log-loss", "brier": "Brier",
+                 "roc_auc": "ROC AUC", "f1_macro": "F1", "cost": "cost"}  # fmt: skip
+
+
+def _scores_table(result: dict, fold_rows: pd.DataFrame, metrics: tuple[str, ...], *,
+                  model: str, data: str, test: str | None, n_rows: int,
+                  total_cost: float | None) -> Table:  # fmt: skip
+    """``evaluate``'s table of scores: a row per fold and their mean, or the test set's."""
+    caption = "ROC AUC: one class against the rest, averaged over classes; F1: macro average"
+    if "cost" in metrics:
+        caption += "; cost: mean cost per test row of the minimum-risk decisions"
+    if test is not None:
         scores = Table(
             title=escape(f"{model} fitted on {data}, scored on {test} (test set)"),
             title_justify="left",
             caption=caption + "; '-' where the test set lacks a class",
             caption_justify="left",
         )
-        columns = ("train rows", "test rows", *(names[m] for m in metrics))
-        columns += ("total cost",) if cost is not None else ()
+        columns = ("train rows", "test rows", *(_METRIC_NAMES[m] for m in metrics))
+        columns += ("total cost",) if total_cost is not None else ()
         for name in columns:
             scores.add_column(name, justify="right", no_wrap=True)
         scores.add_row(
             str(int(result["n_train"][0])),
-            str(n_test[0]),
+            str(fold_rows["test_rows"].iloc[0]),
             *(_fmt(result["mean"][m]) for m in metrics),
-            *((f"{total_cost:g}",) if cost is not None else ()),
+            *((f"{total_cost:g}",) if total_cost is not None else ()),
         )
-        where = "test set predictions"
+        return scores
+    scores = Table(
+        title=escape(f"{model} on {data}: {result['n_splits']}-fold cross-validation"),
+        title_justify="left",
+        caption="mean: ± is the standard deviation over the folds; "
+        + caption
+        + "; '-' where a fold's test part lacks a class",
+        caption_justify="left",
+    )
+    for name in ("fold", "test rows", *(_METRIC_NAMES[m] for m in metrics)):
+        scores.add_column(name, justify="right", no_wrap=True)
+    # row by row as dicts: iterrows() would make the whole row float (fold 1.0, rows 30.0)
+    for row in fold_rows.to_dict("records"):
+        scores.add_row(str(row["fold"]), str(row["test_rows"]), *(_fmt(row[m]) for m in metrics))
+    scores.add_section()
+    scores.add_row(
+        "mean",
+        str(n_rows),
+        *(f"{_fmt(result['mean'][m])} ± {_fmt(result['std'][m])}" for m in metrics),
+        style="bold",
+    )
+    return scores
+
+
+def _print_evaluation(scores: Table, result: dict, report: pd.DataFrame, *, test: str | None,
+                      cost: Path | None, classes: Any, matrix: Any,
+                      total_cost: float | None) -> None:  # fmt: skip
+    """``evaluate`` as tables: the scores, the costs, the per-class report and the confusion
+    matrix."""
+    where = "out-of-fold predictions" if test is None else "test set predictions"
     per_class = Table(title=f"per class ({where})", title_justify="left")
     for name in ("class", "precision", "recall", "F1", "rows"):
         per_class.add_column(name, justify="right" if name != "class" else "left")
@@ -322,6 +352,7 @@ def evaluate(
             _fmt(row["f1"]),
             str(int(row["support"])),
         )
+    cm = result["confusion_matrix"]
     confusion = Table(
         title="confusion matrix (rows: true class, columns: predicted)", title_justify="left"
     )
@@ -333,7 +364,7 @@ def evaluate(
     out = _out()
     out.print(scores)
     if cost is not None:
-        rows = int(sum(n_test))
+        rows = int(sum(int(n) for n in result["n_test"]))
         out.print(
             f"total cost: {total_cost:g} over {rows} test rows ({total_cost / rows:.4g} per row)"
         )
@@ -360,23 +391,26 @@ def _chosen_models(names: list[str] | None) -> dict[str, type]:
     return {name: MODELS[name] for name in chosen}
 
 
+_Models = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--models",
+        "--model",
+        "-m",
+        metavar="NAMES",
+        help="The models to compare, in this order (repeatable, or a comma list: "
+        "naive-bayes,tan); default: every model. The majority-class baseline is always "
+        "included.",
+    ),
+]
+
+
 @app.command()
 def compare(
     ctx: typer.Context,
     data: _Data = _DEFAULT_DATA,
     target: _Target = None,
-    models: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--models",
-            "--model",
-            "-m",
-            metavar="NAMES",
-            help="The models to compare, in this order (repeatable, or a comma list: "
-            "naive-bayes,tan); default: every model. The majority-class baseline is always "
-            "included.",
-        ),
-    ] = None,
+    models: _Models = None,
     folds: _Folds = 10,
     seed: _Seed = 0,
     test: _Test = None,
@@ -415,19 +449,7 @@ def compare(
     labels = y.to_numpy() if split is None else np.concatenate([y, split[1]])
     classes = np.unique(labels)
     cost_table, matrix = _cost_table(cost, classes)
-    categorical_cols = _categorical(table, X)
-    runnable = {
-        name: cls for name, cls in chosen.items() if _takes_tables(cls) or not categorical_cols
-    }
-    if not runnable:
-        msg = (
-            f"{', '.join(chosen)} need{'s' if len(chosen) == 1 else ''} numeric counts, but "
-            f"columns {categorical_cols} are categorical (see `bayeskit schema DATA`); declare "
-            "them --numeric if they hold counts, or choose a model that reads categorical data"
-        )
-        raise typer.BadParameter(msg, param_hint="'--models'")
-    estimators = {BASELINE: DummyClassifier(strategy="prior")}
-    estimators.update({name: _build(cls, table, X, params) for name, cls in runnable.items()})
+    estimators = _compared_estimators(chosen, table, X, params)
     with _refusals(), _progress() as bar:
         task = bar.add_task("models", total=len(estimators) * (folds if test is None else 1))
         frame = compare_models(
@@ -449,7 +471,38 @@ def compare(
         what = "cross-validated on" if test is None else "fitted on DATA and scored on"
         msg = f"no model could be {what} {test or data}: {reasons}"
         raise _fail(msg)
-    used = int(frame["n_splits"].max())
+    out = _comparison(frame, chosen, test)
+    if fmt != "table":
+        _emit(out.drop(columns=["n_splits"]), fmt, "")
+        return
+    _print_comparison(out, frame, n_models=len(chosen), data=data, test=test, cost=cost)
+    if cost is not None:
+        _print_costs(cost, classes, matrix)
+
+
+def _compared_estimators(chosen: dict[str, type], table: Any, X: pd.DataFrame,
+                         params: Any) -> dict[str, Any]:  # fmt: skip
+    """``compare``: the baseline and the chosen models that can read DATA (the count models
+    need every column numeric), built; refused when none of them can."""
+    categorical_cols = _categorical(table, X)
+    runnable = {
+        name: cls for name, cls in chosen.items() if _takes_tables(cls) or not categorical_cols
+    }
+    if not runnable:
+        msg = (
+            f"{', '.join(chosen)} need{'s' if len(chosen) == 1 else ''} numeric counts, but "
+            f"columns {categorical_cols} are categorical (see `bayeskit schema DATA`); declare "
+            "them --numeric if they hold counts, or choose a model that reads categorical data"
+        )
+        raise typer.BadParameter(msg, param_hint="'--models'")
+    estimators = {BASELINE: DummyClassifier(strategy="prior")}
+    estimators.update({name: _build(cls, table, X, params) for name, cls in runnable.items()})
+    return estimators
+
+
+def _comparison(frame: pd.DataFrame, chosen: dict[str, type], test: str | None) -> pd.DataFrame:
+    """``compare``'s rows: the baseline, then each chosen model in order (one that was not run
+    with a note saying why); with --test, no spread and no t-test."""
     rows = []
     for name in [BASELINE, *chosen]:
         if name not in frame.index:
@@ -460,9 +513,12 @@ def compare(
     out = pd.DataFrame(rows, columns=["model", *frame.columns])
     if test is not None:  # one split: no spread, no t-test
         out = out.drop(columns=["accuracy_std", "t_vs_best", "p_vs_best"])
-    if fmt != "table":
-        _emit(out.drop(columns=["n_splits"]), fmt, "")
-        return
+    return out
+
+
+def _print_comparison(out: pd.DataFrame, frame: pd.DataFrame, *, n_models: int, data: str,
+                      test: str | None, cost: Path | None) -> None:  # fmt: skip
+    """``compare`` as a table, with a caption saying what each score is."""
     columns: dict[str, Any] = {"model": out["model"]}
     if test is None:
         columns["accuracy"] = [
@@ -498,7 +554,7 @@ def compare(
         else ""
     )
     if test is None:
-        best = frame.loc[frame["p_vs_best"].isna() & scored].index
+        best = frame.loc[frame["p_vs_best"].isna() & (frame["note"] == "")].index
         caption = (
             f"accuracy: {_LEGEND_MEAN}. p vs best: corrected resampled t-test (Nadeau & Bengio "
             f"2003, as Weka's Experimenter) of fold accuracies against the best model"
@@ -506,7 +562,7 @@ def compare(
             f"larger than fold noise.{costs} ROC AUC: one-vs-rest, macro. F1: macro. "
             f"{_LEGEND_TIME}. "
         )
-        how = f"on {data}: {used}-fold cross-validation"
+        how = f"on {data}: {int(frame['n_splits'].max())}-fold cross-validation"
     else:
         caption = (
             f"accuracy on the test set (one split: no standard deviation, no t-test).{costs} "
@@ -515,10 +571,8 @@ def compare(
         )
         how = f"fitted on {data}, scored on {test} (test set)"
     caption += "baseline: always the most frequent class, class frequencies as probabilities."
-    n_models = f"{len(chosen)} model{'s' if len(chosen) > 1 else ''}"
-    _emit(view, "table", f"{n_models} and a baseline {how}", caption)
-    if cost is not None:
-        _print_costs(cost, classes, matrix)
+    n_models_text = f"{n_models} model{'s' if n_models > 1 else ''}"
+    _emit(view, "table", f"{n_models_text} and a baseline {how}", caption)
 
 
 def _p_cell(p: float) -> str:

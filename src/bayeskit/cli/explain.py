@@ -102,46 +102,75 @@ def _fitted_facts(estimator: Any) -> dict[str, Any]:
     return facts
 
 
+_Plot = Annotated[
+    Path | None,
+    typer.Option(
+        "--plot",
+        metavar="PNG",
+        help="Also draw the model as a Bayesian network (naive Bayes, TAN, SPODE, KDB, "
+        "selective KDB, network) to this image.",
+    ),
+]
+
+
 @app.command()
-def show(
-    model_file: _ModelFile,
-    plot: Annotated[
-        Path | None,
-        typer.Option(
-            "--plot",
-            metavar="PNG",
-            help="Also draw the model as a Bayesian network (naive Bayes, TAN, SPODE, KDB, "
-            "selective KDB, network) to this image.",
-        ),
-    ] = None,
-    fmt: _Format = "table",
-) -> None:
+def show(model_file: _ModelFile, plot: _Plot = None, fmt: _Format = "table") -> None:
     """Show what a saved classifier is: its model and parameters, the classes and their prior,
     each feature's kind and states (or bins), its structure, the training rows."""
     _check_format(fmt)
     estimator, name = _load(model_file)
-    net = None
-    if plot is not None:
+    net, node = _network_form(estimator, name) if plot is not None else (None, None)
+    doc, prior, counts, parents = _model_facts(estimator, name, model_file)
+    if fmt == "json":
+        typer.echo(json.dumps(doc, indent=1, allow_nan=True))
+    elif fmt == "csv":
+        frame = pd.DataFrame(
+            [
+                {
+                    "feature": f["feature"],
+                    "kind": f["kind"],
+                    "states": "|".join(map(str, f.get("states") or f.get("bins") or [])),
+                    **({"parents": "|".join(f["parents"])} if parents is not None else {}),
+                }
+                for f in doc["features"]
+            ]
+        )
+        typer.echo(frame.to_csv(index=False), nl=False)
+    else:
+        _print_model(doc, estimator, prior, counts, parents)
+    if net is not None:
+        _draw_network(net, getattr(estimator, "class_node", None) or node, plot)
+
+
+def _network_form(estimator: Any, name: str) -> tuple[Any, str]:
+    """``show --plot``: the model as a Bayesian network, and the name its class node has in it
+    (``class``, with ``_`` added while a feature has that name)."""
+    try:
+        to_network = estimator.to_network
+    except AttributeError:
+        to_network = None
+    if to_network is None:
+        msg = (
+            f"model {name!r} ({type(estimator).__name__}) has no network form to draw; "
+            "--plot draws naive-bayes, spode, tan, kdb, selective-kdb and network models"
+        )
+        raise _fail(msg)
+    with _refusals():
         try:
-            to_network = estimator.to_network
-        except AttributeError:
-            to_network = None
-        if to_network is None:
-            msg = (
-                f"model {name!r} ({type(estimator).__name__}) has no network form to draw; "
-                "--plot draws naive-bayes, spode, tan, kdb, selective-kdb and network models"
-            )
-            raise _fail(msg)
-        with _refusals():
-            try:
-                names = set(estimator.schema_.names)
-                node = "class"
-                while node in names:
-                    node += "_"
-                net = to_network() if name == "network" else to_network(node)
-            except (AttributeError, ValueError) as exc:
-                msg = f"model {name!r} ({type(estimator).__name__}) cannot be drawn: {exc}"
-                raise ValueError(msg) from None
+            names = set(estimator.schema_.names)
+            node = "class"
+            while node in names:
+                node += "_"
+            net = to_network() if name == "network" else to_network(node)
+        except (AttributeError, ValueError) as exc:
+            msg = f"model {name!r} ({type(estimator).__name__}) cannot be drawn: {exc}"
+            raise ValueError(msg) from None
+    return net, node
+
+
+def _model_facts(estimator: Any, name: str, model_file: Path) -> tuple[dict, Any, Any, Any]:
+    """``show``: the document of what the model is (as ``--format json`` writes it), the class
+    prior, the training rows per class, and each feature's parents (None: no one structure)."""
     schema_ = estimator.schema_
     classes = [_plain(c) for c in estimator.classes_]
     prior = np.exp(np.asarray(estimator.log_prior_, dtype=np.float64))
@@ -168,12 +197,11 @@ def show(
         if selected is not None and col.name not in selected:
             entry["note"] = "not selected: left out of the model"
         features.append(entry)
-    params = {k: _json_value(v) for k, v in estimator.get_params().items()}
     doc = {
         "file": str(model_file),
         "model": name,
         "class": type(estimator).__name__,
-        "parameters": params,
+        "parameters": {k: _json_value(v) for k, v in estimator.get_params().items()},
         "training_rows": n_rows,
         "classes": [
             {"class": c, "prior": float(p), "rows": int(n) if n == int(n) else float(n)}
@@ -183,72 +211,66 @@ def show(
         "left_out": list(schema_.ignored),
         "fitted": _json_value(_fitted_facts(estimator)),
     }
-    if fmt == "json":
-        typer.echo(json.dumps(doc, indent=1, allow_nan=True))
-    elif fmt == "csv":
-        frame = pd.DataFrame(
-            [
-                {
-                    "feature": f["feature"],
-                    "kind": f["kind"],
-                    "states": "|".join(map(str, f.get("states") or f.get("bins") or [])),
-                    **({"parents": "|".join(f["parents"])} if parents is not None else {}),
-                }
-                for f in features
-            ]
-        )
-        typer.echo(frame.to_csv(index=False), nl=False)
-    else:
-        out = _out()
-        out.print(
-            f"{escape(str(model_file))}: [bold]{name}[/] ({type(estimator).__name__}), fitted "
-            f"on {n_rows:,} rows, {len(features)} features, {len(classes)} classes"
-        )
-        shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
-        out.print(f"parameters: {escape(shown)}")
-        facts = ", ".join(f"{k}={v}" for k, v in doc["fitted"].items())
-        if facts:
-            out.print(f"fitted: {escape(facts)}")
-        if schema_.ignored:
-            out.print(f"left out (identifiers): {escape(', '.join(schema_.ignored))}")
-        _emit(
-            pd.DataFrame(
-                {
-                    "class": [str(c) for c in classes],
-                    "prior": [f"{p:.4g}" for p in prior],
-                    "training rows": [f"{_plain(n):g}" for n in counts],
-                }
-            ),
-            "table",
-            "classes",
-        )
-        table = pd.DataFrame(
+    return doc, prior, counts, parents
+
+
+def _print_model(doc: dict, estimator: Any, prior: Any, counts: Any, parents: Any) -> None:
+    """``show`` as tables: a line on the model, its parameters and fitted facts, the classes,
+    and the features."""
+    name, features, params = doc["model"], doc["features"], doc["parameters"]
+    out = _out()
+    out.print(
+        f"{escape(doc['file'])}: [bold]{name}[/] ({type(estimator).__name__}), fitted "
+        f"on {doc['training_rows']:,} rows, {len(features)} features, "
+        f"{len(doc['classes'])} classes"
+    )
+    shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
+    out.print(f"parameters: {escape(shown)}")
+    facts = ", ".join(f"{k}={v}" for k, v in doc["fitted"].items())
+    if facts:
+        out.print(f"fitted: {escape(facts)}")
+    if doc["left_out"]:
+        out.print(f"left out (identifiers): {escape(', '.join(doc['left_out']))}")
+    _emit(
+        pd.DataFrame(
             {
-                "feature": [f["feature"] for f in features],
-                "kind": [f["kind"] for f in features],
-                "states": [_short(f.get("states") or f.get("bins") or []) or "-" for f in features],
+                "class": [str(c["class"]) for c in doc["classes"]],
+                "prior": [f"{p:.4g}" for p in prior],
+                "training rows": [f"{_plain(n):g}" for n in counts],
             }
-        )
-        caption = None
-        if parents is not None:
-            table["parents"] = [f.get("note") or ", ".join(f["parents"]) or "-" for f in features]
-            if name != "network":
-                caption = "parents: the feature parents; the class is a parent of every feature"
-        _emit(table, "table", "features", caption, left=("states", "parents"))
-    if net is not None:
-        with _refusals():
-            import matplotlib
+        ),
+        "table",
+        "classes",
+    )
+    table = pd.DataFrame(
+        {
+            "feature": [f["feature"] for f in features],
+            "kind": [f["kind"] for f in features],
+            "states": [_short(f.get("states") or f.get("bins") or []) or "-" for f in features],
+        }
+    )
+    caption = None
+    if parents is not None:
+        table["parents"] = [f.get("note") or ", ".join(f["parents"]) or "-" for f in features]
+        if name != "network":
+            caption = "parents: the feature parents; the class is a parent of every feature"
+    _emit(table, "table", "features", caption, left=("states", "parents"))
 
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
 
-            from bayeskit.plot import network as draw
+def _draw_network(net: Any, class_node: str, plot: Path) -> None:
+    """``show --plot``: the network drawn to ``plot``, its class node highlighted."""
+    with _refusals():
+        import matplotlib
 
-            class_node = getattr(estimator, "class_node", None) or node
-            fig = draw(net, highlight=[class_node]).figure
-            fig.savefig(plot, dpi=120, bbox_inches="tight")
-            plt.close(fig)
-        _err().print(f"drew the network to {escape(str(plot))}")
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from bayeskit.plot import network as draw
+
+        fig = draw(net, highlight=[class_node]).figure
+        fig.savefig(plot, dpi=120, bbox_inches="tight")
+        plt.close(fig)
+    _err().print(f"drew the network to {escape(str(plot))}")
 
 
 #: Why a model has no per-feature evidence, for ``explain``'s message.
@@ -292,27 +314,29 @@ def _chosen_rows(rows: list[str] | None, X: pd.DataFrame, table: _Table) -> list
     return list(dict.fromkeys(chosen))
 
 
+_Row = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--row",
+        "-r",
+        metavar="N",
+        help="Explain the row on line N of DATA (the header is line 1; for an ARFF file "
+        "or a bundled data set, row number N from 0); repeatable, or a comma list. "
+        "Default: every row.",
+    ),
+]
+_Top = Annotated[
+    int | None,
+    typer.Option("--top", min=1, metavar="K", help="Show the K features of largest evidence only."),
+]
+
+
 @app.command()
 def explain(
     model_file: _ModelFile,
     data: _Data,
-    row: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--row",
-            "-r",
-            metavar="N",
-            help="Explain the row on line N of DATA (the header is line 1; for an ARFF file "
-            "or a bundled data set, row number N from 0); repeatable, or a comma list. "
-            "Default: every row.",
-        ),
-    ] = None,
-    top: Annotated[
-        int | None,
-        typer.Option(
-            "--top", min=1, metavar="K", help="Show the K features of largest evidence only."
-        ),
-    ] = None,
+    row: _Row = None,
+    top: _Top = None,
     target: _IgnoredTarget = None,
     ignore: _Ignore = None,
     na_values: _NaValues = None,
@@ -338,7 +362,30 @@ def explain(
     target = target or table.default_target
     drop = [target] if target is not None and target in frame.columns else []
     X = _model_features(estimator, table, frame, drop, ignore)
-    chosen = _chosen_rows(row, X, table)
+    explained = _explained(estimator, X, _chosen_rows(row, X, table), top)
+    if fmt == "json":
+        typer.echo(json.dumps(explained, indent=1, default=_plain, allow_nan=True))
+        return
+    if fmt == "csv":
+        flat_rows = [
+            {
+                "row": e["row"],
+                "predicted": e["predicted"],
+                "probability": e["probability"],
+                **item,
+            }
+            for e in explained
+            for item in e["evidence"]
+        ]
+        columns = ["row", "predicted", "probability", "feature", "value", "evidence"]
+        typer.echo(pd.DataFrame(flat_rows, columns=columns).to_csv(index=False), nl=False)
+        return
+    _print_explained(explained, table)
+
+
+def _explained(estimator: Any, X: pd.DataFrame, chosen: list, top: int | None) -> list[dict]:
+    """``explain``: for each chosen row, its predicted class, that class's probability, and
+    each feature's evidence for it, largest first (the ``top`` largest only)."""
     with _refusals():
         rows = X.loc[chosen]
         predicted = estimator.predict(rows)
@@ -368,23 +415,11 @@ def explain(
                 ],
             }
         )
-    if fmt == "json":
-        typer.echo(json.dumps(explained, indent=1, default=_plain, allow_nan=True))
-        return
-    if fmt == "csv":
-        flat_rows = [
-            {
-                "row": e["row"],
-                "predicted": e["predicted"],
-                "probability": e["probability"],
-                **item,
-            }
-            for e in explained
-            for item in e["evidence"]
-        ]
-        columns = ["row", "predicted", "probability", "feature", "value", "evidence"]
-        typer.echo(pd.DataFrame(flat_rows, columns=columns).to_csv(index=False), nl=False)
-        return
+    return explained
+
+
+def _print_explained(explained: list[dict], table: _Table) -> None:
+    """``explain`` as tables: one per row, then a line on what evidence is."""
     out = _out()
     for e in explained:
         shown = Table(

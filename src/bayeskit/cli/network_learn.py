@@ -33,106 +33,122 @@ from bayeskit.cli._network import (
     _write_network,
 )
 
+# --------------------------------------------------------------------------------------------
+# network learn
+# --------------------------------------------------------------------------------------------
+
+_Score = Annotated[str, typer.Option("--score", help="Structure score: bic, aic, k2, bdeu or ll.")]
+_MaxParents = Annotated[
+    int | None,
+    typer.Option("--max-parents", min=0, help="The most parents a node may have."),
+]
+_Tabu = Annotated[int, typer.Option("--tabu", min=0, help="Tabu list length (0: none).")]
+_Start = Annotated[
+    str,
+    typer.Option("--start", help="Start graph of the climb: tree (Chow-Liu) or empty."),
+]
+_Tree = Annotated[bool, typer.Option("--tree", help="Chow-Liu tree instead.")]
+_Chunksize = Annotated[
+    int | None,
+    typer.Option(
+        "--chunksize",
+        metavar="ROWS",
+        help="Read DATA (a CSV or Parquet file) this many rows at a time: memory holds a "
+        "chunk and the data's distinct rows, or, past --max-distinct-rows, a chunk and "
+        "the counts of one climbing step (a pass over the file per step).",
+    ),
+]
+_MaxDistinctRows = Annotated[
+    int | None,
+    typer.Option(
+        "--max-distinct-rows",
+        min=0,
+        metavar="ROWS",
+        help="With --chunksize: the most distinct rows held in memory (0: a pass per "
+        "step from the start). Default 2,000,000.",
+    ),
+]
+_Discretize = Annotated[
+    str | None,
+    typer.Option(
+        "--discretize",
+        metavar="METHOD[:BINS]",
+        help="Bin the numeric columns that cannot be variables as they are (numbers not "
+        "whole, or more than 32 distinct whole numbers): equal-frequency:5 or "
+        'equal-width:N; their states are named as intervals, "(-inf, 2.5]", which '
+        "XMLBIF holds (-o net.xml) and BIF does not.",
+    ),
+]
+_Categorical = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--categorical",
+        metavar="COL",
+        help="Give COL a state per distinct value, whatever they are (repeatable, or a "
+        "comma list).",
+    ),
+]
+_Missing = Annotated[
+    str | None,
+    typer.Option(
+        "--missing",
+        metavar="HOW",
+        help="Learn from DATA with missing values: em, Friedman's structural EM (EM fits "
+        "the current DAG, the missing values are completed from it, a hill climb on the "
+        "completed rows gives the next DAG, until it stays). Without it, missing values "
+        "are refused.",
+    ),
+]
+_SemMaxIter = Annotated[
+    int | None,
+    typer.Option(
+        "--max-iter",
+        min=1,
+        metavar="N",
+        help="With --missing em: the most structural EM iterations. Default 10.",
+    ),
+]
+_Completions = Annotated[
+    int | None,
+    typer.Option(
+        "--completions",
+        min=1,
+        metavar="N",
+        help="With --missing em: completions drawn per incomplete row (more: less noise, "
+        "more time). Default 5.",
+    ),
+]
+_SemSeed = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        min=0,
+        metavar="N",
+        help="With --missing em: seed of EM's start and of the completions (the same "
+        "seed, the same network). Default 0.",
+    ),
+]
+
 
 @network_app.command("learn")
 def network_learn(
     data: _Data,
     output: _NetOut,
-    score: Annotated[
-        str, typer.Option("--score", help="Structure score: bic, aic, k2, bdeu or ll.")
-    ] = "bic",
-    max_parents: Annotated[
-        int | None,
-        typer.Option("--max-parents", min=0, help="The most parents a node may have."),
-    ] = None,
-    tabu: Annotated[int, typer.Option("--tabu", min=0, help="Tabu list length (0: none).")] = 10,
-    start: Annotated[
-        str,
-        typer.Option("--start", help="Start graph of the climb: tree (Chow-Liu) or empty."),
-    ] = "tree",
-    tree: Annotated[bool, typer.Option("--tree", help="Chow-Liu tree instead.")] = False,
+    score: _Score = "bic",
+    max_parents: _MaxParents = None,
+    tabu: _Tabu = 10,
+    start: _Start = "tree",
+    tree: _Tree = False,
     estimator: _Estimator = "bdeu",
     alpha: _Alpha = None,
-    chunksize: Annotated[
-        int | None,
-        typer.Option(
-            "--chunksize",
-            metavar="ROWS",
-            help="Read DATA (a CSV or Parquet file) this many rows at a time: memory holds a "
-            "chunk and the data's distinct rows, or, past --max-distinct-rows, a chunk and "
-            "the counts of one climbing step (a pass over the file per step).",
-        ),
-    ] = None,
-    max_distinct_rows: Annotated[
-        int | None,
-        typer.Option(
-            "--max-distinct-rows",
-            min=0,
-            metavar="ROWS",
-            help="With --chunksize: the most distinct rows held in memory (0: a pass per "
-            "step from the start). Default 2,000,000.",
-        ),
-    ] = None,
-    discretize: Annotated[
-        str | None,
-        typer.Option(
-            "--discretize",
-            metavar="METHOD[:BINS]",
-            help="Bin the numeric columns that cannot be variables as they are (numbers not "
-            "whole, or more than 32 distinct whole numbers): equal-frequency:5 or "
-            'equal-width:N; their states are named as intervals, "(-inf, 2.5]", which '
-            "XMLBIF holds (-o net.xml) and BIF does not.",
-        ),
-    ] = None,
-    categorical: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--categorical",
-            metavar="COL",
-            help="Give COL a state per distinct value, whatever they are (repeatable, or a "
-            "comma list).",
-        ),
-    ] = None,
-    missing: Annotated[
-        str | None,
-        typer.Option(
-            "--missing",
-            metavar="HOW",
-            help="Learn from DATA with missing values: em, Friedman's structural EM (EM fits "
-            "the current DAG, the missing values are completed from it, a hill climb on the "
-            "completed rows gives the next DAG, until it stays). Without it, missing values "
-            "are refused.",
-        ),
-    ] = None,
-    max_iter: Annotated[
-        int | None,
-        typer.Option(
-            "--max-iter",
-            min=1,
-            metavar="N",
-            help="With --missing em: the most structural EM iterations. Default 10.",
-        ),
-    ] = None,
-    completions: Annotated[
-        int | None,
-        typer.Option(
-            "--completions",
-            min=1,
-            metavar="N",
-            help="With --missing em: completions drawn per incomplete row (more: less noise, "
-            "more time). Default 5.",
-        ),
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            "--seed",
-            min=0,
-            metavar="N",
-            help="With --missing em: seed of EM's start and of the completions (the same "
-            "seed, the same network). Default 0.",
-        ),
-    ] = None,
+    chunksize: _Chunksize = None,
+    max_distinct_rows: _MaxDistinctRows = None,
+    discretize: _Discretize = None,
+    categorical: _Categorical = None,
+    missing: _Missing = None,
+    max_iter: _SemMaxIter = None,
+    completions: _Completions = None,
+    seed: _SemSeed = None,
     ignore: _Ignore = None,
 ) -> None:
     """Learn a Bayesian network from DATA (every column a variable) and write it; with
@@ -141,94 +157,31 @@ def network_learn(
     Whole numbers are states in numeric order; a column of numbers that are not whole, or of
     more than 32 distinct whole numbers, is refused by name: bin it with --discretize, or give
     it a state per value with --categorical."""
-    from bayeskit.networks import BayesianNetwork
-
     if start not in ("tree", "empty"):
         msg = f"--start must be tree or empty, got {start!r}"
         raise _fail(msg)
     em = _check_missing_options(missing, chunksize=chunksize, tree=tree, max_iter=max_iter,
                                 completions=completions, seed=seed)  # fmt: skip
     declared = _names(categorical)
-    if discretize is not None:
-        from bayeskit.factors.states import parse_discretize
-
-        try:
-            parse_discretize(discretize, "--discretize")
-        except ValueError as exc:
-            raise _fail(str(exc)) from None
-        if chunksize is not None:
-            msg = "--discretize needs DATA read whole (its bins come from all rows): no --chunksize"
-            raise _fail(msg)
-    options: dict[str, Any] = {}
-    binned: list[str] = []
-    if chunksize is None:
-        if max_distinct_rows is not None:
-            msg = "--max-distinct-rows goes with --chunksize (DATA read whole is held anyway)"
-            raise _fail(msg)
-        frame, binned = _network_data(
-            data, categorical=declared, discretize=discretize, ignore=ignore
-        )
-        if binned and not _is_xml(output):
-            msg = (
-                f"--discretize binned {', '.join(binned)}: their states are intervals such as "
-                f"{frame[binned[0]].cat.categories[0]!r}, which BIF cannot hold (names are "
-                "single words); write XMLBIF (-o FILE.xml)"
-            )
-            raise _fail(msg)
-        source = f"{len(frame)} rows"
-        holes = {str(c): int(n) for c, n in frame.isna().sum().items() if n}
-        if holes and not em:
-            raise _fail(_missing_refusal(frame, holes))
-        if em and not holes:
-            _note("DATA has no missing values: structural EM is one hill climb on it")
-    else:
-        from bayeskit.networks.search import MAX_DISTINCT_ROWS
-
-        frame, options["states"] = _network_chunks(data, chunksize, declared, ignore)
-        limit = MAX_DISTINCT_ROWS if max_distinct_rows is None else max_distinct_rows
-        options["max_distinct_rows"] = limit
-        source = f"{escape(data)} in chunks of {chunksize:,} rows"
-    how = ""
+    _check_discretize(discretize, chunksize)
+    frame, options, binned, holes, source = _learn_data(
+        data, output, chunksize=chunksize, max_distinct_rows=max_distinct_rows,
+        declared=declared, discretize=discretize, ignore=ignore, em=em,
+    )  # fmt: skip
     with _refusals():
         if em:
-            result = _structural_em(
-                frame, score=score, max_parents=max_parents, tabu=tabu, start=start,
+            net, how = _structural_em(
+                frame, holes, score=score, max_parents=max_parents, tabu=tabu, start=start,
                 estimator=estimator, alpha=alpha, max_iter=max_iter, completions=completions,
                 seed=seed,
             )  # fmt: skip
-            net = result.network
-            state = "converged" if result.converged else "stopped at --max-iter"
-            n = result.n_iter
-            where = (
-                f"{sum(holes.values())} missing values in {len(holes)} of {frame.shape[1]} "
-                "columns" if holes else "no missing values"
-            )  # fmt: skip
-            how = f" by structural EM ({where}; {n} iteration{'s' * (n != 1)}, {state})"
-        elif tree:
-            net = BayesianNetwork.learn(frame, "tree", score=score, estimator=estimator,
-                                        alpha=alpha, **options)  # fmt: skip
         else:
-            with _spinner() as bar:
-                task = bar.add_task("hill climbing")
-
-                def show(moves: int, total: float) -> None:
-                    text = f"hill climbing: {moves} moves, {score} {total:,.1f}"
-                    bar.update(task, description=text)
-
-                try:
-                    net = BayesianNetwork.learn(
-                        frame, "hill-climb", score=score, estimator=estimator, alpha=alpha,
-                        max_parents=max_parents, tabu_length=tabu, start=start, progress=show,
-                        **options,
-                    )  # fmt: skip
-                except ValueError as exc:  # a chunk's missing value, found while counting
-                    if chunksize is None or "has a missing value" not in str(exc):
-                        raise
-                    msg = (
-                        f"{exc}: --missing em learns from missing values, with DATA read whole "
-                        "(no --chunksize)"
-                    )
-                    raise ValueError(msg) from None
+            how = ""
+            net = _learn_complete(
+                frame, options, tree=tree, chunked=chunksize is not None, score=score,
+                estimator=estimator, alpha=alpha, max_parents=max_parents, tabu=tabu,
+                start=start,
+            )  # fmt: skip
         _write_network(net, output)
     if binned:
         how = f" ({', '.join(binned)} binned {discretize})" + how
@@ -270,6 +223,55 @@ def _check_missing_options(missing: str | None, *, chunksize: int | None, tree: 
     return True
 
 
+def _check_discretize(discretize: str | None, chunksize: int | None) -> None:
+    """``network learn --discretize``: its METHOD[:BINS] checked, and DATA read whole."""
+    if discretize is None:
+        return
+    from bayeskit.factors.states import parse_discretize
+
+    try:
+        parse_discretize(discretize, "--discretize")
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    if chunksize is not None:
+        msg = "--discretize needs DATA read whole (its bins come from all rows): no --chunksize"
+        raise _fail(msg)
+
+
+def _learn_data(
+    data: str, output: Path, *, chunksize: int | None, max_distinct_rows: int | None,
+    declared: list[str], discretize: str | None, ignore: Any, em: bool,
+) -> tuple[Any, dict[str, Any], list[str], dict[str, int], str]:  # fmt: skip
+    """``network learn``: DATA read whole or in chunks; the options the learner takes for
+    it, the columns --discretize binned, the missing values per column (read whole), and the
+    words naming the source."""
+    options: dict[str, Any] = {}
+    if chunksize is not None:
+        from bayeskit.learning.search import MAX_DISTINCT_ROWS
+
+        frame, options["states"] = _network_chunks(data, chunksize, declared, ignore)
+        limit = MAX_DISTINCT_ROWS if max_distinct_rows is None else max_distinct_rows
+        options["max_distinct_rows"] = limit
+        return frame, options, [], {}, f"{escape(data)} in chunks of {chunksize:,} rows"
+    if max_distinct_rows is not None:
+        msg = "--max-distinct-rows goes with --chunksize (DATA read whole is held anyway)"
+        raise _fail(msg)
+    frame, binned = _network_data(data, categorical=declared, discretize=discretize, ignore=ignore)
+    if binned and not _is_xml(output):
+        msg = (
+            f"--discretize binned {', '.join(binned)}: their states are intervals such as "
+            f"{frame[binned[0]].cat.categories[0]!r}, which BIF cannot hold (names are "
+            "single words); write XMLBIF (-o FILE.xml)"
+        )
+        raise _fail(msg)
+    holes = {str(c): int(n) for c, n in frame.isna().sum().items() if n}
+    if holes and not em:
+        raise _fail(_missing_refusal(frame, holes))
+    if em and not holes:
+        _note("DATA has no missing values: structural EM is one hill climb on it")
+    return frame, options, binned, holes, f"{len(frame)} rows"
+
+
 def _missing_refusal(frame: pd.DataFrame, holes: dict[str, int]) -> str:
     """The refusal of DATA with missing values, ``holes`` (column -> how many), without
     --missing em: where the first one is, how many in which columns, and the option."""
@@ -287,11 +289,45 @@ def _missing_refusal(frame: pd.DataFrame, holes: dict[str, int]) -> str:
     )
 
 
-def _structural_em(frame: pd.DataFrame, *, score: str, max_parents: int | None, tabu: int,
-                   start: str, estimator: str, alpha: float | None, max_iter: int | None,
-                   completions: int | None, seed: int | None) -> Any:  # fmt: skip
+def _learn_complete(frame: Any, options: dict[str, Any], *, tree: bool, chunked: bool,
+                    score: str, estimator: str, alpha: float | None, max_parents: int | None,
+                    tabu: int, start: str) -> Any:  # fmt: skip
+    """``network learn`` on complete data: a Chow-Liu tree (--tree), else a hill climb with a
+    live display of its moves."""
+    from bayeskit.networks import BayesianNetwork
+
+    if tree:
+        return BayesianNetwork.learn(frame, "tree", score=score, estimator=estimator,
+                                     alpha=alpha, **options)  # fmt: skip
+    with _spinner() as bar:
+        task = bar.add_task("hill climbing")
+
+        def show(moves: int, total: float) -> None:
+            text = f"hill climbing: {moves} moves, {score} {total:,.1f}"
+            bar.update(task, description=text)
+
+        try:
+            return BayesianNetwork.learn(
+                frame, "hill-climb", score=score, estimator=estimator, alpha=alpha,
+                max_parents=max_parents, tabu_length=tabu, start=start, progress=show,
+                **options,
+            )  # fmt: skip
+        except ValueError as exc:  # a chunk's missing value, found while counting
+            if not chunked or "has a missing value" not in str(exc):
+                raise
+            msg = (
+                f"{exc}: --missing em learns from missing values, with DATA read whole "
+                "(no --chunksize)"
+            )
+            raise ValueError(msg) from None
+
+
+def _structural_em(frame: pd.DataFrame, holes: dict[str, int], *, score: str,
+                   max_parents: int | None, tabu: int, start: str, estimator: str,
+                   alpha: float | None, max_iter: int | None, completions: int | None,
+                   seed: int | None) -> tuple[Any, str]:  # fmt: skip
     """``network learn --missing em``: :func:`bayeskit.networks.structural_em` with a live
-    display of its iterations."""
+    display of its iterations; the network, and words saying how it was learned."""
     from bayeskit.networks import structural_em
 
     most = 10 if max_iter is None else max_iter
@@ -302,62 +338,82 @@ def _structural_em(frame: pd.DataFrame, *, score: str, max_parents: int | None, 
             text = f"structural EM: iteration {iteration} of at most {most}, {score} {total:,.1f}"
             bar.update(task, description=text)
 
-        return structural_em(
+        result = structural_em(
             frame, score=score, max_parents=max_parents, tabu_length=tabu,
             start=None if start == "tree" else [], max_iter=most,
             n_completions=5 if completions is None else completions, estimator=estimator,
             alpha=alpha, seed=0 if seed is None else seed, progress=show,
         )  # fmt: skip
+    state = "converged" if result.converged else "stopped at --max-iter"
+    n = result.n_iter
+    where = (
+        f"{sum(holes.values())} missing values in {len(holes)} of {frame.shape[1]} "
+        "columns" if holes else "no missing values"
+    )  # fmt: skip
+    return result.network, f" by structural EM ({where}; {n} iteration{'s' * (n != 1)}, {state})"
+
+
+# --------------------------------------------------------------------------------------------
+# network fit
+# --------------------------------------------------------------------------------------------
+
+_Structure = Annotated[
+    Path,
+    typer.Option(
+        "--structure",
+        "-s",
+        metavar="FILE",
+        help="Network file whose structure (and states) to keep.",
+    ),
+]  # fmt: skip
+_Method = Annotated[
+    str,
+    typer.Option(
+        "--method",
+        help="count (complete data), em, gradient (gradient ascent: Han, Kamber and Pei, "
+        "Data Mining, 9.1.2), or auto: count when every node is observed in every row, "
+        "else em. A node with no column in DATA is latent.",
+    ),
+]
+_EmMaxIter = Annotated[int, typer.Option("--max-iter", min=1, help="EM: most iterations.")]
+_Tol = Annotated[
+    float,
+    typer.Option(
+        "--tol",
+        help="EM: stop when the objective changes less than this, relative to its size.",
+    ),
+]  # fmt: skip
+_Restarts = Annotated[
+    int, typer.Option("--restarts", min=0, help="EM: extra random starts; the best is kept.")
+]
+_EmSeed = Annotated[int, typer.Option("--seed", min=0, help="EM: seed of the random starts.")]
+_FromFile = Annotated[
+    bool,
+    typer.Option(
+        "--from-file",
+        help="EM: start from the file's CPTs (expert values) instead of random ones.",
+    ),
+]  # fmt: skip
 
 
 @network_app.command("fit")
 def network_fit(
     data: _Data,
-    structure: Annotated[
-        Path,
-        typer.Option(
-            "--structure",
-            "-s",
-            metavar="FILE",
-            help="Network file whose structure (and states) to keep.",
-        ),
-    ],  # fmt: skip
+    structure: _Structure,
     output: _NetOut,
     estimator: _Estimator = "bdeu",
     alpha: _Alpha = None,
-    method: Annotated[
-        str,
-        typer.Option(
-            "--method",
-            help="count (complete data), em, gradient (gradient ascent: Han, Kamber and Pei, "
-            "Data Mining, 9.1.2), or auto: count when every node is observed in every row, "
-            "else em. A node with no column in DATA is latent.",
-        ),
-    ] = "auto",
-    max_iter: Annotated[int, typer.Option("--max-iter", min=1, help="EM: most iterations.")] = 100,
-    tol: Annotated[
-        float,
-        typer.Option(
-            "--tol",
-            help="EM: stop when the objective changes less than this, relative to its size.",
-        ),
-    ] = 1e-8,  # fmt: skip
-    restarts: Annotated[
-        int, typer.Option("--restarts", min=0, help="EM: extra random starts; the best is kept.")
-    ] = 0,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="EM: seed of the random starts.")] = 0,
-    from_file: Annotated[
-        bool,
-        typer.Option(
-            "--from-file",
-            help="EM: start from the file's CPTs (expert values) instead of random ones.",
-        ),
-    ] = False,  # fmt: skip
+    method: _Method = "auto",
+    max_iter: _EmMaxIter = 100,
+    tol: _Tol = 1e-8,
+    restarts: _Restarts = 0,
+    seed: _EmSeed = 0,
+    from_file: _FromFile = False,
     ignore: _Ignore = None,
 ) -> None:
     """Fit the CPTs of a given structure to DATA and write the network; with missing values
     or latent nodes, by EM (a live display shows the log-likelihood)."""
-    from bayeskit.networks import fit_em, fit_parameters
+    from bayeskit.networks import fit_parameters
 
     if method not in ("auto", "count", "em", "gradient"):
         msg = f"--method must be auto, count, em or gradient, got {method!r}"
@@ -365,21 +421,7 @@ def network_fit(
     given = _read_network(structure, "'--structure'")
     frame, _ = _network_data(data, check=False, ignore=ignore)  # the states are the file's
     states = {n: given.states(n) for n in given.nodes}
-    latent = {n: states[n] for n in given.nodes if n not in frame.columns}
-    observed = [n for n in given.nodes if n in frame.columns]
-    if not observed:
-        msg = (
-            f"{data} shares no column with the network in {structure}: its nodes are "
-            f"{_listed(given.nodes)} and DATA's columns {_listed(frame.columns)}; name DATA's "
-            "columns after the nodes"
-        )
-        raise _fail(msg)
-    if latent:
-        _note(
-            f"DATA has no column for {len(latent)} of the network's {len(given.nodes)} nodes "
-            f"({_listed(latent)}): they are latent, fitted by EM from the others"
-        )
-    holes = int(frame[observed].isna().to_numpy().sum())
+    latent, observed, holes = _fit_coverage(given, frame, data, structure)
     if method == "auto":
         method = "em" if latent or holes else "count"
     elif method == "count" and (latent or holes):
@@ -395,19 +437,11 @@ def network_fit(
             ).network
             how = ""
         else:
-            with _spinner() as bar:
-                task = bar.add_task(method)
-
-                def show(iteration: int, log_likelihood: float) -> None:
-                    text = f"{method}: iteration {iteration}, log-likelihood {log_likelihood:,.3f}"
-                    bar.update(task, description=text)
-
-                result = fit_em(
-                    given.dag, frame, states={n: states[n] for n in observed}, latent=latent,
-                    start=given if from_file else None, estimator=estimator, alpha=alpha,
-                    max_iter=max_iter, tol=tol, restarts=restarts, seed=seed, progress=show,
-                    method=method,
-                )  # fmt: skip
+            result = _fit_em(
+                given, frame, method=method, states={n: states[n] for n in observed},
+                latent=latent, from_file=from_file, estimator=estimator, alpha=alpha,
+                max_iter=max_iter, tol=tol, restarts=restarts, seed=seed,
+            )  # fmt: skip
             net = result.network
             state = "converged" if result.converged else "stopped at --max-iter"
             how = (
@@ -421,3 +455,43 @@ def network_fit(
         f"fitted {len(net.nodes)} CPTs ({net.n_parameters} parameters) on {len(frame)} "
         f"rows{how}; saved to {escape(str(output))}"
     )
+
+
+def _fit_coverage(given: Any, frame: pd.DataFrame, data: str,
+                  structure: Path) -> tuple[dict[str, Any], list[str], int]:  # fmt: skip
+    """``network fit``: the network's nodes DATA has no column for (latent, with their
+    states), those it has (refused when none), and the missing values in the latter."""
+    latent = {n: given.states(n) for n in given.nodes if n not in frame.columns}
+    observed = [n for n in given.nodes if n in frame.columns]
+    if not observed:
+        msg = (
+            f"{data} shares no column with the network in {structure}: its nodes are "
+            f"{_listed(given.nodes)} and DATA's columns {_listed(frame.columns)}; name DATA's "
+            "columns after the nodes"
+        )
+        raise _fail(msg)
+    if latent:
+        _note(
+            f"DATA has no column for {len(latent)} of the network's {len(given.nodes)} nodes "
+            f"({_listed(latent)}): they are latent, fitted by EM from the others"
+        )
+    return latent, observed, int(frame[observed].isna().to_numpy().sum())
+
+
+def _fit_em(given: Any, frame: pd.DataFrame, *, method: str, states: dict[str, Any],
+            latent: dict[str, Any], from_file: bool, **settings: Any) -> Any:  # fmt: skip
+    """``network fit`` by EM or gradient ascent (``method``), with a live display of the
+    log-likelihood; ``settings`` are :func:`bayeskit.networks.fit_em`'s own."""
+    from bayeskit.networks import fit_em
+
+    with _spinner() as bar:
+        task = bar.add_task(method)
+
+        def show(iteration: int, log_likelihood: float) -> None:
+            text = f"{method}: iteration {iteration}, log-likelihood {log_likelihood:,.3f}"
+            bar.update(task, description=text)
+
+        return fit_em(
+            given.dag, frame, states=states, latent=latent,
+            start=given if from_file else None, progress=show, method=method, **settings,
+        )  # fmt: skip

@@ -16,6 +16,7 @@ import gzip
 import io
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -80,19 +81,8 @@ def read_arff(path: str | os.PathLike, *, encoding: str | None = None) -> pd.Dat
     >>> list(frame["outlook"].cat.categories), frame.attrs["relation"]
     (['sunny', 'overcast', 'rainy'], 'weather')
     """
-    from scipy.io import arff  # about 0.2 s to import: only when an ARFF file is read
-
     path = Path(path)
-    if not path.is_file():
-        msg = f"file not found: {path}"
-        raise FileNotFoundError(msg)
-    opener = gzip.open if path.name.lower().endswith(".gz") else open
-    try:
-        with opener(path, "rb") as handle:
-            raw = handle.read()
-    except (OSError, EOFError) as exc:  # a damaged .gz
-        msg = f"{path} cannot be read: {exc}"
-        raise ValueError(msg) from None
+    raw = _read_bytes(path)
     # scipy's reader holds nominal values as ASCII bytes: other text goes through as escapes
     # ("\\xc3\\xa9") and is decoded back here, which is unambiguous where the file has no "\\"
     text_encoding = encoding or _guess_encoding(raw)
@@ -109,8 +99,35 @@ def read_arff(path: str | os.PathLike, *, encoding: str | None = None) -> pd.Dat
             return text
         return codecs.escape_decode(text.encode("ascii"))[0].decode(text_encoding)
 
+    data, meta = _load(raw, path)
+    frame = pd.DataFrame(_columns(data, meta, name))
+    relation = re.search(rb"^\s*@relation\s+(.*?)\s*$", raw, re.IGNORECASE | re.MULTILINE)
+    text = relation.group(1).decode(text_encoding) if relation else ""
+    frame.attrs["relation"] = text[1:-1] if text[:1] in "'\"" and text[-1:] == text[:1] else text
+    return frame
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The bytes of the file at ``path``, unzipped if it ends in ``.gz``."""
+    if not path.is_file():
+        msg = f"file not found: {path}"
+        raise FileNotFoundError(msg)
+    opener = gzip.open if path.name.lower().endswith(".gz") else open
     try:
-        data, meta = arff.loadarff(io.StringIO(raw.decode("ascii", errors="backslashreplace")))
+        with opener(path, "rb") as handle:
+            return handle.read()
+    except (OSError, EOFError) as exc:  # a damaged .gz
+        msg = f"{path} cannot be read: {exc}"
+        raise ValueError(msg) from None
+
+
+def _load(raw: bytes, path: Path) -> tuple[Any, Any]:
+    """scipy's reading of the file's bytes ``raw`` (non-ASCII text as escapes): its data and
+    meta-data; what it cannot read refused with the reason."""
+    from scipy.io import arff  # about 0.2 s to import: only when an ARFF file is read
+
+    try:
+        return arff.loadarff(io.StringIO(raw.decode("ascii", errors="backslashreplace")))
     except NotImplementedError as exc:  # string and relational attributes
         msg = (
             f"{path}: {exc} (scipy's ARFF reader reads numeric, nominal and date attributes; "
@@ -122,6 +139,11 @@ def read_arff(path: str | os.PathLike, *, encoding: str | None = None) -> pd.Dat
         why = "its rows are sparse ({index value, ...}), which it does not read" if sparse else exc
         msg = f"{path} is not an ARFF file scipy's reader can read: {why}"
         raise ValueError(msg) from None
+
+
+def _columns(data: Any, meta: Any, name: Callable[[str], str]) -> dict[str, Any]:
+    """The columns of scipy's ``data``, named by ``name`` (which decodes escaped text):
+    nominal attributes as categoricals of their declared values, others as they are."""
     columns: dict[str, Any] = {}
     for attr in meta.names():
         kind, declared = meta[attr]
@@ -135,11 +157,7 @@ def read_arff(path: str | os.PathLike, *, encoding: str | None = None) -> pd.Dat
             )
         else:  # numeric (NaN where missing) or date (NaT)
             columns[name(attr)] = values
-    frame = pd.DataFrame(columns)
-    relation = re.search(rb"^\s*@relation\s+(.*?)\s*$", raw, re.IGNORECASE | re.MULTILINE)
-    text = relation.group(1).decode(text_encoding) if relation else ""
-    frame.attrs["relation"] = text[1:-1] if text[:1] in "'\"" and text[-1:] == text[:1] else text
-    return frame
+    return columns
 
 
 def _guess_encoding(raw: bytes) -> str:

@@ -48,33 +48,51 @@ Messages name a row by its 0-based position (:mod:`bayeskit.data.rows`).
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from numbers import Real
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from bayeskit._warnings import warn
-from bayeskit.data._int_codes import integer_codes, integer_vocabularies
-from bayeskit.data.codes import category_key, category_keys, code_dtype
-from bayeskit.data.discretize import Discretizer, apply_cuts
-from bayeskit.data.kinds import (
-    MIN_IDENTIFIER_ROWS,
-    column_kind,
-    identifier_reason,
-    number_kind,
-    numeric_identifier_reason,
+from bayeskit.data._columns import (
+    _check_declared,
+    _dtype_kind,
+    _forced_categorical,
+    _is_identifier,
+    _sorted_vocabulary,
+    _warn_numeric_identifier,
 )
-from bayeskit.data.rows import row_name
-from bayeskit.exceptions import IdentifierWarning, SchemaError, UnknownCategoryWarning
+from bayeskit.data._int_codes import integer_codes, integer_vocabularies
+from bayeskit.data.codes import category_key, code_dtype
+from bayeskit.data.discretize import Discretizer, apply_cuts
+from bayeskit.data.encode import (
+    _encode_categorical,
+    _encode_numeric,
+    _float64_block,
+    _interleave,
+    _key_index,
+    category_codes,
+)
+from bayeskit.data.frames import (
+    _has_names,
+    _plain,
+    _refuse_temporal,
+    as_frame,
+    column_mismatch,
+    is_records,
+)
+from bayeskit.data.frames import (  # other packages import these from here too
+    is_temporal_value as is_temporal_value,
+)
+from bayeskit.data.frames import (
+    refuse_bool_number_mix as refuse_bool_number_mix,
+)
+from bayeskit.data.kinds import CATEGORICAL, NUMERIC, column_kind, number_kind
+from bayeskit.exceptions import SchemaError
 
 __all__ = ["Column", "Encoded", "Schema", "as_frame", "category_codes", "is_records"]
 
-CATEGORICAL = "categorical"
-NUMERIC = "numeric"
 HANDLE_UNKNOWN = ("missing", "warn", "error")
 
 
@@ -115,164 +133,6 @@ class Encoded:
     @property
     def n_samples(self) -> int:
         return self.codes.shape[0]
-
-
-def as_frame(X: Any, names: Sequence[str] | None = None) -> pd.DataFrame:
-    """Turn accepted input into a DataFrame without copying numeric data where possible.
-
-    Accepts a DataFrame (returned as is), a 2-D array-like, or a list of dicts (one per row).
-    Arrays get the column names ``x0, x1, ...`` unless ``names`` is given.
-
-    Examples
-    --------
-    >>> as_frame([{"a": 1, "b": "u"}, {"a": 2, "b": "v"}]).columns.tolist()
-    ['a', 'b']
-    >>> as_frame(np.zeros((2, 3))).columns.tolist()
-    ['x0', 'x1', 'x2']
-    """
-    if isinstance(X, pd.DataFrame):
-        return X
-    if isinstance(X, pd.Series):
-        msg = "X must be 2-D (n_samples, n_features), got a pandas Series; use X.to_frame()"
-        raise SchemaError(msg)
-    if is_records(X):
-        return pd.DataFrame.from_records(list(X))
-    if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
-        msg = (
-            "X is a sparse matrix; this model needs dense input. The multinomial and Bernoulli "
-            "naive Bayes models accept sparse counts"
-        )
-        raise TypeError(msg)
-    arr = np.asarray(X) if not isinstance(X, np.ndarray) else X
-    if arr.ndim != 2:
-        msg = f"X must be 2-D (n_samples, n_features), got an array of shape {arr.shape}"
-        raise SchemaError(msg)
-    if np.iscomplexobj(arr):
-        msg = "X holds complex numbers, which are neither categories nor real values"
-        raise SchemaError(msg)
-    cols = list(names) if names is not None else [f"x{i}" for i in range(arr.shape[1])]
-    if arr.dtype.kind in "fiub":
-        return pd.DataFrame(arr, columns=cols, copy=False)
-    return pd.DataFrame({c: arr[:, i] for i, c in enumerate(cols)})
-
-
-def _is_real_number(v: Any) -> bool:
-    return isinstance(v, Real) and not isinstance(v, (bool, np.bool_))
-
-
-_TEMPORAL_TYPES = (
-    pd.Timestamp,
-    pd.Timedelta,
-    pd.Period,
-    np.datetime64,
-    np.timedelta64,
-    datetime.date,
-    datetime.time,
-    datetime.timedelta,
-)
-
-
-def is_temporal_value(v: Any) -> bool:
-    """Whether ``v`` is a date, time, duration or period (pandas, numpy or datetime)."""
-    return isinstance(v, _TEMPORAL_TYPES)
-
-
-def _refuse_temporal(s: pd.Series) -> None:
-    """Dates and durations are neither categories (every new date would be unseen) nor plain
-    numbers (their unit is a choice): refuse them, naming the column and a conversion."""
-    dt = s.dtype
-    if isinstance(dt, pd.CategoricalDtype):  # categories that are dates are dates
-        dt = dt.categories.dtype
-    temporal = (
-        pd.api.types.is_datetime64_any_dtype(dt)
-        or pd.api.types.is_timedelta64_dtype(dt)
-        or isinstance(dt, pd.PeriodDtype)
-    )
-    if not temporal and pd.api.types.is_object_dtype(dt):
-        temporal = any(is_temporal_value(v) for v in s.dropna().head(1000))
-    if temporal:
-        msg = (
-            f"column {s.name!r} holds dates or durations (dtype {dt}), which bayeskit does not "
-            "model directly: as categories every new date would be unseen. Convert the column "
-            f"first, to a number (e.g. (X[{s.name!r}] - X[{s.name!r}].min()).dt.days) or to "
-            f"categories (e.g. X[{s.name!r}].dt.dayofweek or .dt.month)"
-        )
-        raise SchemaError(msg)
-
-
-def refuse_bool_number_mix(s: pd.Series) -> None:
-    """pandas and numpy treat True as 1 and False as 0, so an object column holding both
-    booleans and numbers would silently merge them into one category: refuse it."""
-    if not pd.api.types.is_object_dtype(s.dtype):
-        return
-    if not pd.api.types.infer_dtype(s, skipna=True).startswith("mixed"):
-        return  # one type throughout (pandas' compiled scan): nothing can merge
-    values = s.dropna()
-    has_bool = any(isinstance(v, (bool, np.bool_)) for v in values)
-    if has_bool and any(_is_real_number(v) for v in values):
-        msg = (
-            f"column {s.name!r} mixes booleans (True/False) with numbers, which pandas and numpy "
-            "treat as equal (True == 1), so they would merge into one category; convert the "
-            f"column to one type first (e.g. X[{s.name!r}].astype(str) keeps them apart)"
-        )
-        raise SchemaError(msg)
-
-
-def _dtype_kind(s: pd.Series) -> str:
-    """The kind the dtype rule gives a column."""
-    dt = s.dtype
-    if isinstance(dt, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dt):
-        return CATEGORICAL
-    if pd.api.types.is_complex_dtype(dt):
-        msg = (
-            f"column {s.name!r} holds complex numbers, which are neither categories nor real values"
-        )
-        raise SchemaError(msg)
-    if pd.api.types.is_numeric_dtype(dt):
-        return NUMERIC
-    if pd.api.types.is_object_dtype(dt):
-        non_missing = s[s.notna()]
-        if len(non_missing) and all(_is_real_number(v) for v in non_missing):
-            return NUMERIC
-    return CATEGORICAL
-
-
-def _sorted_vocabulary(s: pd.Series) -> tuple:
-    refuse_bool_number_mix(s)
-    try:
-        uniq = pd.unique(s.dropna())
-    except TypeError as exc:
-        bad = next(v for v in s if not _hashable(v))
-        msg = (
-            f"column {s.name!r} value {bad!r}: argument must be a string or a number "
-            f"(a hashable category), got {type(bad).__name__}"
-        )
-        raise TypeError(msg) from exc
-    try:
-        uniq = sorted(uniq)
-    except TypeError:  # mixed types (e.g. 1 and "a"): order by text, then by type name
-        uniq = sorted(uniq, key=lambda v: (type(v).__name__, str(v)))
-    return tuple(_plain(v) for v in uniq)
-
-
-def _is_missing(v: Any) -> bool:
-    try:
-        return bool(pd.isna(v))
-    except (TypeError, ValueError):  # a list or an array in a cell is not "missing"
-        return False
-
-
-def _hashable(v: Any) -> bool:
-    try:
-        hash(v)
-    except TypeError:
-        return False
-    return True
-
-
-def _plain(v: Any) -> Any:
-    """numpy scalars to Python scalars, so vocabularies serialise to JSON and compare simply."""
-    return v.item() if isinstance(v, np.generic) else v
 
 
 @dataclass(frozen=True)
@@ -539,7 +399,10 @@ class Schema:
                 values_j = _encode_numeric(frame[col.name], col.name)
                 code_columns.append(apply_cuts(values_j, np.asarray(col.cuts, dtype=np.float64)))
             else:
-                code_columns.append(_encode_categorical(frame[col.name], col, handle_unknown))
+                codes_j = _encode_categorical(
+                    frame[col.name], col.name, col.categories, handle_unknown
+                )
+                code_columns.append(codes_j)
         codes = _interleave(code_columns, n, dtype)
         values = _float64_block(frame, [c.name for c in nums])
         if values is None:
@@ -627,287 +490,3 @@ def _json_list(cats: tuple | None) -> list | None:
             msg = f"category {v!r} of type {type(v).__name__} cannot be saved"
             raise SchemaError(msg)
     return list(cats)
-
-
-def is_records(X: Any) -> bool:
-    """Whether ``X`` is a non-empty list of dicts, one per row."""
-    return isinstance(X, Sequence) and len(X) > 0 and all(isinstance(r, Mapping) for r in X)
-
-
-def _has_names(X: Any) -> bool:
-    return isinstance(X, pd.DataFrame) or is_records(X)
-
-
-def column_mismatch(missing: Sequence[str], extra: Sequence[str]) -> str:
-    """The message for columns that differ from those seen in fit, naming only what differs.
-
-    Examples
-    --------
-    >>> column_mismatch([], ["extra"])
-    "X's columns differ from those seen in fit: unexpected ['extra']; columns are matched by name"
-    """
-    parts = [f"missing {list(missing)}"] if len(missing) else []
-    parts += [f"unexpected {list(extra)}"] if len(extra) else []
-    differ = ", ".join(parts)
-    return f"X's columns differ from those seen in fit: {differ}; columns are matched by name"
-
-
-def _forced_categorical(spec: Any, names: list[str]) -> Any:
-    if spec is None:
-        return None
-    if isinstance(spec, str):
-        if spec == "infer":
-            return "infer"
-        if spec == "all":
-            return set(names)
-        if spec in names:
-            return {spec}
-        msg = (
-            "categorical_features must be None, 'infer', 'all', or a list of column names, "
-            f"positions or a boolean mask; got {spec!r}"
-        )
-        raise SchemaError(msg)
-    items = list(spec)
-    if len(items) == len(names) and all(isinstance(v, (bool, np.bool_)) for v in items):
-        return {n for n, b in zip(names, items, strict=True) if b}
-    out = set()
-    for v in items:
-        if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
-            if not -len(names) <= v < len(names):
-                msg = f"categorical_features position {v} is out of range for {len(names)} columns"
-                raise SchemaError(msg)
-            out.add(names[v])
-        elif str(v) in names:
-            out.add(str(v))
-        else:
-            msg = f"categorical_features names unknown column {v!r}; known: {names}"
-            raise SchemaError(msg)
-    return out
-
-
-_BLOCK_BYTES = 1 << 21
-
-
-def _interleave(columns: list[np.ndarray], n: int, dtype: np.dtype) -> np.ndarray:
-    """Stack 1-D columns into a C-ordered ``(n, len(columns))`` array, a block of rows at a time.
-
-    Writing one whole column at a time into a row-major array touches every cache line of the
-    output once per column (50 passes over 50 MB for 1,000,000 x 50 int8 codes); a block of
-    about 2 MB of output stays in cache while all its columns are written.
-    """
-    out = np.empty((n, len(columns)), dtype=dtype)
-    if not columns:
-        return out
-    step = max(1, _BLOCK_BYTES // (out.itemsize * len(columns)))
-    for lo in range(0, n, step):
-        hi = min(n, lo + step)
-        for j, col in enumerate(columns):
-            out[lo:hi, j] = col[lo:hi]
-    return out
-
-
-def _float64_block(frame: pd.DataFrame, names: list[str]) -> np.ndarray | None:
-    """The numeric columns as one C-ordered float64 array, when every one of them is float64.
-
-    Without a copy when the frame wraps a C-ordered float64 array (as ``as_frame`` does for a
-    numpy input), with one transposing copy for a DataFrame's own column-major block. ``None``
-    (use the column-by-column path) when any column has another dtype. Infinity is refused
-    here as in :func:`_encode_numeric`, checking a block of rows at a time.
-    """
-    if not names or any(frame[name].dtype != np.float64 for name in names):
-        return None
-    sub = frame if [str(c) for c in frame.columns] == names else frame[names]
-    values = np.ascontiguousarray(sub.to_numpy(dtype=np.float64))
-    step = max(1, _BLOCK_BYTES // (values.itemsize * values.shape[1]))
-    for lo in range(0, values.shape[0], step):
-        bad = np.isinf(values[lo : lo + step])
-        if bad.any():
-            row, j = np.argwhere(bad)[0]
-            msg = (
-                f"column {names[j]!r} holds an infinite value "
-                f"({row_name(frame.index, lo + int(row))}); infinity is not a valid measurement "
-                "(NaN is read as missing)"
-            )
-            raise SchemaError(msg)
-    return values
-
-
-#: The widest range of integer categories coded through a look-up table (else a binary search).
-_LUT_RANGE = 1 << 16
-
-
-def _numeric_codes(v: np.ndarray, categories: tuple) -> np.ndarray | None:
-    """Codes of a numeric (non-boolean) array in a vocabulary of numbers, without building
-    Python objects: a look-up table for integers in a narrow range, a binary search otherwise.
-    None when the vocabulary is not all numbers (the general path then compares as objects).
-    Matches as the general path does (1 == 1.0); NaN gets -1."""
-    if not categories or not all(_is_real_number(c) for c in categories):
-        return None
-    vocab = np.asarray(categories, dtype=np.float64)
-    if v.dtype.kind in "iu" and np.all(vocab == np.round(vocab)):
-        lo, hi = int(vocab.min()), int(vocab.max())
-        if hi - lo < _LUT_RANGE:
-            lut = np.full(hi - lo + 2, -1, dtype=np.int64)  # the last slot: out of range
-            lut[(vocab - lo).astype(np.int64)] = np.arange(len(vocab))
-            shifted = v.astype(np.int64) - lo
-            shifted[(shifted < 0) | (shifted > hi - lo)] = hi - lo + 1
-            return lut[shifted]
-    order = np.argsort(vocab, kind="stable")
-    ordered = vocab[order]
-    x = v.astype(np.float64, copy=False)
-    pos = np.minimum(np.searchsorted(ordered, x), len(ordered) - 1)
-    return np.where(ordered[pos] == x, order[pos], -1)
-
-
-def _encode_categorical(s: pd.Series, col: Column, handle_unknown: str) -> np.ndarray:
-    dt = s.dtype
-    if isinstance(dt, pd.CategoricalDtype) and tuple(dt.categories) == col.categories:
-        return s.array.codes  # fast path: already coded in our vocabulary (a view, no copy)
-    codes = None
-    if pd.api.types.is_numeric_dtype(dt) and not pd.api.types.is_bool_dtype(dt):
-        if not pd.api.types.is_complex_dtype(dt):
-            codes = _numeric_codes(s.to_numpy(dtype=None, na_value=np.nan), col.categories)
-    if codes is None:
-        try:
-            codes = pd.Index(list(col.categories), dtype=object).get_indexer(s.astype(object))
-        except TypeError as exc:
-            msg = f"column {col.name!r}: {exc}"
-            raise TypeError(msg) from exc
-    present = s.notna().to_numpy()
-    unknown = (codes < 0) & present
-    if unknown.any():  # not equal to a category: matched by canonical key (module docstring)
-        codes = _match_keys(s, unknown, col.categories, codes)
-        unknown = (codes < 0) & present
-    if unknown.any():
-        bad = sorted({str(v) for v in s[unknown]})[:5]
-        if handle_unknown == "error":
-            known = ", ".join(map(repr, col.categories[:10]))
-            msg = (
-                f"column {col.name!r} has categories {bad} not seen in fit (known: {known}); "
-                "pass handle_unknown='missing' to treat them as missing"
-            )
-            raise SchemaError(msg)
-        if handle_unknown == "warn":
-            msg = f"column {col.name!r} has categories {bad} not seen in fit; treated as missing"
-            warn(msg, UnknownCategoryWarning)
-    return codes
-
-
-def category_codes(values: Any, categories: Sequence) -> np.ndarray:
-    """Each value's code in ``categories`` as :meth:`Schema.encode` finds it: by equality, else
-    by canonical key (:func:`bayeskit.data.codes.category_key`); -1 where missing or unseen.
-
-    Examples
-    --------
-    >>> category_codes(pd.Series(["TRUE", "false", None, "maybe"]), (False, True)).tolist()
-    [1, 0, -1, -1]
-    >>> category_codes(pd.Series([2.0, 1]), ("1", "2")).tolist()
-    [1, 0]
-    """
-    s = values if isinstance(values, pd.Series) else pd.Series(values, dtype=object)
-    column = Column(str(s.name), CATEGORICAL, tuple(categories))
-    return np.asarray(_encode_categorical(s, column, "missing"), dtype=np.int64)
-
-
-def _key_index(categories: tuple) -> dict[str, int]:
-    """Each category's code by its canonical key, for the keys that name one category only
-    (a vocabulary holding both ``1`` and ``"1"`` keeps them apart: neither is found by key)."""
-    out: dict[str, int] = {}
-    shared: set[str] = set()
-    for code, v in enumerate(categories):
-        key = category_key(v)
-        if key is None:
-            continue
-        if key in out:
-            shared.add(key)
-        out.setdefault(key, code)
-    for key in shared:
-        del out[key]
-    return out
-
-
-def _match_keys(s: pd.Series, rows: np.ndarray, categories: tuple, codes: np.ndarray) -> np.ndarray:
-    """``codes`` with the cells of ``rows`` (a mask: not equal to any category) coded by their
-    canonical key where it names a category; each distinct cell is keyed once."""
-    keys = _key_index(categories)
-    if not keys:
-        return codes
-    found = pd.Series(category_keys(s.iloc[np.flatnonzero(rows)]), dtype=object).map(keys)
-    out = np.array(codes, dtype=np.int64)
-    out[rows] = found.fillna(-1).to_numpy(dtype=np.int64)
-    return out
-
-
-def _is_identifier(s: pd.Series, vocab: tuple) -> bool:
-    """Whether categorical column ``s`` (with distinct values ``vocab``) looks like an
-    identifier (:func:`bayeskit.data.kinds.identifier_reason`); if so, says so."""
-    if len(vocab) < MIN_IDENTIFIER_ROWS:
-        return False
-    counted = None if isinstance(s.dtype, pd.CategoricalDtype) else len(vocab)
-    if identifier_reason(s, counted) is None:
-        return False
-    msg = (
-        f"column {s.name!r} looks like an identifier (a different value in nearly every row): "
-        "it is left out of the model, since a category seen once tells nothing about a new "
-        "row. Drop the column to silence this; to use it as a feature, declare its categories "
-        f"(categories={{{s.name!r}: [...]}})"
-    )
-    warn(msg, IdentifierWarning)
-    return True
-
-
-def _warn_numeric_identifier(s: pd.Series) -> None:
-    """Say so where numeric column ``s`` holds a different whole number in every row, as a row
-    number or an identifier does (:func:`bayeskit.data.kinds.numeric_identifier_reason`); it
-    stays a feature."""
-    if numeric_identifier_reason(s) is None:
-        return
-    msg = (
-        f"column {s.name!r} holds a different whole number in every row, as an identifier "
-        "does; it is used as a number. If it names the rows rather than measuring something, "
-        f"leave it out (drop the column; on the command line, --ignore {s.name})"
-    )
-    warn(msg, IdentifierWarning)
-
-
-def _encode_numeric(s: pd.Series, name: str) -> np.ndarray:
-    if pd.api.types.is_bool_dtype(s.dtype):
-        return s.to_numpy(dtype=np.float64)
-    if pd.api.types.is_numeric_dtype(s.dtype):
-        v = s.to_numpy(dtype=np.float64, na_value=np.nan)
-    else:
-        try:
-            v = pd.to_numeric(s, errors="raise").to_numpy(dtype=np.float64, na_value=np.nan)
-        except (ValueError, TypeError) as exc:
-            # the first cell that is neither missing nor a number (text "2.5" is a number)
-            numbers = pd.to_numeric(s, errors="coerce")
-            row = next(
-                i
-                for i, (x, v) in enumerate(zip(s.tolist(), numbers.tolist(), strict=True))
-                if pd.isna(v) and not _is_missing(x)
-            )
-            bad = _plain(s.iloc[row])
-            msg = (
-                f"column {name!r} is numeric but holds {bad!r} ({type(bad).__name__}) in "
-                f"{row_name(s.index, row)}, which is not a number"
-            )
-            raise SchemaError(msg) from exc
-    if np.isinf(v).any():
-        row = int(np.flatnonzero(np.isinf(v))[0])
-        msg = (
-            f"column {name!r} holds an infinite value ({row_name(s.index, row)}); infinity is "
-            "not a valid measurement (NaN is read as missing)"
-        )
-        raise SchemaError(msg)
-    return v
-
-
-def _check_declared(name: str, extra: list, vocab: Any) -> None:
-    """SchemaError when column ``name`` holds values ``extra`` outside its declared
-    categories ``vocab``."""
-    if extra:
-        msg = (
-            f"column {name!r} has values {sorted(map(str, extra))} outside its declared "
-            f"categories {list(vocab)}"
-        )
-        raise SchemaError(msg)

@@ -24,14 +24,9 @@ array([1])
 
 from __future__ import annotations
 
+from bayeskit.decision.costs import cost_matrix, zero_one_cost
 from bayeskit.decision.reject import reject_mask
-from bayeskit.decision.risk import (
-    bayes_decision,
-    conditional_risk,
-    cost_matrix,
-    empirical_risk,
-    zero_one_cost,
-)
+from bayeskit.decision.risk import bayes_decision, conditional_risk, empirical_risk
 
 __all__ = [
     "bayes_decision",
