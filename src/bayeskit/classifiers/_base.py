@@ -23,9 +23,9 @@ and does, it declares in class attributes, read here instead of probing the inst
 * ``_reads_tables`` (True): reads tabular data through a :class:`~bayeskit.data.Schema`, and
   takes ``categorical_features``, ``categories`` and ``handle_unknown``;
 * ``_bins_numeric`` (True): takes ``discretize`` and ``n_bins``;
-* ``_learns_unlabelled`` (False; set by :class:`~bayeskit.classifiers._em.
-  LearnsFromIncompleteRows`): takes ``unlabelled``, ``unlabelled_weight``, ``max_iter`` and
-  ``tol``, and learns from unlabelled rows by EM;
+* ``_learns_unlabelled`` (False; True for a subclass of ``LearnsFromIncompleteRows``): takes
+  ``unlabelled``, ``unlabelled_weight``, ``max_iter`` and ``tol``, and learns from unlabelled
+  rows by EM;
 * ``_missing_em`` (None): takes ``missing`` when set, and says what ``missing="em"`` does:
   ``"counting"`` (its fixed point is the counting estimate: naive Bayes) or ``"network"`` (EM
   over the model's Bayesian network: TAN, KDB);
@@ -43,7 +43,10 @@ Optional steps, documented no-ops (or defaults) here that a model overrides:
 ``_table_log_prior()`` (the tables' Dirichlet log prior, for EM's objective), ``_grow(X,
 stats)`` (vocabularies grown by ``partial_fit``), and the passes ``_fit_chunks``,
 ``_score_chunks``, ``_fit_distributed`` and ``_score_distributed`` (a model that reads the data
-more than once, as KDB).
+more than once, as KDB). ``_targets(y, n_samples)``, ``_learn_by_em(...)`` and
+``_counted_alone()`` are the EM paths, which ``LearnsFromIncompleteRows`` provides; the input
+steps ``_prepare_X``, ``_infer_schema``, ``_encode`` and ``_encode_for_predict`` are overridden
+by models that read numeric matrices instead of tables (the multinomial and Bernoulli models).
 
 Hooks the interfaces may call (:mod:`bayeskit.io`, :mod:`bayeskit.dask`), and nothing else of a
 model's protected API: ``_check_params()``, ``_transaction()``, ``_forget()``,
