@@ -71,7 +71,9 @@ def generate(path: Path, networks: Path, rows: int) -> None:
 def child(kind: str, path: str, chunksize: int, lookahead: int) -> None:
     """One run, in this (fresh) process; prints its figures as JSON."""
     from bayeskit.data import Chunks, read_chunks
-    from bayeskit.networks import _passes, learn_structure, search
+    from bayeskit.learning import passes as _passes
+    from bayeskit.learning import search
+    from bayeskit.networks import learn_structure
 
     _passes.LOOKAHEAD = None if lookahead < 0 else lookahead
     full_passes, families, counted_passes = [0], [0], [0]
@@ -161,8 +163,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.child:
         child(args.child[0], args.child[1], int(args.child[2]), int(args.child[3]))
         return
+    from bayeskit.learning.passes import LOOKAHEAD_READING
     from bayeskit.networks import DAG, read_bif, structural_hamming_distance
-    from bayeskit.networks._passes import LOOKAHEAD_READING
 
     networks = networks_folder(args.networks, "alarm.bif.gz")
     truth = read_bif(networks / "alarm.bif.gz").dag

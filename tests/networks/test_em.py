@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bayeskit.learning.parameters import estimate_cpts
 from bayeskit.networks import (
     DAG,
     BayesianNetwork,
@@ -16,7 +17,6 @@ from bayeskit.networks import (
     fit_parameters,
     read_bif,
 )
-from bayeskit.networks.learning import _estimate
 
 ASIA = read_bif(Path(__file__).parent / "data" / "asia.bif.gz")
 STATES = {n: ASIA.states(n) for n in ASIA.nodes}
@@ -186,7 +186,9 @@ def test_expected_counts_are_the_mergeable_complete_data_statistic():
 
     step = fit_em(ASIA.dag, holed, states=STATES, latent={"tub": STATES["tub"]}, start=ASIA,
                   sample_weight=weights, estimator="bdeu", max_iter=1)  # fmt: skip
-    by_counts = _estimate(ASIA.dag, whole, STATES, "bdeu", 1.0)
+    by_counts = BayesianNetwork(
+        ASIA.dag, estimate_cpts(ASIA.dag, whole, STATES, "bdeu", 1.0), states=STATES
+    )
     for node in ASIA.nodes:
         np.testing.assert_allclose(step.network.cpt(node), by_counts.cpt(node), atol=1e-12)
     assert step.history[0] == pytest.approx(ll_whole, rel=1e-12)

@@ -19,6 +19,7 @@ from bayeskit.factors.states import (
     parse_discretize,
 )
 from bayeskit.graphs.dag import as_dag, edge_pairs
+from bayeskit.learning.parameters import MAX_TABLE_CELLS
 from bayeskit.networks import (
     DAG,
     BayesianNetwork,
@@ -29,7 +30,6 @@ from bayeskit.networks import (
     score,
     structural_em,
 )
-from bayeskit.networks.learning import MAX_TABLE_CELLS
 
 ASIA = read_bif(Path(__file__).parent / "data" / "asia.bif.gz")
 STATES = {n: ASIA.states(n) for n in ASIA.nodes}
@@ -249,9 +249,9 @@ def test_edge_lists_are_checked_by_one_function():
 def test_a_frame_of_random_floats_is_refused_by_name_before_anything_is_built(monkeypatch):
     # it used to become a state per value and end in numpy's MemoryError (1.78 PiB)
     import bayeskit.factors.states as states
-    import bayeskit.networks.em as em
-    import bayeskit.networks.learning as learning
-    import bayeskit.networks.search as search
+    import bayeskit.learning.em as em
+    import bayeskit.learning.parameters as learning
+    import bayeskit.learning.search as search
 
     def never(*args, **kwargs):
         raise AssertionError("reached: the refusal must come first")

@@ -13,8 +13,8 @@ import pytest
 
 from bayeskit.data import read_chunks
 from bayeskit.factors.states import NumericColumnError
+from bayeskit.learning.parameters import MAX_PENDING_VALUES
 from bayeskit.networks import DAG, BayesianNetwork, fit_parameters, learn_structure
-from bayeskit.networks.learning import MAX_PENDING_VALUES
 
 # column x: values drawn from FIRST in the first half of the rows, from SECOND in the other
 MIXED = {

@@ -1,4 +1,4 @@
-"""Structure search over data read in passes (bayeskit.networks._passes): a pass over the
+"""Structure search over data read in passes (bayeskit.learning.passes): a pass over the
 chunks or partitions per climbing step, counting every family the step asks for, gives the
 in-memory search's DAG (issue 16)."""
 
@@ -12,10 +12,12 @@ import pytest
 
 from bayeskit.data import read_chunks
 from bayeskit.factors.states import encode_columns
-from bayeskit.networks import _passes, learn_structure, learn_tree, read_bif, search
-from bayeskit.networks._passes import PassScores, add_counts, count_needs
-from bayeskit.networks.learning import _encode_data
-from bayeskit.networks.search import _FamilyScores
+from bayeskit.learning import passes as _passes
+from bayeskit.learning import search
+from bayeskit.learning.parameters import encode_data as _encode_data
+from bayeskit.learning.passes import PassScores, add_counts, count_needs
+from bayeskit.learning.scores import _FamilyScores
+from bayeskit.networks import learn_structure, learn_tree, read_bif
 
 DATA = Path(__file__).parent / "data"
 
@@ -234,7 +236,7 @@ def test_node_major_encoding_and_parquet_text_read_as_categories(asia, tmp_path)
 
 
 def test_states_pass_reads_parquet_text_as_categories(asia, tmp_path):
-    from bayeskit.networks.learning import _chunk_states
+    from bayeskit.learning.parameters import gather_states as _chunk_states
 
     # row groups with different dictionaries; a declared categorical keeps its categories
     frame = asia.copy()

@@ -14,6 +14,8 @@ import pandas as pd
 import pytest
 
 from bayeskit.data.validation import check_count, check_real, check_seed
+from bayeskit.inference.sampling import likelihood_weighting, rejection_sampling
+from bayeskit.learning.scores import family_score, score
 from bayeskit.networks import (
     DAG,
     BayesianNetwork,
@@ -24,8 +26,6 @@ from bayeskit.networks import (
     learn_tree,
     structural_em,
 )
-from bayeskit.networks.sampling import likelihood_weighting, rejection_sampling
-from bayeskit.networks.scores import family_score, score
 
 
 @pytest.fixture(scope="module")

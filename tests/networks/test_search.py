@@ -244,7 +244,7 @@ def small(data):
 
 
 def test_the_batched_climb_is_the_plain_climb(small, monkeypatch):
-    monkeypatch.setattr("bayeskit.networks.search._DISTINCT_FROM", 0)  # 2,000 rows, 44 distinct
+    monkeypatch.setattr("bayeskit.learning.scores._DISTINCT_FROM", 0)  # 2,000 rows, 44 distinct
     empty = DAG(nodes=list(small.columns))
     got = learn_structure(small, "bic", start="empty", tabu_length=0, states=STATES)
     assert got == _reference_climb(small, "bic", start=empty, states=STATES)
@@ -259,7 +259,7 @@ def test_the_batched_climb_is_the_plain_climb(small, monkeypatch):
 @pytest.mark.parametrize("distinct", [False, True])
 def test_the_batched_climb_with_limits_and_weights(small, distinct, monkeypatch):
     if distinct:  # repeated rows counted once, with their total weight
-        monkeypatch.setattr("bayeskit.networks.search._DISTINCT_FROM", 0)
+        monkeypatch.setattr("bayeskit.learning.scores._DISTINCT_FROM", 0)
     weights = np.random.default_rng(3).integers(1, 4, len(small)).astype(float)
     black = {("smoke", "lung"), ("either", "xray")}
     white = {("asia", "tub")}
@@ -275,9 +275,8 @@ def test_the_batched_climb_with_limits_and_weights(small, distinct, monkeypatch)
 def test_family_scores_batched_equal_one_at_a_time():
     """Every path of the batched scorer (dense tables, renumbered parent configurations,
     renumbered candidate tables) equals family_score on the family's counts."""
-    from bayeskit.networks.learning import _encode_data
-    from bayeskit.networks.scores import family_score
-    from bayeskit.networks.search import _FamilyScores
+    from bayeskit.learning.parameters import encode_data as _encode_data
+    from bayeskit.learning.scores import _FamilyScores, family_score
     from bayeskit.stats import family_counts
 
     rng = np.random.default_rng(0)

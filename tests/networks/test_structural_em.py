@@ -8,6 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bayeskit.learning.em import encode_observed as _encode
+from bayeskit.learning.structure_em import _Completions
 from bayeskit.networks import (
     DAG,
     BayesianNetwork,
@@ -19,8 +21,6 @@ from bayeskit.networks import (
     structural_em,
 )
 from bayeskit.networks import structural_hamming_distance as shd
-from bayeskit.networks.em import _encode
-from bayeskit.networks.structure_em import _Completions
 
 ASIA = read_bif(Path(__file__).parent / "data" / "asia.bif.gz")
 

@@ -109,7 +109,7 @@ def _network_chunks(
     --categorical columns a state per value)."""
     from bayeskit.data import read_chunks
     from bayeskit.factors.states import NumericColumnError
-    from bayeskit.networks.learning import _chunk_states
+    from bayeskit.learning.parameters import gather_states
 
     path = _chunked_file(data, chunksize)
     with _refusals():
@@ -127,7 +127,7 @@ def _network_chunks(
             msg = f"unknown columns {unknown}; columns: {', '.join(names)}"
             raise typer.BadParameter(msg, param_hint="'--categorical'")
         try:
-            states = _chunk_states(names, chunks, None, declared=set(categorical))
+            states = gather_states(names, chunks, None, declared=set(categorical))
         except NumericColumnError as exc:
             raise _numeric_refusal(exc) from None
     for name in names:

@@ -45,7 +45,7 @@ class Chunks:
         CSV columns read as text whatever each chunk holds: those a whole-file read types as
         text though some chunks hold only numbers or booleans (pandas types each chunk on
         its own). The pass that gathers a network's states adds them
-        (:func:`bayeskit.networks.learning.chunk_states`), so later passes read each such
+        (:func:`bayeskit.learning.parameters.chunk_states`), so later passes read each such
         column as one read of the whole file would; shared by the copies
         :meth:`select` and :meth:`as_categories` make.
     """

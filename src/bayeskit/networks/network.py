@@ -10,10 +10,7 @@ configuration and sums to 1. States are named per node, in the order of the CPT'
 
 from __future__ import annotations
 
-import functools
 import math
-import types
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,49 +22,23 @@ from bayeskit.data.validation import check_count, check_seed
 from bayeskit.factors.cpd import CPD, aligned_cpts
 from bayeskit.factors.states import encode_frame, state_index, state_names
 from bayeskit.graphs.dag import DAG, Node, as_dag
+from bayeskit.inference.exact import ExactInference
+from bayeskit.inference.sampling import CompiledNetwork
+from bayeskit.networks._fit import (
+    FitMethod,
+    check_complete,
+    check_fit_options,
+    columns_of,
+    learn_em,
+    learner_named,
+    search_structure,
+)
+from bayeskit.stats.lookup import FamilyTables, LogFactor
 
 __all__ = ["BayesianNetwork", "encode_frame"]
 
 #: How far a CPT's distribution may sum from 1 (files print probabilities with a few digits).
 SUM_TOLERANCE = 1e-6
-
-
-#: What only a structure search or :meth:`BayesianNetwork.learn` takes: ``net.fit(data)``
-#: refuses these, pointing to ``learn``.
-_LEARN_ONLY = frozenset({"structure", "score", "states", "discretize", "max_parents", "start",
-                         "black_list", "white_list", "tabu_length", "perturb", "ess", "root",
-                         "max_distinct_rows"})  # fmt: skip
-#: The options of :func:`~bayeskit.networks.fit_em` that ``net.fit(data, method="em")`` passes.
-_EM_OPTIONS = frozenset({"latent", "start", "max_iter", "tol", "restarts", "seed", "progress"})
-
-
-class _FitMethod:
-    """``BayesianNetwork.fit``: two bindings of one name, told apart by whether there is a
-    network. On a network, ``net.fit(data)`` fits that network's CPTs and keeps its structure
-    (the method below). On the class, ``BayesianNetwork.fit(data, ...)`` is the old spelling
-    of :meth:`BayesianNetwork.learn`: it still learns (the same arguments, the same result),
-    with a FutureWarning that names ``learn``. Neither is reached by the other's call."""
-
-    def __init__(self, on_network: Any):
-        self._on_network = on_network
-        functools.update_wrapper(self, on_network)
-
-    def __get__(self, network: Any, owner: type | None = None) -> Any:
-        if network is None:
-            return types.MethodType(_learn_on_class, owner)
-        return types.MethodType(self._on_network, network)
-
-
-def _learn_on_class(cls: type, data: Any, *args: Any, **kwargs: Any) -> Any:
-    """``BayesianNetwork.fit(data, ...)`` called on the class: :meth:`BayesianNetwork.learn`,
-    with a FutureWarning."""
-    msg = (
-        f"{cls.__name__}.fit(data, ...) called on the class learns a network, its structure "
-        f"included; call {cls.__name__}.learn(data, ...) instead (the same arguments): this "
-        "form will be removed. On a network, net.fit(data) fits its CPTs and keeps its structure."
-    )
-    warnings.warn(msg, FutureWarning, stacklevel=2)
-    return cls.learn(data, *args, **kwargs)
 
 
 class BayesianNetwork:
@@ -221,6 +192,7 @@ class BayesianNetwork:
             Complete data (``method="count"``), or with missing values (EM); data in chunks
             as :func:`~bayeskit.networks.learn_structure` takes it.
         structure : {"hill-climb", "tree"}, DAG, or list of (parent, child) pairs
+            A structure learner's name (:data:`~bayeskit.learning.STRUCTURE_LEARNERS`):
             ``"hill-climb"``: :func:`~bayeskit.networks.learn_structure`; ``"tree"``:
             :func:`~bayeskit.networks.learn_tree`; both scored by ``score``, with ``search``'s
             options. A DAG or an edge list is taken as it is and only the CPTs are learned (an
@@ -269,17 +241,10 @@ class BayesianNetwork:
         >>> len(net.states("x")), net.states("x")[0].startswith("(-inf, ")
         (3, True)
         """
-        from bayeskit.data.chunks import reiterable
-        from bayeskit.networks.learning import _discretized, chunk_states, fit_parameters, in_chunks
-        from bayeskit.networks.search import check_search_options, learn_structure, learn_tree
+        from bayeskit.learning.parameters import discretized, fit_network
 
         searched = isinstance(structure, str)
-        if searched and structure not in ("hill-climb", "tree"):
-            msg = (
-                "structure must be 'hill-climb', 'tree', a DAG or a list of (parent, child) "
-                f"pairs, got {structure!r}"
-            )
-            raise ValueError(msg)
+        learner = learner_named(structure) if searched else None
         if method not in ("count", "em", "gradient"):
             msg = f"method must be 'count', 'em' or 'gradient', got {method!r}"
             raise ValueError(msg)
@@ -287,38 +252,23 @@ class BayesianNetwork:
             if not isinstance(data, pd.DataFrame):
                 msg = "discretize= needs the data in one DataFrame; bin the chunks' columns first"
                 raise ValueError(msg)
-            data = _discretized(data, discretize, list(data.columns), states, sample_weight)
-        dag = None if searched else as_dag(structure, _columns_of(data))
+            data = discretized(data, discretize, list(data.columns), states, sample_weight)
+        dag = None if searched else as_dag(structure, columns_of(data))
         common = {"states": states, "sample_weight": sample_weight}
         if method in ("em", "gradient"):
-            from bayeskit.networks.em import fit_em
-
-            if dag is None:
-                msg = (
-                    f"method={method!r} needs the structure given: a DAG or a list of "
-                    "(parent, child) pairs"
-                )
-                raise ValueError(msg)
-            return fit_em(dag, data, estimator=estimator, alpha=alpha, method=method,
-                          **common, **search).network  # fmt: skip
+            return learn_em(BayesianNetwork, dag, data, method, estimator, alpha, common, search)
         if dag is not None and search:
             msg = (
                 f"{sorted(search)} are options of a structure search, and the structure is "
                 "given; pass structure='hill-climb' or 'tree' to learn one"
             )
             raise TypeError(msg)
-        if searched and in_chunks(data) and reiterable(data):
-            # the settings before a pass over the data; then the states once, for the search
-            # and the counting both (each would read them)
-            check_search_options(score, search, tree=structure == "tree")
-            common["states"] = chunk_states(data, states)[1]
-        if structure == "hill-climb":
-            dag = learn_structure(data, score, **common, **search)
-        elif structure == "tree":
-            dag = learn_tree(data, score, **common, **search)
-        return fit_parameters(dag, data, estimator=estimator, alpha=alpha, **common).network
+        if learner is not None:
+            dag = search_structure(learner, data, score, common, search)
+        return fit_network(dag, data, network_type=BayesianNetwork, estimator=estimator,
+                           alpha=alpha, **common).network  # fmt: skip
 
-    @_FitMethod
+    @FitMethod
     def fit(
         self,
         data: pd.DataFrame,
@@ -380,53 +330,20 @@ class BayesianNetwork:
         >>> fitted.dag == net.dag, fitted.cpt("wet").tolist()
         (True, [[0.5, 0.5], [0.0, 1.0]])
         """
-        if structure or "structure" in em:
-            msg = (
-                "net.fit(data) keeps the network's structure and takes none; to learn one, "
-                "call BayesianNetwork.learn(data, structure, ...)"
-            )
-            raise TypeError(msg)
-        wrong = sorted(set(em) & _LEARN_ONLY)
-        if wrong and not (method != "count" and set(wrong) <= _EM_OPTIONS):
-            msg = (
-                f"net.fit(data) keeps the network's structure and states and takes no {wrong}; "
-                "to learn a network with them, call BayesianNetwork.learn(data, ...)"
-            )
-            raise TypeError(msg)
-        unknown = sorted(set(em) - _EM_OPTIONS)
-        if unknown or (em and method == "count"):
-            msg = (
-                f"net.fit(data) got unexpected options {unknown or sorted(em)}; with "
-                f"method='em' or 'gradient' it takes {sorted(_EM_OPTIONS)}"
-            )
-            raise TypeError(msg)
+        check_fit_options(structure, em, method)
         states = {n: self._states[n] for n in self.nodes}
         if method == "count":
-            from bayeskit.networks.learning import fit_parameters
+            from bayeskit.learning.parameters import fit_network
 
             if isinstance(data, pd.DataFrame):
-                absent = [n for n in self.nodes if n not in data.columns]
-                holes = int(data[[n for n in self.nodes if n in data.columns]].isna().sum().sum())
-                if len(absent) == len(self.nodes):
-                    msg = (
-                        f"data shares no column with the network (its nodes: "
-                        f"{list(self.nodes)[:10]}; data's columns: {list(data.columns)[:10]}); "
-                        "name data's columns after the nodes"
-                    )
-                    raise ValueError(msg)
-                if absent or holes:
-                    what = f"no column for {absent}" if absent else f"{holes} missing values"
-                    msg = (
-                        f"data has {what}: counting needs every node observed in every row; "
-                        "fit with method='em' (a node with no column is then latent)"
-                    )
-                    raise ValueError(msg)
-            return fit_parameters(self._dag, data, estimator=estimator, alpha=alpha,
-                                  states=states, sample_weight=sample_weight).network  # fmt: skip
+                check_complete(self.nodes, data)
+            return fit_network(self._dag, data, network_type=BayesianNetwork, estimator=estimator,
+                               alpha=alpha, states=states,
+                               sample_weight=sample_weight).network  # fmt: skip
         if method not in ("em", "gradient"):
             msg = f"method must be 'count', 'em' or 'gradient', got {method!r}"
             raise ValueError(msg)
-        from bayeskit.networks.em import fit_em
+        from bayeskit.learning.em import fit_network_em
 
         if not isinstance(data, pd.DataFrame):
             msg = f"method={method!r} needs data in one DataFrame, got {type(data).__name__}"
@@ -435,9 +352,10 @@ class BayesianNetwork:
         if latent is None:
             latent = {n: states[n] for n in self.nodes if n not in data.columns}
         observed = {n: states[n] for n in self.nodes if n not in latent}
-        return fit_em(self._dag, data, states=observed, latent=latent, estimator=estimator,
-                      alpha=alpha, sample_weight=sample_weight, method=method,
-                      **em).network  # fmt: skip
+        return fit_network_em(self._dag, data, network_type=BayesianNetwork, states=observed,
+                              latent=latent, estimator=estimator, alpha=alpha,
+                              sample_weight=sample_weight, method=method,
+                              **em).network  # fmt: skip
 
     # ------------------------------------------------------------------ structure
     @property
@@ -573,14 +491,18 @@ class BayesianNetwork:
 
     def log_likelihood(self, data: pd.DataFrame, *, per_row: bool = False) -> float | np.ndarray:
         """``sum_rows ln P(row)`` of complete data (one column per node, values named as the
-        states), or each row's when ``per_row``. Vectorised: one gather per node."""
+        states), or each row's when ``per_row``: one compiled pass of the look-up the
+        classifiers share (:class:`~bayeskit.stats.lookup.FamilyTables`), each row's CPT
+        entries' logs added in node order."""
         codes = self.encode(data)
         pos = {n: j for j, n in enumerate(self.nodes)}
-        total = np.zeros(len(data))
         with np.errstate(divide="ignore"):
-            for j, node in enumerate(self.nodes):
-                index = tuple(codes[:, pos[p]] for p in self._dag.parents(node)) + (codes[:, j],)
-                total += np.log(self._cpts[node][index])
+            factors = [
+                LogFactor(j, tuple(pos[p] for p in self._dag.parents(node)),
+                          np.log(self._cpts[node])[None])
+                for j, node in enumerate(self.nodes)
+            ]  # fmt: skip
+        total = FamilyTables([factors], 1).add_to(np.zeros((len(codes), 1)), codes)[:, 0]
         return total if per_row else float(total.sum())
 
     # ------------------------------------------------------------------ prediction
@@ -620,8 +542,6 @@ class BayesianNetwork:
         compiled, its junction tree)."""
         engine = getattr(self, "_exact_inference", None)
         if engine is None:
-            from bayeskit.networks.exact import ExactInference
-
             engine = self._exact_inference = ExactInference(self)
         return engine
 
@@ -637,9 +557,7 @@ class BayesianNetwork:
         rng = check_seed(seed)
         compiled = getattr(self, "_compiled_arrays", None)
         if compiled is None:
-            from bayeskit.networks.sampling import _Compiled
-
-            compiled = self._compiled_arrays = _Compiled(self)
+            compiled = self._compiled_arrays = CompiledNetwork(self)
         x, _ = compiled.forward(int(n), {}, rng)
         codes = {node: x[:, j] for j, node in enumerate(self.nodes)}
         return pd.DataFrame(
@@ -648,14 +566,3 @@ class BayesianNetwork:
                 for node in self.nodes
             }
         )
-
-
-def _columns_of(data: Any) -> list | None:
-    """The columns of ``data`` (a DataFrame, or a file read in chunks), else None."""
-    if isinstance(data, pd.DataFrame):
-        return list(data.columns)
-    from bayeskit.data.chunks import Chunks
-
-    if isinstance(data, Chunks):
-        return list(data.columns or data.column_names())
-    return None

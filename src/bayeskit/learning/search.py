@@ -2,7 +2,7 @@
 
 "Starting with a network structure and gradually updating each edge (add, delete, or change
 direction) until the score function does not decrease any more." The scores are those of
-:mod:`bayeskit.networks.scores`, decomposable: a move changes one family (two for a reversal),
+:mod:`bayeskit.learning.scores`, decomposable: a move changes one family (two for a reversal),
 so only those families are rescored, and every family scored is kept in a cache (the same
 family is asked for again and again as the search moves). After a move, the gains of every
 move that changes the same family are scored together, in one compiled pass over the rows.
@@ -37,194 +37,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit._compiled import planned_threads
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit._text import shown
 from bayeskit.data.validation import check_count, check_real, check_seed
 from bayeskit.graphs.dag import DAG, as_dag, edge_pairs
-from bayeskit.networks.learning import (
-    NetworkData,
-    _distinct_chunk_rows,
-    _encode_data,
-    in_chunks,
-)
-from bayeskit.networks.scores import SCORES, family_scores
-from bayeskit.stats._kernels import count_extensions
+from bayeskit.graphs.trees import maximum_spanning_tree
+from bayeskit.learning.parameters import NetworkData, distinct_chunk_rows, encode_data, in_chunks
+from bayeskit.learning.passes import ChunkPasses, PassScores
+from bayeskit.learning.scores import SCORES, _FamilyScores
 
 __all__ = ["learn_structure", "learn_tree"]
 
 _GAIN_TOLERANCE = 1e-9  # a move must raise the score by more than this (relative to |score|)
-_TABLE_CELLS = 1 << 22  # cells counted at once by one batch of candidate parents (32 MB)
-_DISTINCT_FROM = 2048  # from this many rows, repeated rows are counted once, weighted ...
-_DISTINCT_SHARE = 0.75  # ... when no more than this share of them are distinct
 #: Data in chunks: the most distinct rows a search holds in memory before it reads the chunks
-#: again at every step instead (:mod:`bayeskit.networks._passes`).
+#: again at every step instead (:mod:`bayeskit.learning.passes`).
 MAX_DISTINCT_ROWS = 2_000_000
-
-
-class _Scorer:
-    """What the climb asks of a family scorer: ``scorer(v, parents)`` (a family's score),
-    ``scorer.extensions(v, parents)`` (with each other node added as a parent), both kept once
-    computed; ``prefetch(needs)``, the families the next calls will ask for, ``(node, parents,
-    extensions too)``, counted together where that saves passes over the data (``lazy``);
-    ``lookahead``, the next best moves' families to count with them; ``close``. In memory
-    (:class:`_FamilyScores`) every family is counted when asked for; over data read in passes
-    see :class:`bayeskit.networks._passes.PassScores`."""
-
-    lazy = False
-    lookahead = 0
-
-    def __init__(self, r: Any, kind: str, ess: float, n_rows: float | None):
-        self.r = np.asarray(r, dtype=np.int64)
-        self.n_nodes = len(self.r)
-        self.kind, self.ess, self.n_rows = kind, ess, n_rows
-        self.cache: dict[tuple[int, frozenset], float] = {}
-        self._extended: dict[tuple[int, frozenset], np.ndarray] = {}
-
-    def has(self, v: int, parents: frozenset, ext: bool) -> bool:
-        """Whether ``v``'s family with ``parents`` (and, with ``ext``, its extensions) is kept."""
-        key = (v, frozenset(parents))
-        return key in self.cache and (not ext or key in self._extended)
-
-    def prefetch(self, needs: Iterable[tuple[int, frozenset, bool]]) -> None:
-        """Nothing to do where each family is counted when asked for."""
-
-    def close(self) -> None:
-        """Nothing held beyond the scores."""
-
-    def _scores(self, flat, r, rows, q) -> np.ndarray:
-        return family_scores(flat, r, rows, q, self.kind, self.n_rows, self.ess)
-
-
-class _FamilyScores(_Scorer):
-    """Family scores of one data set, each computed once and kept.
-
-    ``family(v, parents)`` is one family's score; ``extensions(v, parents)`` scores the family
-    with each other node added as a parent, all of them in one compiled pass over the rows
-    (:func:`bayeskit.stats._kernels.count_extensions`): what a search needs after a move
-    changes ``v``'s family. A parent configuration is the mixed-radix number of the parents'
-    states; when the parents have more joint configurations than there are rows, the ones
-    seen are renumbered (``np.unique``), so no table is ever larger than rows x states.
-    """
-
-    def __init__(self, data: NetworkData, kind: str, ess: float):
-        super().__init__(data.n_states, kind, ess, data.n_rows)
-        dtype = np.int8 if self.r.max(initial=1) <= 127 else np.int32
-        rows = np.ascontiguousarray(data.codes, dtype=dtype)
-        weights = data.weights
-        if len(rows) >= _DISTINCT_FROM:
-            # Every score reads the data through counts alone, so repeated rows can be counted
-            # once with their number (or total weight) as weight: ALARM samples of 20,000 and
-            # 100,000 rows have 10,792 and 40,373 distinct ones.
-            key = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
-            distinct, inverse, times = np.unique(key, return_inverse=True, return_counts=True)
-            if len(distinct) <= _DISTINCT_SHARE * len(rows):
-                width = rows.shape[1]
-                rows = np.frombuffer(distinct.tobytes(), dtype=dtype).reshape(-1, width)
-                weights = (
-                    times.astype(np.float64)
-                    if weights is None
-                    else np.bincount(inverse.ravel(), weights=weights, minlength=len(distinct))
-                )
-        self.codes = np.ascontiguousarray(rows.T)  # node-major
-        m = self.codes.shape[1]
-        self.weights = np.ones(m) if weights is None else weights.astype(np.float64)
-        self._kernel_weights = np.empty(0) if weights is None else self.weights
-        self._compact_above = max(m, 1 << 12)  # renumber parent configurations beyond this
-        self._dense_cells = max(8 * m, 1 << 16)  # a larger candidate table is renumbered too
-
-    def _configurations(self, parents: Iterable[int]) -> tuple[np.ndarray, int, float]:
-        """Each row's parent configuration, the number of configurations numbered, and the
-        number there are (``q``, for the penalties and priors)."""
-        ids = np.zeros(self.codes.shape[1], dtype=np.int64)
-        k, q = 1, 1.0
-        for p in sorted(parents):
-            ids *= self.r[p]
-            ids += self.codes[p]
-            k *= int(self.r[p])
-            q *= float(self.r[p])
-            if k > self._compact_above:
-                uniq, ids = np.unique(ids, return_inverse=True)
-                ids = ids.astype(np.int64, copy=False)
-                k = len(uniq)
-        return ids, k, q
-
-    def __call__(self, v: int, parents: frozenset) -> float:
-        key = (v, parents)
-        if key not in self.cache:
-            ids, k, q = self._configurations(parents)
-            r = int(self.r[v])
-            ids *= r
-            ids += self.codes[v]
-            flat = np.bincount(ids, weights=self.weights, minlength=k * r).astype(np.float64)
-            rows = np.array([k], dtype=np.int64)
-            self.cache[key] = float(self._scores(flat, r, rows, np.array([q]))[0])
-        return self.cache[key]
-
-    def extensions(self, v: int, parents: frozenset) -> np.ndarray:
-        """``out[u]``: the score of ``v`` given ``parents | {u}`` for every node ``u`` not in
-        the family (``-inf`` for the others)."""
-        key = (v, parents)
-        if key in self._extended:
-            return self._extended[key]
-        out = np.full(self.n_nodes, -np.inf)
-        cands = candidates(self.n_nodes, v, parents)
-        if len(cands):
-            ids, k, q = self._configurations(parents)
-            r = int(self.r[v])
-            child = self.codes[v]
-            cells = k * self.r[cands] * r
-            dense = cells <= self._dense_cells
-            for batch in cell_batches(cands[dense], cells[dense]):
-                r_cand = self.r[batch]
-                flat = extension_counts(
-                    self.codes, self._kernel_weights, batch, r_cand, ids, k, r, child
-                )
-                out[batch] = self._scores(flat, r, k * r_cand, q * r_cand.astype(np.float64))
-            for u in cands[~dense]:  # rare: a table larger than the rows, renumbered
-                uniq, rows_of = np.unique(ids * self.r[u] + self.codes[u], return_inverse=True)
-                cell = rows_of.astype(np.int64) * r + child
-                flat = np.bincount(cell, weights=self.weights, minlength=len(uniq) * r)
-                rows = np.array([len(uniq)], dtype=np.int64)
-                out[u] = self._scores(flat, r, rows, np.array([q * self.r[u]]))[0]
-            del child
-        out.flags.writeable = False
-        self._extended[key] = out
-        return out
-
-
-def candidates(n_nodes: int, v: int, parents: Iterable[int]) -> np.ndarray:
-    """The nodes that could join ``v``'s family as a parent: every other node not in it."""
-    return np.array([u for u in range(n_nodes) if u != v and u not in parents], dtype=np.int64)
-
-
-def cell_batches(cands: np.ndarray, cells: np.ndarray):
-    """``cands`` in consecutive batches of at most :data:`_TABLE_CELLS` cells (``cells[c]``
-    each; a larger single candidate is a batch of its own)."""
-    start, size = 0, 0
-    for c in range(len(cands)):
-        if c > start and size + cells[c] > _TABLE_CELLS:
-            yield cands[start:c]
-            start, size = c, 0
-        size += cells[c]
-    if start < len(cands):
-        yield cands[start:]
-
-
-def extension_counts(codes, weights, cands, r_cand, ids, k, r, child) -> np.ndarray:
-    """The counts of ``v``'s family (each row's parent configuration ``ids``, of ``k``, and its
-    state ``child``, of ``r``) extended by each parent in ``cands`` (of ``r_cand`` states), one
-    table after the other, the candidate's state the slowest axis
-    (:func:`bayeskit.stats._kernels.count_extensions` over node-major ``codes``; ``weights``
-    empty for rows of weight 1)."""
-    offsets = np.zeros(len(cands) + 1, dtype=np.int64)
-    np.cumsum(np.asarray(r_cand, dtype=np.int64) * (k * r), out=offsets[1:])
-    cell = ids * r
-    cell += child
-    cell = cell.astype(np.int16 if k * r < 2**15 else np.int32 if k * r < 2**31 else np.int64)
-    tasks = planned_threads(len(cell) * len(cands))
-    task_ptr = np.linspace(0, len(cands), min(tasks, len(cands)) + 1).round().astype(np.int64)
-    return count_extensions(codes, cands, cell, k * r, weights, offsets, task_ptr)
 
 
 @reports_progress("hill climbing", lambda a: iterations_adapter(None, "score"))
@@ -258,7 +85,7 @@ def learn_structure(
         number: memory holds those, not the file, and the search is the one on all the rows.
         When there are more than ``max_distinct_rows`` of them, the search reads the chunks
         again at each step instead, counting every family the step asks for in one pass
-        (:mod:`bayeskit.networks._passes`; the same DAG, memory bounded by a chunk).
+        (:mod:`bayeskit.learning.passes`; the same DAG, memory bounded by a chunk).
     score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
     max_parents : int, optional
         The most parents a node may have.
@@ -305,38 +132,15 @@ def learn_structure(
                                  "perturb": perturb, "max_iter": max_iter,
                                  "max_parents": max_parents, "seed": seed})  # fmt: skip
     rng = check_seed(seed)
-    scorer, nodes = _scorer(data, score, ess, states, sample_weight, max_distinct_rows)
+    scorer, nodes = family_scorer(data, score, ess, states, sample_weight, max_distinct_rows)
     with closing(scorer):
         pos = {n: i for i, n in enumerate(nodes)}
-
-        def edge_set(edges, what) -> set[tuple[int, int]]:
-            out = set()
-            for edge in edge_pairs(edges, what):
-                u, v = edge
-                if u not in pos or v not in pos:
-                    msg = f"{what} edge {shown(edge)} names a node that is no column of data"
-                    raise ValueError(msg)
-                out.add((pos[u], pos[v]))
-            return out
-
-        black, white = edge_set(black_list, "black_list"), edge_set(white_list, "white_list")
+        black = _edge_set(black_list, "black_list", pos)
+        white = _edge_set(white_list, "white_list", pos)
         if black & white:
             msg = "an edge is both black- and white-listed"
             raise ValueError(msg)
-        parents: list[set[int]] = [set() for _ in nodes]
-        if isinstance(start, str):
-            if start not in ("tree", "empty"):
-                msg = f"start must be a DAG, 'tree' or 'empty', got {start!r}"
-                raise ValueError(msg)
-        elif start is not None:
-            start = as_dag(start, None if isinstance(start, DAG) else nodes, "start")
-            if set(start.nodes) != set(nodes):
-                msg = "start must be a DAG over exactly data's columns (or edges between them)"
-                raise ValueError(msg)
-            for u, v in start.edges:
-                parents[pos[v]].add(pos[u])
-        for u, v in white:
-            parents[v].add(u)
+        parents = _start_parents(start, nodes, pos, white)
         if isinstance(start, str) and start == "tree":
             _add_tree(parents, _tree_edges(scorer, []), black, max_parents)
         if max_parents is not None and any(len(p) > max_parents for p in parents):
@@ -347,33 +151,75 @@ def learn_structure(
         if graph.cyclic():
             msg = "the start graph with the white-listed edges has a cycle"
             raise ValueError(msg)
-        steps = 0
-
-        def tick(total: float) -> None:
-            nonlocal steps
-            steps += 1
-            if progress is not None:
-                progress(steps, total)
-
-        best, best_total = _climb(graph, tabu_length, max_iter, tick)
-
-        def random_moves(trial: _Climb):
-            for _ in range(perturb):
-                moves = np.flatnonzero(trial.legal())
-                if not len(moves):
-                    return
-                pick = moves[int(rng.integers(len(moves)))]
-                u, v, kind = np.unravel_index(pick, (len(nodes), len(nodes), 3))
-                yield int(kind), int(u), int(v)
-
-        for _ in range(restarts):
-            trial = _Climb(best, scorer, limits)
-            trial.perturb(random_moves(trial))
-            found, total = _climb(trial, tabu_length, max_iter, tick)
-            if total > best_total + _tolerance(best_total):
-                best, best_total = found, total
+        best = _climbs(graph, limits, tabu_length, restarts, perturb, max_iter, rng, progress)
         return DAG(nodes=nodes, edges=[(nodes[u], nodes[v]) for v in range(len(nodes))
                                        for u in sorted(best[v])])  # fmt: skip
+
+
+def _edge_set(edges: Any, what: str, pos: dict) -> set[tuple[int, int]]:
+    """``edges`` (a black or white list) as pairs of node positions; ValueError for an edge
+    that names no column of data."""
+    out = set()
+    for edge in edge_pairs(edges, what):
+        u, v = edge
+        if u not in pos or v not in pos:
+            msg = f"{what} edge {shown(edge)} names a node that is no column of data"
+            raise ValueError(msg)
+        out.add((pos[u], pos[v]))
+    return out
+
+
+def _start_parents(start: Any, nodes: list, pos: dict, white: set) -> list[set[int]]:
+    """Each node's parents in the start graph (``start`` a DAG or an edge list; none for
+    ``"tree"``, whose edges are added later, and ``"empty"``), white-listed edges added."""
+    parents: list[set[int]] = [set() for _ in nodes]
+    if isinstance(start, str):
+        if start not in ("tree", "empty"):
+            msg = f"start must be a DAG, 'tree' or 'empty', got {start!r}"
+            raise ValueError(msg)
+    elif start is not None:
+        start = as_dag(start, None if isinstance(start, DAG) else nodes, "start")
+        if set(start.nodes) != set(nodes):
+            msg = "start must be a DAG over exactly data's columns (or edges between them)"
+            raise ValueError(msg)
+        for u, v in start.edges:
+            parents[pos[v]].add(pos[u])
+    for u, v in white:
+        parents[v].add(u)
+    return parents
+
+
+def _climbs(graph: _Climb, limits, tabu_length: int, restarts: int, perturb: int,
+            max_iter: int, rng, progress) -> list[set[int]]:  # fmt: skip
+    """The climb from ``graph``, then ``restarts`` climbs from the best graph perturbed by
+    ``perturb`` random legal moves: the best parents found."""
+    n = len(graph.edges)
+    steps = 0
+
+    def tick(total: float) -> None:
+        nonlocal steps
+        steps += 1
+        if progress is not None:
+            progress(steps, total)
+
+    best, best_total = _climb(graph, tabu_length, max_iter, tick)
+
+    def random_moves(trial: _Climb):
+        for _ in range(perturb):
+            moves = np.flatnonzero(trial.legal())
+            if not len(moves):
+                return
+            pick = moves[int(rng.integers(len(moves)))]
+            u, v, kind = np.unravel_index(pick, (n, n, 3))
+            yield int(kind), int(u), int(v)
+
+    for _ in range(restarts):
+        trial = _Climb(best, graph.scorer, limits)
+        trial.perturb(random_moves(trial))
+        found, total = _climb(trial, tabu_length, max_iter, tick)
+        if total > best_total + _tolerance(best_total):
+            best, best_total = found, total
+    return best
 
 
 def check_search_options(score: Any, options: Mapping[str, Any], *, tree: bool = False) -> None:
@@ -408,13 +254,11 @@ def check_search_options(score: Any, options: Mapping[str, Any], *, tree: bool =
     check_seed(get("seed"))
 
 
-def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
-            max_distinct_rows: int | None = None):  # fmt: skip
+def family_scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
+                  max_distinct_rows: int | None = None):  # fmt: skip
     """The family scorer of ``data`` (a DataFrame; data in chunks; data a caller of this
     package encoded already, :class:`NetworkData`; or a scorer built already) and its
     nodes."""
-    from bayeskit.networks._passes import ChunkPasses, PassScores
-
     if isinstance(data, PassScores):
         return data, list(data.nodes)
     if isinstance(data, NetworkData):
@@ -424,13 +268,13 @@ def _scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
             msg = "sample_weight goes with a DataFrame; chunks carry no weights"
             raise ValueError(msg)
         # data in chunks: their distinct rows, or a pass per climbing step when too many
-        nodes, given, rows = _distinct_chunk_rows(data, states, max_distinct_rows)
+        nodes, given, rows = distinct_chunk_rows(data, states, max_distinct_rows)
         if rows is None:
             passes = ChunkPasses(data, nodes, given)
             return PassScores(nodes, given, passes, score, ess), list(nodes)
         return _FamilyScores(NetworkData(nodes, given, *rows), score, ess), list(nodes)
     nodes = list(data.columns) if isinstance(data, pd.DataFrame) else []
-    return _FamilyScores(_encode_data(nodes, data, states, sample_weight), score, ess), nodes
+    return _FamilyScores(encode_data(nodes, data, states, sample_weight), score, ess), nodes
 
 
 def _tolerance(total: float) -> float:
@@ -516,7 +360,7 @@ class _Climb:
         moves of the last :meth:`best` would need. A move changes one or two families, so the
         gains of moves into other nodes stay as they were, and the next step's move is most
         often among them: fewer passes, more families counted in each (see
-        :mod:`bayeskit.networks._passes` for the depth). Which families are counted never
+        :mod:`bayeskit.learning.passes` for the depth). Which families are counted never
         changes the climb, only the passes."""
         needs = self._move_needs(kind, u, v)
         if all(self.scorer.has(*need) for need in needs):
@@ -680,14 +524,11 @@ def _tree_edges(scorer: _FamilyScores, roots: list[int]) -> list[tuple[int, int]
 
     n = scorer.n_nodes
     gains = single_parent_gains(scorer)
-    g = nx.Graph()
-    g.add_nodes_from(range(n))
-    for i in range(n):
-        for j in range(i + 1, n):
-            gain = (gains[j, i] + gains[i, j]) / 2  # gains[j, i]: i as j's only parent
-            if gain > _tolerance(scorer.n_rows):
-                g.add_edge(i, j, weight=gain)
-    tree = nx.maximum_spanning_tree(g, algorithm="kruskal")
+    pair = (gains.T + gains) / 2  # [i, j]: (gains[j, i] + gains[i, j]) / 2, i as j's only parent
+    kept = pair > _tolerance(scorer.n_rows)
+    tree = nx.Graph()
+    tree.add_nodes_from(range(n))
+    tree.add_edges_from(maximum_spanning_tree(pair, edges=kept).tolist())
     edges, seen = [], set()
     for start in [*roots, *range(n)]:
         if start in seen:
@@ -738,7 +579,7 @@ def learn_tree(
     (('a', 'b'), ('b', 'c'))
     """
     check_search_options(score, {"ess": ess, "max_distinct_rows": max_distinct_rows}, tree=True)
-    scorer, nodes = _scorer(data, score, ess, states, sample_weight, max_distinct_rows)
+    scorer, nodes = family_scorer(data, score, ess, states, sample_weight, max_distinct_rows)
     with closing(scorer):
         if root is not None and root not in nodes:
             msg = f"root {shown(root)} is no column of data"

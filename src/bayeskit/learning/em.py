@@ -36,17 +36,17 @@ from bayeskit.data.validation import check_count, check_real, check_sample_weigh
 from bayeskit.factors.cpd import aligned_cpts
 from bayeskit.factors.states import latent_states, state_codes
 from bayeskit.graphs.dag import DAG, as_dag
-from bayeskit.networks.learning import (
+from bayeskit.learning.parameters import (
     ESTIMATORS,
-    _column_states,
     _cpts,
     _pseudo_count,
     check_table_cells,
+    column_states,
+    group_rows,
 )
-from bayeskit.networks.network import BayesianNetwork
 from bayeskit.stats import FamilyCounts
 
-__all__ = ["EMResult", "expected_counts", "fit_em"]
+__all__ = ["EMResult", "expected_counts", "fit_network_em"]
 
 
 @dataclass
@@ -67,7 +67,7 @@ class EMResult:
         Whether the relative change of the objective fell below ``tol`` within ``max_iter``.
     """
 
-    network: BayesianNetwork
+    network: Any
     history: list[float] = field(default_factory=list)
     objective: list[float] = field(default_factory=list)
     n_iter: int = 0
@@ -75,13 +75,14 @@ class EMResult:
 
 
 @reports_progress("EM", lambda a: iterations_adapter(a["max_iter"], "log-likelihood"))
-def fit_em(
+def fit_network_em(
     dag: Any,
     data: pd.DataFrame,
     *,
+    network_type: Callable[..., Any],
     states: Mapping[Any, Any] | None = None,
     latent: Mapping[Any, Any] | None = None,
-    start: BayesianNetwork | None = None,
+    start: Any = None,
     estimator: str = "mle",
     alpha: float | None = None,
     sample_weight: Any = None,
@@ -92,57 +93,9 @@ def fit_em(
     progress: Callable[[int, float], Any] | None = None,
     method: str = "em",
 ) -> EMResult:
-    """Fit ``dag``'s CPTs to ``data`` with missing values (and latent nodes) by EM.
-
-    Parameters
-    ----------
-    dag : DAG, or list of (parent, child) pairs
-        The structure (:func:`~bayeskit.graphs.dag.as_dag`).
-    data : DataFrame
-        A column per observed node; a missing value (None / NaN) is not observed. Latent nodes
-        have no column.
-    states : mapping node -> state names, optional
-        As :func:`~bayeskit.networks.fit_parameters` (needed for nodes whose column does not
-        show every state).
-    latent : mapping node -> int or state names, optional
-        The nodes that are never observed, with their number of states (an integer: named
-        ``"0"``, ``"1"``, ...) or a list of their state names (named by the rule of
-        :mod:`bayeskit.networks.states`); a float, a boolean or text is refused.
-    start : BayesianNetwork, optional
-        Starting CPTs, random ones by default: a network over the same DAG (its nodes and
-        edges; a node's parents may be listed in another order) and the same states (in any
-        order), whose tables are read by parent and state name, never by position. An
-        observed node whose states ``states`` does not give takes the start's (a value of its
-        column that is none of them is refused by name).
-    estimator : {"mle", "lidstone", "bdeu"}, default="mle"
-        The M-step; ``alpha`` as for :func:`~bayeskit.networks.fit_parameters`.
-    sample_weight : array-like, optional
-    max_iter : int, default=100
-    tol : float, default=1e-8
-        Stop when the objective changes by less than ``tol`` times its magnitude.
-    restarts : int, default=0
-        Extra random starts; the run of highest final objective is kept.
-    seed : int or Generator, optional
-    progress : bool or callable, optional
-        Called as ``progress(iteration, log_likelihood)`` after every E-step; ``True`` shows a
-        progress display on standard error.
-    method : {"em", "gradient"}, default="em"
-        EM, or gradient ascent on the CPT entries (Han, Kamber and Pei, *Data Mining:
-        Concepts and Techniques*, 9.1.2: the gradient from the same expected counts, each
-        step projected back onto the simplex).
-
-    Examples
-    --------
-    >>> from bayeskit.networks import read_bif
-    >>> dag = DAG(edges=[("rain", "wet")])
-    >>> data = pd.DataFrame({"rain": ["y", None, "n", "n", None, "y"],
-    ...                      "wet": ["y", "y", "n", None, "n", "y"]})
-    >>> result = fit_em(dag, data, seed=0)
-    >>> result.converged, len(result.history) > 1
-    (True, True)
-    >>> bool(np.all(np.diff(result.objective) >= -1e-9))
-    True
-    """
+    """Fit ``dag``'s CPTs to ``data`` with missing values (and latent nodes) by EM: each
+    network built as ``network_type(dag, cpts, states=states)``
+    (:func:`~bayeskit.networks.fit_em` with a network class)."""
     if estimator not in ESTIMATORS:
         msg = f"estimator must be one of {ESTIMATORS}, got {estimator!r}"
         raise ValueError(msg)
@@ -163,10 +116,10 @@ def fit_em(
             "with nothing to learn from; name data's columns after the nodes"
         )
         raise ValueError(msg)
-    if isinstance(start, BayesianNetwork) and start.dag == dag:  # its states, unless given
+    if _is_network(start) and start.dag == dag:  # its states, unless given
         taken = {n: start.states(n) for n in dag.nodes if n not in (latent or {})}
         states = {**taken, **dict(states or {})}
-    node_states, codes = _encode(dag, data, states, latent)
+    node_states, codes = encode_observed(dag, data, states, latent)
     check_table_cells(dag, node_states)  # before the random starts allocate the CPTs
     weights = check_sample_weight(sample_weight, len(codes))
     codes, weights = distinct_rows(codes, weights)
@@ -176,22 +129,22 @@ def fit_em(
         starts = []
     while len(starts) < 1 + restarts:
         starts.append(_random_cpts(dag, node_states, rng))
-    from bayeskit.networks.junction import JunctionTree
+    from bayeskit.inference.junction import JunctionTree
 
-    shell = BayesianNetwork(dag, dict(zip(dag.nodes, starts[0], strict=True)), states=node_states)
+    shell = network_type(dag, dict(zip(dag.nodes, starts[0], strict=True)), states=node_states)
     tree = JunctionTree(shell)
     best: EMResult | None = None
     for tables in starts:
         run = _run if method == "em" else _ascend
         result = run(tree, dag, node_states, codes, weights, tables, estimator, float(a),
-                     max_iter, tol, progress)  # fmt: skip
+                     max_iter, tol, progress, network_type)  # fmt: skip
         if best is None or result.objective[-1] > best.objective[-1]:
             best = result
     return best
 
 
 def expected_counts(
-    network: BayesianNetwork, data: pd.DataFrame, *, sample_weight: Any = None
+    network: Any, data: pd.DataFrame, *, sample_weight: Any = None
 ) -> tuple[FamilyCounts, float]:
     """The E-step of EM on a chunk of rows: every family's expected counts under ``network``,
     ``sum_rows w P(parents, node | the row's observed values)``, and the rows' log-likelihood
@@ -208,6 +161,7 @@ def expected_counts(
 
     Examples
     --------
+    >>> from bayeskit.networks import BayesianNetwork
     >>> dag = DAG(edges=[("rain", "wet")])
     >>> net = BayesianNetwork(dag, {"rain": [0.5, 0.5], "wet": [[0.9, 0.1], [0.2, 0.8]]},
     ...                       states={"rain": ["n", "y"], "wet": ["n", "y"]})
@@ -218,7 +172,7 @@ def expected_counts(
     >>> round(ll, 4)  # log P(rain=y, wet=y) + log P(wet=y)
     -1.7148
     """
-    if not isinstance(network, BayesianNetwork):
+    if not _is_network(network):
         msg = f"network must be a BayesianNetwork, got {type(network).__name__}"
         raise TypeError(msg)
     dag = network.dag
@@ -227,7 +181,7 @@ def expected_counts(
         raise TypeError(msg)
     states = {n: network.states(n) for n in dag.nodes}
     latent = {n: states[n] for n in dag.nodes if n not in data.columns}
-    _, codes = _encode(dag, data, states, latent)
+    _, codes = encode_observed(dag, data, states, latent)
     codes, weights = distinct_rows(codes, check_sample_weight(sample_weight, len(codes)))
     tables, log_pe = network._junction_tree().expected_family_counts(codes, weights)
     ll = float(np.dot(weights, log_pe)) if len(codes) else 0.0
@@ -272,7 +226,7 @@ def settled(objective: list[float], tol: float) -> bool:
 
 
 def _run(tree, dag, node_states, codes, weights, tables, estimator, alpha, max_iter, tol,
-         progress) -> EMResult:  # fmt: skip
+         progress, network_type) -> EMResult:  # fmt: skip
     pseudo = [_pseudo_count(estimator, alpha, t.shape) for t in tables]
     history, objective = [], []
     converged = False
@@ -287,12 +241,12 @@ def _run(tree, dag, node_states, codes, weights, tables, estimator, alpha, max_i
         if settled(objective, tol):
             converged = True
             break
-    network = BayesianNetwork(dag, dict(zip(dag.nodes, tables, strict=True)), states=node_states)
+    network = network_type(dag, dict(zip(dag.nodes, tables, strict=True)), states=node_states)
     return EMResult(network, history, objective, len(history), converged)
 
 
 def _ascend(tree, dag, node_states, codes, weights, tables, estimator, alpha, max_iter, tol,
-            progress) -> EMResult:  # fmt: skip
+            progress, network_type) -> EMResult:  # fmt: skip
     """Gradient ascent on the CPT entries (Han, Kamber and Pei, *Data Mining: Concepts and
     Techniques*, 9.1.2): the gradient of the objective with respect to ``w_ijk`` is
     ``(n_ijk + pseudo) / w_ijk``, ``n_ijk`` the expected count
@@ -333,7 +287,7 @@ def _ascend(tree, dag, node_states, codes, weights, tables, estimator, alpha, ma
         if step < 1e-14 or settled(objective, tol):
             converged = True
             break
-    network = BayesianNetwork(dag, dict(zip(dag.nodes, tables, strict=True)), states=node_states)
+    network = network_type(dag, dict(zip(dag.nodes, tables, strict=True)), states=node_states)
     return EMResult(network, history, objective, len(history), converged)
 
 
@@ -350,7 +304,7 @@ def _onto_simplex(table: np.ndarray) -> np.ndarray:
     return np.maximum(v - theta[:, None], 0.0).reshape(shape)
 
 
-def _encode(dag: DAG, data: pd.DataFrame, states, latent) -> tuple[dict, np.ndarray]:
+def encode_observed(dag: DAG, data: pd.DataFrame, states, latent) -> tuple[dict, np.ndarray]:
     """Each node's states and the codes (n_rows, n_nodes), -1 where not observed."""
     if not isinstance(data, pd.DataFrame):
         msg = f"data must be a pandas DataFrame, got {type(data).__name__}"
@@ -375,7 +329,7 @@ def _encode(dag: DAG, data: pd.DataFrame, states, latent) -> tuple[dict, np.ndar
                 "states) if it is never observed"
             )
             raise ValueError(msg)
-        node_states[node] = _column_states(data, node, states)
+        node_states[node] = column_states(data, node, states)
         codes[:, j] = state_codes(data[node], node_states[node], f"column {node!r}")
     return node_states, codes
 
@@ -384,22 +338,14 @@ def distinct_rows(codes: np.ndarray, weights: np.ndarray | None):
     """Each distinct row once, weighted by its number (or its rows' total weight)."""
     if not len(codes):
         return codes, np.zeros(0)
-    distinct, inverse = _group_rows(codes)
+    distinct, inverse = group_rows(codes)
     w = np.ones(len(codes)) if weights is None else weights
     return distinct, np.bincount(inverse, weights=w, minlength=len(distinct))
 
 
-def _group_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of ``codes`` (state codes, -1 for missing) and each row's index among
-    them. Each row is compared as one byte string (the codes narrowed to the smallest integer
-    type): some 20 times faster than ``np.unique(axis=0)``, which sorts the columns as fields
-    of a record."""
-    top = int(np.abs(codes).max(initial=0))
-    dtype = np.int8 if top < 2**7 else np.int16 if top < 2**15 else np.int32
-    narrow = np.ascontiguousarray(codes, dtype=dtype)
-    keys = narrow.view(np.dtype((np.void, narrow.itemsize * narrow.shape[1]))).ravel()
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    return codes[first], np.asarray(inverse).reshape(-1)
+def _is_network(network: Any) -> bool:
+    """Whether ``network`` is a network: a DAG, states and CPTs to read (by duck typing)."""
+    return all(hasattr(network, a) for a in ("dag", "states", "cpd", "_junction_tree"))
 
 
 def _random_cpts(dag: DAG, node_states: dict, rng: np.random.Generator) -> list[np.ndarray]:

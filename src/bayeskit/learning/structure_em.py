@@ -67,13 +67,21 @@ import pandas as pd
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit.data.validation import check_count, check_real, check_sample_weight, check_seed
 from bayeskit.graphs.dag import DAG, as_dag
-from bayeskit.networks.em import _encode, _group_rows, distinct_rows, fit_em
-from bayeskit.networks.learning import ESTIMATORS, NetworkData, _count, _estimate
-from bayeskit.networks.network import BayesianNetwork
-from bayeskit.networks.search import _scorer, check_search_options, learn_structure
+from bayeskit.learning.em import distinct_rows, encode_observed, fit_network_em
+from bayeskit.learning.learners import STRUCTURE_LEARNERS
+from bayeskit.learning.parameters import (
+    ESTIMATORS,
+    NetworkData,
+    count_families,
+    estimate_cpts,
+    group_rows,
+)
+from bayeskit.learning.search import family_scorer
 
-__all__ = ["StructuralEMResult", "structural_em"]
+__all__ = ["StructuralEMResult", "structural_em_network"]
 
+#: The search each iteration runs (twice: from the current DAG, and from the search's start).
+SEARCH = STRUCTURE_LEARNERS["hill-climb"]
 #: The options of :func:`~bayeskit.networks.learn_structure` that :func:`structural_em` passes
 #: on (``max_iter``, ``start``, ``seed``, ``states`` and ``progress`` are its own).
 SEARCH_OPTIONS = ("black_list", "white_list", "tabu_length", "restarts", "perturb", "ess")
@@ -102,7 +110,7 @@ class StructuralEMResult:
         Whether the search returned the DAG it started from within ``max_iter`` iterations.
     """
 
-    network: BayesianNetwork
+    network: Any
     dags: list[DAG] = field(default_factory=list)
     scores: list[float] = field(default_factory=list)
     log_likelihood: list[float] = field(default_factory=list)
@@ -111,9 +119,10 @@ class StructuralEMResult:
 
 
 @reports_progress("structural EM", lambda a: iterations_adapter(a["max_iter"], "score"))
-def structural_em(
+def structural_em_network(
     data: pd.DataFrame,
     *,
+    network_type: Callable[..., Any],
     states: Any = None,
     score: str = "bic",
     max_parents: int | None = None,
@@ -129,64 +138,9 @@ def structural_em(
     progress: Callable[[int, float], Any] | None = None,
     **search: Any,
 ) -> StructuralEMResult:
-    """Learn a DAG and its CPTs from data with missing values by structural EM.
-
-    See the module docstring for the algorithm and its cost.
-
-    Parameters
-    ----------
-    data : DataFrame
-        One column per node; a missing value (None / NaN) is not observed.
-    states : mapping node -> state names, optional
-        As :func:`~bayeskit.networks.fit_parameters`.
-    score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
-        The search's score, computed on the completed rows.
-    max_parents : int, optional
-        The most parents a node may have.
-    start : DAG, or list of (parent, child) pairs, optional
-        The first DAG, over exactly ``data``'s columns (an edge list: edges between them). By
-        default the search's own default (from the Chow-Liu forest) on the rows with nothing
-        missing, or the empty graph when there are none.
-    max_iter : int, default=10
-        The most iterations (EM, completions, search).
-    em_max_iter : int, default=20
-        The most EM iterations per fit; from the second iteration on, EM starts from the CPTs
-        counted on the previous completions, close to its fixed point.
-    em_tol : float, default=1e-6
-        EM's ``tol``: stop on a relative change of its objective below this.
-    n_completions : int, default=5
-        Completions drawn per incomplete row (per repeat of a repeated row).
-    estimator : {"mle", "lidstone", "bdeu"}, default="bdeu"
-        EM's M-step (:func:`~bayeskit.networks.fit_em`), with ``alpha`` (default 1); a prior
-        keeps every configuration possible, so no row gets probability zero.
-    alpha : float, optional
-    sample_weight : array-like of shape (n_rows,), optional
-    seed : int or Generator, optional
-        Seeds EM's first random start, the completions and the search's restarts: the same
-        seed, the same result.
-    progress : bool or callable, optional
-        Called as ``progress(iteration, score)`` after every search; ``True`` shows a progress
-        display on standard error.
-    **search :
-        Options of :func:`~bayeskit.networks.learn_structure`: ``black_list``, ``white_list``,
-        ``tabu_length``, ``restarts``, ``perturb``, ``ess``.
-
-    Returns
-    -------
-    StructuralEMResult
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> a = rng.integers(0, 2, 2000)
-    >>> b = np.where(rng.random(2000) < 0.9, a, 1 - a)
-    >>> c = np.where(rng.random(2000) < 0.85, b, 1 - b)
-    >>> data = pd.DataFrame({"a": a, "b": b, "c": c}).astype(object)
-    >>> data = data.mask(rng.random(data.shape) < 0.2)  # 20% of the values missing
-    >>> result = structural_em(data, seed=0)
-    >>> sorted(result.network.dag.edges), result.converged
-    ([('a', 'b'), ('b', 'c')], True)
-    """
+    """Learn a DAG and its CPTs from data with missing values by structural EM (see the module
+    docstring), each network built as ``network_type(dag, cpts, states=states)``
+    (:func:`~bayeskit.networks.structural_em` with a network class)."""
     _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_completions,
                      estimator, alpha, search)  # fmt: skip
     rng = check_seed(seed)
@@ -205,15 +159,16 @@ def structural_em(
     given = start
     if start is not None:  # every DAG in data's column order, as the search gives them
         start = DAG(nodes=nodes, edges=start.edges)
-    node_states, codes = _encode(DAG(nodes=nodes), data, states, None)
+    node_states, codes = encode_observed(DAG(nodes=nodes), data, states, None)
     weights = check_sample_weight(sample_weight, len(codes))
     options = dict(score=score, max_parents=max_parents, **search)
-    em_options = dict(states=node_states, estimator=estimator, alpha=alpha,
-                      sample_weight=sample_weight, max_iter=em_max_iter, tol=em_tol)  # fmt: skip
+    em_options = dict(network_type=network_type, states=node_states, estimator=estimator,
+                      alpha=alpha, sample_weight=sample_weight, max_iter=em_max_iter,
+                      tol=em_tol)  # fmt: skip
     ess = float(search.get("ess", 1.0))
 
     def climb(rows: NetworkData, begin: Any) -> DAG:
-        return learn_structure(rows, start=begin, seed=int(rng.integers(2**31)), **options)
+        return SEARCH.learn(rows, start=begin, seed=int(rng.integers(2**31)), **options)
 
     holed = (codes < 0).any(axis=1)
     if not holed.any():  # complete data: the completions are the rows, one search says all
@@ -222,7 +177,8 @@ def structural_em(
         total = _total_score(dag, rows, score, ess)
         if progress is not None:
             progress(1, total)
-        network = _estimate(dag, _count(dag, rows), node_states, estimator, _alpha(alpha))
+        cpts = estimate_cpts(dag, count_families(dag, rows), node_states, estimator, _alpha(alpha))
+        network = network_type(dag, cpts, states=node_states)
         return StructuralEMResult(
             network, [dag if given is None else given, dag], [total], [], 1, True
         )
@@ -235,7 +191,7 @@ def structural_em(
     dags, scores, history = [start if given is None else given], [], []
     converged = False
     for it in range(1, max_iter + 1):
-        em = fit_em(current, data, start=warm, seed=rng, **em_options)
+        em = fit_network_em(current, data, start=warm, seed=rng, **em_options)
         fitted = em.network
         history.append(em.history[-1])
         rows = NetworkData(tuple(nodes), node_states, *distinct_rows(*e_step.draw(fitted)))
@@ -251,13 +207,15 @@ def structural_em(
         dags.append(found)
         if progress is not None:
             progress(it, scores[-1])
-        warm = _estimate(found, _count(found, rows), node_states, estimator, _alpha(alpha))
+        cpts = estimate_cpts(found, count_families(found, rows), node_states, estimator,
+                             _alpha(alpha))  # fmt: skip
+        warm = network_type(found, cpts, states=node_states)
         if found == current:
             converged = True
             break
         current = found
     if not converged:  # the last DAG's parameters, from the last completions on
-        fitted = fit_em(current, data, start=warm, seed=rng, **em_options).network
+        fitted = fit_network_em(current, data, start=warm, seed=rng, **em_options).network
     return StructuralEMResult(fitted, dags, scores, history, len(scores), converged)
 
 
@@ -278,7 +236,7 @@ def _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_comple
     if unknown:
         msg = f"unknown search options {unknown}; structural_em passes on {list(SEARCH_OPTIONS)}"
         raise TypeError(msg)
-    check_search_options(score, {**search, "max_parents": max_parents})
+    SEARCH.check_options(score, {**search, "max_parents": max_parents})
 
 
 def _alpha(alpha: float | None) -> float:
@@ -287,7 +245,7 @@ def _alpha(alpha: float | None) -> float:
 
 def _total_score(dag: DAG, rows: NetworkData, kind: str, ess: float) -> float:
     """``dag``'s score on encoded rows (the search's family scorer, summed)."""
-    scorer, nodes = _scorer(rows, kind, ess, None, None)
+    scorer, nodes = family_scorer(rows, kind, ess, None, None)
     pos = {n: i for i, n in enumerate(nodes)}
     return float(sum(scorer(pos[v], frozenset(pos[p] for p in dag.parents(v))) for v in nodes))
 
@@ -314,9 +272,9 @@ class _Completions:
         self.uniform = [np.random.default_rng([seed, j]).random(len(m))
                         for j, m in enumerate(self.missing)]  # fmt: skip
 
-    def draw(self, network: BayesianNetwork) -> tuple[np.ndarray, np.ndarray]:
+    def draw(self, network: Any) -> tuple[np.ndarray, np.ndarray]:
         """The complete rows plus the completions drawn from ``network``: codes and weights."""
-        from bayeskit.networks.junction import JunctionTree
+        from bayeskit.inference.junction import JunctionTree
 
         tree = JunctionTree(network)
         pos = {n: j for j, n in enumerate(network.nodes)}
@@ -327,7 +285,7 @@ class _Completions:
             if not len(rows):
                 continue
             others = [k for k in range(filled.shape[1]) if k != j]
-            evidence, which = _group_rows(filled[np.ix_(rows, others)])
+            evidence, which = group_rows(filled[np.ix_(rows, others)])
             # one pass over the distinct partial rows: the node's posterior given each
             posterior, log_e = tree._run([j], others, evidence, distribute=False)
             if not np.isfinite(log_e).all():

@@ -1,7 +1,7 @@
 """Structure search over data read in passes: the families a climbing step asks for, counted
 together in one pass over chunks or Dask partitions.
 
-Hill climbing (:mod:`bayeskit.networks.search`) reads the data through family counts alone. In
+Hill climbing (:mod:`bayeskit.learning.search`) reads the data through family counts alone. In
 memory, each family is counted when it is asked for. When the data does not fit, and neither do
 its distinct rows, :class:`PassScores` takes the requests of a step together,
 ``(node, parents, extensions)``, where ``extensions`` asks as well for the family with each
@@ -40,9 +40,9 @@ from typing import Any
 
 import numpy as np
 
-from bayeskit.networks.learning import merge_distinct
-from bayeskit.networks.scores import family_scores
-from bayeskit.networks.search import _Scorer, candidates, cell_batches, extension_counts
+from bayeskit.learning.parameters import chunk_codes, group_rows, merge_distinct
+from bayeskit.learning.scores import Scorer, candidates, cell_batches, family_scores
+from bayeskit.stats.extensions import extension_counts, family_table, parent_configurations
 
 __all__ = ["ChunkPasses", "PassScores", "add_counts", "count_needs"]
 
@@ -94,12 +94,8 @@ def count_needs(codes: np.ndarray, weights: Any, needs: tuple[Need, ...], r: Any
             family: Any = _distinct(codes, [*parents, v], flat_weights)
             ids = None
         else:
-            ids = np.zeros(m, dtype=np.int64)
-            for p in parents:
-                ids *= r[p]
-                ids += codes[p]
-            cell = ids * rv + codes[v]
-            family = np.bincount(cell, weights=flat_weights, minlength=k * rv).astype(np.float64)
+            ids, _, _ = parent_configurations(codes, parents, r)
+            family = family_table(ids, k, codes[v], rv, flat_weights)
         tables = []
         if len(dense):
             cells = k * r[dense] * rv
@@ -129,20 +125,17 @@ def add_counts(a: tuple | None, b: tuple | None) -> tuple | None:
 
 def _sparse_score(table: tuple, r: int, q: float, kind: str, n_rows: float, ess: float) -> float:
     """A family's score from its distinct rows (parents, then the node) and their weights."""
-    from bayeskit.networks.em import _group_rows
-
     rows, weights = table
-    _, config = _group_rows(rows[:, :-1])
+    _, config = group_rows(rows[:, :-1])
     n_config = int(config.max()) + 1 if len(config) else 0
-    flat = np.bincount(config * r + rows[:, -1], weights=weights, minlength=n_config * r)
-    scores = family_scores(flat.astype(np.float64), r, np.array([n_config]), np.array([q]),
-                           kind, n_rows, ess)  # fmt: skip
+    flat = family_table(config, n_config, rows[:, -1], r, weights)
+    scores = family_scores(flat, r, np.array([n_config]), np.array([q]), kind, n_rows, ess)
     return float(scores[0])
 
 
-class PassScores(_Scorer):
+class PassScores(Scorer):
     """Family scores over data read in passes (the interface of the in-memory scorer,
-    :class:`~bayeskit.networks.search._FamilyScores`): :meth:`prefetch` counts every family
+    :class:`~bayeskit.learning.scores._FamilyScores`): :meth:`prefetch` counts every family
     asked for in one pass of ``read`` and scores it; a family asked for and not counted yet
     costs a pass of its own (the climb prefetches, so that does not happen).
 
@@ -281,8 +274,6 @@ class ChunkPasses:
     def _codes(self):
         """Each chunk's node-major codes: from the spilled files, or read, encoded and
         spilled (the first pass)."""
-        from bayeskit.networks.learning import chunk_codes
-
         if self._files is not None:
             for path in self._files:
                 yield np.load(path, allow_pickle=False)

@@ -1,0 +1,43 @@
+"""Learning Bayesian networks from data: parameters from counts (:mod:`.parameters`), scores
+(:mod:`.scores`: LL, AIC, BIC, K2, BDeu), structure searches (:mod:`.search`: hill climbing and
+the Chow-Liu tree) in a registry of learners by name (:mod:`.learners`), searches over data read
+in passes (:mod:`.passes`), EM for missing values and latent nodes (:mod:`.em`) and structural EM
+(:mod:`.structure_em`).
+
+This layer sits below the network class: its functions return DAGs, CPTs and states, or build
+a network of the class they are given (``network_type``); :mod:`bayeskit.networks` wraps them in
+the functions that return a :class:`~bayeskit.networks.BayesianNetwork`."""
+
+from bayeskit.learning.em import EMResult, expected_counts, fit_network_em
+from bayeskit.learning.learners import STRUCTURE_LEARNERS, StructureLearner, structure_learner
+from bayeskit.learning.parameters import (
+    ESTIMATORS,
+    MAX_TABLE_CELLS,
+    NetworkData,
+    NetworkFit,
+    fit_network,
+)
+from bayeskit.learning.scores import SCORES, family_score, score
+from bayeskit.learning.search import learn_structure, learn_tree
+from bayeskit.learning.structure_em import StructuralEMResult, structural_em_network
+
+__all__ = [
+    "ESTIMATORS",
+    "MAX_TABLE_CELLS",
+    "SCORES",
+    "STRUCTURE_LEARNERS",
+    "EMResult",
+    "NetworkData",
+    "NetworkFit",
+    "StructuralEMResult",
+    "StructureLearner",
+    "expected_counts",
+    "family_score",
+    "fit_network",
+    "fit_network_em",
+    "learn_structure",
+    "learn_tree",
+    "score",
+    "structural_em_network",
+    "structure_learner",
+]

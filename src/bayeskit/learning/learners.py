@@ -1,0 +1,71 @@
+"""The structure learners by name: what :meth:`BayesianNetwork.learn
+<bayeskit.networks.BayesianNetwork.learn>`, the command line's ``network learn`` and structural
+EM look a search up in.
+
+Each learner takes the data (a DataFrame, data in chunks, or encoded rows) and a score, with its
+own options, and returns a DAG over the data's columns. A new search (PC-stable, MMHC, an exact
+search) is a module of this package and one entry here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bayeskit.graphs.dag import DAG
+from bayeskit.learning.search import check_search_options, learn_structure, learn_tree
+
+__all__ = ["STRUCTURE_LEARNERS", "StructureLearner", "structure_learner"]
+
+
+@dataclass(frozen=True)
+class StructureLearner:
+    """A structure search by name.
+
+    Attributes
+    ----------
+    name : str
+    learn : callable
+        ``learn(data, score, **options)``: a DAG over the data's columns.
+    tree : bool
+        Whether the search takes the tree search's options (:func:`learn_tree`) rather than the
+        hill climb's (:func:`learn_structure`).
+    description : str
+    """
+
+    name: str
+    learn: Callable[..., DAG]
+    tree: bool
+    description: str
+
+    def check_options(self, score: Any, options: Mapping[str, Any]) -> None:
+        """The score and ``options`` checked without the data (:func:`check_search_options`):
+        TypeError naming an option the search does not take, ValueError naming a setting."""
+        check_search_options(score, options, tree=self.tree)
+
+
+#: Every structure learner, by the name the network's ``learn`` and the command line take.
+STRUCTURE_LEARNERS: dict[str, StructureLearner] = {
+    "hill-climb": StructureLearner(
+        "hill-climb", learn_structure, False, "greedy hill climbing with a tabu list"
+    ),
+    "tree": StructureLearner(
+        "tree", learn_tree, True, "the Chow-Liu tree (a forest for a penalised score)"
+    ),
+}
+
+
+def structure_learner(name: Any) -> StructureLearner:
+    """The learner named ``name``; ValueError listing the names otherwise.
+
+    Examples
+    --------
+    >>> structure_learner("tree").learn.__name__
+    'learn_tree'
+    """
+    if not isinstance(name, str) or name not in STRUCTURE_LEARNERS:
+        names = ", ".join(repr(n) for n in STRUCTURE_LEARNERS)
+        msg = f"structure learner must be one of {names}, got {name!r}"
+        raise ValueError(msg)
+    return STRUCTURE_LEARNERS[name]
