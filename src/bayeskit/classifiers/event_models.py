@@ -105,8 +105,8 @@ class _EventModel(LearnsFromIncompleteRows):
                 raise ValueError(msg)
         return X
 
-    def _infer_schema(self, X: Any, y, n_classes: int, w, labelled=None) -> None:
-        return None
+    def _infer_schema(self, X: Any, y, n_classes: int, w, labelled=None) -> Any:
+        return None  # no schema: the count matrix is read as it is
 
     def _grow(self, X: Any, stats):
         return stats

@@ -72,8 +72,8 @@ class Grid:
         n_lab = len(self.labels)
         cells = [[*lab, *num] for lab, num in (r for r in self.rows if r is not None)]
         widths = [len(h) for h in (*self.labels, *self.columns)]
-        for row in cells:
-            widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
+        for cell_row in cells:
+            widths = [max(w, len(c)) for w, c in zip(widths, cell_row, strict=True)]
         widths = [max(w, 3) for w in widths]  # room for "..."
         if self.over is not None and self.columns:
             span = sum(widths[n_lab:]) + 2 * (len(self.columns) - 1)

@@ -264,6 +264,7 @@ class Factor:
     def reduce(self, evidence: Mapping[Any, Any]) -> Factor:
         """Fix the variables of ``evidence`` (state names) that the factor has; others are
         ignored."""
+        index: list[int | slice]
         index, keep = [], []
         for v in self.variables:
             if v in evidence:
@@ -396,7 +397,7 @@ class Marginals(dict):
         0  rain   yes          0.2
         1  rain    no          0.8
         """
-        rows = {"node": [], "state": [], "probability": []}
+        rows: dict[str, list[Any]] = {"node": [], "state": [], "probability": []}
         for node, factor in self.items():
             series = factor.to_pandas()
             rows["node"] += [node] * len(series)

@@ -10,7 +10,7 @@ for it and the limit. A network's CPTs together are held to :data:`MAX_TABLE_CEL
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -47,7 +47,7 @@ def table_cells(cardinalities: Iterable[Any]) -> int:
     return math.prod(int(k) for k in cardinalities)
 
 
-def listed(names: Sequence[Any], most: int = 8) -> str:
+def listed(names: Iterable[Any], most: int = 8) -> str:
     """Names for a message: the list, or its first ``most`` and how many there are."""
     names = list(names)
     if len(names) <= most:

@@ -364,7 +364,7 @@ def node_states(column: Any, values: Any) -> tuple[str, ...]:
     names = value_state_names(column, arr.ravel().tolist())
     numbers = [_number(n) for n in names]
     if names and all(x is not None for x in numbers):
-        distinct_numbers = sorted(set(numbers))
+        distinct_numbers = sorted({x for x in numbers if x is not None})
         fractional = [x for x in distinct_numbers if not float(x).is_integer()]
         if fractional or len(distinct_numbers) > MAX_INTEGER_STATES:
             example = f"{fractional[0]:.6g}" if fractional else f"{distinct_numbers[-1]:.6g}"
@@ -475,7 +475,7 @@ def discretize_frame(
         x = values.to_numpy(dtype=np.float64)[:, None]
         binner = Discretizer(method, n_bins).fit(x, sample_weight=sample_weight)
         codes = binner.transform(x)[:, 0]
-        out[column] = pd.Categorical.from_codes(codes, categories=binner.bin_labels(0))
+        out[column] = pd.Categorical.from_codes(codes, categories=pd.Index(binner.bin_labels(0)))
     return out
 
 

@@ -254,7 +254,7 @@ class DAG:
         order, sorted."""
         adj = self.moral_graph()
         pos = self._index
-        pairs = {tuple(sorted((u, v), key=pos.__getitem__)) for u in adj for v in adj[u]}
+        pairs = {(u, v) if pos[u] < pos[v] else (v, u) for u in adj for v in adj[u]}
         return sorted(pairs, key=lambda e: (pos[e[0]], pos[e[1]]))
 
     def d_separated(self, x: Any, y: Any, given: Any = ()) -> bool:

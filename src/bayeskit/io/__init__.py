@@ -310,7 +310,8 @@ def save(model: Any, path: str | os.PathLike) -> Path:
     writer = _TreeWriter()
     tree = writer.node(model.stats_, "stats_")
     buffer = io.BytesIO()
-    np.savez(buffer, **writer.arrays)
+    arrays: dict[str, Any] = writer.arrays  # (a key could be allow_pickle, as numpy types it)
+    np.savez(buffer, **arrays)
     array_bytes = buffer.getvalue()
     doc = {
         "format": FORMAT_NAME,

@@ -8,8 +8,9 @@ import io
 import json
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -114,7 +115,7 @@ def read_document(meta_bytes: bytes, array_bytes: bytes, fail) -> dict:
     return doc
 
 
-def read_model(doc: dict, fail) -> Any:
+def read_model(doc: dict, fail: Callable[..., NoReturn]) -> Any:
     """The model, unfitted: its class looked up in ``MODELS``, built from its own parameters
     only, which pass its argument checks (``_check_params``, as ``fit`` runs them)."""
     name = doc.get("model")
@@ -291,8 +292,7 @@ def _check_vocabulary(cats: Any, at: str, fail) -> None:
         fail(f"{at} has category {bad!r}: categories are strings, numbers or booleans")
     # the encoder looks categories up by equality (1 == 1.0 == True): none may equal another
     if len(set(cats)) != len(cats):
-        seen: set = set()
-        dup = next(v for v in cats if v in seen or seen.add(v))
+        dup = next(v for i, v in enumerate(cats) if v in cats[:i])
         fail(f"{at} lists category {dup!r} more than once")
 
 
@@ -338,6 +338,7 @@ def _check_stats(model: Any, stats: Any, layout: Layout, fail) -> None:
     # vocabulary claimed by the file allocates nothing here)
     schema = model.schema_
     y = np.zeros(0, dtype=np.intp)
+    empty: Any
     if schema is None:
         empty = np.zeros((0, 0))
     else:

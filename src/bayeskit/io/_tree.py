@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -71,7 +72,7 @@ class _TreeWriter:
 class _TreeReader:
     """Rebuilds a statistics object from its JSON tree and the arrays, refusing the unknown."""
 
-    def __init__(self, arrays: dict[str, np.ndarray], fail) -> None:
+    def __init__(self, arrays: dict[str, np.ndarray], fail: Callable[..., NoReturn]) -> None:
         self.arrays = arrays
         self.used: set[str] = set()
         self.types = _stats_types()
