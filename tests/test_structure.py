@@ -91,7 +91,6 @@ KNOWN_BIG_MODULES = {
     "bayeskit.classifiers.knn",
     "bayeskit.inference.elimination",
     "bayeskit.inference.junction",
-    "bayeskit.networks.bif",
     "bayeskit.stats.families",
 }
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from bayeskit.data.validation import check_count
 from bayeskit.factors.limits import MAX_TABLE_CELLS
-from bayeskit.networks.bif import (
+from bayeskit.networks._files import (
     BIFError,
     RenormalizedCPTWarning,
     _assemble,
@@ -337,8 +337,8 @@ def write_xmlbif(network: BayesianNetwork, target: Any, *, name: str = "unknown"
     _write_to(target, lambda out: _write(network, out, name), "write_xmlbif")
 
 
-def _text(label: str) -> str:
-    return escape(label, _ESCAPES)
+def _text(label: Any) -> str:  # a node's name or state: text
+    return escape(str(label), _ESCAPES)
 
 
 def _write(network: BayesianNetwork, out: IO[str], name: str) -> None:
