@@ -14,8 +14,7 @@ _EMPTY = np.empty(0, dtype=np.float64)
 
 
 def _check_n_bins(n_bins: object) -> int:
-    ok = isinstance(n_bins, numbers.Integral) and not isinstance(n_bins, bool) and n_bins >= 1
-    if not ok:
+    if not isinstance(n_bins, numbers.Integral) or isinstance(n_bins, bool) or int(n_bins) < 1:
         msg = f"n_bins must be an integer >= 1, got {shown(n_bins)}"
         raise ValueError(msg)
     return int(n_bins)
@@ -62,8 +61,11 @@ def _check_y(y: object, n: int, n_classes: object) -> tuple[np.ndarray, int]:
     ya = ya.astype(np.int64, copy=False)
     if n_classes is None:
         n_classes = int(ya.max()) + 1 if ya.size else 1
-    ok = isinstance(n_classes, numbers.Integral) and not isinstance(n_classes, bool)
-    if not ok or n_classes < 1:
+    if (
+        not isinstance(n_classes, numbers.Integral)
+        or isinstance(n_classes, bool)
+        or int(n_classes) < 1
+    ):
         msg = f"n_classes must be an integer >= 1, got {shown(n_classes)}"
         raise ValueError(msg)
     if ya.size and (ya.min() < 0 or ya.max() >= n_classes):

@@ -52,10 +52,10 @@ def _sorted_vocabulary(s: pd.Series) -> tuple:
         )
         raise TypeError(msg) from exc
     try:
-        uniq = sorted(uniq)
+        ordered = sorted(uniq)
     except TypeError:  # mixed types (e.g. 1 and "a"): order by text, then by type name
-        uniq = sorted(uniq, key=lambda v: (type(v).__name__, str(v)))
-    return tuple(_plain(v) for v in uniq)
+        ordered = sorted(uniq, key=lambda v: (type(v).__name__, str(v)))
+    return tuple(_plain(v) for v in ordered)
 
 
 def _forced_categorical(spec: Any, names: list[str]) -> Any:

@@ -163,7 +163,7 @@ class Schema:
     columns: tuple[Column, ...]
     input_names: bool = True
     inputs: tuple[str, ...] = ()
-    _index: dict = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    _index: dict = field(default_factory=dict, compare=False, repr=False)  # (__post_init__)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {c.name: i for i, c in enumerate(self.columns)})
@@ -312,15 +312,16 @@ class Schema:
                 continue
             s = frame[col.name]
             seen = _sorted_vocabulary(s)
-            known = set(col.categories)
-            keys = _key_index(col.categories)
+            categories = col.categories or ()  # (a categorical column has a tuple)
+            known = set(categories)
+            keys = _key_index(categories)
             # a value that names a known category (the text "1" for 1) is no new category
             fresh = [v for v in seen if v not in known and category_key(v) not in keys]
             if not fresh:
                 continue
             if col.name in fixed:
                 _check_declared(col.name, fresh, col.categories)
-            old = list(col.categories)
+            old = list(categories)
             if isinstance(s.dtype, pd.CategoricalDtype):
                 vocab = tuple(old + fresh)
             else:
@@ -390,7 +391,7 @@ class Schema:
         dtype = code_dtype(max((c.n_states for c in cats), default=1))
         if isinstance(X, np.ndarray) and not nums and all(c.cuts is None for c in cats):
             # integer codes: one compiled pass (the general path below words any message)
-            fast = integer_codes(X, [c.categories for c in cats], dtype)
+            fast = integer_codes(X, [c.categories or () for c in cats], dtype)
             if fast is not None and (fast[1] == 0 or handle_unknown == "missing"):
                 return Encoded(fast[0], np.empty((n, 0), dtype=np.float64))
         code_columns = []
@@ -400,7 +401,7 @@ class Schema:
                 code_columns.append(apply_cuts(values_j, np.asarray(col.cuts, dtype=np.float64)))
             else:
                 codes_j = _encode_categorical(
-                    frame[col.name], col.name, col.categories, handle_unknown
+                    frame[col.name], col.name, col.categories or (), handle_unknown
                 )
                 code_columns.append(codes_j)
         codes = _interleave(code_columns, n, dtype)
