@@ -33,6 +33,7 @@ import pandas as pd
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit._text import shown
 from bayeskit.data.validation import check_count, check_real, check_sample_weight, check_seed
+from bayeskit.estimate.em import EStep, run_em, settled
 from bayeskit.factors.cpd import aligned_cpts
 from bayeskit.factors.states import latent_states, state_codes
 from bayeskit.graphs.dag import DAG, as_dag
@@ -217,32 +218,25 @@ def _estep(tree, codes, weights, tables, pseudo, it: int, *, strict: bool = True
     return counts, ll, ll + prior
 
 
-def settled(objective: list[float], tol: float) -> bool:
-    """Whether EM has converged: the last change of ``objective`` is at most ``tol`` relative
-    to its size (at least 1); network EM and the classifiers' EM stop on it."""
-    return len(objective) > 1 and abs(objective[-1] - objective[-2]) <= tol * max(
-        1.0, abs(objective[-2])
-    )
-
-
 def _run(tree, dag, node_states, codes, weights, tables, estimator, alpha, max_iter, tol,
          progress, network_type) -> EMResult:  # fmt: skip
+    """EM (:func:`~bayeskit.estimate.em.run_em`): each E-step followed by an M-step, the last
+    included, so the network is one M-step past the last objective."""
     pseudo = [_pseudo_count(estimator, alpha, t.shape) for t in tables]
-    history, objective = [], []
-    converged = False
-    for it in range(1, max_iter + 1):
+
+    def e_step(tables: list[np.ndarray], it: int) -> EStep:
         counts, ll, obj = _estep(tree, codes, weights, tables, pseudo, it)
-        history.append(ll)
-        objective.append(obj)
-        if progress is not None:
-            progress(it, ll)
+        return EStep(counts, obj, ll)
+
+    def m_step(counts: list[np.ndarray]) -> list[np.ndarray]:
         cpts = _cpts(dict(zip(dag.nodes, counts, strict=True)), estimator, alpha)
-        tables = [cpts[n] for n in dag.nodes]
-        if settled(objective, tol):
-            converged = True
-            break
-    network = network_type(dag, dict(zip(dag.nodes, tables, strict=True)), states=node_states)
-    return EMResult(network, history, objective, len(history), converged)
+        return [cpts[n] for n in dag.nodes]
+
+    run = run_em(e_step, m_step, tables, max_iter=max_iter, tol=tol, m_step_last=True,
+                 progress=progress)  # fmt: skip
+    network = network_type(dag, dict(zip(dag.nodes, run.parameters, strict=True)),
+                           states=node_states)  # fmt: skip
+    return EMResult(network, run.log_likelihood, run.objective, run.n_iter, run.converged)
 
 
 def _ascend(tree, dag, node_states, codes, weights, tables, estimator, alpha, max_iter, tol,
