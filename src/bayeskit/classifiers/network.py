@@ -21,12 +21,11 @@ from bayeskit.classifiers._family import FamilyClassifier, with_family_parameter
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.schema import Encoded
 from bayeskit.data.validation import check_count
-from bayeskit.estimate import log_probabilities
+from bayeskit.estimate import get_estimator, log_probabilities
 
 __all__ = ["NetworkClassifier"]
 
 _SEARCHES = ("hill-climb", "tree", "naive")
-_SMOOTHINGS = ("lidstone", "m-estimate", "dirichlet-map", "lidstone-where-zero")
 
 
 @with_family_parameters
@@ -111,7 +110,8 @@ class NetworkClassifier(FamilyClassifier):
     def _check_own_params(self) -> None:
         from bayeskit.networks import DAG, SCORES, BayesianNetwork
 
-        _check_choice("smoothing", self.smoothing, _SMOOTHINGS)
+        # its parents come in no order of importance: no hierarchical smoothing
+        get_estimator(self.smoothing, ordered_parents=False)
         super()._check_own_params()
         _check_choice("structure_score", self.structure_score, SCORES)
         if not isinstance(self.class_node, str) or not self.class_node:
@@ -132,7 +132,7 @@ class NetworkClassifier(FamilyClassifier):
     # ------------------------------------------------------------------ learning
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int):
         d = enc.codes.shape[1]
-        if hasattr(self, "stats_"):  # partial_fit: the structure is kept, its counts grow
+        if self._has_stats():  # partial_fit: the structure is kept, its counts grow
             families = list(self._counts().families)
         elif not enc.n_samples:  # a model file's check: the type only
             families = [(d,)]
