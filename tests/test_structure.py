@@ -89,8 +89,6 @@ KNOWN_PRIVATE_IMPORTS = {
 # modules over MAX_MODULE_LINES lines
 KNOWN_BIG_MODULES = {
     "bayeskit.classifiers.knn",
-    "bayeskit.inference.elimination",
-    "bayeskit.inference.junction",
     "bayeskit.stats.families",
 }
 

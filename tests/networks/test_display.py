@@ -29,7 +29,7 @@ ASIA = read_bif(DATA / "asia.bif.gz")
 ALARM = read_bif(DATA / "alarm.bif.gz")
 
 pytestmark = pytest.mark.filterwarnings(
-    "ignore::bayeskit.networks.sampling.DeterministicCPTWarning"
+    "ignore::bayeskit.inference.sampling.DeterministicCPTWarning"
 )
 
 

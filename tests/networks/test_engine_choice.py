@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bayeskit.inference import exact as exact_module
 from bayeskit.networks import (
     DAG,
     BayesianNetwork,
@@ -28,7 +29,6 @@ from bayeskit.networks import (
     ZeroProbabilityEvidence,
     read_bif,
 )
-from bayeskit.networks import exact as exact_module
 
 TOL = 1e-12
 DATA = Path(__file__).parent / "data"
@@ -201,7 +201,7 @@ def _picks(exact: ExactInference, seed: int) -> set[bool]:
     """Whether the tree answers each of 20 queries of one target (the choice, not run)."""
     picks = set()
     for targets, evidence in _shapes(exact.network, 20, seed=seed):
-        observed, codes = exact._evidence(evidence)
+        observed, codes = exact._checks.evidence(evidence)
         picks.add(exact._use_tree([(exact._pos[targets[0]],)], observed, codes[None, :]))
     return picks
 

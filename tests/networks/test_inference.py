@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from bayeskit.factors import Factor, product
+from bayeskit.inference.elimination import InferenceTooLarge, VariableElimination
 from bayeskit.networks import DAG, BayesianNetwork, read_bif
-from bayeskit.networks.inference import InferenceTooLarge, VariableElimination
 
 DATA = Path(__file__).parent / "data"
 ASIA = read_bif(DATA / "asia.bif.gz")

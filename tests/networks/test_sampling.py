@@ -7,14 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bayeskit.networks import DAG, BayesianNetwork, JunctionTree, read_bif
-from bayeskit.networks.sampling import (
+from bayeskit.inference.sampling import (
     DeterministicCPTWarning,
     GibbsSampler,
     likelihood_weighting,
     rejection_sampling,
     split_r_hat,
 )
+from bayeskit.networks import DAG, BayesianNetwork, JunctionTree, read_bif
 
 ASIA = read_bif(Path(__file__).parent / "data" / "asia.bif.gz")
 SPRINKLER = BayesianNetwork(
@@ -46,7 +46,7 @@ def test_gibbs_converges_to_the_exact_posterior(evidence):
     assert set(result.draws.columns) == {"rain", "sprinkler", "chain", "draw"}
 
 
-@pytest.mark.filterwarnings("ignore::bayeskit.networks.sampling.DeterministicCPTWarning")
+@pytest.mark.filterwarnings("ignore::bayeskit.inference.sampling.DeterministicCPTWarning")
 def test_gibbs_is_reproducible_whatever_the_threads(monkeypatch):
     from bayeskit import num_threads
 
@@ -96,7 +96,7 @@ def test_likelihood_weighting_and_rejection_sampling_converge(n_samples):
         assert (np.abs(rs[node].values - p) <= _tolerance(p, accepted)).all()
 
 
-@pytest.mark.filterwarnings("ignore::bayeskit.networks.sampling.DeterministicCPTWarning")
+@pytest.mark.filterwarnings("ignore::bayeskit.inference.sampling.DeterministicCPTWarning")
 def test_sampling_errors_are_named():
     with pytest.raises(ValueError, match="'nowhere' is no node"):
         GibbsSampler(ASIA).query("nowhere")

@@ -36,7 +36,7 @@ ASIA = read_bif(DATA / "asia.bif.gz")
 IMPOSSIBLE = {"lung": "yes", "either": "no"}
 
 pytestmark = pytest.mark.filterwarnings(
-    "ignore::bayeskit.networks.sampling.DeterministicCPTWarning"
+    "ignore::bayeskit.inference.sampling.DeterministicCPTWarning"
 )
 
 

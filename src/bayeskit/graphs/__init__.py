@@ -1,7 +1,16 @@
 """Graphs: the structure of a Bayesian network (a :class:`DAG`), independence by d-separation
-(:meth:`DAG.d_separated`, :func:`bayes_ball`), and the distance between two structures
-(:func:`structural_hamming_distance`)."""
+(:meth:`DAG.d_separated`, :func:`bayes_ball`), the distance between two structures
+(:func:`structural_hamming_distance`), and the maximum spanning tree that TAN, the Chow-Liu
+tree search and the junction tree are built on (:func:`maximum_spanning_tree`)."""
 
 from bayeskit.graphs.dag import DAG, as_dag, bayes_ball, edge_pairs, structural_hamming_distance
+from bayeskit.graphs.trees import maximum_spanning_tree
 
-__all__ = ["DAG", "as_dag", "bayes_ball", "edge_pairs", "structural_hamming_distance"]
+__all__ = [
+    "DAG",
+    "as_dag",
+    "bayes_ball",
+    "edge_pairs",
+    "maximum_spanning_tree",
+    "structural_hamming_distance",
+]

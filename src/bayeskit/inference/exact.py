@@ -11,11 +11,11 @@ first drops the barren nodes and the evidence d-separated from the query. So
 observed nodes) before running it:
 
 - the junction tree's: the cells its pass touches, in the sub-tree joining the query's clique
-  and the observed nodes' home cliques (see :mod:`bayeskit.networks.junction`), times the rows;
+  and the observed nodes' home cliques (see :mod:`bayeskit.inference.junction`), times the rows;
 - variable elimination's: the cells of the tables its plan makes, times the rows, plus a fixed
   cost per numpy call of the plan and for its pruning (a look at the network, and at each
   observed node whose CPT has a zero). A row whose dropped evidence might be impossible is
-  answered with all its evidence (see :mod:`bayeskit.networks.inference`): that plan is weighed.
+  answered with all its evidence (see :mod:`bayeskit.inference.elimination`): that plan is weighed.
 
 The cheaper bounds are tried first: a tree cheaper than the least any elimination costs, or
 than the elimination's work before planning, wins without a plan being made. The figures per
@@ -35,15 +35,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bayeskit.factors.factor import Factor, Marginals
 from bayeskit.factors.limits import DEFAULT_MAX_CELLS, InferenceTooLarge
-from bayeskit.networks.inference import VariableElimination, observation_patterns
-from bayeskit.networks.junction import JunctionTree
-from bayeskit.networks.network import BayesianNetwork
+from bayeskit.inference.elimination import VariableElimination, observation_patterns
+from bayeskit.inference.junction import JunctionTree
+
+if TYPE_CHECKING:
+    from bayeskit.networks.network import BayesianNetwork
 
 __all__ = ["ENGINES", "ExactInference"]
 
@@ -90,7 +92,7 @@ class ExactInference(VariableElimination):
 
     Examples
     --------
-    >>> from bayeskit.networks import DAG
+    >>> from bayeskit.networks import DAG, BayesianNetwork
     >>> yn = ["yes", "no"]
     >>> net = BayesianNetwork(DAG(edges=[("rain", "wet"), ("sprinkler", "wet")]), {
     ...     "rain": [0.2, 0.8], "sprinkler": [0.1, 0.9],

@@ -1,5 +1,5 @@
 """Compiled propagation in a junction tree: one pass per evidence row (see
-:mod:`bayeskit.networks.junction` for the layout of the arrays).
+:mod:`bayeskit.inference.junction` for the layout of the arrays).
 
 Each row passes messages only where its evidence and query need them. The cliques a row *needs*
 are its terminals (the root, each observed node's home clique and, when distributing, each

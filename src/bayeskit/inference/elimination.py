@@ -50,14 +50,12 @@ of the sum, and the maximising states are read back in reverse order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from bayeskit._text import shown
-from bayeskit.factors.display import Grid, number_texts, shown_at
 from bayeskit.factors.factor import Factor, Marginals
 from bayeskit.factors.limits import (
     DEFAULT_MAX_CELLS,
@@ -68,8 +66,24 @@ from bayeskit.factors.limits import (
     too_large,
     too_many_axes,
 )
-from bayeskit.factors.states import state_codes, state_index
-from bayeskit.networks.network import BayesianNetwork
+from bayeskit.graphs.elimination import ELIMINATION_ORDERS, eliminate_node, next_to_eliminate
+from bayeskit.inference._plans import (
+    _contract,
+    _max_out,
+    _max_traceback,
+    _Plan,
+    _rescale,
+    _Step,
+)
+from bayeskit.inference.evidence import (
+    EvidenceChecker,
+    ZeroProbabilityEvidence,
+    zero_evidence,
+)
+from bayeskit.inference.results import MAPResult
+
+if TYPE_CHECKING:
+    from bayeskit.networks.network import BayesianNetwork
 
 __all__ = [
     "ORDERS",
@@ -79,144 +93,8 @@ __all__ = [
     "ZeroProbabilityEvidence",
 ]
 
-ORDERS = ("min-fill", "weighted-min-fill")
-_BATCH = 0  # einsum index of the batch axis; node i is index i + 1
-_EINSUM_INDICES = 52
-_MAX_OPERANDS = 8  # einsum's operands at once (it takes 32 at most); see _contract
+ORDERS = ELIMINATION_ORDERS
 _MOST_CELLS = 1 << 60  # the largest max_cells: more float64 cells overflow numpy's byte counts
-
-
-class ZeroProbabilityEvidence(ValueError):
-    """Evidence that has probability zero under the network: no posterior exists given it.
-
-    Every query of exact inference (variable elimination, the junction tree, MAP), the
-    samplers and ``bayeskit network query`` raise it, for a single evidence set and for any
-    row of a batch; ``probability_of_evidence`` answers 0 instead.
-
-    Attributes
-    ----------
-    evidence : dict
-        The impossible evidence, node -> state (a batch's first impossible row).
-    rows : list or None
-        In a batch, the index labels of every impossible row, in order (drop them and ask
-        again); None for a single query.
-    """
-
-    def __init__(self, message: str, evidence: Mapping[Any, Any] | None = None,
-                 rows: list[Any] | None = None):  # fmt: skip
-        super().__init__(message)
-        self.evidence = dict(evidence or {})
-        self.rows = rows
-
-    def __reduce__(self):
-        return type(self), (str(self), self.evidence, self.rows)
-
-
-def zero_evidence(evidence: Mapping[Any, Any], rows: Sequence[Any] | None = None,
-                  n_rows: int | None = None) -> ZeroProbabilityEvidence:  # fmt: skip
-    """The error for evidence of probability zero; for a batch, ``rows`` are the index labels
-    of the impossible rows (the first one's evidence is ``evidence``) of ``n_rows``."""
-    if rows is None:
-        msg = (
-            f"the evidence {dict(evidence)} has probability zero under the network (no joint "
-            "state of its nodes agrees with all of it), so no posterior exists given it; check "
-            "the evidence"
-        )
-        return ZeroProbabilityEvidence(msg, evidence)
-    rows = list(rows)
-    listed = ", ".join(shown(r) for r in rows[:5]) + (", ..." if len(rows) > 5 else "")
-    msg = (
-        f"the evidence {dict(evidence)} (row {shown(rows[0])}) has probability zero under the "
-        f"network, so no posterior exists given it; {len(rows):,} of {n_rows:,} rows are "
-        f"impossible (rows {listed}): drop them (this error's .rows lists them all) and ask again"
-    )
-    return ZeroProbabilityEvidence(msg, evidence, rows)
-
-
-@dataclass(frozen=True, eq=False)
-class MAPResult:
-    """A MAP or MPE answer: the most probable joint state of the maximised nodes given the
-    evidence.
-
-    Attributes
-    ----------
-    assignment : dict
-        Node -> its state (name), in the order the nodes were asked for (network order for
-        MPE).
-    probability : float
-        ``P(assignment | evidence)``.
-    log_probability : float
-        Its natural log (exact where ``probability`` underflows).
-    evidence : dict
-        The evidence given, node -> state.
-
-    ``assignment, probability = result`` unpacks it as the pair ``map_query`` returned
-    before, and ``result[0]``, ``result[1]`` index it so.
-    """
-
-    assignment: dict[Any, str]
-    probability: float
-    log_probability: float
-    evidence: dict[Any, str] = field(default_factory=dict)
-
-    def __iter__(self):
-        return iter((self.assignment, self.probability))
-
-    def __getitem__(self, index: int | slice) -> Any:
-        return (self.assignment, self.probability)[index]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, MAPResult):
-            return (self.assignment, self.probability, self.log_probability, self.evidence) == (
-                other.assignment, other.probability, other.log_probability, other.evidence
-            )  # fmt: skip
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def to_pandas(self) -> pd.Series:
-        """The assignment as a Series: node -> state."""
-        return pd.Series(self.assignment, dtype=object, name="state").rename_axis("node")
-
-    def __repr__(self) -> str:
-        return self._grid().text()
-
-    def _repr_html_(self) -> str:
-        return self._grid().html()
-
-    def _grid(self) -> Grid:
-        items = list(self.assignment.items())
-        at, gap = shown_at(len(items))
-        rows: list[Any] = []
-        for r, k in enumerate(at.tolist()):
-            if r == gap:
-                rows.append(None)
-            rows.append(([str(items[k][0]), str(items[k][1])], []))
-        given = f" given {self.evidence}" if self.evidence else ""
-        p = number_texts(np.array([self.probability]))[0]
-        head = f"MAPResult: probability {p} (log {self.log_probability:.6g}){given}"
-        note = None if gap is None else f"[{len(items):,} nodes, {len(at)} shown]"
-        return Grid(["node", "state"], [], rows, note=note, title=head)
-
-
-@dataclass(frozen=True)
-class _Step:
-    var: int  # the node eliminated
-    slots: tuple[int, ...]  # the tables multiplied
-    out: tuple[int, ...]  # the result's nodes (batch axis apart)
-    maximise: bool
-
-
-@dataclass(frozen=True)
-class _Plan:
-    targets: tuple[int, ...]
-    observed: tuple[int, ...]  # the evidence nodes used, in the order of their columns
-    factors: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
-    # per factor: the node whose CPT it is, the axes of the evidence nodes in the CPT, and
-    # the positions of those nodes in ``observed``
-    scopes: tuple[tuple[int, ...], ...]  # each factor's remaining nodes (evidence removed)
-    steps: tuple[_Step, ...]
-    largest: int  # cells of the largest table, per batch row
 
 
 class VariableElimination:
@@ -233,7 +111,7 @@ class VariableElimination:
 
     Examples
     --------
-    >>> from bayeskit.networks import DAG
+    >>> from bayeskit.networks import DAG, BayesianNetwork
     >>> dag = DAG(edges=[("rain", "wet"), ("sprinkler", "wet")])
     >>> yn = ["yes", "no"]
     >>> net = BayesianNetwork(dag, {
@@ -253,12 +131,10 @@ class VariableElimination:
         order: str | Sequence[Any] = "min-fill",
         max_cells: int = DEFAULT_MAX_CELLS,
     ):
-        if not isinstance(network, BayesianNetwork):
-            msg = f"network must be a BayesianNetwork, got {type(network).__name__}"
-            raise TypeError(msg)
+        self._checks = EvidenceChecker(network)  # TypeError for anything but a network
         self.network = network
         self._nodes = network.nodes
-        self._pos = {n: i for i, n in enumerate(self._nodes)}
+        self._pos = self._checks.positions
         if isinstance(order, str):
             if order not in ORDERS:
                 msg = f"order must be one of {ORDERS} or a sequence of nodes, got {order!r}"
@@ -321,13 +197,13 @@ class VariableElimination:
             The evidence has probability zero under the network (all of it is checked, also
             the part d-separated from the query); a ``ValueError``.
         """
-        targets = self._nodes_of(variables, "variables")
-        observed, codes = self._evidence(evidence)
-        self._apart(targets, observed)
+        targets = self._checks.nodes_of(variables, "variables")
+        observed, codes = self._checks.evidence(evidence)
+        self._checks.apart(targets, observed)
         groups = [tuple(targets)] if joint else [(t,) for t in targets]
         tables, possible = self._posteriors(groups, observed, codes[None, :])
         if not possible[0]:
-            raise zero_evidence(self._evidence_dict(observed, codes))
+            raise zero_evidence(self._checks.evidence_dict(observed, codes))
         factors = {}
         for group, table in zip(groups, tables, strict=True):
             names = [self._nodes[t] for t in group]
@@ -339,7 +215,7 @@ class VariableElimination:
     def probability_of_evidence(self, evidence: Mapping[Any, Any], *, log: bool = False) -> float:
         """``P(e)``, the probability of the evidence (its log with ``log=True``); 0 (``-inf``)
         for impossible evidence, which this, unlike the queries, does not refuse."""
-        observed, codes = self._evidence(evidence)
+        observed, codes = self._checks.evidence(evidence)
         if not observed:
             return 0.0 if log else 1.0
         value = float(self._log_evidence(observed, codes[None, :])[0])
@@ -366,13 +242,13 @@ class VariableElimination:
         ZeroProbabilityEvidence
             The evidence has probability zero under the network; a ``ValueError``.
         """
-        observed, codes = self._evidence(evidence)
+        observed, codes = self._checks.evidence(evidence)
         if variables is None:
             targets = [i for i in range(len(self._nodes)) if i not in set(observed)]
         else:
-            targets = self._nodes_of(variables, "variables")
-        self._apart(targets, observed, "maximised")
-        given = self._evidence_dict(observed, codes)
+            targets = self._checks.nodes_of(variables, "variables")
+        self._checks.apart(targets, observed, "maximised")
+        given = self._checks.evidence_dict(observed, codes)
         log_e = float(self._log_evidence(observed, codes[None, :])[0]) if observed else 0.0
         if not np.isfinite(log_e):
             raise zero_evidence(given)
@@ -408,103 +284,21 @@ class VariableElimination:
             first rows, the error's ``rows`` holds the index labels of all of them (nothing is
             returned for the others; drop those rows and ask again).
         """
-        targets = self._nodes_of(variables, "variables")
-        codes, columns = self._evidence_frame(evidence)
-        self._apart(targets, columns)
+        targets = self._checks.nodes_of(variables, "variables")
+        codes, columns = self._checks.evidence_frame(evidence)
+        self._checks.apart(targets, columns)
         groups = [tuple(targets)] if joint else [(t,) for t in targets]
         out, possible = self._batch_posteriors(groups, codes, columns)
         if not possible.all():
             bad = np.flatnonzero(~possible)
             row = codes[bad[0]]
             seen = np.flatnonzero(row >= 0)
-            first = self._evidence_dict(tuple(columns[j] for j in seen), row[seen])
+            first = self._checks.evidence_dict(tuple(columns[j] for j in seen), row[seen])
             raise zero_evidence(first, evidence.index[bad].tolist(), len(codes))
         frames = {g: self._frame(g, table, evidence.index) for g, table in out.items()}
         if joint or len(targets) == 1:
             return frames[groups[0]]
         return {self._nodes[g[0]]: frame for g, frame in frames.items()}
-
-    # ------------------------------------------------------------------ checking input
-    def _nodes_of(self, variables: Any, what: str) -> list[int]:
-        single = isinstance(variables, str) or not isinstance(variables, Iterable)
-        if isinstance(variables, np.ndarray):
-            variables = variables.tolist()
-        items = [variables] if single else list(variables)
-        if not items:
-            msg = f"{what} must name at least one node"
-            raise ValueError(msg)
-        out = []
-        for v in items:
-            if v not in self._pos:
-                msg = f"{shown(v)} is no node of the network"
-                raise ValueError(msg)
-            if self._pos[v] in out:
-                msg = f"{shown(v)} is named twice in {what}"
-                raise ValueError(msg)
-            out.append(self._pos[v])
-        return out
-
-    def _apart(
-        self, targets: Iterable[int], observed: Iterable[int], verb: str = "queried"
-    ) -> None:
-        """ValueError naming the nodes both asked for and observed: every query refuses them
-        (a batch's too, for a column of the node even where it is missing), rather than give
-        the observed state probability 1."""
-        clash = set(targets) & set(observed)
-        if clash:
-            names = [self._nodes[i] for i in sorted(clash)]
-            msg = (
-                f"{shown(names)} are both {verb} and observed: a node's posterior given its own "
-                "state is that state; leave it out of the evidence or of the nodes asked for"
-            )
-            raise ValueError(msg)
-
-    def _evidence(self, evidence: Mapping[Any, Any] | None) -> tuple[tuple[int, ...], np.ndarray]:
-        if evidence is None:
-            return (), np.zeros(0, dtype=np.int64)
-        if not isinstance(evidence, Mapping):
-            msg = f"evidence must be a mapping node -> state, got {type(evidence).__name__}"
-            raise TypeError(msg)
-        observed, codes = [], []
-        for node, state in evidence.items():
-            if node not in self._pos:
-                msg = f"evidence names {node!r}, which is no node of the network"
-                raise ValueError(msg)
-            names = self._states[node]
-            at = state_index(names, state)  # by name, else by canonical key (factors.states)
-            if at < 0:
-                msg = f"evidence {node!r}={state!r}: no such state (states: {list(names)})"
-                raise ValueError(msg)
-            if self._pos[node] in observed:  # two keys equal to one node (a custom mapping)
-                msg = f"evidence names node {shown(node)} twice; give each node one state"
-                raise ValueError(msg)
-            observed.append(self._pos[node])
-            codes.append(at)
-        return tuple(observed), np.asarray(codes, dtype=np.int64)
-
-    def _evidence_dict(self, observed, codes) -> dict[Any, str]:
-        return {self._nodes[v]: self._states[self._nodes[v]][int(c)]
-                for v, c in zip(observed, codes, strict=True)}  # fmt: skip
-
-    def _evidence_frame(self, evidence: pd.DataFrame) -> tuple[np.ndarray, list[int]]:
-        if not isinstance(evidence, pd.DataFrame):
-            kind = type(evidence).__name__
-            msg = f"evidence must be a DataFrame (a column per observed node), got {kind}"
-            raise TypeError(msg)
-        columns = []
-        codes = np.full((len(evidence), evidence.shape[1]), -1, dtype=np.int64)
-        for j, node in enumerate(evidence.columns):
-            if node not in self._pos:
-                msg = f"evidence column {node!r} is no node of the network"
-                raise ValueError(msg)
-            if self._pos[node] in columns:
-                msg = f"evidence has two columns for node {shown(node)}; give each node one column"
-                raise ValueError(msg)
-            columns.append(self._pos[node])
-            codes[:, j] = state_codes(
-                evidence.iloc[:, j], self._states[node], f"evidence column {node!r}"
-            )
-        return codes, columns
 
     # ------------------------------------------------------------------ answering
     def _posteriors(self, groups, observed, codes: np.ndarray) -> tuple[list[np.ndarray], Any]:
@@ -709,11 +503,11 @@ class VariableElimination:
             slots[next_slot] = out
             next_slot += 1
             steps.append(_Step(var, used, out, maximise and pool is later))
-            _eliminate(var, adj)
+            eliminate_node(var, adj)
         return tuple(steps), largest
 
     def _pick(self, pool: set[int], adj: dict[int, set[int]]) -> int:
-        return _pick(pool, adj, self._card, self.order, self._fixed)
+        return next_to_eliminate(pool, adj, self._card, self.order, self._fixed)
 
     def _check_size(self, nodes, observed, rows: int = 1, targets=None) -> int:
         """The cells of a table over ``nodes`` (one row; Python ints, exact however large);
@@ -800,134 +594,3 @@ def observation_patterns(codes: np.ndarray, columns):
         rows = np.flatnonzero(which == k)
         seen = np.flatnonzero(pattern)
         yield rows, tuple(int(columns[j]) for j in seen), codes[np.ix_(rows, seen)]
-
-
-def _pick(pool: set[int], adj: dict[int, set[int]], card: np.ndarray, order, fixed) -> int:
-    """The next node to eliminate from ``pool`` (see the module docstring): by the fixed order,
-    or the fewest (or lightest) fill-in edges, then the smallest table, then the first node.
-
-    The tables' sizes are cheap and the fill-in is not (it looks at every pair of neighbours),
-    so nodes are tried in order of size: the first with no fill-in is the choice (no later
-    node can beat it), and only when none has is every node's fill-in needed. On a naive Bayes
-    structure of 1,200 features this avoids looking at the class's 700,000 pairs at each step.
-    """
-    if fixed is not None:
-        return min(pool, key=lambda v: (fixed.get(v, len(fixed)), v))
-    weighted = order == "weighted-min-fill"
-    log_card = np.log(card.astype(np.float64))
-    sized = sorted((float(log_card[v] + sum(log_card[a] for a in adj.get(v, ()))), v) for v in pool)
-    best, best_key = -1, None
-    for size, v in sized:
-        nb = sorted(adj.get(v, ()))
-        fill = 0.0
-        for i, a in enumerate(nb):
-            others = adj[a]
-            for b in nb[i + 1 :]:
-                if b not in others:
-                    fill += float(card[a] * card[b]) if weighted else 1.0
-            if best_key is not None and fill > best_key[0]:
-                break  # already worse than the best so far
-        key = (fill, size, v)
-        if best_key is None or key < best_key:
-            best, best_key = v, key
-        if fill == 0.0:
-            break
-    return best
-
-
-def _eliminate(var: int, adj: dict[int, set[int]]) -> None:
-    """Remove ``var`` from the graph ``adj``, joining its neighbours (the fill-in edges)."""
-    for a in adj.get(var, ()):
-        adj[a].discard(var)
-        adj[a].update(b for b in adj[var] if b != a)
-    adj.pop(var, None)
-
-
-def _rescale(table: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``table`` (leading batch axis) divided by each row's largest entry, and those entries'
-    logs (rows of zeros are left as they are, log 0 added)."""
-    top = table.reshape(n, -1).max(axis=1)
-    top = np.where(top > 0, top, 1.0)
-    return table / top.reshape((-1,) + (1,) * (table.ndim - 1)), np.log(top)
-
-
-def _contract(
-    operands,
-    out: tuple[int, ...],
-    batched: bool,
-    n: int | None = None,
-    log_scale: np.ndarray | None = None,
-) -> np.ndarray:
-    """The product of ``operands`` (table, nodes, has a batch axis) summed to ``out`` (plus the
-    batch axis when ``batched``; ``n`` rows when the result must have one though no operand
-    has). Many operands are multiplied a group at a time, each partial product with a batch
-    axis rescaled to a largest entry of 1 per row, its log added to ``log_scale``: a product
-    of hundreds of small factors does not underflow."""
-    operands = list(operands)
-    while len(operands) > _MAX_OPERANDS:
-        head, operands = operands[:_MAX_OPERANDS], operands[_MAX_OPERANDS:]
-        needed = set(out) | {u for _, nodes, _ in operands for u in nodes}
-        keep = tuple(sorted({u for _, nodes, _ in head for u in nodes} & needed))
-        head_batch = any(b for *_, b in head)
-        part = _contract(head, keep, head_batch)
-        if head_batch and log_scale is not None:
-            part, log_top = _rescale(part, len(log_scale))
-            log_scale += log_top
-        operands.append((part, keep, head_batch))
-    args: list[Any] = []
-    for table, nodes, has_batch in operands:
-        args += [table, ([_BATCH] if has_batch else []) + [u + 1 for u in nodes]]
-    any_batch = any(b for *_, b in operands)
-    target = ([_BATCH] if any_batch and batched else []) + [u + 1 for u in out]
-    indices = {i for k in range(1, len(args), 2) for i in args[k]}
-    if len(indices) <= _EINSUM_INDICES and max(indices, default=0) < _EINSUM_INDICES:
-        result = np.einsum(*args, target, optimize=len(operands) > 2)
-    else:
-        result = _broadcast_product(args, target)
-    if batched and not any_batch and n is not None:
-        result = np.broadcast_to(result, (n, *result.shape)).copy()
-    return result
-
-
-def _broadcast_product(args, target) -> np.ndarray:
-    """einsum's product-and-sum by broadcasting, for index numbers einsum cannot take."""
-    union: list[int] = []
-    for k in range(1, len(args), 2):
-        union += [i for i in args[k] if i not in union]
-    pos = {i: j for j, i in enumerate(union)}
-    values = np.ones((1,) * len(union))
-    for k in range(0, len(args), 2):
-        table, idx = args[k], args[k + 1]
-        perm = sorted(range(len(idx)), key=lambda a: pos[idx[a]])
-        shape = [1] * len(union)
-        for a in perm:
-            shape[pos[idx[a]]] = table.shape[a]
-        values = values * np.transpose(table, perm).reshape(shape)
-    gone = tuple(j for j, i in enumerate(union) if i not in target)
-    values = values.sum(axis=gone)
-    kept = [i for i in union if i in target]
-    return np.transpose(values, [kept.index(i) for i in target])
-
-
-def _max_out(operands, var: int, out, batched: bool, n: int, log_scale: np.ndarray):
-    """The product of ``operands`` maximised over ``var``: the table and the argmax."""
-    everything = tuple(sorted({u for _, nodes, _ in operands for u in nodes}))
-    full = _contract(operands, everything, batched, n, log_scale=log_scale)
-    axis = everything.index(var) + (1 if batched else 0)
-    rest = [u for u in everything if u != var]
-    arg = np.argmax(full, axis=axis)
-    table = np.max(full, axis=axis)
-    order = [rest.index(u) for u in out]
-    lead = [0] if batched else []
-    perm = lead + [len(lead) + i for i in order]
-    return np.transpose(table, perm), (np.transpose(arg, perm), tuple(out))
-
-
-def _max_traceback(plan: _Plan, table: np.ndarray, choices) -> dict[int, int]:
-    """The maximising state of every maximised node (one row), read in reverse."""
-    best: dict[int, int] = {}
-    for step, (arg, nodes) in reversed(choices):
-        index = tuple(best[u] for u in nodes)
-        best[step.var] = int(arg[(0, *index)] if arg.ndim == len(nodes) + 1 else arg[index])
-    del table
-    return best

@@ -1,7 +1,7 @@
 """Exact inference with a junction tree: compile once, then answer many queries fast.
 
 Compiling (:class:`JunctionTree`) moralises the network, triangulates it by greedy elimination
-(the orders of :mod:`bayeskit.networks.inference`), keeps the maximal elimination cliques, joins
+(the orders of :mod:`bayeskit.inference.elimination`), keeps the maximal elimination cliques, joins
 them into a tree of largest separators (Kruskal; a network in several pieces gives a forest,
 joined by empty separators), and multiplies each CPT into the smallest clique that holds its
 family. The potentials, separators and each clique's cell-to-separator maps are laid out in flat
@@ -11,7 +11,7 @@ Compiling also computes the *prior* messages, one per direction of each edge, by
 a distribute pass without evidence: what the part of the tree beyond an edge says when nothing
 in it is observed.
 
-A query is then one compiled pass per evidence row (:mod:`bayeskit.networks._jt_kernels`) over
+A query is then one compiled pass per evidence row (:mod:`bayeskit.inference._jt_kernels`) over
 the sub-tree that joins a clique of the query variable (the root), the home cliques of the
 row's observed nodes and, when several variables are asked for, theirs; the rest of the tree
 sends its prior messages. Evidence zeroes cells of the potentials' copy, messages are collected
@@ -32,58 +32,21 @@ the cost per cell.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from bayeskit.factors.factor import Factor, Marginals
 from bayeskit.factors.limits import DEFAULT_MAX_CELLS, table_cells, too_large
-from bayeskit.networks.inference import (
-    ORDERS,
-    VariableElimination,
-    _eliminate,
-    _pick,
-    zero_evidence,
-)
-from bayeskit.networks.network import BayesianNetwork
+from bayeskit.graphs.triangulation import clique_tree
+from bayeskit.inference.elimination import ORDERS, VariableElimination
+from bayeskit.inference.evidence import EvidenceChecker, zero_evidence
+
+if TYPE_CHECKING:
+    from bayeskit.networks.network import BayesianNetwork
 
 __all__ = ["JunctionTree"]
-
-# Up to this many cliques the tree is a maximum spanning tree of the separators' sizes; beyond,
-# the elimination tree (no pairwise look at the cliques). Both are junction trees, but a row's
-# propagation touches each receiving clique once per message, and the elimination tree tends
-# to hang many small cliques on a big one: hailfinder's queries ran 2.4x slower with it.
-_SPANNING_UP_TO = 400
-
-
-def _spanning_tree(cliques: list[tuple[int, ...]]) -> list[tuple[int, int]]:
-    """A maximum spanning forest of the cliques by the number of shared nodes (Kruskal: the
-    pairs from most shared down, first pairs first among equals, each joining two pieces kept);
-    its pieces are joined by the caller."""
-    sets = [set(c) for c in cliques]
-    pairs = [
-        (-len(sets[i] & sets[j]), i, j)
-        for i in range(len(sets))
-        for j in range(i + 1, len(sets))
-        if not sets[i].isdisjoint(sets[j])
-    ]
-    pairs.sort()
-    piece = list(range(len(cliques)))
-
-    def find(k: int) -> int:
-        while piece[k] != k:
-            piece[k] = piece[piece[k]]
-            k = piece[k]
-        return k
-
-    edges = []
-    for _, i, j in pairs:
-        a, b = find(i), find(j)
-        if a != b:
-            piece[a] = b
-            edges.append((i, j))
-    return sorted(edges)
 
 
 class JunctionTree:
@@ -111,7 +74,7 @@ class JunctionTree:
 
     Examples
     --------
-    >>> from bayeskit.networks import DAG
+    >>> from bayeskit.networks import DAG, BayesianNetwork
     >>> yn = ["yes", "no"]
     >>> net = BayesianNetwork(DAG(edges=[("rain", "wet"), ("sprinkler", "wet")]), {
     ...     "rain": [0.2, 0.8], "sprinkler": [0.1, 0.9],
@@ -139,8 +102,9 @@ class JunctionTree:
             network, order="min-fill" if order == "auto" else order, max_cells=max_cells
         )
         self.network, self.order, self.max_cells = network, order, self._ve.max_cells
+        self._checks = EvidenceChecker(network)
         self._nodes = network.nodes
-        self._pos = {n: i for i, n in enumerate(self._nodes)}
+        self._pos = self._checks.positions
         self._card = np.array([network.cardinality(n) for n in self._nodes], dtype=np.int64)
         self.cliques, self.edges = self._triangulate()
         self._layout()
@@ -163,82 +127,16 @@ class JunctionTree:
         return min(found, key=lambda f: f[0])[1]
 
     def _eliminate_all(self, order: str):
-        """Eliminate every node of the moral graph by ``order``; join each elimination clique
-        to the clique of its earliest-eliminated other node (the elimination tree, a junction
-        tree), then merge every clique into a neighbour that contains it, so only maximal
-        cliques remain. Up to ``_SPANNING_UP_TO`` cliques they are then joined by a maximum
-        spanning tree instead; pieces of the network are joined by empty separators. Returns
-        ``((cliques, edges), cells)``, or ``(None, cells)`` beyond ``max_cells``."""
-        dag, pos, card = self.network.dag, self._pos, self._card
+        """The clique tree of the moral graph eliminated by ``order``
+        (:func:`~bayeskit.graphs.triangulation.clique_tree`): ``((cliques, edges), cells)``, or
+        ``(None, cells)`` beyond ``max_cells``."""
+        dag, pos = self.network.dag, self._pos
         adj: dict[int, set[int]] = {i: set() for i in range(len(self._nodes))}
         for node in self._nodes:
             family = [pos[p] for p in dag.parents(node)] + [pos[node]]
             for a in family:
                 adj[a].update(b for b in family if b != a)
-        steps: list[frozenset[int]] = []
-        step_of: dict[int, int] = {}
-        pool = set(adj)
-        while pool:
-            var = _pick(pool, adj, card, order, None)
-            pool.discard(var)
-            clique = frozenset({var, *adj[var]})
-            cells = table_cells(card[sorted(clique)])
-            if cells > self.max_cells:
-                return None, cells
-            step_of[var] = len(steps)
-            steps.append(clique)
-            _eliminate(var, adj)
-        order_vars = sorted(step_of, key=step_of.get)
-        nbrs: dict[int, set[int]] = {i: set() for i in range(len(steps))}
-        for i, var in enumerate(order_vars):
-            rest = steps[i] - {var}
-            if rest:
-                parent = min(step_of[u] for u in rest)
-                nbrs[i].add(parent)
-                nbrs[parent].add(i)
-        todo = list(range(len(steps)))
-        while todo:
-            i = todo.pop()
-            if i not in nbrs:
-                continue
-            into = next((j for j in sorted(nbrs[i]) if steps[i] <= steps[j]), None)
-            if into is None:
-                continue
-            for k in nbrs.pop(i):
-                nbrs[k].discard(i)
-                if k != into:
-                    nbrs[k].add(into)
-                    nbrs[into].add(k)
-            todo.append(into)
-        kept = sorted(nbrs)
-        index = {old: new for new, old in enumerate(kept)}
-        cliques = [tuple(sorted(steps[i])) for i in kept]
-        total = sum(table_cells(card[list(c)]) for c in cliques)
-        if total > self.max_cells:
-            return None, total
-        edges = sorted({tuple(sorted((index[i], index[j]))) for i in kept for j in nbrs[i]})
-        if len(cliques) <= _SPANNING_UP_TO:
-            edges = _spanning_tree(cliques)
-        # the pieces (forest components), joined to the first by empty separators
-        seen: set[int] = set()
-        pieces = []
-        links = {k: set() for k in range(len(cliques))}
-        for a, b in edges:
-            links[a].add(b)
-            links[b].add(a)
-        for start in range(len(cliques)):
-            if start in seen:
-                continue
-            pieces.append(start)
-            stack = [start]
-            seen.add(start)
-            while stack:
-                for b in links[stack.pop()]:
-                    if b not in seen:
-                        seen.add(b)
-                        stack.append(b)
-        edges += [(pieces[0], p) for p in pieces[1:]]
-        return (cliques, edges), total
+        return clique_tree(adj, self._card, order, self.max_cells)
 
     def _layout(self) -> None:
         card, cliques = self._card, self.cliques
@@ -329,7 +227,7 @@ class JunctionTree:
         probability zero adds nothing (its ``log P(e)`` is ``-inf``).
         """
         from bayeskit._compiled import planned_threads, row_blocks, run_blocks
-        from bayeskit.networks._jt_kernels import expected_cells
+        from bayeskit.inference._jt_kernels import expected_cells
 
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         n = len(codes)
@@ -433,7 +331,7 @@ class JunctionTree:
 
     def _row_cost(self, root: int, terminals) -> float:
         """About the cells a row's pass touches: those of the sub-tree joining ``root`` and the
-        cliques ``terminals`` (see :mod:`bayeskit.networks._jt_kernels`): the paths from each
+        cliques ``terminals`` (see :mod:`bayeskit.inference._jt_kernels`): the paths from each
         up to their deepest common ancestor, with the tree hung from clique 0."""
         up, depth = self._hung()
         ends = {root, *terminals}
@@ -521,14 +419,14 @@ class JunctionTree:
 
         Raises :class:`~bayeskit.networks.ZeroProbabilityEvidence` (a ``ValueError``) when the
         evidence has probability zero under the network."""
-        targets = self._ve._nodes_of(variables, "variables")
-        observed, codes = self._ve._evidence(evidence)
+        targets = self._checks.nodes_of(variables, "variables")
+        observed, codes = self._checks.evidence(evidence)
         if len(targets) > 1:
             return self._ve.query(variables, evidence)
-        self._ve._apart(targets, observed)
+        self._checks.apart(targets, observed)
         out, log_pe = self._run(targets, list(observed), codes[None, :], distribute=False)
         if not np.isfinite(log_pe[0]):
-            raise zero_evidence(self._ve._evidence_dict(observed, codes))
+            raise zero_evidence(self._checks.evidence_dict(observed, codes))
         name = self._nodes[targets[0]]
         return Factor._trusted([name], out[0], {name: self.network.states(name)})
 
@@ -539,15 +437,15 @@ class JunctionTree:
 
         Raises :class:`~bayeskit.networks.ZeroProbabilityEvidence` (a ``ValueError``) when the
         evidence has probability zero under the network, also when every node is observed."""
-        observed, codes = self._ve._evidence(evidence)
+        observed, codes = self._checks.evidence(evidence)
         targets = [v for v in range(len(self._nodes)) if v not in set(observed)]
         if not targets:  # every node observed: nothing to give, but the evidence is checked
             if not np.isfinite(self.probability_of_evidence(evidence, log=True)):
-                raise zero_evidence(self._ve._evidence_dict(observed, codes))
+                raise zero_evidence(self._checks.evidence_dict(observed, codes))
             return Marginals()
         out, log_pe = self._run(targets, list(observed), codes[None, :], distribute=True)
         if not np.isfinite(log_pe[0]):
-            raise zero_evidence(self._ve._evidence_dict(observed, codes))
+            raise zero_evidence(self._checks.evidence_dict(observed, codes))
         result, at = Marginals(), 0
         for v in targets:
             name, k = self._nodes[v], int(self._card[v])
@@ -560,7 +458,7 @@ class JunctionTree:
     def probability_of_evidence(self, evidence: Mapping[Any, Any], *, log: bool = False) -> float:
         """``P(e)`` (its log with ``log=True``); 0 (``-inf``) for impossible evidence, which
         this, unlike the queries, does not refuse."""
-        observed, codes = self._ve._evidence(evidence)
+        observed, codes = self._checks.evidence(evidence)
         if not observed:
             return 0.0 if log else 1.0
         _, log_pe = self._run([observed[0]], list(observed), codes[None, :], distribute=False)
@@ -584,15 +482,15 @@ class JunctionTree:
         ask again; ``probability_of_evidence`` of a row, or ``log_evidence`` of the others,
         tells which are possible).
         """
-        targets = self._ve._nodes_of(variables, "variables")
-        codes, columns = self._ve._evidence_frame(evidence)
-        self._ve._apart(targets, columns)
+        targets = self._checks.nodes_of(variables, "variables")
+        codes, columns = self._checks.evidence_frame(evidence)
+        self._checks.apart(targets, columns)
         out, log_pe = self._run(targets, columns, codes, distribute=len(targets) > 1)
         bad = np.flatnonzero(~np.isfinite(log_pe))
         if len(bad):
             row = codes[bad[0]]
             seen = np.flatnonzero(row >= 0)
-            first = self._ve._evidence_dict(tuple(columns[j] for j in seen), row[seen])
+            first = self._checks.evidence_dict(tuple(columns[j] for j in seen), row[seen])
             raise zero_evidence(first, evidence.index[bad].tolist(), len(codes))
         frames, at = {}, 0
         for v in targets:
@@ -608,7 +506,7 @@ class JunctionTree:
     def _run(self, targets: Sequence[int], columns: Sequence[int], codes: np.ndarray,
              *, distribute: bool):  # fmt: skip
         from bayeskit._compiled import planned_threads, row_blocks, run_blocks
-        from bayeskit.networks._jt_kernels import propagate
+        from bayeskit.inference._jt_kernels import propagate
 
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         root = int(self._home[targets[0]])

@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numba as nb
 import numpy as np
@@ -47,10 +47,15 @@ from bayeskit._compiled import parallel_kernel
 from bayeskit._warnings import warn
 from bayeskit.data.validation import check_count, check_seed
 from bayeskit.factors.factor import Factor, Marginals
-from bayeskit.networks.inference import InferenceTooLarge, VariableElimination, zero_evidence
-from bayeskit.networks.network import BayesianNetwork
+from bayeskit.factors.limits import InferenceTooLarge
+from bayeskit.inference.elimination import VariableElimination
+from bayeskit.inference.evidence import EvidenceChecker, check_network, zero_evidence
+
+if TYPE_CHECKING:
+    from bayeskit.networks.network import BayesianNetwork
 
 __all__ = [
+    "CompiledNetwork",
     "DeterministicCPTWarning",
     "GibbsResult",
     "GibbsSampler",
@@ -92,14 +97,14 @@ class GibbsResult:
     n_draws: int
 
 
-class _Compiled:
+class CompiledNetwork:
     """A network in the flat arrays the kernels read: log CPTs, families and children."""
 
     def __init__(self, net: BayesianNetwork):
         nodes = net.nodes
         pos = {n: i for i, n in enumerate(nodes)}
         self.net, self.nodes, self.pos = net, nodes, pos
-        self.checks = VariableElimination(net)  # its input checks, shared
+        self.checks = EvidenceChecker(net)  # the input checks every engine shares
         self.card = np.array([net.cardinality(n) for n in nodes], dtype=np.int64)
         tables = [np.asarray(net.cpt(n), dtype=np.float64) for n in nodes]
         # each CPT row's cumulative distribution, exactly 1 at the end (so a last state of
@@ -137,7 +142,7 @@ class _Compiled:
     def evidence(self, evidence: Mapping[Any, Any] | None) -> dict[int, int]:
         """Observed node -> state index (the checks of exact inference: unknown nodes and
         states named)."""
-        observed, codes = self.checks._evidence(evidence)
+        observed, codes = self.checks.evidence(evidence)
         return dict(zip(observed, codes.tolist(), strict=True))
 
     def log_evidence(self, observed: dict[int, int]) -> float | None:
@@ -167,8 +172,8 @@ class _Compiled:
         return ValueError(msg)
 
     def targets(self, variables: Any, observed: dict[int, int]) -> list[int]:
-        out = self.checks._nodes_of(variables, "variables")
-        self.checks._apart(out, observed)
+        out = self.checks.nodes_of(variables, "variables")
+        self.checks.apart(out, observed)
         return out
 
     def forward(self, n: int, observed: dict[int, int], rng: np.random.Generator):
@@ -268,7 +273,7 @@ class GibbsSampler:
 
     Examples
     --------
-    >>> from bayeskit.networks import DAG
+    >>> from bayeskit.networks import DAG, BayesianNetwork
     >>> yn = ["yes", "no"]
     >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
     ...     {"rain": [0.2, 0.8], "wet": [[0.9, 0.1], [0.2, 0.8]]},
@@ -281,11 +286,9 @@ class GibbsSampler:
     """
 
     def __init__(self, network: BayesianNetwork):
-        if not isinstance(network, BayesianNetwork):
-            msg = f"network must be a BayesianNetwork, got {type(network).__name__}"
-            raise TypeError(msg)
+        check_network(network)
         self.network = network
-        self._c = _Compiled(network)
+        self._c = CompiledNetwork(network)
 
     def query(
         self,
@@ -429,7 +432,7 @@ def likelihood_weighting(
     """
     check_count("n_samples", n_samples, low=1)
     rng = check_seed(seed)
-    c = _Compiled(network)
+    c = CompiledNetwork(network)
     observed = c.evidence(evidence)
     targets = c.targets(variables, observed)
     x, log_w = c.forward(n_samples, observed, rng)
@@ -462,7 +465,7 @@ def rejection_sampling(
     """
     check_count("n_samples", n_samples, low=1)
     rng = check_seed(seed)
-    c = _Compiled(network)
+    c = CompiledNetwork(network)
     observed = c.evidence(evidence)
     targets = c.targets(variables, observed)
     x, _ = c.forward(n_samples, {}, rng)

@@ -1,0 +1,130 @@
+"""The plans of variable elimination and the table operations that run them.
+
+A plan (:class:`_Plan`) is what a query of one shape needs, compiled once: which CPTs, which
+evidence axes, the elimination steps (:class:`_Step`) and the size of the largest table. Running
+it multiplies and sums tables with ``np.einsum`` over integer index lists (index 0 the batch
+axis of evidence rows, node ``i`` index ``i + 1``), a group of operands at a time, rescaling
+each partial product per row so that long products do not underflow; MAP maximises instead of
+summing and reads the maximising states back in reverse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+_BATCH = 0  # einsum index of the batch axis; node i is index i + 1
+_EINSUM_INDICES = 52
+_MAX_OPERANDS = 8  # einsum's operands at once (it takes 32 at most); see _contract
+
+
+@dataclass(frozen=True)
+class _Step:
+    var: int  # the node eliminated
+    slots: tuple[int, ...]  # the tables multiplied
+    out: tuple[int, ...]  # the result's nodes (batch axis apart)
+    maximise: bool
+
+
+@dataclass(frozen=True)
+class _Plan:
+    targets: tuple[int, ...]
+    observed: tuple[int, ...]  # the evidence nodes used, in the order of their columns
+    factors: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+    # per factor: the node whose CPT it is, the axes of the evidence nodes in the CPT, and
+    # the positions of those nodes in ``observed``
+    scopes: tuple[tuple[int, ...], ...]  # each factor's remaining nodes (evidence removed)
+    steps: tuple[_Step, ...]
+    largest: int  # cells of the largest table, per batch row
+
+
+def _rescale(table: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``table`` (leading batch axis) divided by each row's largest entry, and those entries'
+    logs (rows of zeros are left as they are, log 0 added)."""
+    top = table.reshape(n, -1).max(axis=1)
+    top = np.where(top > 0, top, 1.0)
+    return table / top.reshape((-1,) + (1,) * (table.ndim - 1)), np.log(top)
+
+
+def _contract(
+    operands,
+    out: tuple[int, ...],
+    batched: bool,
+    n: int | None = None,
+    log_scale: np.ndarray | None = None,
+) -> np.ndarray:
+    """The product of ``operands`` (table, nodes, has a batch axis) summed to ``out`` (plus the
+    batch axis when ``batched``; ``n`` rows when the result must have one though no operand
+    has). Many operands are multiplied a group at a time, each partial product with a batch
+    axis rescaled to a largest entry of 1 per row, its log added to ``log_scale``: a product
+    of hundreds of small factors does not underflow."""
+    operands = list(operands)
+    while len(operands) > _MAX_OPERANDS:
+        head, operands = operands[:_MAX_OPERANDS], operands[_MAX_OPERANDS:]
+        needed = set(out) | {u for _, nodes, _ in operands for u in nodes}
+        keep = tuple(sorted({u for _, nodes, _ in head for u in nodes} & needed))
+        head_batch = any(b for *_, b in head)
+        part = _contract(head, keep, head_batch)
+        if head_batch and log_scale is not None:
+            part, log_top = _rescale(part, len(log_scale))
+            log_scale += log_top
+        operands.append((part, keep, head_batch))
+    args: list[Any] = []
+    for table, nodes, has_batch in operands:
+        args += [table, ([_BATCH] if has_batch else []) + [u + 1 for u in nodes]]
+    any_batch = any(b for *_, b in operands)
+    target = ([_BATCH] if any_batch and batched else []) + [u + 1 for u in out]
+    indices = {i for k in range(1, len(args), 2) for i in args[k]}
+    if len(indices) <= _EINSUM_INDICES and max(indices, default=0) < _EINSUM_INDICES:
+        result = np.einsum(*args, target, optimize=len(operands) > 2)
+    else:
+        result = _broadcast_product(args, target)
+    if batched and not any_batch and n is not None:
+        result = np.broadcast_to(result, (n, *result.shape)).copy()
+    return result
+
+
+def _broadcast_product(args, target) -> np.ndarray:
+    """einsum's product-and-sum by broadcasting, for index numbers einsum cannot take."""
+    union: list[int] = []
+    for k in range(1, len(args), 2):
+        union += [i for i in args[k] if i not in union]
+    pos = {i: j for j, i in enumerate(union)}
+    values = np.ones((1,) * len(union))
+    for k in range(0, len(args), 2):
+        table, idx = args[k], args[k + 1]
+        perm = sorted(range(len(idx)), key=lambda a: pos[idx[a]])
+        shape = [1] * len(union)
+        for a in perm:
+            shape[pos[idx[a]]] = table.shape[a]
+        values = values * np.transpose(table, perm).reshape(shape)
+    gone = tuple(j for j, i in enumerate(union) if i not in target)
+    values = values.sum(axis=gone)
+    kept = [i for i in union if i in target]
+    return np.transpose(values, [kept.index(i) for i in target])
+
+
+def _max_out(operands, var: int, out, batched: bool, n: int, log_scale: np.ndarray):
+    """The product of ``operands`` maximised over ``var``: the table and the argmax."""
+    everything = tuple(sorted({u for _, nodes, _ in operands for u in nodes}))
+    full = _contract(operands, everything, batched, n, log_scale=log_scale)
+    axis = everything.index(var) + (1 if batched else 0)
+    rest = [u for u in everything if u != var]
+    arg = np.argmax(full, axis=axis)
+    table = np.max(full, axis=axis)
+    order = [rest.index(u) for u in out]
+    lead = [0] if batched else []
+    perm = lead + [len(lead) + i for i in order]
+    return np.transpose(table, perm), (np.transpose(arg, perm), tuple(out))
+
+
+def _max_traceback(plan: _Plan, table: np.ndarray, choices) -> dict[int, int]:
+    """The maximising state of every maximised node (one row), read in reverse."""
+    best: dict[int, int] = {}
+    for step, (arg, nodes) in reversed(choices):
+        index = tuple(best[u] for u in nodes)
+        best[step.var] = int(arg[(0, *index)] if arg.ndim == len(nodes) + 1 else arg[index])
+    del table
+    return best
