@@ -66,6 +66,7 @@ import pandas as pd
 
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit.data.validation import check_count, check_real, check_sample_weight, check_seed
+from bayeskit.estimate.em import EStep, run_em
 from bayeskit.graphs.dag import DAG, as_dag
 from bayeskit.learning.em import distinct_rows, encode_observed, fit_network_em
 from bayeskit.learning.learners import STRUCTURE_LEARNERS
@@ -187,36 +188,35 @@ def structural_em_network(
     if start is None:
         kept = NetworkData(tuple(nodes), node_states, e_step.complete, e_step.complete_weights)
         start = climb(kept, "tree") if len(kept.codes) else DAG(nodes=nodes)
-    current, warm = start, None
-    dags, scores, history = [start if given is None else given], [], []
-    converged = False
-    for it in range(1, max_iter + 1):
+    dags, scores, same = [start if given is None else given], [], []
+
+    def expect(state: tuple[DAG, Any], it: int) -> EStep:
+        # parametric EM on the current DAG, then the rows completed from its parameters
+        current, warm = state
         em = fit_network_em(current, data, start=warm, seed=rng, **em_options)
-        fitted = em.network
-        history.append(em.history[-1])
-        rows = NetworkData(tuple(nodes), node_states, *distinct_rows(*e_step.draw(fitted)))
-        # the climb from the current DAG, and from the search's own start on these rows: the
-        # better of the two (the current DAG's first) on the completed rows
-        found = climb(rows, current)
-        total = _total_score(found, rows, score, ess)
-        other = climb(rows, "tree")
-        other_total = _total_score(other, rows, score, ess)
-        if other_total > total + 1e-9 * max(1.0, abs(total)):
-            found, total = other, other_total
+        rows = NetworkData(tuple(nodes), node_states, *distinct_rows(*e_step.draw(em.network)))
+        return EStep((current, em.network, rows), em.history[-1], em.history[-1])
+
+    def maximise(statistics: tuple[DAG, Any, NetworkData]) -> tuple[DAG, Any]:
+        current, _, rows = statistics
+        found, total = _better_climb(climb, rows, current, score, ess)
         scores.append(total)
         dags.append(found)
+        same.append(found == current)
         if progress is not None:
-            progress(it, scores[-1])
+            progress(len(scores), total)
         cpts = estimate_cpts(found, count_families(found, rows), node_states, estimator,
                              _alpha(alpha))  # fmt: skip
-        warm = network_type(found, cpts, states=node_states)
-        if found == current:
-            converged = True
-            break
-        current = found
-    if not converged:  # the last DAG's parameters, from the last completions on
+        return found, network_type(found, cpts, states=node_states)
+
+    # an M-step after every E-step; converged when the search returns the DAG it started from
+    run = run_em(expect, maximise, (start, None), max_iter=max_iter, tol=0.0, m_step_last=True,
+                 stop=lambda objective, tol: same[-1])  # fmt: skip
+    fitted = run.statistics[1]
+    if not run.converged:  # the last DAG's parameters, from the last completions on
+        current, warm = run.parameters
         fitted = fit_network_em(current, data, start=warm, seed=rng, **em_options).network
-    return StructuralEMResult(fitted, dags, scores, history, len(scores), converged)
+    return StructuralEMResult(fitted, dags, scores, run.log_likelihood, run.n_iter, run.converged)
 
 
 def _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_completions,
@@ -241,6 +241,18 @@ def _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_comple
 
 def _alpha(alpha: float | None) -> float:
     return 1.0 if alpha is None else float(alpha)
+
+
+def _better_climb(climb: Callable, rows: NetworkData, current: DAG, kind: str, ess: float):
+    """The climb from the current DAG, and from the search's own start on the completed rows:
+    the better of the two on them (the current DAG's climb on a tie), and its score."""
+    found = climb(rows, current)
+    total = _total_score(found, rows, kind, ess)
+    other = climb(rows, "tree")
+    other_total = _total_score(other, rows, kind, ess)
+    if other_total > total + 1e-9 * max(1.0, abs(total)):
+        return other, other_total
+    return found, total
 
 
 def _total_score(dag: DAG, rows: NetworkData, kind: str, ess: float) -> float:
