@@ -38,11 +38,10 @@ from bayeskit._text import shown
 from bayeskit.classifiers._base import BayesClassifier
 from bayeskit.classifiers._checks import _check_smoothing, require_categorical
 from bayeskit.classifiers._explain import explain_frame, snap_to_zero
-from bayeskit.classifiers._incomplete import table_log_prior
 from bayeskit.classifiers._params import tabular_parameters
 from bayeskit.data.codes import code_dtype
 from bayeskit.data.schema import Encoded
-from bayeskit.estimate import lidstone_equivalent, log_probabilities
+from bayeskit.estimate import lidstone_equivalent, log_probabilities, table_log_prior
 from bayeskit.stats import (
     ExpectedCounts,
     FamilyCounts,
@@ -69,13 +68,16 @@ FAMILY_PARAMETERS = """    alpha : float, default=1.0
         ``P(x | c, pa) = (n_{c,pa,x} + alpha) / (n_{c,pa} + K alpha)``; 1 is the Laplacian
         correction (Zhou Eqs. 7.20 and 7.25), 0 the unsmoothed MLE.
     smoothing : str, default="lidstone"
-        One of "lidstone", "m-estimate", "dirichlet-map", "lidstone-where-zero" (see
-        :mod:`bayeskit.estimate`), applied along each table's child axis, or "hierarchical"
+        An estimator of :data:`bayeskit.estimate.ESTIMATORS`, applied along each table's child
+        axis: "lidstone", "mle", "laplace", "m-estimate" (``alpha`` is m), "dirichlet-map",
+        "lidstone-where-zero", "bdeu" (``alpha`` is the equivalent sample size, spread over a
+        table's cells, the class counted as a parent), "k2", or "hierarchical"
         (:func:`~bayeskit.estimate.hierarchical_dirichlet`: each conditional table shrunk
         toward the one with a parent fewer, down to ``P(x | c)`` and ``P(x)``, ``alpha`` being
         the root's pseudo-count), or "hierarchical-gibbs" (the same model fitted by Petitjean
         et al.'s Gibbs sampler, :func:`~bayeskit.estimate.hierarchical_gibbs`: seeded, and
-        slower). Joint tables such as AODE's ``P(c, x_p)`` are Lidstone.
+        slower); the hierarchical ones need parents in order of importance, which a
+        NetworkClassifier's are not. Joint tables such as AODE's ``P(c, x_p)`` are Lidstone.
     {tabular}
 """
 
@@ -161,8 +163,11 @@ def class_information(counts: FamilyCounts, d: int) -> np.ndarray:
 class FamilyClassifier(BayesClassifier):
     """Base class of the discrete structure classifiers (see the module docstring)."""
 
+    #: the factors of a model of one structure (set by ``_structure_factors``), which
+    #: ``explain`` and ``to_network`` read; None for a model that averages several
+    _explain_factors: list[LogFactor] | None = None
+
     structure_: dict[str, tuple[str, ...]]
-    _explain_factors: list[LogFactor] | None
 
     # ------------------------------------------------------------------ hooks
     def _families(self, d: int) -> list[tuple[int, ...]]:
@@ -279,7 +284,7 @@ class FamilyClassifier(BayesClassifier):
     def _grow(self, X: Any, stats: Any) -> Any:
         """Grow the vocabularies with ``X``'s new categories and re-lay ``stats`` (any
         statistic with ``regrow``: family counts, scored counts, an ensemble's)."""
-        self.schema_, remap = self.schema_.extend(X, getattr(self, "categories", None))
+        self.schema_, remap = self.schema_.extend(X, self.categories)
         if not remap:
             return stats
         return stats.regrow(remap, [*self.schema_.n_states.tolist(), len(self.classes_)])
@@ -505,7 +510,7 @@ class FamilyClassifier(BayesClassifier):
         becomes an unconnected node); AODE and AnDE average several, NBTree's leaves are no
         feature: AttributeError."""
         check_is_fitted(self, "stats_")
-        factors = getattr(self, "_explain_factors", None)
+        factors = self._explain_factors
         if factors is None:
             msg = (
                 f"{type(self).__name__} is no single network over its features: to_network is "
@@ -525,7 +530,7 @@ class FamilyClassifier(BayesClassifier):
 
         Defined for models of one structure (not for the averaged AODE / AnDE).
         """
-        factors = getattr(self, "_explain_factors", None)
+        factors = self._explain_factors
         if factors is None:
             msg = f"{type(self).__name__} averages several structures: explain is not defined"
             raise AttributeError(msg)

@@ -26,10 +26,12 @@ default's tables, as a test checks against the network EM of :func:`bayeskit.net
 
 What EM maximises (``history_``): the observed-data log-likelihood, unlabelled rows weighted by
 ``unlabelled_weight``, plus the log density of the Dirichlet prior that the smoothing amounts
-to (``sum pseudo-count x log theta`` over the tables and the class prior). With Lidstone,
-m-estimate or Dirichlet-MAP smoothing it never decreases; the hierarchical smoothings shrink
-with concentrations learned from the counts, which is no fixed prior, so for them
-``history_`` is the log-likelihood alone and need not rise at every step.
+to (``sum pseudo-count x log theta`` over the tables and the class prior,
+:func:`bayeskit.estimate.table_log_prior`). With a smoothing that is a fixed Dirichlet prior
+(MLE, Lidstone, Laplace, m-estimate, Dirichlet MAP, BDeu, K2) it never decreases; the
+hierarchical smoothings shrink with concentrations learned from the counts, which is no fixed
+prior, so for them (and Han's correction) ``history_`` is the log-likelihood alone and need not
+rise at every step.
 """
 
 from __future__ import annotations
@@ -43,14 +45,12 @@ from scipy.special import logsumexp
 from bayeskit.classifiers.rows import n_rows, stack_rows, take_rows
 from bayeskit.data.codes import value_text, value_texts
 from bayeskit.data.schema import Encoded
-from bayeskit.estimate import lidstone_equivalent
 from bayeskit.estimate.em import EStep, run_em
 from bayeskit.stats import ExpectedCounts, FamilyCounts
 
 __all__ = [
     "EM_PARAMETERS",
     "fit_incomplete",
-    "table_log_prior",
     "unlabelled_rows",
     "with_em_parameters",
 ]
@@ -120,20 +120,6 @@ def with_em_parameters(*, network_em: bool | None):
     return decorate
 
 
-def table_log_prior(log_tables: list[np.ndarray], smoothing: str, alpha: float) -> float:
-    """``sum pseudo-count x log theta`` over conditional tables (child axis last) estimated
-    with ``smoothing``: the log density, up to a constant, of the Dirichlet prior whose MAP
-    estimate the smoothing is; 0 for the smoothings that are no fixed prior."""
-    if smoothing not in ("lidstone", "m-estimate", "dirichlet-map"):
-        return 0.0
-    total = 0.0
-    for t in log_tables:
-        pseudo = lidstone_equivalent(smoothing, alpha, t.shape[-1])
-        if pseudo > 0:
-            total += pseudo * float(np.sum(t))
-    return total
-
-
 # --------------------------------------------------------------------------------------------
 # unlabelled rows
 # --------------------------------------------------------------------------------------------
@@ -165,7 +151,7 @@ def unlabelled_rows(y: Any, marker: Any) -> tuple[np.ndarray, np.ndarray]:
 def _count_and_estimate(model, enc, y, w, n_classes: int) -> None:
     """``model``'s statistics counted afresh from the rows (structure included), then its
     tables."""
-    if hasattr(model, "stats_"):
+    if model._has_stats():
         del model.stats_
     model.stats_ = model._count(enc, y, w, n_classes)
     if model.stats_.class_count.sum() <= 0:

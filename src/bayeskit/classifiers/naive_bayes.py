@@ -18,13 +18,14 @@ from bayeskit.classifiers._gaussian import (
     redo_rows_beyond_float64,
     warn_underflowed_variances,
 )
-from bayeskit.classifiers._incomplete import table_log_prior, with_em_parameters
+from bayeskit.classifiers._incomplete import with_em_parameters
 from bayeskit.classifiers._params import store_parameters, tabular_parameters
 from bayeskit.data.schema import CATEGORICAL, Encoded
 from bayeskit.estimate import (
     gaussian_log_terms,
     gaussian_parameters,
     log_probabilities,
+    table_log_prior,
     variance_floor,
 )
 from bayeskit.exceptions import SchemaError
@@ -80,9 +81,11 @@ class NaiveBayes(LearnsFromIncompleteRows):
         ``P(v | c) = (n_cv + alpha) / (n_c + K alpha)``: 1 is the Laplacian correction (Zhou eq.
         7.20), 0 the unsmoothed MLE (eq. 7.17).
     smoothing : str, default="lidstone"
-        One of "lidstone", "m-estimate", "dirichlet-map", "lidstone-where-zero": how counts
-        become probabilities (see :mod:`bayeskit.estimate`); for ``"m-estimate"``
-        alpha is the equivalent sample size m; ``"lidstone-where-zero"`` is Han's Laplacian
+        An estimator of :data:`bayeskit.estimate.ESTIMATORS` ("lidstone", "mle", "laplace",
+        "m-estimate", "dirichlet-map", "lidstone-where-zero", "bdeu", "k2", "hierarchical",
+        "hierarchical-gibbs"): how counts become probabilities; for ``"m-estimate"`` alpha is
+        the equivalent sample size m, for ``"bdeu"`` the equivalent sample size spread over
+        the ``n_classes x K`` cells of a table; ``"lidstone-where-zero"`` is Han's Laplacian
         correction, the pseudo-count added only to a class's table that holds a zero count.
     ddof : int, default=0
         Variance ``M2 / (n - ddof)``: 0 is the MLE (Zhou eq. 7.12, Zaki, scikit-learn), 1 the
