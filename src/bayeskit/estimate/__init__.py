@@ -1,5 +1,7 @@
 """Estimators: from statistics to log-probability tables (one registry of table estimators,
-:data:`ESTIMATORS`, shared by the classifiers and the networks) and Gaussian parameters."""
+:data:`ESTIMATORS`, shared by the classifiers and the networks) and Gaussian parameters; and
+the one EM loop (:func:`run_em`), which alternates a model's expected statistics with its
+estimator."""
 
 from bayeskit.estimate.dirichlet import (
     dirichlet_map,
@@ -12,6 +14,7 @@ from bayeskit.estimate.dirichlet import (
     mle,
     sparse_lidstone,
 )
+from bayeskit.estimate.em import EMRun, EStep, run_em, settled, settled_finite
 from bayeskit.estimate.gaussian import (
     beyond_float64,
     gaussian_log_density,
@@ -71,6 +74,8 @@ __all__ = [
     "SMOOTHINGS",
     "BDeu",
     "DirichletMAP",
+    "EMRun",
+    "EStep",
     "Estimator",
     "Hierarchical",
     "HierarchicalGibbs",
@@ -105,7 +110,10 @@ __all__ = [
     "regularised_cholesky",
     "ridge_start",
     "ridge_to_diagonal",
+    "run_em",
     "scatter_covariance",
+    "settled",
+    "settled_finite",
     "shrink_to_identity",
     "shrunk_covariance",
     "sparse_lidstone",
