@@ -62,7 +62,7 @@ def test_naive_bayes_bdeu_equals_the_network_bdeu(ess):
         np.testing.assert_allclose(np.exp(model.log_cpt_[j][:, 0, :]), cpt, rtol=1e-12)
 
 
-@pytest.mark.parametrize("smoothing", ["bdeu"])
+@pytest.mark.parametrize("smoothing", ["bdeu", "k2"])
 def test_kdb_family_tables_equal_the_network_cpts(smoothing):
     X, y = _data()
     model = KDB(k=1, smoothing=smoothing, alpha=6.0).fit(X, y)
@@ -120,3 +120,73 @@ def test_the_network_classifier_takes_every_estimator_but_the_ordered_ones():
                 model.fit(X, y)
         else:
             np.testing.assert_allclose(model.fit(X, y).predict_proba(X).sum(axis=1), 1.0)
+
+
+# ---------------------------------------------------------------------------- networks
+
+
+@pytest.mark.parametrize("alpha", [0.5, 1.0])
+def test_network_hierarchical_cpts_equal_the_kdb_tables(alpha):
+    X, y = _data(200, seed=1)
+    model = KDB(k=2, smoothing="hierarchical", alpha=alpha).fit(X, y)
+    # the network's parents in the order of their edges: the class, then a, then b
+    table = np.exp(model.conditional_log_table("c", given=("a", "b")))  # (class, a, b, c)
+    edges = [("cls", "c"), ("a", "c"), ("b", "c")]
+    cpt = _network_cpt(X, y, edges, "c", "hierarchical", alpha, model)
+    np.testing.assert_allclose(cpt, table, rtol=1e-10)
+    # and the order matters: b before a is another estimate
+    swapped = _network_cpt(X, y, [("cls", "c"), ("b", "c"), ("a", "c")], "c", "hierarchical",
+                           alpha, model)  # fmt: skip
+    assert not np.allclose(swapped, table.transpose(0, 2, 1, 3))
+
+
+@pytest.mark.parametrize("estimator", SMOOTHINGS)
+def test_networks_take_every_estimator(estimator):
+    X, y = _data()
+    data = X.assign(cls=y)
+    fit = fit_parameters([("cls", "a"), ("a", "c")], data, estimator=estimator, alpha=2.0)
+    for node in ("cls", "a", "c"):
+        cpt = fit.network.cpt(node)
+        np.testing.assert_allclose(cpt.sum(axis=-1), 1.0)
+        table = fit.counts.table(_family(fit.network.dag, node))
+        expected = get_estimator(estimator).probabilities(table, 2.0)
+        np.testing.assert_allclose(cpt, expected, rtol=1e-12)
+    more = fit.partial_fit(data)
+    doubled = fit_parameters([("cls", "a"), ("a", "c")], pd.concat([data, data]),
+                             estimator=estimator, alpha=2.0)  # fmt: skip
+    if estimator != "hierarchical-gibbs":
+        np.testing.assert_allclose(more.network.cpt("c"), doubled.network.cpt("c"), rtol=1e-12)
+
+
+def _family(dag, node) -> tuple[int, ...]:
+    """The family ``(parents..., node)`` of ``node`` as column positions of its counts."""
+    pos = {n: j for j, n in enumerate(dag.nodes)}
+    return (*(pos[p] for p in dag.parents(node)), pos[node])
+
+
+def test_network_k2_and_m_estimate_by_hand():
+    data = pd.DataFrame({"p": list("xxxyy"), "q": list("uuvvv")})
+    k2 = fit_parameters([("p", "q")], data, estimator="k2", alpha=9.0).network.cpt("q")
+    # (n + 1) / (n_j + 2): p = x saw u twice and v once, p = y saw v twice
+    np.testing.assert_allclose(k2, [[3 / 5, 2 / 5], [1 / 4, 3 / 4]])
+    m = fit_parameters([("p", "q")], data, estimator="m-estimate", alpha=4.0).network.cpt("q")
+    # (n + m / 2) / (n_j + m)
+    np.testing.assert_allclose(m, [[4 / 7, 3 / 7], [2 / 6, 4 / 6]])
+
+
+def test_network_estimator_errors_are_the_registry_message():
+    data = pd.DataFrame({"p": list("xxy"), "q": list("uvv")})
+    with pytest.raises(ValueError, match="estimator must be one of 'mle', 'lidstone'") as info:
+        fit_parameters([("p", "q")], data, estimator="bde")
+    assert "'hierarchical'" in str(info.value)
+    with pytest.raises(ValueError, match="needs alpha >= 1"):
+        fit_parameters([("p", "q")], data, estimator="dirichlet-map", alpha=0.5)
+
+
+def test_the_cli_names_every_estimator():
+    from typing import get_args
+
+    from bayeskit.cli._network import _Estimator
+
+    help_text = get_args(_Estimator)[1].help
+    assert all(name in help_text for name in SMOOTHINGS)

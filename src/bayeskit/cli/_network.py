@@ -182,8 +182,12 @@ _NetOut = Annotated[
                  "(XMLBIF), either with .gz."),
 ]  # fmt: skip
 _Estimator = Annotated[
-    str, typer.Option("--estimator", help="CPT estimator: mle, lidstone or bdeu.")
-]
+    str,
+    typer.Option("--estimator", help="CPT estimator: mle, lidstone, laplace, m-estimate, "
+                 "dirichlet-map, lidstone-where-zero, bdeu, k2, hierarchical or "
+                 "hierarchical-gibbs (EM over missing values takes the first seven but "
+                 "lidstone-where-zero)."),
+]  # fmt: skip
 _Alpha = Annotated[
     float | None,
     typer.Option("--alpha", help="Lidstone's pseudo-count or BDeu's equivalent sample size."),

@@ -33,14 +33,13 @@ import pandas as pd
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit._text import shown
 from bayeskit.data.validation import check_count, check_real, check_sample_weight, check_seed
+from bayeskit.estimate import get_estimator
 from bayeskit.estimate.em import EStep, run_em, settled
 from bayeskit.factors.cpd import aligned_cpts
 from bayeskit.factors.states import latent_states, state_codes
 from bayeskit.graphs.dag import DAG, as_dag
 from bayeskit.learning.parameters import (
-    ESTIMATORS,
     _cpts,
-    _pseudo_count,
     check_table_cells,
     column_states,
     group_rows,
@@ -97,9 +96,7 @@ def fit_network_em(
     """Fit ``dag``'s CPTs to ``data`` with missing values (and latent nodes) by EM: each
     network built as ``network_type(dag, cpts, states=states)``
     (:func:`~bayeskit.networks.fit_em` with a network class)."""
-    if estimator not in ESTIMATORS:
-        msg = f"estimator must be one of {ESTIMATORS}, got {estimator!r}"
-        raise ValueError(msg)
+    get_estimator(estimator, "estimator", fixed_prior=True)  # the M-step of a fixed prior
     if method not in ("em", "gradient"):
         msg = f"method must be 'em' or 'gradient', got {method!r}"
         raise ValueError(msg)
@@ -222,7 +219,7 @@ def _run(tree, dag, node_states, codes, weights, tables, estimator, alpha, max_i
          progress, network_type) -> EMResult:  # fmt: skip
     """EM (:func:`~bayeskit.estimate.em.run_em`): each E-step followed by an M-step, the last
     included, so the network is one M-step past the last objective."""
-    pseudo = [_pseudo_count(estimator, alpha, t.shape) for t in tables]
+    pseudo = [get_estimator(estimator).pseudo_count(alpha, t.shape) for t in tables]
 
     def e_step(tables: list[np.ndarray], it: int) -> EStep:
         counts, ll, obj = _estep(tree, codes, weights, tables, pseudo, it)
@@ -250,7 +247,7 @@ def _ascend(tree, dag, node_states, codes, weights, tables, estimator, alpha, ma
     so the objective never falls. Each row's gradient is divided by the row's expected total
     (with its pseudo-counts), so rows seen rarely and often move alike. Stops like EM, or when
     no step size down to 1e-14 raises the objective."""
-    pseudo = [_pseudo_count(estimator, alpha, t.shape) for t in tables]
+    pseudo = [get_estimator(estimator).pseudo_count(alpha, t.shape) for t in tables]
     step = 0.01
     counts, ll, obj = _estep(tree, codes, weights, tables, pseudo, 1)
     history, objective = [ll], [obj]

@@ -7,16 +7,21 @@ CPTs' own axis order, and an estimator of :mod:`bayeskit.estimate` turns each fa
 into its CPT. The counts are kept (:attr:`NetworkFit.counts`), so more rows add to them
 (``partial_fit``) and the result equals one fit on all the rows.
 
-Estimators, per parent configuration ``j`` of node ``i`` with ``r_i`` states and ``q_i`` parent
-configurations, counts ``n_ijk``:
+The estimators are those of :mod:`bayeskit.estimate`'s registry (:data:`ESTIMATORS`, the names
+the classifiers' ``smoothing=`` takes too), per parent configuration ``j`` of node ``i`` with
+``r_i`` states and ``q_i`` parent configurations, counts ``n_ijk``, for example:
 
 - ``"mle"``: ``n_ijk / n_ij``;
-- ``"lidstone"``: ``(n_ijk + alpha) / (n_ij + r_i alpha)`` (``alpha=1``: Laplace; K2's prior);
+- ``"lidstone"``: ``(n_ijk + alpha) / (n_ij + r_i alpha)`` (``alpha=1``: Laplace);
+- ``"k2"``: ``(n_ijk + 1) / (n_ij + r_i)``, the posterior mean under K2's prior;
 - ``"bdeu"``: ``(n_ijk + ess / (q_i r_i)) / (n_ij + ess / q_i)``, the posterior mean under the
-  BDeu prior of equivalent sample size ``ess`` (``alpha``).
+  BDeu prior of equivalent sample size ``ess`` (``alpha``);
+- ``"hierarchical"``: each CPT shrunk toward the one with its last parent summed out, down to
+  the node's marginal: the parents count in the order their edges were given, the most
+  important first.
 
-A parent configuration never seen gets the prior's distribution: uniform for all three (for the
-MLE, which has none, the uniform distribution), never NaN.
+A parent configuration never seen gets the prior's distribution (uniform for the additive
+estimators, the MLE included; the level above for the hierarchical ones), never NaN.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ import pandas as pd
 
 from bayeskit._text import shown
 from bayeskit.data.validation import check_real, check_sample_weight
-from bayeskit.estimate import lidstone
+from bayeskit.estimate import SMOOTHINGS, get_estimator
 from bayeskit.factors.limits import MAX_TABLE_CELLS
 from bayeskit.factors.states import (
     NumericColumnError,
@@ -51,7 +56,8 @@ from bayeskit.stats import FamilyCounts, family_counts
 
 __all__ = ["ESTIMATORS", "MAX_TABLE_CELLS", "NetworkFit", "fit_network"]
 
-ESTIMATORS = ("mle", "lidstone", "bdeu")
+#: The CPT estimators: every name of :mod:`bayeskit.estimate`'s registry.
+ESTIMATORS = SMOOTHINGS
 
 
 @dataclass
@@ -100,14 +106,10 @@ def fit_network(
     built as ``network_type(dag, cpts, states=states)``
     (:func:`~bayeskit.networks.fit_parameters` with a network class)."""
     dag = as_dag(dag, what="dag")
-    if estimator not in ESTIMATORS:
-        msg = f"estimator must be one of {ESTIMATORS}, got {estimator!r}"
-        raise ValueError(msg)
+    chosen = get_estimator(estimator, "estimator")
     check_real("alpha", alpha, low=0, none_ok=True)
     a = 1.0 if alpha is None else alpha
-    if estimator == "bdeu" and a == 0:
-        msg = "alpha (BDeu's equivalent sample size) must be > 0"
-        raise ValueError(msg)
+    chosen.check_alpha(a, "estimator")
     if in_chunks(data):
         if sample_weight is not None:
             msg = "sample_weight goes with a DataFrame; chunks carry no weights"
@@ -510,18 +512,8 @@ def estimate_cpts(
     return _cpts(tables, estimator, alpha)
 
 
-def _pseudo_count(estimator: str, alpha: float, shape: tuple[int, ...]) -> float:
-    """The Lidstone pseudo-count per cell that each estimator is: 0 (MLE), ``alpha``, or
-    BDeu's ``alpha / (q r)``."""
-    r = shape[-1]
-    q = int(np.prod(shape[:-1]))
-    return {"mle": 0.0, "lidstone": alpha, "bdeu": alpha / (q * r)}[estimator]
-
-
 def _cpts(tables: Mapping[Any, np.ndarray], estimator: str, alpha: float) -> dict:
-    """Each node's CPT from its family's (possibly expected) counts, by the estimator: all three
-    are Lidstone's estimate, uniform where a parent configuration has nothing."""
-    return {
-        node: np.exp(lidstone(n, _pseudo_count(estimator, alpha, n.shape)))
-        for node, n in tables.items()
-    }
+    """Each node's CPT from its family's (possibly expected) counts, parents first in the DAG's
+    order, by the registry's estimator called ``estimator``."""
+    chosen = get_estimator(estimator, "estimator")
+    return {node: chosen.probabilities(n, alpha) for node, n in tables.items()}

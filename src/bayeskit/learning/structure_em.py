@@ -66,12 +66,12 @@ import pandas as pd
 
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit.data.validation import check_count, check_real, check_sample_weight, check_seed
+from bayeskit.estimate import get_estimator
 from bayeskit.estimate.em import EStep, run_em
 from bayeskit.graphs.dag import DAG, as_dag
 from bayeskit.learning.em import distinct_rows, encode_observed, fit_network_em
 from bayeskit.learning.learners import STRUCTURE_LEARNERS
 from bayeskit.learning.parameters import (
-    ESTIMATORS,
     NetworkData,
     count_families,
     estimate_cpts,
@@ -221,9 +221,7 @@ def structural_em_network(
 
 def _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_completions,
                      estimator, alpha, search) -> None:  # fmt: skip
-    if estimator not in ESTIMATORS:
-        msg = f"estimator must be one of {ESTIMATORS}, got {estimator!r}"
-        raise ValueError(msg)
+    get_estimator(estimator, "estimator", fixed_prior=True)  # EM's M-step: a fixed prior
     for name, value, low in (("max_iter", max_iter, 1), ("em_max_iter", em_max_iter, 1),
                              ("n_completions", n_completions, 1)):  # fmt: skip
         check_count(name, value, low=low)

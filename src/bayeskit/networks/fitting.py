@@ -39,9 +39,14 @@ def fit_parameters(
         One column per node (others are ignored), complete (no missing value); or data in
         chunks (:func:`~bayeskit.data.read_chunks`, or any iterable of DataFrames), counted
         one chunk at a time: the counts add up to those of all the rows.
-    estimator : {"mle", "lidstone", "bdeu"}, default="bdeu"
+    estimator : str, default="bdeu"
+        A name of :data:`~bayeskit.estimate.ESTIMATORS`: "mle", "lidstone", "laplace",
+        "m-estimate", "dirichlet-map", "lidstone-where-zero", "bdeu", "k2", "hierarchical"
+        (a node's parents in the order their edges were given, the most important first) or
+        "hierarchical-gibbs".
     alpha : float, optional
-        Lidstone's pseudo-count (default 1) or BDeu's equivalent sample size (default 1).
+        The estimator's ``alpha`` (default 1): Lidstone's pseudo-count, the m-estimate's ``m``,
+        BDeu's equivalent sample size, the hierarchical root's pseudo-count.
     states : mapping node -> sequence of state names, optional
         By default a categorical column's categories, else the column's distinct values
         (:func:`~bayeskit.factors.states.node_states`: whole numbers in numeric order, text
@@ -110,8 +115,10 @@ def fit_em(
         order), whose tables are read by parent and state name, never by position. An
         observed node whose states ``states`` does not give takes the start's (a value of its
         column that is none of them is refused by name).
-    estimator : {"mle", "lidstone", "bdeu"}, default="mle"
-        The M-step; ``alpha`` as for :func:`~bayeskit.networks.fit_parameters`.
+    estimator : str, default="mle"
+        The M-step: an estimator of :func:`~bayeskit.networks.fit_parameters` that is the
+        posterior mode of a fixed Dirichlet prior ("mle", "lidstone", "laplace", "m-estimate",
+        "dirichlet-map", "bdeu", "k2"); ``alpha`` as there.
     sample_weight : array-like, optional
     max_iter : int, default=100
     tol : float, default=1e-8
@@ -191,9 +198,10 @@ def structural_em(
         EM's ``tol``: stop on a relative change of its objective below this.
     n_completions : int, default=5
         Completions drawn per incomplete row (per repeat of a repeated row).
-    estimator : {"mle", "lidstone", "bdeu"}, default="bdeu"
-        EM's M-step (:func:`~bayeskit.networks.fit_em`), with ``alpha`` (default 1); a prior
-        keeps every configuration possible, so no row gets probability zero.
+    estimator : str, default="bdeu"
+        EM's M-step (:func:`~bayeskit.networks.fit_em`: an estimator of a fixed prior), with
+        ``alpha`` (default 1); a prior keeps every configuration possible, so no row gets
+        probability zero.
     alpha : float, optional
     sample_weight : array-like of shape (n_rows,), optional
     seed : int or Generator, optional
