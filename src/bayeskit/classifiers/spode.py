@@ -69,8 +69,10 @@ class SPODE(FamilyClassifier):
     Exact for unit and integer weights (an integer weight acts as that many repeated rows: one
     unit is left out at a time); with fractional weights one unit is still left out, floored at
     zero, so the choice is a heuristic there. Every smoothing is scored as the Lidstone estimate
-    it amounts to (see :func:`bayeskit.estimate.lidstone_equivalent`; exact for "lidstone",
-    "m-estimate" and "dirichlet-map", approximate for "lidstone-where-zero").
+    it amounts to (see :func:`bayeskit.estimate.lidstone_equivalent`; exact for "mle",
+    "lidstone", "laplace", "m-estimate", "dirichlet-map" and "k2", approximate for
+    "lidstone-where-zero", "bdeu" (taken as ``alpha / K``, one parent configuration) and the
+    hierarchical ones).
 
     Incremental learning: the scores are summed into ``stats_``, and after ``partial_fit`` each
     chunk's rows were scored against the counts of the data seen up to and including that

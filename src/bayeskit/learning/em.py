@@ -11,8 +11,9 @@ gives each row's ``log P(observed values)``: their weighted sum is the observed-
 log-likelihood of ``Theta^t``, kept in ``history``. The tree is compiled once; only its
 potentials change between iterations.
 
-With a Dirichlet prior (``estimator="lidstone"`` or ``"bdeu"``), the M-step adds the prior's
-pseudo-counts: MAP-EM, which never lowers ``log-likelihood + sum pseudo-count x log theta``
+With a Dirichlet prior (``estimator="lidstone"``, ``"bdeu"`` or another estimator of the
+registry that is a fixed prior: Laplace, the m-estimate, Dirichlet MAP, K2), the M-step adds the
+prior's pseudo-counts: MAP-EM, which never lowers ``log-likelihood + sum pseudo-count x log theta``
 (``objective``). With ``"mle"`` the objective is the log-likelihood itself, which EM never
 lowers. Rows are counted once per distinct pattern of values (weighted by their number).
 
