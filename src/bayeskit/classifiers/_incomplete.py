@@ -44,6 +44,7 @@ from scipy.special import logsumexp
 
 from bayeskit.classifiers.rows import n_rows, stack_rows, take_rows
 from bayeskit.data.codes import value_text, value_texts
+from bayeskit.data.rows import distinct_rows
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate.em import EStep, run_em
 from bayeskit.stats import ExpectedCounts, FamilyCounts
@@ -221,7 +222,6 @@ def _objective(model, enc_l, y_l, w_l, enc_u, w_u) -> tuple[float, np.ndarray]:
 
 def _network_em(model, enc: Encoded, y: np.ndarray, weights, lam: float, n_classes: int) -> None:
     """Parameter EM for the model's structure over its Bayesian network (module docstring)."""
-    from bayeskit.learning.em import distinct_rows
     from bayeskit.networks import JunctionTree
 
     structure = model._counts()  # what the structure is read from: kept as it is
@@ -236,7 +236,7 @@ def _network_em(model, enc: Encoded, y: np.ndarray, weights, lam: float, n_class
     codes[:, 1:] = enc.codes
     w = np.where(y < 0, lam * weights, weights)
     keep = w > 0
-    codes, w = distinct_rows(codes[keep], w[keep])
+    codes, w = distinct_rows(codes[keep], w[keep], missing="last")
     n_states = np.append(np.asarray(structure.n_states[:-1], dtype=np.int64), n_classes)
 
     def e_step(_: Any, it: int) -> EStep:  # the tables live on the model

@@ -40,7 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from bayeskit.learning.parameters import chunk_codes, group_rows, merge_distinct
+from bayeskit.data.rows import distinct_rows
+from bayeskit.learning.parameters import chunk_codes, merge_distinct
 from bayeskit.learning.scores import Scorer, candidates, cell_batches, family_scores
 from bayeskit.stats.extensions import extension_counts, family_table, parent_configurations
 
@@ -72,7 +73,7 @@ def _table_plan(r: np.ndarray, v: int, parents: tuple[int, ...], ext: bool):
 
 def _distinct(codes: np.ndarray, columns: list[int], weights: Any) -> tuple:
     """The distinct rows of ``codes``' node-major ``columns`` (row-major) and their weights."""
-    return merge_distinct(None, np.ascontiguousarray(codes[columns].T), weights)
+    return distinct_rows(codes[columns].T, weights, missing="last")
 
 
 def count_needs(codes: np.ndarray, weights: Any, needs: tuple[Need, ...], r: Any) -> tuple:
@@ -126,7 +127,7 @@ def add_counts(a: tuple | None, b: tuple | None) -> tuple | None:
 def _sparse_score(table: tuple, r: int, q: float, kind: str, n_rows: float, ess: float) -> float:
     """A family's score from its distinct rows (parents, then the node) and their weights."""
     rows, weights = table
-    _, config = group_rows(rows[:, :-1])
+    _, _, config = distinct_rows(rows[:, :-1], missing="last", return_inverse=True)
     n_config = int(config.max()) + 1 if len(config) else 0
     flat = family_table(config, n_config, rows[:, -1], r, weights)
     scores = family_scores(flat, r, np.array([n_config]), np.array([q]), kind, n_rows, ess)

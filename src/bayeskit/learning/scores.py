@@ -29,6 +29,8 @@ import pandas as pd
 from scipy.special import gammaln, xlogy
 
 from bayeskit._text import shown
+from bayeskit.data.codes import code_dtype
+from bayeskit.data.rows import distinct_rows
 from bayeskit.data.validation import check_real
 from bayeskit.graphs.dag import as_dag
 from bayeskit.learning.parameters import NetworkData, count_families, encode_data
@@ -216,23 +218,16 @@ class _FamilyScores(Scorer):
 
     def __init__(self, data: NetworkData, kind: str, ess: float):
         super().__init__(data.n_states, kind, ess, data.n_rows)
-        dtype = np.int8 if self.r.max(initial=1) <= 127 else np.int32
+        dtype = code_dtype(int(self.r.max(initial=1)))
         rows = np.ascontiguousarray(data.codes, dtype=dtype)
         weights = data.weights
         if len(rows) >= _DISTINCT_FROM:
             # Every score reads the data through counts alone, so repeated rows can be counted
             # once with their number (or total weight) as weight: ALARM samples of 20,000 and
             # 100,000 rows have 10,792 and 40,373 distinct ones.
-            key = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
-            distinct, inverse, times = np.unique(key, return_inverse=True, return_counts=True)
+            distinct, summed = distinct_rows(rows, weights, self.r, missing="last")
             if len(distinct) <= _DISTINCT_SHARE * len(rows):
-                width = rows.shape[1]
-                rows = np.frombuffer(distinct.tobytes(), dtype=dtype).reshape(-1, width)
-                weights = (
-                    times.astype(np.float64)
-                    if weights is None
-                    else np.bincount(inverse.ravel(), weights=weights, minlength=len(distinct))
-                )
+                rows, weights = distinct, summed
         self.codes = np.ascontiguousarray(rows.T)  # node-major
         m = self.codes.shape[1]
         self.weights = np.ones(m) if weights is None else weights.astype(np.float64)
