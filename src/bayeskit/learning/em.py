@@ -33,6 +33,7 @@ import pandas as pd
 
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit._text import shown
+from bayeskit.data.rows import distinct_rows
 from bayeskit.data.validation import check_count, check_real, check_sample_weight, check_seed
 from bayeskit.estimate import get_estimator
 from bayeskit.estimate.em import EStep, run_em, settled
@@ -43,7 +44,6 @@ from bayeskit.learning.parameters import (
     _cpts,
     check_table_cells,
     column_states,
-    group_rows,
 )
 from bayeskit.stats import FamilyCounts
 
@@ -121,7 +121,7 @@ def fit_network_em(
     node_states, codes = encode_observed(dag, data, states, latent)
     check_table_cells(dag, node_states)  # before the random starts allocate the CPTs
     weights = check_sample_weight(sample_weight, len(codes))
-    codes, weights = distinct_rows(codes, weights)
+    codes, weights = distinct_rows(codes, weights, missing="last")
     if start is not None:
         starts = [aligned_cpts(start, dag, node_states, "start")]
     else:
@@ -181,7 +181,8 @@ def expected_counts(
     states = {n: network.states(n) for n in dag.nodes}
     latent = {n: states[n] for n in dag.nodes if n not in data.columns}
     _, codes = encode_observed(dag, data, states, latent)
-    codes, weights = distinct_rows(codes, check_sample_weight(sample_weight, len(codes)))
+    weights = check_sample_weight(sample_weight, len(codes))
+    codes, weights = distinct_rows(codes, weights, missing="last")
     tables, log_pe = network._junction_tree().expected_family_counts(codes, weights)
     ll = float(np.dot(weights, log_pe)) if len(codes) else 0.0
     return _family_counts(dag, states, tables), ll
@@ -324,15 +325,6 @@ def encode_observed(dag: DAG, data: pd.DataFrame, states, latent) -> tuple[dict,
         node_states[node] = column_states(data, node, states)
         codes[:, j] = state_codes(data[node], node_states[node], f"column {node!r}")
     return node_states, codes
-
-
-def distinct_rows(codes: np.ndarray, weights: np.ndarray | None):
-    """Each distinct row once, weighted by its number (or its rows' total weight)."""
-    if not len(codes):
-        return codes, np.zeros(0)
-    distinct, inverse = group_rows(codes)
-    w = np.ones(len(codes)) if weights is None else weights
-    return distinct, np.bincount(inverse, weights=w, minlength=len(distinct))
 
 
 def _is_network(network: Any) -> bool:

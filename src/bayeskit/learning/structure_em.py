@@ -65,17 +65,17 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._progress import iterations_adapter, reports_progress
+from bayeskit.data.rows import distinct_rows
 from bayeskit.data.validation import check_count, check_real, check_sample_weight, check_seed
 from bayeskit.estimate import get_estimator
 from bayeskit.estimate.em import EStep, run_em
 from bayeskit.graphs.dag import DAG, as_dag
-from bayeskit.learning.em import distinct_rows, encode_observed, fit_network_em
+from bayeskit.learning.em import encode_observed, fit_network_em
 from bayeskit.learning.learners import STRUCTURE_LEARNERS
 from bayeskit.learning.parameters import (
     NetworkData,
     count_families,
     estimate_cpts,
-    group_rows,
 )
 from bayeskit.learning.search import family_scorer
 
@@ -194,7 +194,8 @@ def structural_em_network(
         # parametric EM on the current DAG, then the rows completed from its parameters
         current, warm = state
         em = fit_network_em(current, data, start=warm, seed=rng, **em_options)
-        rows = NetworkData(tuple(nodes), node_states, *distinct_rows(*e_step.draw(em.network)))
+        completed = distinct_rows(*e_step.draw(em.network), missing="last")
+        rows = NetworkData(tuple(nodes), node_states, *completed)
         return EStep((current, em.network, rows), em.history[-1], em.history[-1])
 
     def maximise(statistics: tuple[DAG, Any, NetworkData]) -> tuple[DAG, Any]:
@@ -271,8 +272,11 @@ class _Completions:
     """
 
     def __init__(self, codes: np.ndarray, weights, n_completions: int, seed: int):
-        distinct, times = distinct_rows(codes, None)
-        _, mass = (distinct, times) if weights is None else distinct_rows(codes, weights)
+        distinct, times = distinct_rows(codes, missing="last")
+        if weights is None:
+            mass = times
+        else:
+            _, mass = distinct_rows(codes, weights, missing="last")
         holed = (distinct < 0).any(axis=1)
         self.complete, self.complete_weights = distinct[~holed], mass[~holed]
         reps = n_completions * np.rint(times[holed]).astype(np.int64)
@@ -295,7 +299,8 @@ class _Completions:
             if not len(rows):
                 continue
             others = [k for k in range(filled.shape[1]) if k != j]
-            evidence, which = group_rows(filled[np.ix_(rows, others)])
+            partial = filled[np.ix_(rows, others)]
+            evidence, _, which = distinct_rows(partial, missing="last", return_inverse=True)
             # one pass over the distinct partial rows: the node's posterior given each
             posterior, log_e = tree._run([j], others, evidence, distribute=False)
             if not np.isfinite(log_e).all():
