@@ -91,6 +91,8 @@ def test_no_rows_and_no_columns():
     assert (rows.shape, w.shape) == ((0, 2), (0, 4))
     rows, w = distinct_rows(np.zeros((4, 0), np.int8), np.arange(4.0))
     assert (rows.shape, w.tolist()) == ((1, 0), [6.0])
+    rows, w = distinct_rows(np.zeros((100, 0), np.int8))  # more rows than one fold of 64
+    assert (rows.shape, w.tolist()) == ((1, 0), [100.0])
 
 
 def test_row_keys_read_the_codes_as_a_mixed_radix_number():

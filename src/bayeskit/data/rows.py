@@ -75,7 +75,7 @@ def _ranges(codes: np.ndarray, n_states: Any) -> tuple[np.ndarray, np.ndarray]:
     if n_states is not None:
         radix = np.asarray(n_states, dtype=np.int64).reshape(-1) + 1
         return np.full(codes.shape[1], -1, dtype=np.int64), radix
-    if codes.shape[0] == 0:
+    if codes.shape[0] == 0 or codes.shape[1] == 0:
         return np.zeros(codes.shape[1], np.int64), np.ones(codes.shape[1], np.int64)
     # numpy reduces an (n, few) array over its rows some 30 times slower than a wide one: fold
     # 64 rows into one first
