@@ -273,8 +273,8 @@ def _fix_schema(model, ddf, first, target, features, classes, weight) -> None:
         y0 = y0.take(w0 > 0)
         X0 = X0.iloc[w0 > 0] if isinstance(X0, pd.DataFrame) else X0[w0 > 0]
         w0 = w0[w0 > 0]
-    y0 = y0.codes_in(classes)
-    schema = model._infer_schema(X0, y0, len(classes), w0)
+    codes0 = y0.codes_in(classes)
+    schema = model._infer_schema(X0, codes0, len(classes), w0)
     grow = [c.name for c in (schema.categorical if schema is not None else ()) if c.cuts is None]
     if grow:
         longest = max(1, *(len(seen[c]) for c in grow))

@@ -232,7 +232,7 @@ class SubclassNaiveBayes(BayesClassifier):
         """EM per class for every ``K`` tried, and the choice of ``K`` by BIC."""
         n_states = self.schema_.n_states
         offsets = _offsets(n_states)
-        per_class = []
+        per_class: list[tuple[dict[int, MixtureFit], float]] = []
         for c in range(n_classes):
             rows = y == c
             if not rows.any():  # a class no row of this call holds (partial_fit): no mixture
@@ -240,6 +240,7 @@ class SubclassNaiveBayes(BayesClassifier):
                 continue
             data = _class_data(codes[rows], w[rows], offsets)
             distinct = len(data.weights)
+            tried: range | list[int]
             if self.n_components is None:
                 tried = range(1, min(int(self.max_components), distinct) + 1)
             else:

@@ -140,12 +140,14 @@ class _PlainHelp:
     """Mixed into typer's command and group classes: their parameters and --help option show
     plain metavars."""
 
+    params: list[Any]  # (the command's)
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _plain_help(self.params)
 
     def get_help_option(self, ctx: Any) -> Any:
-        option = super().get_help_option(ctx)
+        option = super().get_help_option(ctx)  # type: ignore[misc]  # the command's, after it
         _plain_help([option])
         return option
 

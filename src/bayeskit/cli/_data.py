@@ -132,6 +132,7 @@ def _declared_categories(s: pd.Series) -> tuple[pd.Series, list]:
     whole numbers as ints when every declared value is one (as for a CSV file), else text."""
     declared = [str(v) for v in s.cat.categories]
     numbers = pd.to_numeric(pd.Series(declared, dtype=object), errors="coerce")
+    values: list[Any]
     if len(declared) and numbers.notna().all() and _is_whole(numbers.to_numpy(dtype=float)):
         values = [int(v) for v in numbers]
     else:
@@ -318,10 +319,12 @@ def _read_table(
     path = Path(data)
     if path.is_file() and _is_arff(path):
         table = _read_arff(path, categorical, numeric, encoding, target)
+        cells = table.raw  # (an ARFF file's, as text)
+        assert cells is not None
         table.source = source
         if ignore:
             table.frame = _drop_ignored(table.frame, ignore)
-            table.raw = table.raw.drop(columns=ignore)
+            table.raw = cells.drop(columns=ignore)
             for name in ignore:
                 table.kinds.pop(name, None)
                 table.domains.pop(name, None)

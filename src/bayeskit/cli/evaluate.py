@@ -153,7 +153,8 @@ def evaluate(
     params, table, X, y = _training_data(
         model, cls, param, data, target, categorical, numeric, na_values, encoding, ignore
     )
-    X_test = y_test = None
+    X_test: Any = None
+    y_test: Any = None
     if test is not None:
         X_test, y_test = _test_set(
             test, table, X, categorical, numeric, na_values, encoding, ignore
@@ -184,7 +185,7 @@ def evaluate(
                 y_test.to_numpy(),
                 cost=cost_table,
             )
-    metrics = ("accuracy", "log_loss", "brier", "roc_auc", "f1_macro")
+    metrics: tuple[str, ...] = ("accuracy", "log_loss", "brier", "roc_auc", "f1_macro")
     metrics += ("cost",) if cost is not None else ()
     fold_rows = pd.DataFrame(
         {
@@ -363,7 +364,7 @@ def _print_evaluation(scores: Table, result: dict, report: pd.DataFrame, *, test
         confusion.add_row(escape(str(_plain(c))), *(str(v) for v in row))
     out = _out()
     out.print(scores)
-    if cost is not None:
+    if cost is not None and total_cost is not None:  # (both or neither)
         rows = int(sum(int(n) for n in result["n_test"]))
         out.print(
             f"total cost: {total_cost:g} over {rows} test rows ({total_cost / rows:.4g} per row)"

@@ -87,7 +87,7 @@ def _parents_of(estimator: Any) -> dict[str, list[str]] | None:
 def _fitted_facts(estimator: Any) -> dict[str, Any]:
     """The fitted attributes that are one number or word (TAN's root_, KDB's k_, NBTree's
     depth_, ...)."""
-    facts = {}
+    facts: dict[str, Any] = {}
     for key, value in vars(estimator).items():
         if key.startswith("_") or not key.endswith("_") or key in ("n_features_in_",):
             continue
@@ -138,7 +138,7 @@ def show(model_file: _ModelFile, plot: _Plot = None, fmt: _Format = "table") -> 
         typer.echo(frame.to_csv(index=False), nl=False)
     else:
         _print_model(doc, estimator, prior, counts, parents)
-    if net is not None:
+    if plot is not None:  # (net, node: its network form, found above)
         _draw_network(net, getattr(estimator, "class_node", None) or node, plot)
 
 
@@ -257,7 +257,7 @@ def _print_model(doc: dict, estimator: Any, prior: Any, counts: Any, parents: An
     _emit(table, "table", "features", caption, left=("states", "parents"))
 
 
-def _draw_network(net: Any, class_node: str, plot: Path) -> None:
+def _draw_network(net: Any, class_node: Any, plot: Path) -> None:
     """``show --plot``: the network drawn to ``plot``, its class node highlighted."""
     with _refusals():
         import matplotlib

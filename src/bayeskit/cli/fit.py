@@ -384,7 +384,7 @@ def predict(
         labels = estimator.predict(X, cost=cost_table)
         result = frame[keep].reset_index(drop=True).copy()
         result["prediction"] = labels
-        p = estimator.predict_proba(X) if proba or cost_table is not None else None
+        p: Any = estimator.predict_proba(X) if proba or cost_table is not None else None
         if proba:
             for k, c in enumerate(estimator.classes_):
                 result[f"proba_{_plain(c)}"] = p[:, k]

@@ -122,7 +122,7 @@ def network_query(
         exact = ExactInference(net, max_cells=max_cells)
         log_pe = exact.probability_of_evidence(observed, log=True) if observed else 0.0
         rows = []
-        for node in target:
+        for node in target or ():  # (some node: checked above)
             posterior = exact.query(node, observed)
             for state, p in zip(posterior.states[node], posterior.values, strict=True):
                 rows.append({"node": node, "state": state, "probability": float(p)})

@@ -332,7 +332,7 @@ def empirical_risk(
     else:
         losses[decided] = c[p[decided], t[decided]]
 
-    if sample_weight is None:
-        return float(losses.mean())
     w = check_sample_weight(sample_weight, t.shape[0], positive_sum=True)
+    if w is None:
+        return float(losses.mean())
     return float(np.dot(w, losses) / w.sum())

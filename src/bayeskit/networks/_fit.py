@@ -32,7 +32,7 @@ class FitMethod:
 
     def __init__(self, on_network: Any):
         self._on_network = on_network
-        functools.update_wrapper(self, on_network)
+        functools.update_wrapper(self, on_network)  # type: ignore[arg-type]  # a descriptor
 
     def __get__(self, network: Any, owner: type | None = None) -> Any:
         if network is None:
@@ -40,7 +40,7 @@ class FitMethod:
         return types.MethodType(self._on_network, network)
 
 
-def _learn_on_class(cls: type, data: Any, *args: Any, **kwargs: Any) -> Any:
+def _learn_on_class(cls: Any, data: Any, *args: Any, **kwargs: Any) -> Any:
     """``BayesianNetwork.fit(data, ...)`` called on the class: :meth:`BayesianNetwork.learn`,
     with a FutureWarning."""
     msg = (

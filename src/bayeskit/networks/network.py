@@ -445,7 +445,8 @@ class BayesianNetwork:
         idx = {n: self._state_index(n, assignment[n]) for n in self.nodes}
         total = 0.0
         for n in self.nodes:
-            p = self._cpts[n][(*(idx[q] for q in self._dag.parents(n)), idx[n])]
+            cell = (*(idx[q] for q in self._dag.parents(n)), idx[n])
+            p = self._cpts[n][cell]
             if p <= 0:
                 return -math.inf
             total += math.log(p)
@@ -562,7 +563,9 @@ class BayesianNetwork:
         codes = {node: x[:, j] for j, node in enumerate(self.nodes)}
         return pd.DataFrame(
             {
-                node: pd.Categorical.from_codes(codes[node], categories=list(self._states[node]))
+                node: pd.Categorical.from_codes(
+                    codes[node], categories=pd.Index(list(self._states[node]))
+                )
                 for node in self.nodes
             }
         )
