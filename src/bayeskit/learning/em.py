@@ -139,6 +139,7 @@ def fit_network_em(
                      max_iter, tol, progress, network_type)  # fmt: skip
         if best is None or result.objective[-1] > best.objective[-1]:
             best = result
+    assert best is not None  # (one start at least)
     return best
 
 

@@ -273,8 +273,8 @@ def family_scorer(data: Any, score: str, ess: float, states: Any, sample_weight:
             passes = ChunkPasses(data, nodes, given)
             return PassScores(nodes, given, passes, score, ess), list(nodes)
         return _FamilyScores(NetworkData(nodes, given, *rows), score, ess), list(nodes)
-    nodes = list(data.columns) if isinstance(data, pd.DataFrame) else []
-    return _FamilyScores(encode_data(nodes, data, states, sample_weight), score, ess), nodes
+    names = list(data.columns) if isinstance(data, pd.DataFrame) else []
+    return _FamilyScores(encode_data(names, data, states, sample_weight), score, ess), names
 
 
 def _tolerance(total: float) -> float:
@@ -511,7 +511,7 @@ def _add_tree(parents: list[set[int]], edges, black, max_parents) -> None:
 def single_parent_gains(scorer: _FamilyScores) -> np.ndarray:
     """``gains[j, i]``: what ``i`` as ``j``'s only parent adds to ``j``'s score, for every
     pair (kept, like every family scored, for the search)."""
-    empty = frozenset()
+    empty: frozenset[int] = frozenset()
     scorer.prefetch([(j, empty, True) for j in range(scorer.n_nodes)])
     return np.array([scorer.extensions(j, empty) - scorer(j, empty)
                      for j in range(scorer.n_nodes)])  # fmt: skip
