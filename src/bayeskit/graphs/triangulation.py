@@ -75,7 +75,7 @@ def clique_tree(
         step_of[var] = len(steps)
         steps.append(clique)
         eliminate_node(var, adj)
-    order_vars = sorted(step_of, key=step_of.get)
+    order_vars = sorted(step_of, key=step_of.__getitem__)
     nbrs: dict[int, set[int]] = {i: set() for i in range(len(steps))}
     for i, var in enumerate(order_vars):
         rest = steps[i] - {var}
@@ -103,13 +103,15 @@ def clique_tree(
     total = sum(math.prod(int(k) for k in card[list(c)]) for c in cliques)
     if total > max_cells:
         return None, total
-    edges = sorted({tuple(sorted((index[i], index[j]))) for i in kept for j in nbrs[i]})
+    edges = sorted(
+        {(min(index[i], index[j]), max(index[i], index[j])) for i in kept for j in nbrs[i]}
+    )
     if len(cliques) <= spanning_up_to:
         edges = _spanning_tree(cliques)
     # the pieces (forest components), joined to the first by empty separators
     seen: set[int] = set()
     pieces = []
-    links = {k: set() for k in range(len(cliques))}
+    links: dict[int, set[int]] = {k: set() for k in range(len(cliques))}
     for a, b in edges:
         links[a].add(b)
         links[b].add(a)

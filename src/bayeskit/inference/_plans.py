@@ -125,6 +125,7 @@ def _max_traceback(plan: _Plan, table: np.ndarray, choices) -> dict[int, int]:
     best: dict[int, int] = {}
     for step, (arg, nodes) in reversed(choices):
         index = tuple(best[u] for u in nodes)
-        best[step.var] = int(arg[(0, *index)] if arg.ndim == len(nodes) + 1 else arg[index])
+        first = (0, *index)
+        best[step.var] = int(arg[first] if arg.ndim == len(nodes) + 1 else arg[index])
     del table
     return best
