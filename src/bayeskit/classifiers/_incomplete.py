@@ -129,6 +129,7 @@ def with_em_parameters(*, network_em: bool | None):
 def unlabelled_rows(y: Any, marker: Any) -> tuple[np.ndarray, np.ndarray]:
     """``y`` as an array and the mask of its unlabelled rows: equal to ``marker`` (or to its
     text, so ``-1`` matches ``"-1"``), or missing (None, NaN)."""
+    arr: np.ndarray
     if isinstance(y, pd.Series | pd.Index) and pd.api.types.is_extension_array_dtype(y):
         arr = y.to_numpy(dtype=object)  # a nullable Int64 stays integers, not floats
     else:
@@ -254,7 +255,8 @@ def _network_em(model, enc: Encoded, y: np.ndarray, weights, lam: float, n_class
     def m_step(statistics: tuple[list[np.ndarray], list]) -> None:
         counts, families = statistics
         # the class is node 0 of the network and column d of the counts
-        fams, flat = [(d,)], [counts[0]]
+        fams: list[tuple[int, ...]] = [(d,)]
+        flat = [counts[0]]
         for j, (fam, table) in enumerate(zip(families, counts[1:], strict=True)):
             fams.append(fam)
             flat.append(table)

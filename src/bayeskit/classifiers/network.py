@@ -208,7 +208,7 @@ class NetworkClassifier(FamilyClassifier):
 
         d = self._d
         fams = self._counts().families
-        parents = {v: () for v in range(d + 1)}
+        parents: dict[int, tuple[int, ...]] = {v: () for v in range(d + 1)}
         seen: set[int] = set()
         ok = fams[:1] == ((d,),)
         fault = "" if ok else f"the first family is {fams[:1]}, not the class ({d},)"
