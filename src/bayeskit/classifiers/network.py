@@ -265,7 +265,7 @@ class NetworkClassifier(FamilyClassifier):
             cpts[names[v]] = np.where(empty, 1.0 / cpt.shape[-1], cpt)
         states = {names[v]: [str(k) for k in range(max(n_states[v], 1))] for v in range(d + 1)}
         for j, column in enumerate(self.schema_.columns):
-            cats = list(column.categories)  # named by the network's one rule
+            cats = list(column.categories or ())  # named by the network's one rule
             if cats and len(cats) == n_states[j]:
                 states[names[j]] = cats
         states[self.class_node] = list(self.classes_)

@@ -541,7 +541,7 @@ def _tree_edges(scorer: _FamilyScores, roots: list[int]) -> list[tuple[int, int]
 
 
 def learn_tree(
-    data: pd.DataFrame,
+    data: Any,  # a DataFrame, chunks or NetworkData, as learn_structure takes
     score: str = "ll",
     *,
     root: Any = None,
