@@ -113,7 +113,7 @@ def _network_chunks(
 
     path = _chunked_file(data, chunksize)
     with _refusals():
-        chunks = read_chunks(path, chunksize, na_values=list(MISSING_MARKS), as_text=True)
+        chunks: Any = read_chunks(path, chunksize, na_values=list(MISSING_MARKS), as_text=True)
         names = chunks.column_names()
         ignore = _names(ignore)
         if ignore:  # --ignore: the other columns read

@@ -364,12 +364,12 @@ class GibbsSampler:
             done += block
         marginals, r_hat, frame = Marginals(), {}, {}
         for t, i in enumerate(targets):
-            name, k = c.nodes[i], int(c.card[i])
+            node, k = c.nodes[i], int(c.card[i])
             counts = np.bincount(draws[:, :, t].ravel(), minlength=k).astype(np.float64)
-            marginals[name] = Factor._trusted([name], counts / counts.sum(),
-                                              {name: self.network.states(name)})  # fmt: skip
-            r_hat[name] = max(split_r_hat(draws[:, :, t] == v) for v in range(k))
-            frame[name] = np.asarray(self.network.states(name), dtype=object)[
+            marginals[node] = Factor._trusted([node], counts / counts.sum(),
+                                              {node: self.network.states(node)})  # fmt: skip
+            r_hat[node] = max(split_r_hat(draws[:, :, t] == v) for v in range(k))
+            frame[node] = np.asarray(self.network.states(node), dtype=object)[
                 draws[:, :, t].T.ravel()
             ]
         frame["chain"] = np.repeat(np.arange(n_chains), n_draws)
