@@ -299,7 +299,7 @@ class _Completions:
             if not len(rows):
                 continue
             others = [k for k in range(filled.shape[1]) if k != j]
-            partial = filled[np.ix_(rows, others)]
+            partial = filled[np.ix_(rows, np.asarray(others, dtype=np.intp))]
             evidence, _, which = distinct_rows(partial, missing="last", return_inverse=True)
             # one pass over the distinct partial rows: the node's posterior given each
             posterior, log_e = tree._run([j], others, evidence, distribute=False)
