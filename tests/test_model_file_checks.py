@@ -16,7 +16,7 @@ import bayeskit
 from bayeskit.classifiers import MODELS
 from bayeskit.data import datasets
 from bayeskit.stats import FamilyCounts
-from bayeskit.stats._checks import Layout
+from bayeskit.stats.checks import Layout
 from test_io_validation import ModelFile
 from test_io_validation import _refused as _refused_as_model_file_error
 

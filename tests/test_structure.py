@@ -82,9 +82,7 @@ KNOWN_MODULE_CYCLE_ARROWS: set[str] = set()
 KNOWN_PACKAGE_CYCLE_ARROWS: set[str] = set()
 
 # "importer -> imported private name" (the name dotted onto the module it is imported from)
-KNOWN_PRIVATE_IMPORTS = {
-    "bayeskit.classifiers.event_models -> bayeskit.stats._checks",
-}
+KNOWN_PRIVATE_IMPORTS: set[str] = set()
 
 # modules over MAX_MODULE_LINES lines
 KNOWN_BIG_MODULES = {

@@ -16,7 +16,7 @@ from bayeskit.stats import (
     mutual_information,
     pair_families,
 )
-from bayeskit.stats._checks import Layout
+from bayeskit.stats.checks import Layout
 from bayeskit.stats.families import sum_over_last_parent
 from bayeskit.stats.lookup import FamilyTables, LogFactor
 

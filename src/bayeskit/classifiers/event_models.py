@@ -30,7 +30,7 @@ from bayeskit.data.rows import row_name
 from bayeskit.data.schema import as_frame, is_records, is_temporal_value
 from bayeskit.estimate import lidstone
 from bayeskit.exceptions import SchemaError
-from bayeskit.stats import CategoricalCounts, _checks, class_counts
+from bayeskit.stats import CategoricalCounts, checks, class_counts
 
 __all__ = ["BernoulliNaiveBayes", "MultinomialNaiveBayes"]
 
@@ -198,7 +198,7 @@ class MultinomialNaiveBayes(_EventModel):
             names = getattr(self, "feature_names_in_", None)
             feature = repr(str(names[j])) if names is not None else str(j)
             label = shown(self.classes_[c])
-            _checks.fail(
+            checks.fail(
                 "stats_.feature_count[0]",
                 f"counts {table[c, j]:.6g} of feature {feature} in class {label}, whose "
                 "class_count is 0: a class of no rows counts nothing",
@@ -290,7 +290,7 @@ class BernoulliNaiveBayes(_EventModel):
 
     def _validate_stats(self, layout: Any) -> None:
         """A feature is 1 in at most every row of its class (a model file's counts)."""
-        _checks.at_most(
+        checks.at_most(
             self.stats_.feature_count[0],
             self.stats_.class_count[:, None],
             "stats_.feature_count[0]",

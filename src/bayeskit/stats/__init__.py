@@ -1,6 +1,6 @@
 """Sufficient statistics: count tables and Gaussian moments, all mergeable with ``a + b``."""
 
-from bayeskit.stats._checks import Layout
+from bayeskit.stats.checks import Layout
 from bayeskit.stats.counts import CategoricalCounts, categorical_counts, class_counts, count_table
 from bayeskit.stats.families import (
     ExpectedCounts,

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bayeskit.stats import _checks
-from bayeskit.stats._checks import Layout
+from bayeskit.stats import checks
 from bayeskit.stats._kernels import count_codes
+from bayeskit.stats.checks import Layout
 
 __all__ = ["CategoricalCounts", "categorical_counts", "class_counts", "count_table"]
 
@@ -95,15 +95,15 @@ class CategoricalCounts:
 
         Raises ValueError naming the field (``where.feature_count[f]``) and the problem.
         """
-        _checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
-        tables = _checks.sequence(
+        checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
+        tables = checks.sequence(
             self.feature_count, f"{where}.feature_count", len(layout.n_states), "tables"
         )
         for f, (table, k, label) in enumerate(
             zip(tables, layout.n_states, layout.state_names, strict=True)
         ):
             dims = ((layout.n_classes, "classes"), (k, label))
-            _checks.counts(table, f"{where}.feature_count[{f}]", dims)
+            checks.counts(table, f"{where}.feature_count[{f}]", dims)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> CategoricalCounts:
         """Re-lay the tables out for grown vocabularies: old code ``k`` of feature ``f`` moves to

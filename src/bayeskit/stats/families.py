@@ -42,7 +42,7 @@ import numpy as np
 
 from bayeskit._compiled import planned_threads
 from bayeskit._text import first_few
-from bayeskit.stats import _checks
+from bayeskit.stats import checks
 from bayeskit.stats._kernels import (
     count_families,
     count_families_into,
@@ -220,23 +220,23 @@ class FamilyCounts:
         return FamilyCounts(n_states, self.families, counts, self.target)
 
     # ------------------------------------------------------------------ validation
-    def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
+    def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
         """Check counts read from a model file against ``layout``: one column per categorical
         feature (vocabulary sizes as the schema says) and the class as the last column, the
         families within those columns, the class family present, and the counts float64, finite,
         non-negative, exactly as many as the families' tables hold, with a positive class
         total. Raises ValueError naming the field."""
         expected = (*layout.n_states, layout.n_classes)
-        n_states = _checks.array(
+        n_states = checks.array(
             self.n_states, f"{where}.n_states", ((len(expected), "columns"),), kind="count"
         )
         labels = (*layout.state_names, "classes")
         for c, (got, want) in enumerate(zip(n_states.tolist(), expected, strict=True)):
             if got != want:
-                _checks.fail(f"{where}.n_states[{c}]", f"is {got}, expected {want} {labels[c]}")
+                checks.fail(f"{where}.n_states[{c}]", f"is {got}, expected {want} {labels[c]}")
         if self.target != len(expected) - 1:
-            _checks.fail(f"{where}.target", f"is {self.target!r}, expected {len(expected) - 1}")
-        fams = _checks.sequence(self.families, f"{where}.families", len(self.families), "families")
+            checks.fail(f"{where}.target", f"is {self.target!r}, expected {len(expected) - 1}")
+        fams = checks.sequence(self.families, f"{where}.families", len(self.families), "families")
         for k, fam in enumerate(fams):
             ok = (
                 isinstance(fam, tuple)
@@ -246,21 +246,21 @@ class FamilyCounts:
                 and len(set(fam)) == len(fam)
             )
             if not ok:
-                _checks.fail(
+                checks.fail(
                     f"{where}.families[{k}]",
                     f"must be distinct column indices below {len(expected)}, got {fam!r}",
                 )
         if len(set(fams)) != len(fams):
-            _checks.fail(f"{where}.families", "lists a family twice")
+            checks.fail(f"{where}.families", "lists a family twice")
         if (self.target,) not in set(fams):
-            _checks.fail(f"{where}.families", "does not hold the class family")
+            checks.fail(f"{where}.families", "does not hold the class family")
         # the cells in Python integers (a family of many columns may exceed int64)
         total = sum(math.prod(int(expected[c]) for c in fam) for fam in fams)
-        _checks.counts(self.counts, f"{where}.counts", ((total, "cells of the families' tables"),))
-        _checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
+        checks.counts(self.counts, f"{where}.counts", ((total, "cells of the families' tables"),))
+        checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
         self._check_nested(layout, f"{where}.counts")
 
-    def family_name(self, family: Sequence[int], layout: _checks.Layout) -> str:
+    def family_name(self, family: Sequence[int], layout: checks.Layout) -> str:
         """``family`` in words for messages: ``(class, 'color', 'size')``."""
         names = layout.column_names
         words = [
@@ -273,7 +273,7 @@ class FamilyCounts:
         self,
         expected: Sequence[Sequence[int]],
         where: str,
-        layout: _checks.Layout,
+        layout: checks.Layout,
         model: str,
         *,
         exact: bool = True,
@@ -295,9 +295,9 @@ class FamilyCounts:
                 names = first_few([self.family_name(f, layout) for f in fams], 5)
                 label = "families" if len(fams) > 1 else "the family"
                 parts.append(verb.format(f"{label} {names}"))
-        _checks.fail(f"{where}.families", "; ".join(parts))
+        checks.fail(f"{where}.families", "; ".join(parts))
 
-    def _check_nested(self, layout: _checks.Layout, where: str) -> None:
+    def _check_nested(self, layout: checks.Layout, where: str) -> None:
         """Each table summed over one of its columns holds no more weight than the table of
         the other columns where that is counted (else than the class counts): the rows a table
         counts are among those its sub-families count."""
@@ -317,7 +317,7 @@ class FamilyCounts:
                 drop = tuple(a for a, c in enumerate(fam) if c not in sub)
                 whole = self.table(sub) if sub else self.class_count.sum()
                 what = self.family_name(fam, layout)
-                _checks.at_most(
+                checks.at_most(
                     table.sum(axis=drop),
                     whole,
                     where,
@@ -370,20 +370,20 @@ class ScoredCounts(WithCounts):
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> ScoredCounts:
         return ScoredCounts(self.counts.regrow(remap, n_states), self.scores)
 
-    def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
+    def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
         """The counts as :meth:`FamilyCounts.validate`; per feature, a finite non-negative
         weight of impossible rows and a finite log-likelihood of at most 0."""
         if not isinstance(self.counts, FamilyCounts):
-            _checks.fail(f"{where}.counts", "expected FamilyCounts")
+            checks.fail(f"{where}.counts", "expected FamilyCounts")
         self.counts.validate(layout, f"{where}.counts")
         dims = ((2, "scores"), (None, "candidates"))  # how many: the model checks
-        scores = _checks.finite(self.scores, f"{where}.scores", dims)
+        scores = checks.finite(self.scores, f"{where}.scores", dims)
         if (scores[0] < 0).any() or (scores[1] > 0).any():
-            _checks.fail(
+            checks.fail(
                 f"{where}.scores",
                 "impossible-row weights must be >= 0 and log-likelihoods <= 0",
             )
-        _checks.at_most(
+        checks.at_most(
             scores[0],
             np.full(scores.shape[1], self.class_count.sum()),
             f"{where}.scores[0]",
@@ -428,11 +428,11 @@ class ExpectedCounts(WithCounts):
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> ExpectedCounts:
         raise ValueError(self._REFUSAL)
 
-    def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
+    def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
         """Both as :meth:`FamilyCounts.validate`."""
         for name in ("counts", "expected"):
             if not isinstance(getattr(self, name), FamilyCounts):
-                _checks.fail(f"{where}.{name}", "expected FamilyCounts")
+                checks.fail(f"{where}.{name}", "expected FamilyCounts")
             getattr(self, name).validate(layout, f"{where}.{name}")
 
 

@@ -22,8 +22,8 @@ import numpy as np
 
 from bayeskit.data.codes import code_dtype
 from bayeskit.data.rows import distinct_rows, row_keys
-from bayeskit.stats import _checks
-from bayeskit.stats._checks import Layout
+from bayeskit.stats import checks
+from bayeskit.stats.checks import Layout
 from bayeskit.stats.counts import class_counts
 
 __all__ = ["JointCounts", "joint_counts"]
@@ -80,18 +80,18 @@ class JointCounts:
         ``combos`` signed integer codes in ``[-1, n_states_j)``, distinct and sorted (the
         binary search of :meth:`find` relies on it); ``counts`` of shape ``(m, n_classes)``,
         float64, finite and non-negative. Raises ValueError naming the field."""
-        _checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
+        checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
         d = len(layout.n_states)
-        sizes = _checks.array(
+        sizes = checks.array(
             self.n_states, f"{where}.n_states", ((d, "categorical features"),), kind="count"
         )
         for j, (got, k) in enumerate(zip(sizes.tolist(), layout.n_states, strict=True)):
             if got != k:
-                _checks.fail(
+                checks.fail(
                     f"{where}.n_states[{j}]",
                     f"{got} does not match the vocabulary sizes: {k} {layout.state_names[j]}",
                 )
-        combos = _checks.codes(self.combos, f"{where}.combos", layout.n_states, layout.state_names)
+        combos = checks.codes(self.combos, f"{where}.combos", layout.n_states, layout.state_names)
         m = combos.shape[0]
         if m > 1:
             keys = row_keys(combos, sizes.astype(np.int64))
@@ -100,12 +100,12 @@ class JointCounts:
             else:
                 ordered = np.array_equal(np.unique(combos, axis=0), combos)
             if not ordered:
-                _checks.fail(f"{where}.combos", "rows must be distinct and in lexicographic order")
+                checks.fail(f"{where}.combos", "rows must be distinct and in lexicographic order")
         dims = ((m, "combinations (rows of combos)"), (layout.n_classes, "classes"))
-        counts = _checks.counts(self.counts, f"{where}.counts", dims)
+        counts = checks.counts(self.counts, f"{where}.counts", dims)
         summed, total = counts.sum(axis=0), self.class_count
-        if not np.allclose(summed, total, rtol=_checks.RTOL, atol=0):
-            _checks.fail(
+        if not np.allclose(summed, total, rtol=checks.RTOL, atol=0):
+            checks.fail(
                 f"{where}.counts",
                 f"sums to {summed.tolist()[:10]} per class, not the class counts "
                 f"{total.tolist()[:10]}: every row is counted once, in its combination "

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bayeskit.stats import _checks
+from bayeskit.stats import checks
 
 __all__ = ["MixtureCounts"]
 
@@ -97,7 +97,7 @@ class MixtureCounts:
             self.n_iter,
         )
 
-    def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
+    def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
         """Check statistics read from a model file against ``layout``: every count array
         float64, finite and non-negative, of the shapes the classes, the component slots and the
         vocabularies give; ``n_components`` integers in ``[1, n_slots]``; no count in a slot
@@ -105,35 +105,35 @@ class MixtureCounts:
         the record free of NaN. Numeric (unbinned) columns are refused. ValueError naming the
         field otherwise."""
         n_classes = layout.n_classes
-        total = _checks.class_count(self.class_count, f"{where}.class_count", n_classes)
-        comp = _checks.counts(
+        total = checks.class_count(self.class_count, f"{where}.class_count", n_classes)
+        comp = checks.counts(
             self.component_count,
             f"{where}.component_count",
             ((n_classes, "classes"), (None, "component slots")),
         )
         n_slots = comp.shape[1]
         if n_slots < 1:
-            _checks.fail(f"{where}.component_count", "has no component slot")
-        k = _checks.array(
+            checks.fail(f"{where}.component_count", "has no component slot")
+        k = checks.array(
             self.n_components, f"{where}.n_components", ((n_classes, "classes"),), kind="int"
         )
         if (k < 1).any() or (k > n_slots).any():
-            _checks.fail(
+            checks.fail(
                 f"{where}.n_components",
                 f"must be integers from 1 to {n_slots} (the component slots), got {k.tolist()}",
             )
         unused = np.arange(n_slots)[None, :] >= k[:, None]
         if (comp[unused] != 0).any():
-            _checks.fail(
+            checks.fail(
                 f"{where}.component_count", "holds counts in slots beyond a class's components"
             )
-        if not np.allclose(comp.sum(axis=1), total, rtol=_checks.RTOL, atol=0):
-            _checks.fail(
+        if not np.allclose(comp.sum(axis=1), total, rtol=checks.RTOL, atol=0):
+            checks.fail(
                 f"{where}.component_count",
                 f"sums to {comp.sum(axis=1).tolist()} per class, not the class counts "
                 f"{total.tolist()}",
             )
-        tables = _checks.sequence(
+        tables = checks.sequence(
             self.feature_count, f"{where}.feature_count", len(layout.n_states), "tables"
         )
         for f, (table, n_states, label) in enumerate(
@@ -145,10 +145,10 @@ class MixtureCounts:
                 (n_slots, "component slots"),
                 (n_states, label),
             )
-            arr = _checks.counts(table, at, dims)
+            arr = checks.counts(table, at, dims)
             if (arr[unused] != 0).any():
-                _checks.fail(at, "holds counts in slots beyond a class's components")
-            _checks.at_most(
+                checks.fail(at, "holds counts in slots beyond a class's components")
+            checks.at_most(
                 arr.sum(axis=2),
                 comp,
                 at,
@@ -156,16 +156,16 @@ class MixtureCounts:
                 "a feature counts only rows its component counts (component_count)",
             )
         if layout.n_numeric:
-            _checks.fail(
+            checks.fail(
                 f"{where}.feature_count",
                 "a mixture of naive Bayes components has tables for categorical features only, "
                 f"but the schema has numeric columns {list(layout.numeric_names)}",
             )
         dims = ((n_classes, "classes"), (n_slots, "component slots"))
         for name, bad in (("log_likelihood", np.inf), ("bic", -np.inf)):
-            arr = _checks.array(getattr(self, name), f"{where}.{name}", dims)
+            arr = checks.array(getattr(self, name), f"{where}.{name}", dims)
             if np.isnan(arr).any() or (arr == bad).any():
-                _checks.fail(f"{where}.{name}", f"holds NaN or {bad}")
-        n_iter = _checks.array(self.n_iter, f"{where}.n_iter", dims, kind="int")
+                checks.fail(f"{where}.{name}", f"holds NaN or {bad}")
+        n_iter = checks.array(self.n_iter, f"{where}.n_iter", dims, kind="int")
         if (n_iter < 0).any():
-            _checks.fail(f"{where}.n_iter", "holds negative numbers of iterations")
+            checks.fail(f"{where}.n_iter", "holds negative numbers of iterations")

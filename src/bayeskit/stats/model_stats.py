@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bayeskit.stats import _checks
+from bayeskit.stats import checks
 from bayeskit.stats.counts import CategoricalCounts
 from bayeskit.stats.families import FamilyCounts, ScoredCounts, WithCounts
 from bayeskit.stats.joint import JointCounts
@@ -21,7 +21,7 @@ from bayeskit.stats.moments import GaussianMoments, ShrinkageMoments
 __all__ = ["EnsembleCounts", "FullStats", "KNNStats", "NaiveStats", "TreeCounts"]
 
 
-def _column(layout: _checks.Layout, f: int) -> str:
+def _column(layout: checks.Layout, f: int) -> str:
     names = layout.column_names
     return repr(names[f]) if f < len(names) else str(f)
 
@@ -45,7 +45,7 @@ class NaiveStats:
 
     def validate(self, layout, where: str = "stats_") -> None:
         """Check statistics read from a model file against ``layout`` (a
-        :class:`bayeskit.stats._checks.Layout`); ValueError naming the field if they do not
+        :class:`bayeskit.stats.checks.Layout`); ValueError naming the field if they do not
         fit."""
         for name, kind in (("counts", CategoricalCounts), ("moments", GaussianMoments)):
             if not isinstance(getattr(self, name), kind):
@@ -56,7 +56,7 @@ class NaiveStats:
         classes = self.counts.class_count
         rule = "a feature counts only rows counted in class_count (missing values are skipped)"
         for f, table in enumerate(self.counts.feature_count):
-            _checks.at_most(
+            checks.at_most(
                 table.sum(axis=1),
                 classes,
                 f"{where}.counts.feature_count[{f}]",
@@ -64,7 +64,7 @@ class NaiveStats:
                 rule,
             )
         for j, name in enumerate(layout.numeric_names):
-            _checks.at_most(
+            checks.at_most(
                 self.moments.count[:, j],
                 classes,
                 f"{where}.moments.count[:, {j}]",
@@ -95,7 +95,7 @@ class FullStats:
 
     def validate(self, layout, where: str = "stats_") -> None:
         """Check statistics read from a model file against ``layout`` (a
-        :class:`bayeskit.stats._checks.Layout`); ValueError naming the field if they do not
+        :class:`bayeskit.stats.checks.Layout`); ValueError naming the field if they do not
         fit."""
         for name, kind in (("joint", JointCounts), ("moments", ShrinkageMoments)):
             if not isinstance(getattr(self, name), kind):
@@ -103,7 +103,7 @@ class FullStats:
                 raise ValueError(msg)
         self.joint.validate(layout, f"{where}.joint")
         self.moments.validate(layout, f"{where}.moments")
-        _checks.at_most(
+        checks.at_most(
             self.moments.count,
             self.joint.class_count,
             f"{where}.moments.scatter.count",
@@ -160,27 +160,27 @@ class KNNStats:
 
     def validate(self, layout, where: str = "stats_") -> None:
         """Check statistics read from a model file against ``layout`` (a
-        :class:`bayeskit.stats._checks.Layout`): codes in range of the vocabularies, values
+        :class:`bayeskit.stats.checks.Layout`): codes in range of the vocabularies, values
         float64 without infinities (NaN = missing), class indices in range, weights finite and
         positive, ``class_count`` their sum per class. ValueError naming the field otherwise."""
-        codes = _checks.codes(self.codes, f"{where}.codes", layout.n_states, layout.state_names)
+        codes = checks.codes(self.codes, f"{where}.codes", layout.n_states, layout.state_names)
         n = codes.shape[0]
         rows = (n, "rows (of codes)")
-        values = _checks.array(
+        values = checks.array(
             self.values, f"{where}.values", (rows, (layout.n_numeric, "numeric features"))
         )
         if np.isinf(values).any():
-            _checks.fail(f"{where}.values", "holds infinite values (NaN is the missing mark)")
-        y = _checks.array(self.y, f"{where}.y", (rows,), kind="int")
+            checks.fail(f"{where}.values", "holds infinite values (NaN is the missing mark)")
+        y = checks.array(self.y, f"{where}.y", (rows,), kind="int")
         if n and (y.min() < 0 or y.max() >= layout.n_classes):
-            _checks.fail(f"{where}.y", f"holds class indices outside [0, {layout.n_classes})")
-        weight = _checks.nonnegative(self.weight, f"{where}.weight", (rows,))
+            checks.fail(f"{where}.y", f"holds class indices outside [0, {layout.n_classes})")
+        weight = checks.nonnegative(self.weight, f"{where}.weight", (rows,))
         if (weight <= 0).any():
-            _checks.fail(f"{where}.weight", "holds weights of zero (such rows are never kept)")
-        total = _checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
+            checks.fail(f"{where}.weight", "holds weights of zero (such rows are never kept)")
+        total = checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
         summed = np.bincount(y, weights=weight, minlength=layout.n_classes) if n else 0 * total
-        if not np.allclose(summed, total, rtol=_checks.RTOL, atol=0):
-            _checks.fail(
+        if not np.allclose(summed, total, rtol=checks.RTOL, atol=0):
+            checks.fail(
                 f"{where}.class_count",
                 f"{total.tolist()} differs from the weights of the rows per class "
                 f"{summed.tolist()}",
@@ -246,29 +246,29 @@ class TreeCounts(WithCounts):
                 value[i] = int(np.asarray(remap[a])[value[i]])
         return TreeCounts(self.counts.regrow(remap, full), self.split, self.parent, value)
 
-    def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
+    def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
         """The tree: node 0 the root, every other node's parent an earlier node that splits on
         a feature, with a code of that feature no sibling has and no feature split twice on a
         path; then the counts as :meth:`FamilyCounts.validate` with the node column."""
         if not isinstance(self.counts, FamilyCounts):
-            _checks.fail(f"{where}.counts", "expected FamilyCounts")
-        split = _checks.array(self.split, f"{where}.split", ((None, "nodes"),), kind="int")
+            checks.fail(f"{where}.counts", "expected FamilyCounts")
+        split = checks.array(self.split, f"{where}.split", ((None, "nodes"),), kind="int")
         n = len(split)
         dims = ((n, "nodes"),)
-        parent = _checks.array(self.parent, f"{where}.parent", dims, kind="int")
-        value = _checks.array(self.value, f"{where}.value", dims, kind="int")
+        parent = checks.array(self.parent, f"{where}.parent", dims, kind="int")
+        value = checks.array(self.value, f"{where}.value", dims, kind="int")
         d = len(layout.n_states)
         if n == 0 or parent[0] != -1 or value[0] != -1:
-            _checks.fail(f"{where}.parent", "node 0 must be the root (parent and value -1)")
+            checks.fail(f"{where}.parent", "node 0 must be the root (parent and value -1)")
         if ((split < -1) | (split >= d)).any():
-            _checks.fail(f"{where}.split", f"must be -1 or a feature below {d}")
+            checks.fail(f"{where}.split", f"must be -1 or a feature below {d}")
         seen: set[tuple[int, int]] = set()
         path: list[frozenset] = [frozenset()]
         for i in range(1, n):
             p, v = int(parent[i]), int(value[i])
             a = int(split[p]) if 0 <= p < i else -1
             if a < 0 or not 0 <= v < layout.n_states[a] or (p, v) in seen:
-                _checks.fail(
+                checks.fail(
                     f"{where}.parent[{i}]",
                     "must be an earlier node that splits, reached by a code of its feature "
                     "no sibling has",
@@ -277,8 +277,8 @@ class TreeCounts(WithCounts):
             path.append(path[p] | {a})
         for i in range(n):
             if split[i] >= 0 and int(split[i]) in path[i]:
-                _checks.fail(f"{where}.split[{i}]", "splits on a feature already split above")
-        wider = _checks.Layout(
+                checks.fail(f"{where}.split[{i}]", "splits on a feature already split above")
+        wider = checks.Layout(
             layout.n_classes,
             (*layout.n_states, n),
             (*layout.state_names, "nodes of the tree"),
@@ -319,11 +319,11 @@ class EnsembleCounts:
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> EnsembleCounts:
         return EnsembleCounts(tuple(m.regrow(remap, n_states) for m in self.members))
 
-    def validate(self, layout: _checks.Layout, where: str = "stats_") -> None:
+    def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
         """Each member as :meth:`ScoredCounts.validate`; at least one member."""
         if not isinstance(self.members, tuple) or not self.members:
-            _checks.fail(f"{where}.members", "expected a non-empty tuple of ScoredCounts")
+            checks.fail(f"{where}.members", "expected a non-empty tuple of ScoredCounts")
         for i, member in enumerate(self.members):
             if not isinstance(member, ScoredCounts):
-                _checks.fail(f"{where}.members[{i}]", "expected ScoredCounts")
+                checks.fail(f"{where}.members[{i}]", "expected ScoredCounts")
             member.validate(layout, f"{where}.members[{i}]")

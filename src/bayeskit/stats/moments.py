@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bayeskit.stats import _checks
-from bayeskit.stats._checks import Layout
+from bayeskit.stats import checks
 from bayeskit.stats._kernels import moment_sums
+from bayeskit.stats.checks import Layout
 
 __all__ = [
     "GaussianMoments",
@@ -88,9 +88,9 @@ class GaussianMoments:
         shape ``(n_classes, n_numeric)``; counts finite and non-negative, means finite, M2
         finite and non-negative. Raises ValueError naming the field."""
         dims = ((layout.n_classes, "classes"), (layout.n_numeric, "numeric features"))
-        count = _checks.counts(self.count, f"{where}.count", dims)
-        mean = _checks.finite(self.mean, f"{where}.mean", dims)
-        m2 = _checks.nonnegative(self.m2, f"{where}.m2", dims)
+        count = checks.counts(self.count, f"{where}.count", dims)
+        mean = checks.finite(self.mean, f"{where}.mean", dims)
+        m2 = checks.nonnegative(self.m2, f"{where}.m2", dims)
         _no_rows_no_moments(count == 0, {"mean": mean, "m2": m2}, where)
 
 
@@ -102,7 +102,7 @@ def _no_rows_no_moments(empty: np.ndarray, fields: dict, where: str) -> None:
         bad = np.broadcast_to(mask, arr.shape) & (arr != 0)
         if bad.any():
             at = tuple(int(i) for i in np.argwhere(bad)[0])
-            _checks.fail(
+            checks.fail(
                 f"{where}.{name}",
                 f"is {float(arr[at]):.6g} at {at[0] if len(at) == 1 else at} where the count is "
                 "0: the moments of no rows are zero",
@@ -157,20 +157,20 @@ class ScatterMoments:
         ``d = n_numeric``. Raises ValueError naming the field."""
         n_classes, d = layout.n_classes, layout.n_numeric
         features = (d, "numeric features")
-        _checks.counts(self.count, f"{where}.count", ((n_classes, "classes"),))
-        _checks.finite(self.mean, f"{where}.mean", ((n_classes, "classes"), features))
+        checks.counts(self.count, f"{where}.count", ((n_classes, "classes"),))
+        checks.finite(self.mean, f"{where}.mean", ((n_classes, "classes"), features))
         where_s = f"{where}.scatter"
-        s = _checks.finite(self.scatter, where_s, ((n_classes, "classes"), features, features))
+        s = checks.finite(self.scatter, where_s, ((n_classes, "classes"), features, features))
         empty = np.asarray(self.count) == 0
         _no_rows_no_moments(empty, {"mean": self.mean, "scatter": s}, where)
         for c in range(n_classes):
             size = float(np.abs(s[c]).max()) if d else 0.0
             if np.abs(s[c] - s[c].T).max(initial=0.0) > 1e-9 * size:
-                _checks.fail(f"{where_s}[{c}]", "is not symmetric")
+                checks.fail(f"{where_s}[{c}]", "is not symmetric")
             # a scatter matrix sum w z z^T is positive semi-definite; allow for rounding
             low = float(np.linalg.eigvalsh(s[c]).min()) if d else 0.0
             if low < -1e-8 * max(float(np.trace(s[c])), 0.0):
-                _checks.fail(
+                checks.fail(
                     f"{where_s}[{c}]", f"is not positive semi-definite (eigenvalue {low:.3g})"
                 )
 
@@ -289,12 +289,12 @@ class ShrinkageMoments:
         :meth:`ScatterMoments.validate`), norm3 ``(n_classes, n_numeric)`` finite, norm4
         ``(n_classes,)`` finite and non-negative. Raises ValueError naming the field."""
         if not isinstance(self.scatter, ScatterMoments):
-            _checks.fail(f"{where}.scatter", "expected ScatterMoments")
+            checks.fail(f"{where}.scatter", "expected ScatterMoments")
         self.scatter.validate(layout, f"{where}.scatter")
         classes = (layout.n_classes, "classes")
         dims = (classes, (layout.n_numeric, "numeric features"))
-        norm3 = _checks.finite(self.norm3, f"{where}.norm3", dims)
-        norm4 = _checks.nonnegative(self.norm4, f"{where}.norm4", (classes,))
+        norm3 = checks.finite(self.norm3, f"{where}.norm3", dims)
+        norm4 = checks.nonnegative(self.norm4, f"{where}.norm4", (classes,))
         empty = self.scatter.count == 0
         _no_rows_no_moments(empty, {"norm3": norm3, "norm4": norm4}, where)
 

@@ -6,7 +6,8 @@ may have been edited. Each statistics class states its invariants in a ``validat
 method built from these checks, so that ``bayeskit.io`` stays thin: it describes the expected
 layout (:class:`Layout`) and asks the statistics whether they fit it. Every failure is a
 ``ValueError`` whose message starts with the field's path (``where``), such as
-``stats_.counts.feature_count[2]``.
+``stats_.counts.feature_count[2]``. A model whose statistics carry invariants only it knows
+checks them with the same helpers (its ``_validate_stats``).
 """
 
 from __future__ import annotations
