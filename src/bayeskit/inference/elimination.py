@@ -50,7 +50,7 @@ of the sum, and the maximising states are read back in reverse order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 import pandas as pd
@@ -140,6 +140,7 @@ class VariableElimination:
                 msg = f"order must be one of {ORDERS} or a sequence of nodes, got {order!r}"
                 raise ValueError(msg)
             self._fixed = None
+            self._heuristic = order
         else:
             order = list(order)
             unknown = [n for n in order if n not in self._pos]
@@ -147,6 +148,7 @@ class VariableElimination:
                 msg = f"order names nodes not in the network: {unknown}"
                 raise ValueError(msg)
             self._fixed = {self._pos[n]: k for k, n in enumerate(order)}
+            self._heuristic = "min-fill"  # unused: the fixed order decides
         self.order = order
         if (
             isinstance(max_cells, bool)
@@ -169,13 +171,32 @@ class VariableElimination:
         self._prunings: dict[tuple, tuple[frozenset[int], tuple]] = {}
 
     # ------------------------------------------------------------------ public queries
+    @overload
+    def query(
+        self,
+        variables: Any,
+        evidence: Mapping[Any, Any] | None = ...,
+        *,
+        joint: Literal[True] = ...,
+    ) -> Factor: ...
+
+    @overload
+    def query(
+        self, variables: Any, evidence: Mapping[Any, Any] | None = ..., *, joint: Literal[False]
+    ) -> Marginals: ...
+
+    @overload
+    def query(
+        self, variables: Any, evidence: Mapping[Any, Any] | None = ..., *, joint: bool
+    ) -> Factor | Marginals: ...
+
     def query(
         self,
         variables: Any,
         evidence: Mapping[Any, Any] | None = None,
         *,
         joint: bool = True,
-    ) -> Factor | dict[Any, Factor]:
+    ) -> Factor | Marginals:
         """The posterior of ``variables`` given ``evidence`` (node -> state name).
 
         Parameters
@@ -507,7 +528,7 @@ class VariableElimination:
         return tuple(steps), largest
 
     def _pick(self, pool: set[int], adj: dict[int, set[int]]) -> int:
-        return next_to_eliminate(pool, adj, self._card, self.order, self._fixed)
+        return next_to_eliminate(pool, adj, self._card, self._heuristic, self._fixed)
 
     def _check_size(self, nodes, observed, rows: int = 1, targets=None) -> int:
         """The cells of a table over ``nodes`` (one row; Python ints, exact however large);

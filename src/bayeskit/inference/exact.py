@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
@@ -128,6 +128,25 @@ class ExactInference(VariableElimination):
         if self._tree is None:
             self._tree = JunctionTree(self.network, max_cells=self.max_cells)
         return self._tree
+
+    @overload
+    def query(
+        self,
+        variables: Any,
+        evidence: Mapping[Any, Any] | None = ...,
+        *,
+        joint: Literal[True] = ...,
+    ) -> Factor: ...
+
+    @overload
+    def query(
+        self, variables: Any, evidence: Mapping[Any, Any] | None = ..., *, joint: Literal[False]
+    ) -> Marginals: ...
+
+    @overload
+    def query(
+        self, variables: Any, evidence: Mapping[Any, Any] | None = ..., *, joint: bool
+    ) -> Factor | Marginals: ...
 
     def query(
         self,

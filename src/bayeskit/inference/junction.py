@@ -32,6 +32,7 @@ the cost per cell.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -245,8 +246,11 @@ class JunctionTree:
         # would be large
         blocks = row_blocks(n, 8 if self.n_cells <= 1 << 22 else 1)
         threads = planned_threads(n * self.n_cells * 3)
-        sums = run_blocks([lambda b=b: expected_cells(*tree, codes[b], w[b], *seen, log_pe[b])
-                           for b in blocks], threads)  # fmt: skip
+
+        def block(b: slice) -> np.ndarray:
+            return expected_cells(*tree, codes[b], w[b], *seen, log_pe[b])
+
+        sums = run_blocks([partial(block, b) for b in blocks], threads)
         cells = np.zeros(self.n_cells)
         for part in sums:
             cells += part
@@ -360,9 +364,10 @@ class JunctionTree:
         if root not in self._orders:
             if root == 0 or not self.edges:
                 edges = self._post_order(root)
-                self._orders[root] = tuple(
+                first, second, third = (
                     np.array([e[k] for e in edges], dtype=np.int64) for k in range(3)
                 )
+                self._orders[root] = (first, second, third)
             else:
                 frm, to, ids = self._order(0)
                 up, _ = self._hung()
@@ -440,7 +445,7 @@ class JunctionTree:
         observed, codes = self._checks.evidence(evidence)
         targets = [v for v in range(len(self._nodes)) if v not in set(observed)]
         if not targets:  # every node observed: nothing to give, but the evidence is checked
-            if not np.isfinite(self.probability_of_evidence(evidence, log=True)):
+            if not np.isfinite(self.probability_of_evidence(evidence or {}, log=True)):
                 raise zero_evidence(self._checks.evidence_dict(observed, codes))
             return Marginals()
         out, log_pe = self._run(targets, list(observed), codes[None, :], distribute=True)
@@ -534,6 +539,9 @@ class JunctionTree:
             t_clique, t_stride, t_card, t_out,
         )  # fmt: skip
         threads = planned_threads(len(codes) * self.n_cells * 3)
-        run_blocks([lambda b=b: propagate(*tree, codes[b], *seen, out[b], log_pe[b])
-                    for b in row_blocks(len(codes), threads)], threads)  # fmt: skip
+
+        def block(b: slice) -> None:
+            propagate(*tree, codes[b], *seen, out[b], log_pe[b])
+
+        run_blocks([partial(block, b) for b in row_blocks(len(codes), threads)], threads)
         return out, log_pe

@@ -274,7 +274,7 @@ def _count_chunks(dag: DAG, chunks: Any, states: Mapping | None) -> tuple[Family
         node_states = enc.states
         part = count_families(dag, enc)
         counts = part if counts is None else counts + part
-    if counts is None:
+    if counts is None or node_states is None:
         msg = "the chunks hold no rows: there is nothing to count"
         raise ValueError(msg)
     return counts, node_states
@@ -300,7 +300,8 @@ def merge_distinct(
             return codes, weights
     if held is not None:
         codes, weights = np.concatenate([held[0], codes]), np.concatenate([held[1], weights])
-    return distinct_rows(codes, weights, missing="last")
+    rows, numbers = distinct_rows(codes, weights, missing="last")
+    return rows, numbers
 
 
 def in_chunks(data: Any) -> bool:

@@ -183,9 +183,9 @@ class PassScores(Scorer):
         if counted is None or counted[0] <= 0:
             msg = "the data holds no rows: there is nothing to learn from"
             raise ValueError(msg)
-        if self.n_rows is None:
-            self.n_rows = counted[0]
-        elif counted[0] != self.n_rows:
+        if self._n_rows is None:
+            self._n_rows = counted[0]
+        elif counted[0] != self._n_rows:
             msg = (
                 f"the data changed between passes: {counted[0]:g} rows, {self.n_rows:g} before "
                 "(structure learning reads it once per climbing step)"

@@ -163,14 +163,27 @@ class Scorer:
     passes see :class:`bayeskit.learning.passes.PassScores`."""
 
     lazy = False
-    lookahead = 0
 
     def __init__(self, r: Any, kind: str, ess: float, n_rows: float | None):
         self.r = np.asarray(r, dtype=np.int64)
         self.n_nodes = len(self.r)
-        self.kind, self.ess, self.n_rows = kind, ess, n_rows
+        self.kind, self.ess = kind, ess
+        self._n_rows = n_rows  # None: known once a first pass has read the data
         self.cache: dict[tuple[int, frozenset], float] = {}
         self._extended: dict[tuple[int, frozenset], np.ndarray] = {}
+
+    @property
+    def lookahead(self) -> int:
+        """Moves whose families a pass counts beyond the next one: none in memory."""
+        return 0
+
+    @property
+    def n_rows(self) -> float:
+        """The data's number of rows (their total weight), which the scores' penalties use."""
+        if self._n_rows is None:
+            msg = "the data has not been read yet: its number of rows is not known"
+            raise RuntimeError(msg)
+        return self._n_rows
 
     def has(self, v: int, parents: frozenset, ext: bool) -> bool:
         """Whether ``v``'s family with ``parents`` (and, with ``ext``, its extensions) is kept."""
