@@ -67,17 +67,11 @@ from bayeskit.factors.limits import (
     too_many_axes,
 )
 from bayeskit.graphs.elimination import ELIMINATION_ORDERS, eliminate_node, next_to_eliminate
-from bayeskit.inference._plans import (
-    _contract,
-    _max_out,
-    _max_traceback,
-    _Plan,
-    _rescale,
-    _Step,
-)
+from bayeskit.inference._plans import _contract, _max_out, _max_traceback, _Plan, _rescale, _Step
 from bayeskit.inference.evidence import (
     EvidenceChecker,
     ZeroProbabilityEvidence,
+    observation_patterns,
     zero_evidence,
 )
 from bayeskit.inference.results import MAPResult
@@ -604,14 +598,3 @@ class VariableElimination:
         if keep_choices:
             return table, log_scale, choices
         return table, log_scale
-
-
-def observation_patterns(codes: np.ndarray, columns):
-    """The rows of ``codes`` (columns: the nodes ``columns``, -1 = not observed) grouped by
-    which nodes they observe: per group, its row numbers, the nodes observed and their codes."""
-    patterns, which = np.unique(codes >= 0, axis=0, return_inverse=True)
-    which = np.asarray(which).reshape(-1)
-    for k, pattern in enumerate(patterns):
-        rows = np.flatnonzero(which == k)
-        seen = np.flatnonzero(pattern)
-        yield rows, tuple(int(columns[j]) for j in seen), codes[np.ix_(rows, seen)]

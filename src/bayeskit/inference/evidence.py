@@ -24,6 +24,7 @@ __all__ = [
     "EvidenceChecker",
     "ZeroProbabilityEvidence",
     "check_network",
+    "observation_patterns",
     "zero_evidence",
 ]
 
@@ -195,3 +196,14 @@ class EvidenceChecker:
                 evidence.iloc[:, j], self.states[node], f"evidence column {node!r}"
             )
         return codes, columns
+
+
+def observation_patterns(codes: np.ndarray, columns):
+    """The rows of ``codes`` (columns: the nodes ``columns``, -1 = not observed) grouped by
+    which nodes they observe: per group, its row numbers, the nodes observed and their codes."""
+    patterns, which = np.unique(codes >= 0, axis=0, return_inverse=True)
+    which = np.asarray(which).reshape(-1)
+    for k, pattern in enumerate(patterns):
+        rows = np.flatnonzero(which == k)
+        seen = np.flatnonzero(pattern)
+        yield rows, tuple(int(columns[j]) for j in seen), codes[np.ix_(rows, seen)]

@@ -41,7 +41,8 @@ import numpy as np
 
 from bayeskit.factors.factor import Factor, Marginals
 from bayeskit.factors.limits import DEFAULT_MAX_CELLS, InferenceTooLarge
-from bayeskit.inference.elimination import VariableElimination, observation_patterns
+from bayeskit.inference.elimination import VariableElimination
+from bayeskit.inference.evidence import observation_patterns
 from bayeskit.inference.junction import JunctionTree
 
 if TYPE_CHECKING:
