@@ -251,3 +251,73 @@ def test_missing_em_on_complete_data_is_one_search_with_a_note(tmp_path):
     assert len(by_em.dag.edges) > 0
     for node in by_search.nodes:
         np.testing.assert_allclose(by_em.cpt(node), by_search.cpt(node), atol=1e-12)
+
+
+# ------------------------------------------------------------------ network learn --method
+
+
+def _prufer_trees(n: int):
+    """Every labelled tree on ``n`` nodes (Cayley: n ** (n - 2) of them), by Prüfer sequence."""
+    for seq in itertools.product(range(n), repeat=n - 2):
+        degree = [1] * n
+        for v in seq:
+            degree[v] += 1
+        edges = []
+        for v in seq:
+            leaf = min(u for u in range(n) if degree[u] == 1)
+            edges.append(frozenset((leaf, v)))
+            degree[leaf] -= 1
+            degree[v] -= 1
+        u, w = (x for x in range(n) if degree[x] == 1)
+        edges.append(frozenset((u, w)))
+        yield edges
+
+
+def _mutual_information(frame: pd.DataFrame, a: str, b: str) -> float:
+    joint = pd.crosstab(frame[a], frame[b]).to_numpy(dtype=float)
+    joint = joint / joint.sum()
+    outer = joint.sum(1, keepdims=True) * joint.sum(0, keepdims=True)
+    seen = joint > 0
+    return float((joint[seen] * np.log(joint[seen] / outer[seen])).sum())
+
+
+def test_method_tree_is_the_chow_liu_tree_found_by_trying_every_tree(tmp_path):
+    # Chow and Liu (1968): the tree of highest likelihood maximises the summed mutual
+    # information of its edges; here every one of the 5 ** 3 labelled trees is tried
+    cols = ["smoke", "lung", "bronc", "either", "dysp"]
+    data = asia().sample(3000, seed=4)[cols]
+    path = tmp_path / "five.csv"
+    data.to_csv(path, index=False)
+    mi = {
+        frozenset((i, j)): _mutual_information(data, cols[i], cols[j])
+        for i, j in itertools.combinations(range(5), 2)
+    }
+    best = max(_prufer_trees(5), key=lambda edges: sum(mi[e] for e in edges))
+    expected = {frozenset((cols[i], cols[j])) for i, j in (tuple(e) for e in best)}
+    for how in (("--method", "tree"), ("--tree",)):
+        out = tmp_path / f"tree{len(how)}.bif"
+        result = run("network", "learn", path, "-o", out, "--score", "ll", *how)
+        assert result.exit_code == 0, result.output
+        assert {frozenset(e) for e in read_bif(out).dag.edges} == expected
+
+
+def test_method_hill_climb_is_the_default_and_unknown_methods_are_refused(tmp_path):
+    data = asia().sample(1500, seed=2)
+    path = tmp_path / "asia.csv"
+    data.to_csv(path, index=False)
+    default, named = tmp_path / "default.bif", tmp_path / "named.bif"
+    assert run("network", "learn", path, "-o", default).exit_code == 0
+    assert run("network", "learn", path, "-o", named, "--method", "hill-climb").exit_code == 0
+    assert default.read_text() == named.read_text()
+    bad = run("network", "learn", path, "-o", tmp_path / "x.bif", "--method", "pc-stable")
+    assert bad.exit_code == 1
+    assert "--method must name a structure learner (hill-climb, tree" in flat(bad.output)
+    assert "'pc-stable'" in flat(bad.output)
+    both = run("network", "learn", path, "-o", tmp_path / "y.bif", "--tree", "--method", "x")
+    assert both.exit_code == 1
+    assert "--tree and --method x do not go together" in flat(both.output)
+    em = run("network", "learn", path, "-o", tmp_path / "z.bif", "--missing", "em",
+             "--method", "tree")  # fmt: skip
+    assert em.exit_code == 1
+    assert "--missing em and --method tree do not go together" in flat(em.output)
+    assert not (tmp_path / "x.bif").exists()

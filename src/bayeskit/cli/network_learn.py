@@ -47,7 +47,16 @@ _Start = Annotated[
     str,
     typer.Option("--start", help="Start graph of the climb: tree (Chow-Liu) or empty."),
 ]
-_Tree = Annotated[bool, typer.Option("--tree", help="Chow-Liu tree instead.")]
+_Tree = Annotated[bool, typer.Option("--tree", help="Chow-Liu tree: --method tree.")]
+_Method = Annotated[
+    str,
+    typer.Option(
+        "--method",
+        metavar="NAME",
+        help="Structure learner by name: hill-climb (score-based climb with tabu list) or tree "
+        "(Chow-Liu); any learner registered in bayeskit.learning.STRUCTURE_LEARNERS.",
+    ),
+]
 _Chunksize = Annotated[
     int | None,
     typer.Option(
@@ -138,6 +147,7 @@ def network_learn(
     max_parents: _MaxParents = None,
     tabu: _Tabu = 10,
     start: _Start = "tree",
+    method: _Method = "hill-climb",
     tree: _Tree = False,
     estimator: _Estimator = "bdeu",
     alpha: _Alpha = None,
@@ -160,7 +170,10 @@ def network_learn(
     if start not in ("tree", "empty"):
         msg = f"--start must be tree or empty, got {start!r}"
         raise _fail(msg)
-    em = _check_missing_options(missing, chunksize=chunksize, tree=tree, max_iter=max_iter,
+    searched_by = "--tree" if tree else f"--method {method}"
+    method = _method(method, tree)
+    other = None if method == "hill-climb" else searched_by
+    em = _check_missing_options(missing, chunksize=chunksize, other=other, max_iter=max_iter,
                                 completions=completions, seed=seed)  # fmt: skip
     declared = _names(categorical)
     _check_discretize(discretize, chunksize)
@@ -178,7 +191,7 @@ def network_learn(
         else:
             how = ""
             net = _learn_complete(
-                frame, options, tree=tree, chunked=chunksize is not None, score=score,
+                frame, options, method=method, chunked=chunksize is not None, score=score,
                 estimator=estimator, alpha=alpha, max_parents=max_parents, tabu=tabu,
                 start=start,
             )  # fmt: skip
@@ -191,7 +204,23 @@ def network_learn(
     )
 
 
-def _check_missing_options(missing: str | None, *, chunksize: int | None, tree: bool,
+def _method(method: str, tree: bool) -> str:
+    """``network learn``: the structure learner named by --method (or --tree), checked
+    against the learners' registry."""
+    from bayeskit.learning.learners import STRUCTURE_LEARNERS
+
+    if tree and method not in ("hill-climb", "tree"):
+        msg = f"--tree and --method {method} do not go together: --tree is --method tree"
+        raise _fail(msg)
+    method = "tree" if tree else method
+    if method not in STRUCTURE_LEARNERS:
+        names = ", ".join(STRUCTURE_LEARNERS)
+        msg = f"--method must name a structure learner ({names}), got {method!r}"
+        raise _fail(msg)
+    return method
+
+
+def _check_missing_options(missing: str | None, *, chunksize: int | None, other: str | None,
                            max_iter: int | None, completions: int | None,
                            seed: int | None) -> bool:  # fmt: skip
     """``network learn``: whether --missing asks for structural EM; the options it refuses
@@ -214,10 +243,10 @@ def _check_missing_options(missing: str | None, *, chunksize: int | None, tree: 
             "(it completes its rows at every iteration); drop --chunksize"
         )
         raise _fail(msg)
-    if tree:
+    if other is not None:  # a learner other than the hill climb: --tree or --method NAME
         msg = (
-            "--missing em and --tree do not go together: structural EM searches by hill "
-            "climbing; drop --tree"
+            f"--missing em and {other} do not go together: structural EM searches by hill "
+            f"climbing; drop {other}"
         )
         raise _fail(msg)
     return True
@@ -289,15 +318,19 @@ def _missing_refusal(frame: pd.DataFrame, holes: dict[str, int]) -> str:
     )
 
 
-def _learn_complete(frame: Any, options: dict[str, Any], *, tree: bool, chunked: bool,
+def _learn_complete(frame: Any, options: dict[str, Any], *, method: str, chunked: bool,
                     score: str, estimator: str, alpha: float | None, max_parents: int | None,
                     tabu: int, start: str) -> Any:  # fmt: skip
-    """``network learn`` on complete data: a Chow-Liu tree (--tree), else a hill climb with a
-    live display of its moves."""
+    """``network learn`` on complete data: the hill climb with a live display of its moves,
+    else the learner named by --method (given those of the climb's options it takes)."""
+    from bayeskit.learning.learners import STRUCTURE_LEARNERS
     from bayeskit.networks import BayesianNetwork
 
-    if tree:
-        return BayesianNetwork.learn(frame, "tree", score=score, estimator=estimator,
+    if method != "hill-climb":
+        takes = STRUCTURE_LEARNERS[method].options
+        given = {"max_parents": max_parents, "tabu_length": tabu, "start": start}
+        options = {**{k: v for k, v in given.items() if k in takes}, **options}
+        return BayesianNetwork.learn(frame, method, score=score, estimator=estimator,
                                      alpha=alpha, **options)  # fmt: skip
     with _spinner() as bar:
         task = bar.add_task("hill climbing")
