@@ -85,10 +85,7 @@ KNOWN_PACKAGE_CYCLE_ARROWS: set[str] = set()
 KNOWN_PRIVATE_IMPORTS: set[str] = set()
 
 # modules over MAX_MODULE_LINES lines
-KNOWN_BIG_MODULES = {
-    "bayeskit.classifiers.knn",
-    "bayeskit.stats.families",
-}
+KNOWN_BIG_MODULES: set[str] = set()
 
 # "module:qualified.name" of functions and methods over MAX_FUNCTION_LINES lines
 KNOWN_BIG_FUNCTIONS = {

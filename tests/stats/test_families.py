@@ -298,7 +298,7 @@ def test_grouped_tables_equal_one_table_at_a_time():
 
 def test_ande_triples_count_as_pair_blocks_given_class_and_feature(build):
     # AnDE(n=2) counts (class, a, b, c): the pairs of the later features given (class, a)
-    from bayeskit.stats.families import _count_generic, _pair_blocks
+    from bayeskit.stats._family_passes import _count_generic, _pair_blocks
 
     codes, ns = _data(n=2000, d=6, missing=0.05)
     d = 6

@@ -21,11 +21,17 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy.special import gammaln
 from sklearn.neighbors import NearestNeighbors
 
 from bayeskit.classifiers._base import BayesClassifier
 from bayeskit.classifiers._checks import _check_choice, _check_number
+from bayeskit.classifiers._knn_geometry import (
+    FAR,
+    far_distances,
+    log_ball_volume,
+    p_norm,
+    unit_for,
+)
 from bayeskit.classifiers._params import store_parameters, tabular_parameters
 from bayeskit.classifiers._predict import normalise
 from bayeskit.data.missing import row_patterns
@@ -45,70 +51,6 @@ METRICS: dict[str, float | None] = {
 _ALGORITHMS = ("auto", "ball_tree", "kd_tree", "brute")
 
 
-#: A query further than this many times the training rows' extent from their centre is "far":
-#: float64 arithmetic on its distances would lose the differences between training rows
-#: (relative error of the direct form ~ eps * R, of the expansion ~ extent / R: equal at 2^26).
-_FAR = 2.0**26
-
-
-def _unit_for(numeric: np.ndarray) -> float:
-    """A power of two that brings the largest numeric coordinate near 1 when it is outside
-    [2^-100, 2^100] (1 otherwise): multiplying by it is exact, so neighbours and inverse-distance
-    shares are unchanged, while distances of data at 1e300 or 1e-300 no longer overflow or
-    underflow when squared."""
-    finite = np.abs(numeric[np.isfinite(numeric)])
-    top = float(finite.max()) if finite.size else 0.0
-    if top == 0.0 or 2.0**-100 <= top <= 2.0**100:
-        return 1.0
-    return float(2.0 ** -np.floor(np.log2(top)))
-
-
-def _p_norm(x: np.ndarray, p: float) -> np.ndarray:
-    """Row-wise ``||x||_p``, scaled by each row's largest entry so it never overflows."""
-    a = np.abs(x)
-    top = a.max(axis=1, initial=0.0)
-    if np.isinf(p):
-        return top
-    safe = np.where(top > 0, top, 1.0)
-    return top * ((a / safe[:, None]) ** p).sum(axis=1) ** (1.0 / p)
-
-
-def _far_distances(y: np.ndarray, w: np.ndarray, scale: np.ndarray, p: float) -> np.ndarray:
-    """``d_p(y, w s) - ||y||_p`` for query rows ``y`` (m, d) far from the training rows ``w``
-    (n, d), both relative to the same centre, each query row in its own units: row ``i`` of
-    ``y`` is already multiplied by ``scale[i]``, and ``w`` is multiplied by it here. Shape
-    ``(m, n)``, in each row's units.
-
-    Exact algebra rather than an approximation: with ``R = ||y||_p`` and
-    ``s = sum_j (|y_j - w_j|^p - |y_j|^p) / R^p``, ``d = R (1 + s)^(1/p)``, so the excess is
-    ``R expm1(log1p(s) / p)``. Each term of ``s`` is formed without cancellation: where
-    ``|y_j| >= |w_j| > 0`` it is ``(|y_j|/R)^p expm1(p log1p(-sign(y_j) w_j / |y_j|))``. For
-    Chebyshev (``p = inf``) the excess is ``max_j (|y_j| - R + |y_j - w_j| - |y_j|)``.
-    """
-    out = np.empty((y.shape[0], w.shape[0]))
-    radius = _p_norm(y, p)
-    step = max(1, (1 << 22) // max(1, w.size))
-    for lo in range(0, y.shape[0], step):
-        yb = y[lo : lo + step, None, :]
-        wb = w[None, :, :] * scale[lo : lo + step, None, None]
-        rb = radius[lo : lo + step, None, None]
-        ay = np.abs(yb)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-            big = (ay >= np.abs(wb)) & (ay > 0)
-            ratio = np.where(big, -np.sign(yb) * wb / np.where(ay > 0, ay, 1.0), 0.0)
-            if np.isinf(p):
-                excess = np.where(big, ay * ratio, np.abs(yb - wb) - ay)
-                out[lo : lo + step] = ((ay - rb) + excess).max(axis=2)
-                continue
-            rel = (ay / rb) ** p
-            term = np.where(
-                big, rel * np.expm1(p * np.log1p(ratio)), (np.abs(yb - wb) / rb) ** p - rel
-            )
-            total = np.maximum(term.sum(axis=2), -1.0)  # d >= 0: rounding may pass -1
-            out[lo : lo + step] = rb[:, :, 0] * np.expm1(np.log1p(total) / p)
-    return out
-
-
 class _Ball(NamedTuple):
     """The neighbourhood of each query row."""
 
@@ -117,21 +59,6 @@ class _Ball(NamedTuple):
     radius: np.ndarray  # (n,) distance to the K-th neighbour
     n_dims: np.ndarray  # (n,) numeric dimensions the distance was measured over
     log_scale: np.ndarray  # (n,) sum of log scale_ over those dimensions
-
-
-def _log_ball_volume(radius: np.ndarray, n_dims: np.ndarray, p: float) -> np.ndarray:
-    """``log V`` of the ``L_p`` ball of radius ``r`` in ``d`` dimensions.
-
-    ``V = (2 Gamma(1 + 1/p))^d r^d / Gamma(1 + d/p)``; for ``p = 2`` this is Zaki's eq. (6.4),
-    ``pi^(d/2) r^d / Gamma(d/2 + 1)``; for ``p = 1`` it is ``2^d r^d / d!`` and for ``p = inf``
-    (Chebyshev) ``(2r)^d``. ``r = 0`` gives ``-inf`` (a ball of no volume); ``d = 0`` gives 0.
-    """
-    d = n_dims.astype(np.float64)
-    inv_p = 0.0 if np.isinf(p) else 1.0 / p
-    with np.errstate(divide="ignore"):
-        log_r = np.log(radius)
-    radial = np.where(d > 0, d * np.where(d > 0, log_r, 0.0), 0.0)
-    return d * (np.log(2.0) + gammaln(1.0 + inv_p)) - gammaln(1.0 + d * inv_p) + radial
 
 
 @tabular_parameters(
@@ -339,7 +266,7 @@ class KNNBayes(BayesClassifier):
         # weighted mean and (ML) variance of each feature over all rows, NaN skipped; a feature
         # never observed gets mean 0, and a constant or unobserved one scale 1. The moments are
         # taken of the values times an exact power of two, so data at 1e300 do not overflow.
-        u = _unit_for(st.values)
+        u = unit_for(st.values)
         moments = gaussian_moments(st.values * u, np.zeros(len(st.y), dtype=np.intp), 1, st.weight)
         mean, var = gaussian_parameters(moments, ddof=0, backoff=False)
         self.mean_ = mean[0] / u
@@ -363,7 +290,7 @@ class KNNBayes(BayesClassifier):
             ]
         filled = np.where(np.isnan(st.values), self.mean_, st.values)
         raw = self._embed(st.codes, filled, 1.0)
-        self._unit = _unit_for(raw[:, :n_num])
+        self._unit = unit_for(raw[:, :n_num])
         self._embedding = raw * self._unit if self._unit != 1.0 else raw
         # the far-query search works in the data's own units (see _neighbours)
         self._raw_embedding = raw
@@ -474,7 +401,7 @@ class KNNBayes(BayesClassifier):
         power of two, ``offset`` = 0). A query so far from the training rows that float64
         cannot tell their distances apart, or would overflow computing them, is measured
         exactly relative to its distance ``R`` from the centre of the training rows' bounding
-        box (:func:`_far_distances`), in units where ``R`` is near 1 (``unit`` = a power of two
+        box (:func:`far_distances`), in units where ``R`` is near 1 (``unit`` = a power of two
         of its own): ``offset`` is ``R`` and ``dist`` the excess over it, which orders the rows
         as the exact distances do.
         """
@@ -484,9 +411,9 @@ class KNNBayes(BayesClassifier):
         p = self._p_exp
         top = np.abs(dev).max(axis=1, initial=0.0)
         row_unit = np.where(top > 0, 2.0 ** -np.floor(np.log2(np.where(top > 0, top, 1.0))), 1.0)
-        radius = _p_norm(dev * row_unit[:, None], p) / row_unit
-        extent = float(_p_norm(half[None, :], p)[0])
-        far = radius > _FAR * extent
+        radius = p_norm(dev * row_unit[:, None], p) / row_unit
+        extent = float(p_norm(half[None, :], p)[0])
+        far = radius > FAR * extent
         if np.isfinite(p):  # p-th powers of distances in the index's units overflow past 2^1000
             log_reach = np.log2(np.maximum(radius + extent, np.finfo(np.float64).tiny))
             far |= p * (log_reach + np.log2(self._unit)) > 1000
@@ -500,7 +427,7 @@ class KNNBayes(BayesClassifier):
         if far.any():
             train = self._raw_embedding[:, cols] - centre
             u = row_unit[far]
-            excess = _far_distances(dev[far] * u[:, None], train, u, p)
+            excess = far_distances(dev[far] * u[:, None], train, u, p)
             order = np.argsort(excess, axis=1, kind="stable")[:, :k]
             dist[far] = np.take_along_axis(excess, order, axis=1)
             ind[far], offset[far], unit[far] = order, radius[far] * u, u
@@ -547,7 +474,7 @@ class KNNBayes(BayesClassifier):
             out = np.log(ball.counts) - np.log(n_i)
         out[:, n_i == 0] = -np.inf
         if not self.schema_.categorical:
-            log_v = _log_ball_volume(ball.radius, ball.n_dims, self._p_exp) + ball.log_scale
+            log_v = log_ball_volume(ball.radius, ball.n_dims, self._p_exp) + ball.log_scale
             out -= np.where(np.isfinite(log_v), log_v, 0.0)[:, None]
         return out
 
@@ -635,7 +562,7 @@ class KNNBayes(BayesClassifier):
             )
             raise ValueError(msg)
         ball = self._ball(enc)
-        log_v = _log_ball_volume(ball.radius, ball.n_dims, self._p_exp) + ball.log_scale
+        log_v = log_ball_volume(ball.radius, ball.n_dims, self._p_exp) + ball.log_scale
         n_i = self.class_count_
         with np.errstate(divide="ignore", invalid="ignore"):
             dens = ball.counts / (n_i * np.exp(log_v)[:, None])
