@@ -1,5 +1,6 @@
 """Bayesian networks: the structure (a DAG), independence by d-separation, discrete networks (CPTs,
-the joint probability, log-likelihood, forward sampling), BIF and XMLBIF files, parameter learning,
+the joint probability, log-likelihood, forward sampling), BIF and XMLBIF files, eight bundled
+example networks of the bnlearn repository (:func:`example_network`), parameter learning,
 scores and score-and-search structure learning (structural EM with missing values); exact inference
 by variable elimination (queries, batched queries, P(e), MAP/MPE) on factors, and with a compiled
 junction tree, or by whichever of the two costs less per query (:class:`ExactInference`, the default
@@ -39,6 +40,7 @@ from bayeskit.learning import (
     score,
 )
 from bayeskit.networks.bif import BIFError, RenormalizedCPTWarning, read_bif, write_bif
+from bayeskit.networks.examples import example_network
 from bayeskit.networks.fitting import fit_em, fit_parameters, structural_em
 from bayeskit.networks.network import BayesianNetwork
 from bayeskit.networks.xmlbif import XMLBIFError, read_xmlbif, write_xmlbif
@@ -65,6 +67,7 @@ __all__ = [
     "StructuralEMResult",
     "XMLBIFError",
     "bayes_ball",
+    "example_network",
     "expected_counts",
     "family_score",
     "fit_em",
