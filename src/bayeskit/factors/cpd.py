@@ -45,6 +45,7 @@ change when such a node is added.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -56,7 +57,7 @@ from bayeskit.factors.factor import Factor, in_state_order
 from bayeskit.factors.states import state_names
 from bayeskit.stats import count_table
 
-__all__ = ["CPD", "ConditionalDistribution", "aligned_cpts"]
+__all__ = ["CPD", "ConditionalDistribution", "aligned_cpts", "family_table"]
 
 
 @runtime_checkable
@@ -107,8 +108,11 @@ class CPD:
         Its parents, in the order of the table's axes.
     values : ndarray
         The table, shape ``(*parents' cardinalities, cardinality)``, read-only.
-    states : dict
-        The state names of the node and of each parent.
+    states : mapping
+        The state names of the node and of each parent (read-only).
+
+    A CPD does not change once made (its attributes cannot be set, as its table cannot be
+    written), so a network hands out the CPD it holds for a node, not a copy.
 
     Examples
     --------
@@ -124,6 +128,10 @@ class CPD:
     """
 
     __slots__ = ("parents", "states", "values", "variable")
+    variable: Any
+    parents: tuple
+    values: np.ndarray
+    states: Mapping[Any, tuple[str, ...]]
 
     def __init__(
         self,
@@ -142,8 +150,36 @@ class CPD:
         if arr.flags.writeable:
             arr = arr.copy()
             arr.setflags(write=False)
-        self.variable, self.parents, self.values = variable, parents, arr
-        self.states = {v: state_names(f"variable {v!r}", states[v]) for v in family}
+        names = {v: state_names(f"variable {v!r}", states[v]) for v in family}
+        self._set(variable, parents, arr, names)
+
+    @classmethod
+    def _trusted(
+        cls, variable: Any, parents: tuple, values: np.ndarray, states: dict[Any, tuple[str, ...]]
+    ) -> CPD:
+        """A CPD of a table already checked (float64, read-only, of the family's shape) and
+        state names already made by :func:`~bayeskit.factors.states.state_names`: no checks,
+        no copies (what a network makes of the tables its constructor checked)."""
+        cpd = cls.__new__(cls)
+        cpd._set(variable, parents, values, states)
+        return cpd
+
+    def _set(self, variable: Any, parents: tuple, values: np.ndarray, states: dict) -> None:
+        set_slot = object.__setattr__
+        set_slot(self, "variable", variable)
+        set_slot(self, "parents", parents)
+        set_slot(self, "values", values)
+        set_slot(self, "states", MappingProxyType(states))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        msg = f"a CPD cannot be changed: its {name!r} is read-only; make a new CPD"
+        raise AttributeError(msg)
+
+    def __delattr__(self, name: str) -> None:
+        self.__setattr__(name, None)
+
+    def __reduce__(self) -> tuple:
+        return (CPD, (self.variable, self.parents, self.values, dict(self.states)))
 
     @property
     def cardinality(self) -> int:
@@ -359,3 +395,43 @@ def aligned_cpts(network: Any, dag: Any, states: Mapping, what: str) -> list[np.
     except ValueError as exc:
         msg = f"{what}: {exc}"
         raise ValueError(msg) from None
+
+
+def family_table(cpd: CPD, parents: Sequence[Any], states: Mapping) -> np.ndarray:
+    """The table of ``cpd`` as its node's CPT in a network whose DAG gives the node ``parents``
+    and whose variables have the state names ``states``: read by name (:meth:`CPD.aligned`),
+    its axes in the order of ``parents`` and each axis's states in the order ``states`` gives
+    them, in a new array. ValueError naming the node when the CPD's parents are others (as a
+    set), or it names a variable's states otherwise than ``states`` does (in another order is
+    fine).
+
+    Examples
+    --------
+    >>> cpd = CPD("c", ["a", "b"], [[[1.0, 0.0], [0.5, 0.5]], [[0.2, 0.8], [0.0, 1.0]]],
+    ...           {"a": ["a0", "a1"], "b": ["b0", "b1"], "c": ["c0", "c1"]})
+    >>> names = {"a": ("a0", "a1"), "b": ("b0", "b1"), "c": ("c0", "c1")}
+    >>> family_table(cpd, ["b", "a"], names)[0, 1].tolist()  # b0, a1
+    [0.2, 0.8]
+    >>> family_table(cpd, ["a"], names)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: node 'c': its CPD has the parents ['a', 'b'], the DAG gives it ['a']; ...
+    """
+    node, parents = cpd.variable, tuple(parents)
+    if len(cpd.parents) != len(parents) or set(cpd.parents) != set(parents):
+        msg = (
+            f"node {node!r}: its CPD has the parents {list(cpd.parents)}, the DAG gives it "
+            f"{list(parents)}; give the CPD of the DAG's family (its parents in any order)"
+        )
+        raise ValueError(msg)
+    for v in (*parents, node):
+        have, want = cpd.states[v], tuple(states[v])
+        if len(have) != len(want) or set(have) != set(want):
+            of = "the node" if v == node else f"its parent {v!r}"
+            msg = (
+                f"node {node!r}: its CPD names the states of {of} {list(have)}, and the network "
+                f"{list(want)} (as states= names them, else as {v!r}'s own CPD does, else "
+                "'0', '1', ...); a CPD is read by state name: give the same names (in any order)"
+            )
+            raise ValueError(msg)
+    return np.array(cpd.aligned(parents, states), dtype=np.float64)

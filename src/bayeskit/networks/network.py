@@ -19,7 +19,7 @@ import pandas as pd
 
 from bayeskit._text import shown
 from bayeskit.data.validation import check_count, check_seed
-from bayeskit.factors.cpd import CPD, aligned_cpts
+from bayeskit.factors.cpd import CPD, aligned_cpts, family_table
 from bayeskit.factors.states import encode_frame, state_index, state_names
 from bayeskit.graphs.dag import DAG, Node, as_dag
 from bayeskit.inference.exact import ExactInference
@@ -49,16 +49,21 @@ class BayesianNetwork:
     dag : DAG, or list of (parent, child) pairs
         The structure; an edge list's nodes are ``cpts``' keys, in their order
         (:func:`~bayeskit.graphs.dag.as_dag`).
-    cpts : mapping node -> array-like
+    cpts : mapping node -> array-like or CPD
         Each node's CPT, shape ``(*parent cardinalities, cardinality)`` with the parents in
         ``dag.parents(node)`` order; each distribution (last axis) non-negative, summing to 1
         within ``SUM_TOLERANCE`` (1e-6, as files print probabilities with a few digits). The
         stored rows (:meth:`cpt`) are the given rows divided by their sums, so they sum to 1
         to rounding and every inference method (variable elimination, the junction tree,
         the samplers, :meth:`probability`) works with the same distribution; a row that sums
-        to 1 up to rounding is stored bit for bit as given.
+        to 1 up to rounding is stored bit for bit as given. A node's CPT may instead be a
+        :class:`~bayeskit.factors.CPD` of that node, read by name: its parents those the DAG
+        gives the node (in any order: its table is transposed to the DAG's), its state names
+        those of the network (in any order) for the node and each parent. The network holds
+        one CPD per node, made once here (:meth:`cpd`).
     states : mapping node -> list of state names, optional
-        Each node's state names, in the order of its CPT's last axis; by default "0", "1", ...
+        Each node's state names, in the order of its CPT's last axis; by default the names
+        its CPD gives, if it is given one, else "0", "1", ...
         Names are text: a name given as a number, a boolean or a numpy scalar is named by its
         canonical key (``0`` is ``"0"``, ``1.0`` is ``"1"``, ``True`` is ``"True"``), and a
         value of evidence or data finds a state by its name, else by that key
@@ -69,7 +74,9 @@ class BayesianNetwork:
     ValueError
         Naming the node: a CPT missing or extra, of the wrong shape, not finite, negative, or
         a row not summing to 1 within ``SUM_TOLERANCE``; two state names of one state
-        (``["a", "a"]``, ``[1, "1"]``, both named) or not as many as the CPT's states.
+        (``["a", "a"]``, ``[1, "1"]``, both named) or not as many as the CPT's states; a CPD
+        of another node, of other parents, or naming a variable's states otherwise than
+        ``states`` (or the variable's own CPD) does.
     TypeError
         States given as text or a mapping instead of a list of names.
 
@@ -88,6 +95,17 @@ class BayesianNetwork:
     0.098784
     >>> net.n_parameters
     10
+
+    The same kind of network from CPDs, states named by them:
+
+    >>> rain = CPD("rain", [], [0.3, 0.7], {"rain": ["yes", "no"]})
+    >>> wet = CPD("wet", ["rain"], [[0.9, 0.1], [0.2, 0.8]],
+    ...           {"rain": ["yes", "no"], "wet": ["yes", "no"]})
+    >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]), {"rain": rain, "wet": wet})
+    >>> net.states("rain"), round(net.probability({"rain": "no", "wet": "yes"}), 2)
+    (('yes', 'no'), 0.14)
+    >>> net.cpd("wet") is net.cpd("wet"), net.cpt("wet").tolist()
+    (True, [[0.9, 0.1], [0.2, 0.8]])
     """
 
     def __init__(
@@ -108,7 +126,14 @@ class BayesianNetwork:
             msg = f"cpts must hold one table per node of the DAG: {what}"
             raise ValueError(msg)
         self._dag = dag
-        tables = {n: np.array(cpts[n], dtype=np.float64) for n in dag.nodes}
+        given = {n: cpts[n] for n in dag.nodes}
+        other = [n for n, t in given.items() if isinstance(t, CPD) and t.variable != n]
+        if other:
+            n = other[0]
+            msg = f"node {n!r}: the CPD given for it is the distribution of {given[n].variable!r}"
+            raise ValueError(msg)
+        tables = {n: None if isinstance(t, CPD) else np.array(t, dtype=np.float64)
+                  for n, t in given.items()}  # fmt: skip
         names = {} if states is None else dict(states)
         unknown = [n for n in names if n not in dag]
         if unknown:
@@ -116,19 +141,24 @@ class BayesianNetwork:
             raise ValueError(msg)
         self._states: dict[Node, tuple[str, ...]] = {}
         for node in dag.nodes:
-            k = tables[node].shape[-1] if tables[node].ndim else 0
-            given = names.get(node)
-            labels = (
-                tuple(str(i) for i in range(k))
-                if given is None
-                else state_names(f"node {node!r}", given)  # the one rule (factors.states)
-            )
-            self._states[node] = labels
+            table, labels = tables[node], names.get(node)
+            if labels is not None:
+                self._states[node] = state_names(f"node {node!r}", labels)  # factors.states
+            elif table is None:  # a CPD names its node's states
+                self._states[node] = given[node].states[node]
+            else:
+                k = table.shape[-1] if table.ndim else 0
+                self._states[node] = tuple(str(i) for i in range(k))
+        self._cpds: dict[Node, CPD] = {}
         for node in dag.nodes:
-            tables[node] = self._check_table(node, tables[node])
-        for table in tables.values():
+            table = tables[node]
+            if table is None:  # a CPD, read by name now that every node's states are known
+                table = family_table(given[node], dag.parents(node), self._states)
+            table = self._check_table(node, table)
             table.setflags(write=False)
-        self._cpts = tables
+            family = (*dag.parents(node), node)
+            states_of = {v: self._states[v] for v in family}
+            self._cpds[node] = CPD._trusted(node, family[:-1], table, states_of)
 
     def _check_table(self, node: Node, table: np.ndarray) -> np.ndarray:
         """``table`` (the constructor's own copy) checked, each row divided by its sum."""
@@ -376,7 +406,7 @@ class BayesianNetwork:
     def cpt(self, node: Node) -> np.ndarray:
         """The node's CPT (read-only), axes: its parents in :meth:`DAG.parents` order, then
         the node. :meth:`cpd` is the same table with the states named."""
-        return self._cpts[self._dag._check(node)]
+        return self._cpds[self._dag._check(node)].values
 
     def cpd(self, node: Node) -> CPD:
         """The node's CPT labelled, ``P(node | parents)``: a
@@ -384,7 +414,8 @@ class BayesianNetwork:
         the parents and a column per state of the node (text, and HTML in Jupyter), as
         pgmpy's ``TabularCPD`` and pyAgrum's ``bn.cpt`` do; ``to_frame()`` is that table as a
         DataFrame, ``to_factor()`` a :class:`~bayeskit.networks.Factor`, ``values`` the array
-        of :meth:`cpt`.
+        of :meth:`cpt`. It is the node's conditional distribution the network holds (the same
+        object each call; it cannot be changed).
 
         Examples
         --------
@@ -399,9 +430,7 @@ class BayesianNetwork:
         >>> net.cpd("wet").to_frame().loc["yes"].tolist()
         [0.9, 0.1]
         """
-        node = self._dag._check(node)
-        family = (*self._dag.parents(node), node)
-        return CPD(node, family[:-1], self._cpts[node], {v: self._states[v] for v in family})
+        return self._cpds[self._dag._check(node)]
 
     @property
     def n_parameters(self) -> int:
@@ -446,7 +475,7 @@ class BayesianNetwork:
         total = 0.0
         for n in self.nodes:
             cell = (*(idx[q] for q in self._dag.parents(n)), idx[n])
-            p = self._cpts[n][cell]
+            p = self._cpds[n].values[cell]
             if p <= 0:
                 return -math.inf
             total += math.log(p)
@@ -500,7 +529,7 @@ class BayesianNetwork:
         with np.errstate(divide="ignore"):
             factors = [
                 LogFactor(j, tuple(pos[p] for p in self._dag.parents(node)),
-                          np.log(self._cpts[node])[None])
+                          np.log(self._cpds[node].values)[None])
                 for j, node in enumerate(self.nodes)
             ]  # fmt: skip
         total = FamilyTables([factors], 1).add_to(np.zeros((len(codes), 1)), codes)[:, 0]
