@@ -1,4 +1,4 @@
-"""
+r"""
 Full Bayes on the 2-D Iris data
 ===============================
 
@@ -9,18 +9,18 @@ The full Bayes classifier models each class :math:`c_i` by one multivariate norm
 
 .. math::
 
-    f_i(\\mathbf{x}) = \\frac{1}{(\\sqrt{2\\pi})^d \\sqrt{|\\hat{\\Sigma}_i|}}
-    \\exp\\left\\{-\\frac{(\\mathbf{x} - \\hat{\\mu}_i)^T \\hat{\\Sigma}_i^{-1}
-    (\\mathbf{x} - \\hat{\\mu}_i)}{2}\\right\\},
+    f_i(\mathbf{x}) = \frac{1}{(\sqrt{2\pi})^d \sqrt{|\hat{\Sigma}_i|}}
+    \exp\left\{-\frac{(\mathbf{x} - \hat{\mu}_i)^T \hat{\Sigma}_i^{-1}
+    (\mathbf{x} - \hat{\mu}_i)}{2}\right\},
 
-with the class's sample mean :math:`\\hat{\\mu}_i`, its maximum-likelihood covariance
-:math:`\\hat{\\Sigma}_i = \\frac{1}{n_i} Z_i^T Z_i` (divided by :math:`n_i`, ``ddof=0``) and the
-prior :math:`\\hat{P}(c_i) = n_i / n`. A point goes to the class of largest
-:math:`f_i(\\mathbf{x}) \\hat{P}(c_i)` (Eq. 18.4).
+with the class's sample mean :math:`\hat{\mu}_i`, its maximum-likelihood covariance
+:math:`\hat{\Sigma}_i = \frac{1}{n_i} Z_i^T Z_i` (divided by :math:`n_i`, ``ddof=0``) and the
+prior :math:`\hat{P}(c_i) = n_i / n`. A point goes to the class of largest
+:math:`f_i(\mathbf{x}) \hat{P}(c_i)` (Eq. 18.4).
 
 Example 18.1 takes two attributes of the Iris data, sepal length and sepal width, and two classes:
 :math:`c_1` is *iris-setosa* (50 points), :math:`c_2` the other two species (100 points). It
-classifies the test point :math:`\\mathbf{x} = (6.75, 4.25)^T`. bayeskit's
+classifies the test point :math:`\mathbf{x} = (6.75, 4.25)^T`. bayeskit's
 :class:`~bayeskit.FullBayes` reproduces every figure of the example.
 
 The book's Iris is the UCI-archive file, which bayeskit bundles as ``iris``; scikit-learn's
