@@ -35,11 +35,11 @@ from bayeskit.data import datasets
 
 def compare(rows, reference="book"):
     """Print each quantity as the book prints it beside bayeskit's figure, and check that the two
-    agree to the printed precision: within half a unit in the book's last digit (a fraction such
-    as ``3/7`` is exact: within 1e-12)."""
+    agree to the printed precision: within half a unit in the book's last digit (an integer or a
+    fraction such as ``3/7`` is exact: within 1e-12)."""
     table, off = [], []
     for quantity, text, got in rows:
-        if "/" in text:
+        if "/" in text or text.isdigit():
             value, tol = float(Fraction(text)), 1e-12
         else:
             mantissa, _, exponent = text.lower().partition("e")
