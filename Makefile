@@ -1,14 +1,17 @@
-# Two commands set everything up on a fresh machine: `make demo` and `make test`.
+# Two commands set everything up on a fresh machine: `make demo` and `make test` (`make docs`
+# builds the site).
 # Each installs what it needs into .venv and records it in its own stamp, so either may run
 # first: `make demo` installs bayeskit alone, `make test` adds the test extras (pytest, hypothesis,
-# dask, matplotlib, ruff). Editing pyproject.toml makes both install again.
+# dask, matplotlib, ruff, mypy). Editing pyproject.toml makes both install again.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
+DOCS_STAMP := $(VENV)/.installed-docs
+SPHINXBUILD = $(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
 
-.PHONY: demo test lint clean venv
+.PHONY: demo test lint docs docs-fast clean venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +25,10 @@ $(TEST_STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
+$(DOCS_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test,docs]'
+	touch $@
+
 venv: $(DEMO_STAMP)
 
 demo: $(DEMO_STAMP)
@@ -33,6 +40,14 @@ test: $(TEST_STAMP)
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/python -m mypy
+
+# The site (docs/_build/html/index.html), warnings as errors; docs-fast skips running the gallery.
+docs: $(DOCS_STAMP)
+	$(SPHINXBUILD)
+
+docs-fast: $(DOCS_STAMP)
+	$(SPHINXBUILD) -D plot_gallery=0
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache
+	rm -rf $(VENV) build dist .pytest_cache docs/_build docs/api/generated docs/auto_examples

@@ -78,7 +78,7 @@ class KNNBayes(BayesClassifier):
     Distance. Over numeric features the Minkowski distance ``(sum_j |x_j - z_j|^p)^(1/p)``
     (``p`` = 2 euclidean, 1 manhattan, inf chebyshev). Over categorical features the overlap
     (Hamming) distance: each feature whose values differ adds ``categorical_weight`` to the sum
-    of p-th powers, so on mixed data
+    of p-th powers, so on mixed data::
 
         d(x, z) = (sum_num |x_j - z_j|^p + categorical_weight * #{categorical j: x_j != z_j})^(1/p)
 

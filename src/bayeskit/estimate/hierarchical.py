@@ -213,7 +213,7 @@ def hierarchical_dirichlet(
 
     Parameters
     ----------
-    counts : ndarray of shape (*batch, L_1, ..., L_m, K)
+    counts : ndarray of shape ``(*batch, L_1, ..., L_m, K)``
         Counts with the child on the last axis and the conditioning variables before it, the
         most important first: for a classifier's family ``(class, pa_1, ..., pa_k, x)``, the
         estimate of ``P(x | c, pa_1..pa_k)`` is shrunk toward ``P(x | c, pa_1..pa_{k-1})``, and

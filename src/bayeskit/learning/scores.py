@@ -51,7 +51,7 @@ def family_score(
 
     Parameters
     ----------
-    counts : ndarray of shape (*parent states, states)
+    counts : ndarray of shape ``(*parent states, states)``
         The family's counts, the node on the last axis.
     kind : {"ll", "aic", "bic", "k2", "bdeu"}
     n_rows : float
