@@ -17,7 +17,8 @@ which :math:`n_q` agree with :math:`\mathbf q`,
 
     P(\mathbf Q = \mathbf q \mid \mathbf E = \mathbf e) \simeq \frac{n_q}{T}.
 
-The network is the one of Fig. 7.2 (see the previous example): the root table holds the book's
+The network is the one of Fig. 7.2 (see
+:ref:`sphx_glr_auto_examples_zhou_plot_7_5_bayesian_network.py`): the root table holds the book's
 printed entry :math:`P(\mathrm{root}=\mathrm{straight} \mid \mathrm{sweetness}=\mathrm{high})
 = 0.1`, the other tables are illustrative values, not the book's. The book gives no figure for
 the answer; here the exact posterior (:class:`~bayeskit.inference.VariableElimination`) is the
