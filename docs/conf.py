@@ -125,6 +125,8 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "show_signature": False,
     "matplotlib_animations": False,
+    # the computation-times pages load DataTables from a CDN: not written
+    "write_computation_times": False,
 }
 
 # -- HTML --------------------------------------------------------------------------------------
@@ -140,7 +142,7 @@ html_theme_options = {
     "show_prev_next": True,
     "navigation_with_keys": False,
     "footer_start": ["copyright"],
-    "footer_end": ["sphinx-version"],
+    "footer_end": [],  # no "Created using Sphinx" link: the site links nothing outside
 }
 
 myst_heading_anchors = 3
