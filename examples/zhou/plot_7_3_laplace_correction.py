@@ -145,3 +145,20 @@ axes[0].set_ylabel("probability")
 axes[0].legend(loc="upper left", fontsize=8)
 fig.tight_layout()
 plt.show()
+
+# %%
+# Incremental learning
+# --------------------
+# The book closes the section by noting that training naive Bayes is counting: when the data
+# change, the counts of the new examples are added and the affected estimates recomputed.
+# :meth:`~bayeskit.NaiveBayes.partial_fit` does that; fed the melons one at a time it ends
+# with the same tables as one fit on all 17.
+
+one_by_one = NaiveBayes(alpha=1.0, prior_alpha=1.0, **textbook)
+for i in range(len(X)):
+    one_by_one.partial_fit(X.iloc[[i]], y.iloc[[i]], classes=["false", "true"])
+assert np.allclose(one_by_one.log_prior_, laplace.log_prior_)
+assert all(np.allclose(a, b) for a, b in zip(one_by_one.log_cpt_, laplace.log_cpt_, strict=True))
+assert np.allclose(one_by_one.theta_, laplace.theta_)
+assert np.allclose(one_by_one.var_, laplace.var_)
+print("P^(crisp | true) after 17 partial fits:", conditional(one_by_one, *crisp_, "true"))
