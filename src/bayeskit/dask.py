@@ -232,15 +232,15 @@ def fit(
 
 
 def _template(model: Any) -> Any:
-    """The model as a worker gets it: parameters, schema and classes (no tables)."""
+    """The model as a worker gets it: parameters, schema, classes, any statistics and the flag
+    of a first pass (``_structure_pass``); no tables."""
     out = model.__class__(**model.get_params())
     state = vars(model)
     for attr in ("schema_", "classes_", "n_features_in_", "feature_names_in_", "stats_"):
         if attr in state:
             setattr(out, attr, state[attr])
-    for attr in ("_pairs_only",):  # the flag of a pass (KDB's first one counts the pairs)
-        if state.get(attr, False):
-            setattr(out, attr, True)
+    if model._structure_pass:  # the first of two passes (KDB's counts the pairs)
+        out._structure_pass = True
     return out
 
 

@@ -6,12 +6,20 @@ from __future__ import annotations
 
 import inspect
 
+import numpy as np
 import pytest
 
-from bayeskit.classifiers import MODELS, BayesClassifier
+from bayeskit.classifiers import KDB, MODELS, BayesClassifier, NetworkClassifier, SelectiveKDB
 from bayeskit.classifiers._em import LearnsFromIncompleteRows
+from bayeskit.data import datasets
+from bayeskit.learning import STRUCTURE_LEARNERS, StructureLearner, learn_tree
 
 CLASSES = sorted(MODELS.values(), key=lambda cls: cls.__name__)
+
+
+@pytest.fixture(scope="module")
+def car():
+    return datasets.load("car")
 
 
 def test_the_base_is_abstract_in_exactly_the_three_hooks_every_model_provides():
@@ -42,3 +50,54 @@ def test_a_model_declares_the_parameters_it_takes(cls):
 def test_a_model_declares_the_row_scores_it_adds(cls):
     overrides = cls._after_count is not BayesClassifier._after_count
     assert cls._scores_rows == overrides
+
+
+def test_the_structure_pass_is_a_flag_of_a_fit_never_a_declaration():
+    # set only while a two-pass fit's first pass runs, on the instance (KDB's own passes)
+    assert BayesClassifier._structure_pass is False
+    for cls in CLASSES:
+        assert cls._structure_pass is False, cls.__name__
+
+
+@pytest.mark.parametrize("cls", [KDB, SelectiveKDB], ids=lambda cls: cls.__name__)
+def test_a_two_pass_model_on_dask_counts_what_fit_counts(car, cls):
+    # dask's copies of the model that count the partitions are given the flag of the first
+    # pass (_structure_pass), so they count the pairs alone; the structure chosen from their
+    # sum, the second pass counts its families: the very counts and tables of fit
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    from bayeskit import dask as bkd
+
+    X, y = car
+    whole = cls().fit(X, y)
+    with dask.config.set(scheduler="synchronous"):
+        parts = bkd.fit(cls(), dd.from_pandas(X.assign(label=y), npartitions=3), "label")
+    assert "_structure_pass" not in vars(parts)
+    counts, expected = parts._counts(), whole._counts()
+    assert counts.families == expected.families
+    np.testing.assert_allclose(counts.counts, expected.counts, atol=1e-9)
+    assert parts.structure_ == whole.structure_
+    for got, want in zip(parts.log_cpt_, whole.log_cpt_, strict=True):
+        np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+def test_a_learner_added_to_the_registry_is_a_network_classifier_structure(car, monkeypatch):
+    # NetworkClassifier looks its structure names up in the one registry, and passes a learner
+    # the score and those of its search settings the learner takes
+    seen = {}
+
+    def class_rooted_tree(data, score, *, max_parents=None):
+        seen.update(score=score, max_parents=max_parents, nodes=data.nodes)
+        return learn_tree(data, score, root=data.nodes[-1])
+
+    learner = StructureLearner("class-tree", class_rooted_tree, True, "a tree from the class")
+    monkeypatch.setitem(STRUCTURE_LEARNERS, "class-tree", learner)
+    X, y = car
+    model = NetworkClassifier(structure="class-tree", structure_score="ll", max_parents=3)
+    model.fit(X, y)
+    assert seen == {"score": "ll", "max_parents": 3, "nodes": (*X.columns, "class")}
+    dag = model.network_.dag
+    assert dag.parents("class") == ()
+    assert all(len(dag.parents(f)) == 1 for f in X.columns)  # "ll": a spanning tree
+    with pytest.raises(ValueError, match="'tree', 'class-tree', 'naive', got 'k2'"):
+        NetworkClassifier(structure="k2").fit(X, y)

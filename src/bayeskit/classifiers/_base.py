@@ -37,6 +37,13 @@ and does, it declares in class attributes, read here instead of probing the inst
 * ``_distributable`` (True): the model is its statistics summed over partitions
   (:func:`bayeskit.dask.fit` refuses it otherwise).
 
+and one flag of the state of a fit, False but while a pass of a model's own runs:
+
+* ``_structure_pass``: set during the first pass of a model that fits in two (``_fit_chunks``
+  and ``_fit_distributed`` overridden, as KDB's), whose ``_count`` then counts only what the
+  structure is chosen from (KDB's all-pairs table); :func:`bayeskit.dask.fit` sets it on the
+  copies of the model that count the partitions.
+
 Optional steps, documented no-ops (or defaults) here that a model overrides:
 ``_check_own_params()`` (its own arguments), ``_after_count(enc, y, w)`` (with
 ``_scores_rows``), ``_validate_stats(layout)`` (invariants of a model file's statistics),
@@ -53,7 +60,7 @@ model's protected API: ``_check_params()``, ``_transaction()``, ``_forget()``,
 ``_has_stats()``, ``_prepare_X(X, reset=)``, ``_infer_schema(X, y, n_classes, w)``,
 ``_encoded_rows(X, y, w)``, ``_count``, ``_after_count``, ``_fit_distributed(run)``,
 ``_validate_stats(layout)``, ``_reestimate()``, ``_unlabelled_marked()`` and
-``_missing_by_em()``, and the class attributes above.
+``_missing_by_em()``, and the class attributes and the flag above.
 """
 
 from __future__ import annotations
@@ -109,6 +116,9 @@ class BayesClassifier(
     _distributable: ClassVar[bool] = True
     #: while fit_chunks counts: chunks are counted and added, the tables estimated at the end
     _counting_only: bool = False
+    #: during the first pass of a two-pass fit (fit_chunks, bayeskit.dask.fit): _count counts
+    #: only what the structure is chosen from (KDB's all-pairs table)
+    _structure_pass: bool = False
 
     priors: Any
     prior_alpha: float

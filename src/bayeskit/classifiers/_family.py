@@ -45,6 +45,7 @@ from bayeskit.estimate import lidstone_equivalent, log_probabilities, table_log_
 from bayeskit.stats import (
     ExpectedCounts,
     FamilyCounts,
+    ScoredCounts,
     conditional_mutual_information,
     family_counts,
     mutual_information,
@@ -177,9 +178,10 @@ class FamilyClassifier(BayesClassifier):
     def _check_scores(self) -> None:
         """``stats_.scores``, where the model scores candidates, holds one column per candidate
         (a model file's, or after ``set_params`` changed how many there are)."""
-        scores = getattr(self.stats_, "scores", None)
-        d = self._d
-        if scores is not None and scores.shape[1] != self._n_candidates(d):
+        if not isinstance(self.stats_, ScoredCounts):
+            return
+        scores, d = self.stats_.scores, self._d
+        if scores.shape[1] != self._n_candidates(d):
             msg = (
                 f"stats_.scores has shape {scores.shape}, expected {(2, self._n_candidates(d))}"
                 f" (one per candidate structure of a {type(self).__name__} over {d} features)"
@@ -474,6 +476,10 @@ class FamilyClassifier(BayesClassifier):
         return tables, [(d, *f.parents, f.child) for f in factors]
 
     def _table_log_prior(self) -> float:
+        # log_cpt_ is an optional fitted attribute: a model of one structure sets it (with
+        # structure_), one that averages several (AODE, NBTree, the ensembles) has none, and
+        # no declared flag tells them apart (_explain_factors is also set by AODE's naive
+        # fallback). A class default of None would show a log_cpt_ those models do not have.
         tables = getattr(self, "log_cpt_", None)
         if tables is None:
             return 0.0

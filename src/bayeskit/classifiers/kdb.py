@@ -152,9 +152,6 @@ def _kdb_parameters(k: int):
 class _KDBBase(FamilyClassifier):
     """What KDB and selective KDB share: the two passes and the structure read from counts."""
 
-    #: during the first pass of fit_chunks and bayeskit.dask.fit: count the all-pairs table only
-    _pairs_only: bool = False
-
     def _check_own_params(self) -> None:
         super()._check_own_params()
         _check_number("k", self.k, low=0, integer=True)
@@ -165,7 +162,7 @@ class _KDBBase(FamilyClassifier):
     # ------------------------------------------------------------------ learning
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int):
         d = enc.codes.shape[1]
-        if self._pairs_only:  # the first pass (fit_chunks, bayeskit.dask)
+        if self._structure_pass:  # the first pass (fit_chunks, bayeskit.dask): the pairs
             return self._count_families(enc, y, w, n_classes, self._families(d))
         if self._has_stats():  # partial_fit: the structure is kept, its counts grow
             families = list(self._counts().families)
@@ -196,11 +193,11 @@ class _KDBBase(FamilyClassifier):
     def _fit_distributed(self, run: Any) -> None:
         """Two passes, as ``fit`` and ``fit_chunks``: the all-pairs counts summed over the
         partitions, the structure chosen from them, then the chosen families summed."""
-        self._pairs_only = True
+        self._structure_pass = True
         try:
             stats, rows = run("count", self)
         finally:
-            del self._pairs_only
+            del self._structure_pass
         pairs = stats.counts if isinstance(stats, ScoredCounts) else stats
         self.stats_ = self._empty_families(stats, self._structure_families(pairs, rows))
         super()._fit_distributed(run)
@@ -231,11 +228,11 @@ class _KDBBase(FamilyClassifier):
                 "its families): give a re-iterable source such as read_chunks(path) or a list"
             )
             raise ValueError(msg)
-        self._pairs_only = True
+        self._structure_pass = True
         try:
             rows = self._count_pass(chunks, target, classes, progress)
         finally:
-            del self._pairs_only
+            del self._structure_pass
         if not self._has_stats():
             return
         families = self._structure_families(self._counts(), rows)

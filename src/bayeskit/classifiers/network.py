@@ -10,6 +10,7 @@ Decisions (cost matrices, the reject option) are the base class's, as for every 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
@@ -22,10 +23,19 @@ from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.schema import Encoded
 from bayeskit.data.validation import check_count
 from bayeskit.estimate import get_estimator, log_probabilities
+from bayeskit.learning.learners import STRUCTURE_LEARNERS
+from bayeskit.learning.parameters import NetworkData
 
 __all__ = ["NetworkClassifier"]
 
-_SEARCHES = ("hill-climb", "tree", "naive")
+#: the structure that is the classifier's own rather than a learner's: the class the one parent
+#: of every feature
+_NAIVE = "naive"
+
+
+def _structure_names() -> tuple[str, ...]:
+    """The names ``structure`` takes: every learner of the registry, then ``"naive"``."""
+    return (*STRUCTURE_LEARNERS, _NAIVE)
 
 
 @with_family_parameters
@@ -33,15 +43,17 @@ class NetworkClassifier(FamilyClassifier):
     """A Bayesian network over the features and the class, used as a classifier.
 
     The structure is learned from the training rows (complete rows only; with fewer than two,
-    the naive structure is used, with a warning) by
-    :func:`~bayeskit.networks.learn_structure` (``"hill-climb"``, with ``structure_score``,
-    ``max_parents`` and ``tabu_length``), or is the Chow-Liu forest (``"tree"``), naive Bayes
-    (``"naive"``), or given: a :class:`~bayeskit.networks.DAG`, a
-    :class:`~bayeskit.networks.BayesianNetwork` (its structure), or a list of ``(parent,
-    child)`` feature names, ``class_node`` naming the class. Every CPT is then estimated from
-    its family's counts (rows missing a value of the family are left out of that family alone),
-    the class's with ``prior_alpha`` (or ``priors``) when it is a root, and the posterior of
-    the class is computed by a junction tree from whatever features each row observes.
+    the naive structure is used, with a warning) by a structure learner of
+    :data:`~bayeskit.learning.STRUCTURE_LEARNERS`, over the features and the class as one more
+    node, with ``structure_score`` and those of ``max_parents`` and ``tabu_length`` it takes:
+    :func:`~bayeskit.networks.learn_structure` (``"hill-climb"``, both) or the Chow-Liu forest
+    (``"tree"``, neither); or it is naive Bayes (``"naive"``), or given: a
+    :class:`~bayeskit.networks.DAG`, a :class:`~bayeskit.networks.BayesianNetwork` (its
+    structure), or a list of ``(parent, child)`` feature names, ``class_node`` naming the
+    class. Every CPT is then estimated from its family's counts (rows missing a value of the
+    family are left out of that family alone), the class's with ``prior_alpha`` (or
+    ``priors``) when it is a root, and the posterior of the class is computed by a junction
+    tree from whatever features each row observes.
 
     ``partial_fit`` keeps the structure chosen on the first call and adds to the family counts,
     as :class:`KDB` does.
@@ -49,16 +61,17 @@ class NetworkClassifier(FamilyClassifier):
     Parameters
     ----------
     structure : {"hill-climb", "tree", "naive"}, DAG, BayesianNetwork or list of pairs
-        The network's structure, or how to learn it. Only a list of pairs (or a string) can be
-        saved in a model file.
+        The network's structure, or how to learn it: a learner's name (any of
+        :data:`~bayeskit.learning.STRUCTURE_LEARNERS`) or ``"naive"``. Only a list of pairs (or
+        a string) can be saved in a model file.
     class_node : str, default="class"
         The class's node name (it must not be a feature's).
     structure_score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
         The structure score of the search.
     max_parents : int, optional
-        The most parents a node may have in the search.
+        The most parents a node may have in the search (a learner that takes it).
     tabu_length : int, default=10
-        The search's tabu list.
+        The search's tabu list (a learner that takes it).
     {params}
     Attributes
     ----------
@@ -119,11 +132,11 @@ class NetworkClassifier(FamilyClassifier):
             raise ValueError(msg)
         s = self.structure
         if isinstance(s, str):
-            _check_choice("structure", s, _SEARCHES)
+            _check_choice("structure", s, _structure_names())
         elif not isinstance(s, DAG | BayesianNetwork | list | tuple):
             msg = (
-                f"structure must be one of {_SEARCHES}, a DAG, a BayesianNetwork or a list of "
-                f"(parent, child) pairs, got {type(s).__name__}"
+                f"structure must be one of {_structure_names()}, a DAG, a BayesianNetwork or a "
+                f"list of (parent, child) pairs, got {type(s).__name__}"
             )
             raise ValueError(msg)
         check_count("max_parents", self.max_parents, none_ok=True)
@@ -146,11 +159,8 @@ class NetworkClassifier(FamilyClassifier):
     def _choose_structure(self, enc, y, w, n_classes) -> dict[int, tuple[int, ...]]:
         """Each node's parents (node ``d`` is the class), sorted."""
         from bayeskit.graphs.dag import as_dag
-        from bayeskit.learning.parameters import NetworkData
-        from bayeskit.learning.search import learn_structure, learn_tree
         from bayeskit.networks import DAG, BayesianNetwork
 
-        d = enc.codes.shape[1]
         names = list(self.schema_.names)
         if self.class_node in names:
             msg = f"class_node {self.class_node!r} is also a feature's name: pass another"
@@ -158,27 +168,18 @@ class NetworkClassifier(FamilyClassifier):
         nodes = [*names, self.class_node]
         s = self.structure
         complete = (enc.codes >= 0).all(axis=1)
-        if isinstance(s, str) and s != "naive" and complete.sum() < 2:
+        if isinstance(s, str) and s != _NAIVE and complete.sum() < 2:
             warn(
                 f"structure learning needs complete rows (no missing value) and "
                 f"{int(complete.sum())} of {len(complete)} are: the naive structure is used",
                 UserWarning,
             )
-            s = "naive"
-        if isinstance(s, str) and s == "naive":
+            s = _NAIVE
+        edges: list[tuple[Hashable, Hashable]]
+        if isinstance(s, str) and s == _NAIVE:
             edges = [(self.class_node, f) for f in names]
         elif isinstance(s, str):
-            codes = np.column_stack([enc.codes[complete], y[complete]]).astype(np.int64)
-            n_states = [*self.schema_.n_states.tolist(), n_classes]
-            states = {v: tuple(str(k) for k in range(n)) for v, n in enumerate(n_states)}
-            weights = None if w is None else np.asarray(w, dtype=np.float64)[complete]
-            data = NetworkData(tuple(range(d + 1)), states, codes, weights)
-            if s == "tree":
-                dag = learn_tree(data, self.structure_score)
-            else:
-                dag = learn_structure(data, self.structure_score, max_parents=self.max_parents,
-                                      tabu_length=self.tabu_length)  # fmt: skip
-            edges = [(nodes[u], nodes[v]) for u, v in dag.edges]
+            edges = list(self._learn_edges(s, nodes, enc, y, w, n_classes, complete))
         else:
             given = s.dag if isinstance(s, BayesianNetwork) else s
             # an edge list's nodes: the features and the class, and any other its edges name
@@ -196,6 +197,23 @@ class NetworkClassifier(FamilyClassifier):
         dag = DAG(nodes=nodes, edges=edges)  # names a cycle
         pos = {n: i for i, n in enumerate(nodes)}
         return {pos[v]: tuple(sorted(pos[p] for p in dag.parents(v))) for v in nodes}
+
+    def _learn_edges(
+        self, name: str, nodes: list[str], enc: Encoded, y: np.ndarray, w: np.ndarray | None,
+        n_classes: int, complete: np.ndarray,
+    ) -> tuple[tuple[Hashable, Hashable], ...]:  # fmt: skip
+        """The edges the structure learner ``name`` finds over ``nodes`` (the features, then
+        the class) in the ``complete`` rows, given ``structure_score`` and those of
+        ``max_parents`` and ``tabu_length`` it takes."""
+        learner = STRUCTURE_LEARNERS[name]
+        codes = np.column_stack([enc.codes[complete], y[complete]]).astype(np.int64)
+        n_states = [*self.schema_.n_states.tolist(), n_classes]
+        states = {v: tuple(str(k) for k in range(n)) for v, n in zip(nodes, n_states, strict=True)}
+        weights = None if w is None else np.asarray(w, dtype=np.float64)[complete]
+        data = NetworkData(tuple(nodes), states, codes, weights)
+        settings = {"max_parents": self.max_parents, "tabu_length": self.tabu_length}
+        options = {k: v for k, v in settings.items() if k in learner.options}
+        return learner.learn(data, self.structure_score, **options).edges
 
     def _stored_families(self, d: int) -> None:
         """The families counted are the structure (:meth:`_structure` checks them)."""

@@ -3,12 +3,15 @@
 EM look a search up in.
 
 Each learner takes the data (a DataFrame, data in chunks, or encoded rows) and a score, with its
-own options, and returns a DAG over the data's columns. A new search (PC-stable, MMHC, an exact
-search) is a module of this package and one entry here.
+own options (keyword arguments, named by :attr:`StructureLearner.options`), and returns a DAG
+over the data's columns. A new search (PC-stable, MMHC, an exact search) is a module of this
+package and one entry here; whoever looks learners up by name (the network classifier's
+``structure`` too) then offers it, passing it those of their settings it takes.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +41,21 @@ class StructureLearner:
     learn: Callable[..., DAG]
     tree: bool
     description: str
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The names of the options ``learn`` takes: its parameters after the data and the
+        score.
+
+        Examples
+        --------
+        >>> "tabu_length" in structure_learner("hill-climb").options
+        True
+        >>> "tabu_length" in structure_learner("tree").options
+        False
+        """
+        params = inspect.signature(self.learn).parameters
+        return tuple(name for name in params if name not in ("data", "score"))
 
     def check_options(self, score: Any, options: Mapping[str, Any]) -> None:
         """The score and ``options`` checked without the data (:func:`check_search_options`):
