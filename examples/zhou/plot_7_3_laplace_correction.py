@@ -80,8 +80,12 @@ def compare(rows):
 
 crisp = X.iloc[[0]].assign(sound="crisp")
 print(crisp.to_string(index=False))
-print(
-    "P(sound=crisp | ripe=true), no smoothing:", conditional(unsmoothed, "sound", "crisp", "true")
+compare(  # the unsmoothed estimates of Eq. (7.17) the book prints before the correction
+    [
+        ("P(green | true) = 3/8", "0.375", conditional(unsmoothed, "color", "green", "true")),
+        ("P(green | false) = 3/9", "0.333", conditional(unsmoothed, "color", "green", "false")),
+        ("P(crisp | true) = 0/8", "0", conditional(unsmoothed, "sound", "crisp", "true")),
+    ]
 )
 print("P(ripe=true | crisp T1), no smoothing:   ", unsmoothed.predict_proba(crisp)[0, 1])
 assert unsmoothed.classes_[1] == "true"
