@@ -11,11 +11,12 @@ from bayeskit.classifiers.aode import AODE, AnDE
 from bayeskit.classifiers.eskdb import SelectiveKDBEnsemble
 from bayeskit.classifiers.event_models import BernoulliNaiveBayes, MultinomialNaiveBayes
 from bayeskit.classifiers.full_bayes import FullBayes
-from bayeskit.classifiers.kdb import KDB, SelectiveKDB
+from bayeskit.classifiers.kdb import KDB
 from bayeskit.classifiers.knn import KNNBayes
 from bayeskit.classifiers.naive_bayes import NaiveBayes
 from bayeskit.classifiers.nbtree import NBTree
 from bayeskit.classifiers.network import NetworkClassifier
+from bayeskit.classifiers.selective_kdb import SelectiveKDB
 from bayeskit.classifiers.spode import SPODE
 from bayeskit.classifiers.subclass import SubclassNaiveBayes
 from bayeskit.classifiers.tan import TAN

@@ -38,7 +38,7 @@ from bayeskit._text import shown
 from bayeskit.classifiers._base import BayesClassifier
 from bayeskit.classifiers._checks import _check_smoothing, require_categorical
 from bayeskit.classifiers._explain import explain_frame, snap_to_zero
-from bayeskit.classifiers._params import tabular_parameters
+from bayeskit.classifiers._params import tabular_parameters_doc
 from bayeskit.data.codes import code_dtype
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import lidstone_equivalent, log_probabilities, table_log_prior
@@ -59,11 +59,12 @@ __all__ = [
     "FAMILY_PARAMETERS",
     "FamilyClassifier",
     "class_information",
+    "family_parameters_doc",
     "pair_information",
-    "with_family_parameters",
 ]
 
-#: The parameters every family model shares, documented once (each model's docstring inserts it).
+#: The parameters every family model shares, documented once (each model's docstring writes
+#: them out: :func:`family_parameters_doc`).
 FAMILY_PARAMETERS = """    alpha : float, default=1.0
         Pseudo-count of the conditional tables: with ``smoothing="lidstone"``,
         ``P(x | c, pa) = (n_{c,pa,x} + alpha) / (n_{c,pa} + K alpha)``; 1 is the Laplacian
@@ -122,15 +123,14 @@ def check_fit_memory(need: int, what: str, remedy: str) -> None:
         raise MemoryError(msg)
 
 
-def with_family_parameters(cls: type) -> type:
-    """Class decorator: put :data:`FAMILY_PARAMETERS` where the docstring says ``{params}``,
-    with the class's own default smoothing."""
+def family_parameters_doc(cls: type) -> str:
+    """The text of :data:`FAMILY_PARAMETERS` as ``cls``'s docstring writes it out: with the
+    class's own default smoothing, and the shared tabular parameters in place of ``{tabular}``
+    (a test checks each family model's docstring against it)."""
     default = inspect.signature(cls).parameters["smoothing"].default
     text = FAMILY_PARAMETERS.replace('default="lidstone"', f"default={default!r}".replace("'", '"'))
-    cls.__doc__ = (cls.__doc__ or "").replace("    {params}\n", text + "\n")  # -OO: None
-    return tabular_parameters(
-        none="accepted only for data without numeric columns (these models need categories)"
-    )(cls)
+    none = "accepted only for data without numeric columns (these models need categories)"
+    return text.replace("    {tabular}\n", tabular_parameters_doc(cls, none=none))
 
 
 def with_class_column(codes: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:

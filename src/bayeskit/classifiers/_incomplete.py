@@ -52,11 +52,12 @@ from bayeskit.stats import ExpectedCounts, FamilyCounts
 __all__ = [
     "EM_PARAMETERS",
     "fit_incomplete",
+    "em_parameters_doc",
     "unlabelled_rows",
-    "with_em_parameters",
 ]
 
-#: Documentation of the EM parameters, inserted where a model's docstring says ``{em}``.
+#: Documentation of the EM parameters, which the docstring of each model that takes them writes
+#: out (:func:`em_parameters_doc`; a test checks each against it).
 EM_PARAMETERS = """{missing}    unlabelled : scalar, optional
         The value of ``y`` that marks a row without a class label; such rows (and rows whose
         label is missing, None or NaN) are learned from by semi-supervised EM (Nigam et al.
@@ -78,22 +79,24 @@ EM_PARAMETERS = """{missing}    unlabelled : scalar, optional
 
 _MISSING = """    missing : {{"skip", "em"}}, default="skip"
         How rows with missing feature values are learned from. ``"skip"``: a missing value is
-        left out of the counts of its feature's tables. ``"em"``: {text}
+        left out of the counts of its feature's tables. ``"em"``:
+        {text}
 """
 
 _MISSING_TEXT = {
     True: (
-        "the structure is chosen from the available values, then its parameters are\n"
-        "        learned by EM over the model's Bayesian network (exact expected family counts\n"
-        "        from the junction tree); prediction is unchanged."
+        "the structure is chosen from the available values, then its parameters are learned\n"
+        "        by EM over the model's Bayesian network (exact expected family counts from the\n"
+        "        junction tree); prediction is unchanged."
     ),
     False: (
-        "EM over the missing values; for naive Bayes its fixed point is the\n"
-        "        skipping estimate itself (module :mod:`bayeskit.classifiers._incomplete`), so\n"
-        "        both give the same model."
+        "EM over the missing values; for naive Bayes its fixed point is the skipping\n"
+        "        estimate itself (module :mod:`bayeskit.classifiers._incomplete`), so both give\n"
+        "        the same model."
     ),
 }
 
+#: Documentation of the attributes an EM fit sets, written out likewise.
 EM_ATTRIBUTES = """    history_ : list of float
         With unlabelled rows or ``missing="em"``: the objective of each EM iteration (see
         :mod:`bayeskit.classifiers._incomplete`); empty after a fit from complete rows.
@@ -103,22 +106,18 @@ EM_ATTRIBUTES = """    history_ : list of float
 """
 
 
-def with_em_parameters(*, network_em: bool | None):
-    """Class decorator: put :data:`EM_PARAMETERS` where the docstring says ``{em}`` and
-    :data:`EM_ATTRIBUTES` where it says ``{em_attributes}``; ``network_em``: whether missing
-    values are learned by EM over the model's network (True), equal the skipping estimate
-    (False), or cannot occur (None: no ``missing`` parameter)."""
+def em_parameters_doc(*, network_em: bool | None) -> str:
+    """The text of :data:`EM_PARAMETERS` as a model's docstring writes it out; ``network_em``:
+    whether missing values are learned by EM over the model's network (True), equal the
+    skipping estimate (False), or cannot occur (None: no ``missing`` parameter).
 
-    def decorate(cls: type) -> type:
-        missing = "" if network_em is None else _MISSING.format(text=_MISSING_TEXT[network_em])
-        text = EM_PARAMETERS.format(missing=missing)
-        doc = (cls.__doc__ or "").replace("\n\n    {em}\n", "\n    {em}\n")  # -OO: None
-        doc = doc.replace("    {em}\n", text + "\n")
-        doc = doc.replace("\n\n    {em_attributes}\n", "\n    {em_attributes}\n")
-        cls.__doc__ = doc.replace("    {em_attributes}\n", EM_ATTRIBUTES + "\n")
-        return cls
-
-    return decorate
+    Examples
+    --------
+    >>> print(em_parameters_doc(network_em=None).splitlines()[0])
+        unlabelled : scalar, optional
+    """
+    missing = "" if network_em is None else _MISSING.format(text=_MISSING_TEXT[network_em])
+    return EM_PARAMETERS.format(missing=missing)
 
 
 # --------------------------------------------------------------------------------------------

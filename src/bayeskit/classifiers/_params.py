@@ -2,18 +2,18 @@
 
 ``priors``, ``prior_alpha``, ``categorical_features``, ``categories``, ``handle_unknown``,
 ``discretize`` and ``n_bins`` mean the same in every model (they are checked once, in
-:meth:`BayesClassifier._check_params`); only their defaults and a model's own remark differ. A
-model's docstring says ``{tabular}`` (indented as a parameter) where they belong, and the
-:func:`tabular_parameters` decorator writes them in with that model's defaults.
+:meth:`BayesClassifier._check_params`); only their defaults and a model's own remark differ.
+Each model's docstring writes their text out (so that IDEs, static tools and ``help`` show it);
+:func:`tabular_parameters_doc` gives that text with the model's defaults and remarks, and a
+test checks every docstring against it.
 """
 
 from __future__ import annotations
 
 import inspect
 import textwrap
-from collections.abc import Callable
 
-__all__ = ["store_parameters", "tabular_parameters"]
+__all__ = ["store_parameters", "tabular_parameters_doc"]
 
 _PRIORS = """\
     priors : array-like of shape (n_classes,), optional
@@ -42,27 +42,29 @@ _DISCRETIZE = """\
 """
 
 
-def tabular_parameters(
-    *, priors: str = "", prior_alpha: str = "", none: str | None = None
-) -> Callable[[type], type]:
-    """Class decorator: write the shared parameters where the docstring says ``{tabular}``,
-    with the defaults read from the class's own ``__init__`` and its remarks (``priors``,
-    ``prior_alpha``: text appended to their sentence; ``none``: what ``discretize=None`` does,
-    for models that take ``discretize``)."""
+def tabular_parameters_doc(
+    cls: type, *, priors: str = "", prior_alpha: str = "", none: str | None = None
+) -> str:
+    """The shared parameters' text as ``cls``'s docstring writes it out: the defaults read from
+    the class's own ``__init__`` and its remarks (``priors``, ``prior_alpha``: text appended to
+    their sentence; ``none``: what ``discretize=None`` does, for models that take
+    ``discretize``), each description wrapped to the docstrings' width.
 
-    def decorate(cls: type) -> type:
-        defaults = {k: p.default for k, p in inspect.signature(cls).parameters.items()}
-        text = _PRIORS.format(priors=priors)
-        text += _PRIOR_ALPHA.format(default=defaults["prior_alpha"], prior_alpha=prior_alpha)
-        text += _COLUMNS
-        if "discretize" in defaults:
-            default = defaults["discretize"]
-            shown = f'"{default}"' if isinstance(default, str) else repr(default)
-            text += _DISCRETIZE.format(default=shown, none=none)
-        cls.__doc__ = (cls.__doc__ or "").replace("    {tabular}\n", _wrapped(text))  # -OO: None
-        return cls
-
-    return decorate
+    Examples
+    --------
+    >>> from bayeskit.classifiers import FullBayes
+    >>> print(tabular_parameters_doc(FullBayes).splitlines()[0])
+        priors : array-like of shape (n_classes,), optional
+    """
+    defaults = {k: p.default for k, p in inspect.signature(cls).parameters.items()}
+    text = _PRIORS.format(priors=priors)
+    text += _PRIOR_ALPHA.format(default=defaults["prior_alpha"], prior_alpha=prior_alpha)
+    text += _COLUMNS
+    if "discretize" in defaults:
+        default = defaults["discretize"]
+        shown = f'"{default}"' if isinstance(default, str) else repr(default)
+        text += _DISCRETIZE.format(default=shown, none=none)
+    return _wrapped(text)
 
 
 def _wrapped(text: str) -> str:

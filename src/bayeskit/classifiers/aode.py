@@ -7,13 +7,12 @@ import itertools
 from typing import Any
 
 from bayeskit.classifiers._checks import _check_number
-from bayeskit.classifiers._family import FamilyClassifier, with_family_parameters
+from bayeskit.classifiers._family import FamilyClassifier
 from bayeskit.classifiers._params import store_parameters
 
 __all__ = ["AODE", "AnDE"]
 
 
-@with_family_parameters
 class AnDE(FamilyClassifier):
     """Averaged n-dependence estimators: the mean of every SPODE with ``n`` super-parents.
 
@@ -45,7 +44,40 @@ class AnDE(FamilyClassifier):
         Frequency limit ``m'`` (Zhou Eq. 7.23): a super-parent value must occur at least ``m``
         times (weighted) in training to take part. 30 is Webb et al.'s and Zhou's value; Weka's
         AODE defaults to 1.
-    {params}
+    alpha : float, default=1.0
+        Pseudo-count of the conditional tables: with ``smoothing="lidstone"``,
+        ``P(x | c, pa) = (n_{c,pa,x} + alpha) / (n_{c,pa} + K alpha)``; 1 is the Laplacian
+        correction (Zhou Eqs. 7.20 and 7.25), 0 the unsmoothed MLE.
+    smoothing : str, default="lidstone"
+        An estimator of :data:`bayeskit.estimate.ESTIMATORS`, applied along each table's child
+        axis: "lidstone", "mle", "laplace", "m-estimate" (``alpha`` is m), "dirichlet-map",
+        "lidstone-where-zero", "bdeu" (``alpha`` is the equivalent sample size, spread over a
+        table's cells, the class counted as a parent), "k2", or "hierarchical"
+        (:func:`~bayeskit.estimate.hierarchical_dirichlet`: each conditional table shrunk
+        toward the one with a parent fewer, down to ``P(x | c)`` and ``P(x)``, ``alpha`` being
+        the root's pseudo-count), or "hierarchical-gibbs" (the same model fitted by Petitjean
+        et al.'s Gibbs sampler, :func:`~bayeskit.estimate.hierarchical_gibbs`: seeded, and
+        slower); the hierarchical ones need parents in order of importance, which a
+        NetworkClassifier's are not. Joint tables such as AODE's ``P(c, x_p)`` are Lidstone.
+    priors : array-like of shape (n_classes,), optional
+        Class probabilities to use instead of estimating them.
+    prior_alpha : float, default=1.0
+        Pseudo-count for the estimated class prior: ``P(c) = (n_c + prior_alpha) / (n + C
+        prior_alpha)``; 1 is the Laplacian correction (Zhou Eq. 7.19, Weka), 0 the relative
+        frequencies (scikit-learn).
+    categorical_features, categories :
+        Which columns are categorical, and declared vocabularies; see
+        :class:`bayeskit.data.Schema`.
+    handle_unknown : {"missing", "warn", "error"}, default="missing"
+        A category not seen in fit is treated as missing (optionally with a warning) or refused.
+    discretize : {"mdl", "equal-width", "equal-frequency", None}, default="mdl"
+        How numeric columns are binned and then modelled as categorical (cut points learned by
+        the first ``fit`` or ``partial_fit`` call and kept; "mdl" is the supervised method of
+        Fayyad and Irani, Zaki & Meira 18.2); None: accepted only for data without numeric
+        columns (these models need categories).
+    n_bins : int, default=5
+        Bins for the unsupervised discretizers.
+
     Attributes
     ----------
     classes_, schema_, class_count_, log_prior_ :
@@ -130,7 +162,6 @@ class AnDE(FamilyClassifier):
         return {"components": components, "gates": gates, "fallback": len(components) - 1}
 
 
-@with_family_parameters
 class AODE(AnDE):
     """Averaged one-dependence estimators (Webb, Boughton and Wang 2005; Zhou Eq. 7.23).
 
@@ -145,7 +176,40 @@ class AODE(AnDE):
     m : float, default=30
         Frequency limit ``m'``: a super-parent value must occur at least ``m`` times (weighted)
         in training for its SPODE to take part (Weka's AODE defaults to 1).
-    {params}
+    alpha : float, default=1.0
+        Pseudo-count of the conditional tables: with ``smoothing="lidstone"``,
+        ``P(x | c, pa) = (n_{c,pa,x} + alpha) / (n_{c,pa} + K alpha)``; 1 is the Laplacian
+        correction (Zhou Eqs. 7.20 and 7.25), 0 the unsmoothed MLE.
+    smoothing : str, default="lidstone"
+        An estimator of :data:`bayeskit.estimate.ESTIMATORS`, applied along each table's child
+        axis: "lidstone", "mle", "laplace", "m-estimate" (``alpha`` is m), "dirichlet-map",
+        "lidstone-where-zero", "bdeu" (``alpha`` is the equivalent sample size, spread over a
+        table's cells, the class counted as a parent), "k2", or "hierarchical"
+        (:func:`~bayeskit.estimate.hierarchical_dirichlet`: each conditional table shrunk
+        toward the one with a parent fewer, down to ``P(x | c)`` and ``P(x)``, ``alpha`` being
+        the root's pseudo-count), or "hierarchical-gibbs" (the same model fitted by Petitjean
+        et al.'s Gibbs sampler, :func:`~bayeskit.estimate.hierarchical_gibbs`: seeded, and
+        slower); the hierarchical ones need parents in order of importance, which a
+        NetworkClassifier's are not. Joint tables such as AODE's ``P(c, x_p)`` are Lidstone.
+    priors : array-like of shape (n_classes,), optional
+        Class probabilities to use instead of estimating them.
+    prior_alpha : float, default=1.0
+        Pseudo-count for the estimated class prior: ``P(c) = (n_c + prior_alpha) / (n + C
+        prior_alpha)``; 1 is the Laplacian correction (Zhou Eq. 7.19, Weka), 0 the relative
+        frequencies (scikit-learn).
+    categorical_features, categories :
+        Which columns are categorical, and declared vocabularies; see
+        :class:`bayeskit.data.Schema`.
+    handle_unknown : {"missing", "warn", "error"}, default="missing"
+        A category not seen in fit is treated as missing (optionally with a warning) or refused.
+    discretize : {"mdl", "equal-width", "equal-frequency", None}, default="mdl"
+        How numeric columns are binned and then modelled as categorical (cut points learned by
+        the first ``fit`` or ``partial_fit`` call and kept; "mdl" is the supervised method of
+        Fayyad and Irani, Zaki & Meira 18.2); None: accepted only for data without numeric
+        columns (these models need categories).
+    n_bins : int, default=5
+        Bins for the unsupervised discretizers.
+
     Attributes
     ----------
     classes_, schema_, class_count_, log_prior_ :

@@ -18,10 +18,9 @@ import numpy as np
 from scipy.special import logsumexp
 
 from bayeskit.classifiers._checks import _check_number
-from bayeskit.classifiers._family import with_family_parameters
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.classifiers._predict import normalise
-from bayeskit.classifiers.kdb import SelectiveKDB, _kdb_parameters
+from bayeskit.classifiers.selective_kdb import SelectiveKDB
 from bayeskit.data.schema import Encoded
 from bayeskit.stats import EnsembleCounts, FamilyCounts
 
@@ -38,8 +37,6 @@ class _Member(SelectiveKDB):
         return scores if self.jitter is None else scores * self.jitter[:d]
 
 
-@with_family_parameters
-@_kdb_parameters(k=8)
 class SelectiveKDBEnsemble(SelectiveKDB):
     """Ensemble of selective k-dependence Bayes classifiers: the posterior averaged over
     ``n_estimators`` :class:`SelectiveKDB` members that differ by their rows' weights and
@@ -70,10 +67,54 @@ class SelectiveKDBEnsemble(SelectiveKDB):
         every member orders the features as SelectiveKDB does, and differs by its weights only).
     random_state : int, default=0
         Seed of the members' weights and orders.
-    {kdb}
+    k : int, default=8
+        The most feature parents a feature takes (besides the class). 0 is naive Bayes, 1 a
+        one-dependence model; the data a table needs grows exponentially with ``k`` (Zhou,
+        *Machine Learning*, 7.4), which the hierarchical smoothing (the default) makes
+        affordable.
+    cmi : {"joint", "per-class"}, default="joint"
+        The weighting of ``I(x_i; x_j | y)`` used to rank parents (as in :class:`TAN`).
+    max_table_cells : int, optional
+        A parent that would take a feature's table ``(class, parents, x)`` beyond this many
+        cells is passed over for the next best one, so a feature of many states cannot make
+        the model's memory explode. By default four cells per training row (of the first call),
+        at least 4,096 and at most 2**20: a table of many more cells than rows is mostly empty.
     max_score_rows : int or None, default=20_000
         As :class:`SelectiveKDB`, for each member.
-    {params}
+    alpha : float, default=1.0
+        Pseudo-count of the conditional tables: with ``smoothing="lidstone"``,
+        ``P(x | c, pa) = (n_{c,pa,x} + alpha) / (n_{c,pa} + K alpha)``; 1 is the Laplacian
+        correction (Zhou Eqs. 7.20 and 7.25), 0 the unsmoothed MLE.
+    smoothing : str, default="hierarchical"
+        An estimator of :data:`bayeskit.estimate.ESTIMATORS`, applied along each table's child
+        axis: "lidstone", "mle", "laplace", "m-estimate" (``alpha`` is m), "dirichlet-map",
+        "lidstone-where-zero", "bdeu" (``alpha`` is the equivalent sample size, spread over a
+        table's cells, the class counted as a parent), "k2", or "hierarchical"
+        (:func:`~bayeskit.estimate.hierarchical_dirichlet`: each conditional table shrunk
+        toward the one with a parent fewer, down to ``P(x | c)`` and ``P(x)``, ``alpha`` being
+        the root's pseudo-count), or "hierarchical-gibbs" (the same model fitted by Petitjean
+        et al.'s Gibbs sampler, :func:`~bayeskit.estimate.hierarchical_gibbs`: seeded, and
+        slower); the hierarchical ones need parents in order of importance, which a
+        NetworkClassifier's are not. Joint tables such as AODE's ``P(c, x_p)`` are Lidstone.
+    priors : array-like of shape (n_classes,), optional
+        Class probabilities to use instead of estimating them.
+    prior_alpha : float, default=1.0
+        Pseudo-count for the estimated class prior: ``P(c) = (n_c + prior_alpha) / (n + C
+        prior_alpha)``; 1 is the Laplacian correction (Zhou Eq. 7.19, Weka), 0 the relative
+        frequencies (scikit-learn).
+    categorical_features, categories :
+        Which columns are categorical, and declared vocabularies; see
+        :class:`bayeskit.data.Schema`.
+    handle_unknown : {"missing", "warn", "error"}, default="missing"
+        A category not seen in fit is treated as missing (optionally with a warning) or refused.
+    discretize : {"mdl", "equal-width", "equal-frequency", None}, default="mdl"
+        How numeric columns are binned and then modelled as categorical (cut points learned by
+        the first ``fit`` or ``partial_fit`` call and kept; "mdl" is the supervised method of
+        Fayyad and Irani, Zaki & Meira 18.2); None: accepted only for data without numeric
+        columns (these models need categories).
+    n_bins : int, default=5
+        Bins for the unsupervised discretizers.
+
     Attributes
     ----------
     classes_, schema_, class_count_, log_prior_ :

@@ -24,7 +24,6 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from bayeskit._text import shown
 from bayeskit.classifiers._checks import _check_number, check_shape
 from bayeskit.classifiers._em import LearnsFromIncompleteRows
-from bayeskit.classifiers._incomplete import with_em_parameters
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.rows import row_name
 from bayeskit.data.schema import as_frame, is_records, is_temporal_value
@@ -136,7 +135,6 @@ class _EventModel(LearnsFromIncompleteRows):
         return tags
 
 
-@with_em_parameters(network_em=None)
 class MultinomialNaiveBayes(_EventModel):
     """Multinomial naive Bayes for count data such as word counts (sparse input welcome).
 
@@ -149,7 +147,24 @@ class MultinomialNaiveBayes(_EventModel):
     alpha : float, default=1.0
     priors : array-like, optional
     prior_alpha : float, default=0.0
-    {em}
+    unlabelled : scalar, optional
+        The value of ``y`` that marks a row without a class label; such rows (and rows whose
+        label is missing, None or NaN) are learned from by semi-supervised EM (Nigam et al.
+        2000). None (default): every value of ``y`` is a class, and a missing label is an
+        error. Use ``-1`` for integer labels (scikit-learn's ``SelfTrainingClassifier``
+        convention); for text labels any string, e.g. ``"-1"`` or ``"?"``. Labels are matched
+        as text (``-1`` and ``"-1"`` mark each other; ``0`` does not mark ``False``).
+        ``classes_`` holds the labels seen on labelled rows. ``fit`` only: ``partial_fit``,
+        ``fit_chunks`` and :func:`bayeskit.dask.fit` refuse unlabelled rows.
+    unlabelled_weight : float, default=1.0
+        The weight of an unlabelled row relative to a labelled one (Nigam's lambda); small
+        values stop a large unlabelled set from drowning the labels.
+    max_iter : int, default=100
+        At most this many EM iterations (M-steps) after the first estimate.
+    tol : float, default=1e-6
+        EM stops when the objective (``history_``) changes by less than ``tol`` times its
+        size from one iteration to the next.
+
     Attributes
     ----------
     classes_, class_count_, log_prior_ :
@@ -157,7 +172,13 @@ class MultinomialNaiveBayes(_EventModel):
         Weighted total count of each feature in each class.
     feature_log_prob_ : ndarray of shape (n_classes, n_features)
         ``log theta_cj``.
-    {em_attributes}
+    history_ : list of float
+        With unlabelled rows or ``missing="em"``: the objective of each EM iteration (see
+        :mod:`bayeskit.classifiers._incomplete`); empty after a fit from complete rows.
+    n_iter_ : int
+        The M-steps made, the first estimate included (1 for complete rows: counting).
+    converged_ : bool
+
 
     Examples
     --------
@@ -218,7 +239,6 @@ class MultinomialNaiveBayes(_EventModel):
         return np.asarray(X @ logp.T)
 
 
-@with_em_parameters(network_em=None)
 class BernoulliNaiveBayes(_EventModel):
     """Bernoulli naive Bayes for binary features (word present or not), sparse input welcome.
 
@@ -233,14 +253,37 @@ class BernoulliNaiveBayes(_EventModel):
         Values above this threshold count as 1; None means the input is already binary.
     priors, prior_alpha :
         As in :class:`NaiveBayes`.
-    {em}
+    unlabelled : scalar, optional
+        The value of ``y`` that marks a row without a class label; such rows (and rows whose
+        label is missing, None or NaN) are learned from by semi-supervised EM (Nigam et al.
+        2000). None (default): every value of ``y`` is a class, and a missing label is an
+        error. Use ``-1`` for integer labels (scikit-learn's ``SelfTrainingClassifier``
+        convention); for text labels any string, e.g. ``"-1"`` or ``"?"``. Labels are matched
+        as text (``-1`` and ``"-1"`` mark each other; ``0`` does not mark ``False``).
+        ``classes_`` holds the labels seen on labelled rows. ``fit`` only: ``partial_fit``,
+        ``fit_chunks`` and :func:`bayeskit.dask.fit` refuse unlabelled rows.
+    unlabelled_weight : float, default=1.0
+        The weight of an unlabelled row relative to a labelled one (Nigam's lambda); small
+        values stop a large unlabelled set from drowning the labels.
+    max_iter : int, default=100
+        At most this many EM iterations (M-steps) after the first estimate.
+    tol : float, default=1e-6
+        EM stops when the objective (``history_``) changes by less than ``tol`` times its
+        size from one iteration to the next.
+
     Attributes
     ----------
     feature_count_ : ndarray of shape (n_classes, n_features)
         Weighted number of samples of each class in which each feature is 1.
     feature_log_prob_ : ndarray of shape (n_classes, n_features)
         ``log p_cj``.
-    {em_attributes}
+    history_ : list of float
+        With unlabelled rows or ``missing="em"``: the objective of each EM iteration (see
+        :mod:`bayeskit.classifiers._incomplete`); empty after a fit from complete rows.
+    n_iter_ : int
+        The M-steps made, the first estimate included (1 for complete rows: counting).
+    converged_ : bool
+
 
     Examples
     --------

@@ -19,7 +19,7 @@ from bayeskit.classifiers._base import BayesClassifier
 from bayeskit.classifiers._checks import _check_choice, _check_number
 from bayeskit.classifiers._family import check_fit_memory
 from bayeskit.classifiers._gaussian import redo_rows_beyond_float64, warn_underflowed_variances
-from bayeskit.classifiers._params import store_parameters, tabular_parameters
+from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import (
@@ -47,12 +47,6 @@ __all__ = ["FullBayes", "FullStats"]
 _COVARIANCE_COPIES = 4
 
 
-@tabular_parameters(
-    none=(
-        "numeric features are modelled by the multivariate normal; binned, they enter the "
-        "joint PMF of Eq. (18.6) with the categorical features"
-    ),
-)
 class FullBayes(BayesClassifier):
     """Full Bayes classifier: a joint model of all features per class (Zaki & Meira 18.1).
 
@@ -103,7 +97,25 @@ class FullBayes(BayesClassifier):
         below the smallest positive float) and grows tenfold until the Cholesky
         factorisation succeeds (:func:`bayeskit.estimate.regularised_cholesky`); a
         :class:`~bayeskit.exceptions.SingularCovarianceWarning` says so, and ``ridge_`` records it.
-    {tabular}
+    priors : array-like of shape (n_classes,), optional
+        Class probabilities to use instead of estimating them.
+    prior_alpha : float, default=0.0
+        Pseudo-count for the estimated class prior: ``P(c) = (n_c + prior_alpha) / (n + C
+        prior_alpha)``; 1 is the Laplacian correction (Zhou Eq. 7.19, Weka), 0 the relative
+        frequencies (scikit-learn).
+    categorical_features, categories :
+        Which columns are categorical, and declared vocabularies; see
+        :class:`bayeskit.data.Schema`.
+    handle_unknown : {"missing", "warn", "error"}, default="missing"
+        A category not seen in fit is treated as missing (optionally with a warning) or refused.
+    discretize : {"mdl", "equal-width", "equal-frequency", None}, default=None
+        How numeric columns are binned and then modelled as categorical (cut points learned by
+        the first ``fit`` or ``partial_fit`` call and kept; "mdl" is the supervised method of
+        Fayyad and Irani, Zaki & Meira 18.2); None: numeric features are modelled by the
+        multivariate normal; binned, they enter the joint PMF of Eq. (18.6) with the categorical
+        features.
+    n_bins : int, default=5
+        Bins for the unsupervised discretizers.
 
     Attributes
     ----------

@@ -32,7 +32,7 @@ from bayeskit.classifiers._knn_geometry import (
     p_norm,
     unit_for,
 )
-from bayeskit.classifiers._params import store_parameters, tabular_parameters
+from bayeskit.classifiers._params import store_parameters
 from bayeskit.classifiers._predict import normalise
 from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded
@@ -61,10 +61,6 @@ class _Ball(NamedTuple):
     log_scale: np.ndarray  # (n,) sum of log scale_ over those dimensions
 
 
-@tabular_parameters(
-    priors="; the posterior is then proportional to ``P(c_i) K_i / n_i`` (the volume cancels)",
-    prior_alpha="; with 0 the posterior is ``K_i / K``",
-)
 class KNNBayes(BayesClassifier):
     """K nearest neighbours classifier, read as a Bayes classifier (Zaki & Meira, Sect. 18.3).
 
@@ -95,19 +91,17 @@ class KNNBayes(BayesClassifier):
     Missing values. A missing value in a query row drops that feature from the distance: it is
     measured over the row's observed features (an index over those dimensions is built for each
     pattern of missing values met), and the density is the marginal density over the observed
-    numeric dimensions. In the training rows a missing numeric value is replaced by the
-    feature's training mean when the index is built, and a missing category counts as half a
-    mismatch against any observed value (its one-hot block is all zeros). A query row with no
-    observed feature is equally near every training row: it gets the class frequencies.
-    Posteriors are never NaN.
+    numeric dimensions. In the training rows a missing numeric value is replaced by the feature's
+    training mean when the index is built, and a missing category counts as half a mismatch against
+    any observed value (its one-hot block is all zeros). A query row with no observed feature is
+    equally near every training row: it gets the class frequencies. Posteriors are never NaN.
 
     Ties. Class ties in :meth:`predict` go to the first class in ``classes_`` (as scikit-learn
     does). Training rows at exactly the K-th distance: ``ties="index"`` takes the K rows the
     neighbour index returns, choosing among tied rows in its own order (scikit-learn's behaviour,
     so predictions agree with it, but they may depend on row order and on ``algorithm``);
     ``ties="share"`` puts every row at the K-th distance in the ball, sharing the votes left
-    among them in proportion to their weights, which makes the result independent of the order
-    of the training rows.
+    among them in proportion to their weights: the result is independent of the rows' order.
 
     Numerics. Distances are computed in the embedding times an exact power of two chosen so
     that the training data's largest coordinate is near 1 (only when it lies outside 2^-100 to
@@ -158,7 +152,18 @@ class KNNBayes(BayesClassifier):
         in benchmarks/RESULTS.md). Only the posteriors (:meth:`predict_proba`,
         :meth:`predict_log_proba`, :meth:`predict` with costs) are smoothed:
         :meth:`predict_joint_log_proba`, :meth:`neighbor_counts` and :meth:`density` keep ``K_i``.
-    {tabular}
+    priors : array-like of shape (n_classes,), optional
+        Class probabilities to use instead of estimating them; the posterior is then
+        proportional to ``P(c_i) K_i / n_i`` (the volume cancels).
+    prior_alpha : float, default=0.0
+        Pseudo-count for the estimated class prior: ``P(c) = (n_c + prior_alpha) / (n + C
+        prior_alpha)``; 1 is the Laplacian correction (Zhou Eq. 7.19, Weka), 0 the relative
+        frequencies (scikit-learn); with 0 the posterior is ``K_i / K``.
+    categorical_features, categories :
+        Which columns are categorical, and declared vocabularies; see
+        :class:`bayeskit.data.Schema`.
+    handle_unknown : {"missing", "warn", "error"}, default="missing"
+        A category not seen in fit is treated as missing (optionally with a warning) or refused.
 
     Attributes
     ----------
@@ -184,13 +189,12 @@ class KNNBayes(BayesClassifier):
     Notes
     -----
     :meth:`predict_joint_log_proba` returns ``log(K_i / (n V))``, the log of the estimated joint
-    density ``f(x | c_i) P(c_i)``. The volume is left out (the returned value is
-    ``log(K_i / n)``) where it is undefined or zero: on data with categorical features, and for a
-    query whose K-th neighbour is at distance 0. It is common to all classes, so posteriors and
-    decisions are unaffected. Posteriors are computed as the vote shares ``K_i / K`` directly
-    when the prior is the empirical one, so exactly tied classes stay exactly tied.
-
-    Every ``fit`` and ``partial_fit`` rebuilds the index over all rows held.
+    density ``f(x | c_i) P(c_i)``. The volume is left out (the returned value is ``log(K_i / n)``)
+    where it is undefined or zero: on data with categorical features, and for a query whose K-th
+    neighbour is at distance 0. It is common to all classes, so posteriors and decisions are
+    unaffected. Posteriors are computed as the vote shares ``K_i / K`` directly when the prior is
+    the empirical one, so exactly tied classes stay exactly tied. Every ``fit`` and ``partial_fit``
+    rebuilds the index over all rows held.
 
     References
     ----------

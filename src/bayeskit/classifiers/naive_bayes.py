@@ -18,8 +18,7 @@ from bayeskit.classifiers._gaussian import (
     redo_rows_beyond_float64,
     warn_underflowed_variances,
 )
-from bayeskit.classifiers._incomplete import with_em_parameters
-from bayeskit.classifiers._params import store_parameters, tabular_parameters
+from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.schema import CATEGORICAL, Encoded
 from bayeskit.estimate import (
     gaussian_log_terms,
@@ -41,11 +40,6 @@ from bayeskit.stats.lookup import FamilyTables, LogFactor, add_gaussian_log_dens
 __all__ = ["NaiveBayes", "NaiveStats"]
 
 
-@with_em_parameters(network_em=False)
-@tabular_parameters(
-    prior_alpha="; it matters only on small data sets and rare classes",
-    none="one Gaussian per class and feature (Zhou Eq. 7.18)",
-)
 class NaiveBayes(LearnsFromIncompleteRows):
     """Naive Bayes classifier for categorical, numeric and mixed features.
 
@@ -97,8 +91,48 @@ class NaiveBayes(LearnsFromIncompleteRows):
         floor is tiny for a feature whose range is small beside the largest one, so an
         integer-valued feature constant within a class becomes a near point mass that vetoes
         the class on any other value: the main reason Gaussians are not the default.
-    {tabular}
-    {em}
+    priors : array-like of shape (n_classes,), optional
+        Class probabilities to use instead of estimating them.
+    prior_alpha : float, default=1.0
+        Pseudo-count for the estimated class prior: ``P(c) = (n_c + prior_alpha) / (n + C
+        prior_alpha)``; 1 is the Laplacian correction (Zhou Eq. 7.19, Weka), 0 the relative
+        frequencies (scikit-learn); it matters only on small data sets and rare classes.
+    categorical_features, categories :
+        Which columns are categorical, and declared vocabularies; see
+        :class:`bayeskit.data.Schema`.
+    handle_unknown : {"missing", "warn", "error"}, default="missing"
+        A category not seen in fit is treated as missing (optionally with a warning) or refused.
+    discretize : {"mdl", "equal-width", "equal-frequency", None}, default="mdl"
+        How numeric columns are binned and then modelled as categorical (cut points learned by
+        the first ``fit`` or ``partial_fit`` call and kept; "mdl" is the supervised method of
+        Fayyad and Irani, Zaki & Meira 18.2); None: one Gaussian per class and feature (Zhou Eq.
+        7.18).
+    n_bins : int, default=5
+        Bins for the unsupervised discretizers.
+    missing : {"skip", "em"}, default="skip"
+        How rows with missing feature values are learned from. ``"skip"``: a missing value is
+        left out of the counts of its feature's tables. ``"em"``:
+        EM over the missing values; for naive Bayes its fixed point is the skipping
+        estimate itself (module :mod:`bayeskit.classifiers._incomplete`), so both give
+        the same model.
+    unlabelled : scalar, optional
+        The value of ``y`` that marks a row without a class label; such rows (and rows whose
+        label is missing, None or NaN) are learned from by semi-supervised EM (Nigam et al.
+        2000). None (default): every value of ``y`` is a class, and a missing label is an
+        error. Use ``-1`` for integer labels (scikit-learn's ``SelfTrainingClassifier``
+        convention); for text labels any string, e.g. ``"-1"`` or ``"?"``. Labels are matched
+        as text (``-1`` and ``"-1"`` mark each other; ``0`` does not mark ``False``).
+        ``classes_`` holds the labels seen on labelled rows. ``fit`` only: ``partial_fit``,
+        ``fit_chunks`` and :func:`bayeskit.dask.fit` refuse unlabelled rows.
+    unlabelled_weight : float, default=1.0
+        The weight of an unlabelled row relative to a labelled one (Nigam's lambda); small
+        values stop a large unlabelled set from drowning the labels.
+    max_iter : int, default=100
+        At most this many EM iterations (M-steps) after the first estimate.
+    tol : float, default=1e-6
+        EM stops when the objective (``history_``) changes by less than ``tol`` times its
+        size from one iteration to the next.
+
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
@@ -118,7 +152,13 @@ class NaiveBayes(LearnsFromIncompleteRows):
         semi-naive models of :mod:`bayeskit.classifiers` relax).
     n_features_in_, feature_names_in_ :
         As in scikit-learn.
-    {em_attributes}
+    history_ : list of float
+        With unlabelled rows or ``missing="em"``: the objective of each EM iteration (see
+        :mod:`bayeskit.classifiers._incomplete`); empty after a fit from complete rows.
+    n_iter_ : int
+        The M-steps made, the first estimate included (1 for complete rows: counting).
+    converged_ : bool
+
     Examples
     --------
     >>> import pandas as pd

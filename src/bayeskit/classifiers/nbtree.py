@@ -12,7 +12,6 @@ from bayeskit.classifiers._family import (
     FamilyClassifier,
     _check_memory,
     with_class_column,
-    with_family_parameters,
 )
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.classifiers.spode import candidate_tables
@@ -24,7 +23,6 @@ from bayeskit.stats.lookup import leave_one_out_scores
 __all__ = ["NBTree"]
 
 
-@with_family_parameters
 class NBTree(FamilyClassifier):
     """Naive-Bayes tree (Kohavi, "Scaling up the accuracy of naive-Bayes classifiers: a
     decision-tree hybrid", KDD 1996): a decision tree whose leaves hold naive Bayes models.
@@ -63,7 +61,40 @@ class NBTree(FamilyClassifier):
         The relative cut in leave-one-out error a split must exceed (Kohavi's 5%).
     max_depth : int, optional
         The deepest a leaf may be (the root is at depth 0); unlimited by default.
-    {params}
+    alpha : float, default=1.0
+        Pseudo-count of the conditional tables: with ``smoothing="lidstone"``,
+        ``P(x | c, pa) = (n_{c,pa,x} + alpha) / (n_{c,pa} + K alpha)``; 1 is the Laplacian
+        correction (Zhou Eqs. 7.20 and 7.25), 0 the unsmoothed MLE.
+    smoothing : str, default="lidstone"
+        An estimator of :data:`bayeskit.estimate.ESTIMATORS`, applied along each table's child
+        axis: "lidstone", "mle", "laplace", "m-estimate" (``alpha`` is m), "dirichlet-map",
+        "lidstone-where-zero", "bdeu" (``alpha`` is the equivalent sample size, spread over a
+        table's cells, the class counted as a parent), "k2", or "hierarchical"
+        (:func:`~bayeskit.estimate.hierarchical_dirichlet`: each conditional table shrunk
+        toward the one with a parent fewer, down to ``P(x | c)`` and ``P(x)``, ``alpha`` being
+        the root's pseudo-count), or "hierarchical-gibbs" (the same model fitted by Petitjean
+        et al.'s Gibbs sampler, :func:`~bayeskit.estimate.hierarchical_gibbs`: seeded, and
+        slower); the hierarchical ones need parents in order of importance, which a
+        NetworkClassifier's are not. Joint tables such as AODE's ``P(c, x_p)`` are Lidstone.
+    priors : array-like of shape (n_classes,), optional
+        Class probabilities to use instead of estimating them.
+    prior_alpha : float, default=1.0
+        Pseudo-count for the estimated class prior: ``P(c) = (n_c + prior_alpha) / (n + C
+        prior_alpha)``; 1 is the Laplacian correction (Zhou Eq. 7.19, Weka), 0 the relative
+        frequencies (scikit-learn).
+    categorical_features, categories :
+        Which columns are categorical, and declared vocabularies; see
+        :class:`bayeskit.data.Schema`.
+    handle_unknown : {"missing", "warn", "error"}, default="missing"
+        A category not seen in fit is treated as missing (optionally with a warning) or refused.
+    discretize : {"mdl", "equal-width", "equal-frequency", None}, default="mdl"
+        How numeric columns are binned and then modelled as categorical (cut points learned by
+        the first ``fit`` or ``partial_fit`` call and kept; "mdl" is the supervised method of
+        Fayyad and Irani, Zaki & Meira 18.2); None: accepted only for data without numeric
+        columns (these models need categories).
+    n_bins : int, default=5
+        Bins for the unsupervised discretizers.
+
     Attributes
     ----------
     classes_, schema_, class_count_, log_prior_ :

@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from bayeskit._warnings import warn
 from bayeskit.classifiers._checks import _check_choice
-from bayeskit.classifiers._family import FamilyClassifier, with_family_parameters
+from bayeskit.classifiers._family import FamilyClassifier
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.schema import Encoded
 from bayeskit.data.validation import check_count
@@ -38,7 +38,6 @@ def _structure_names() -> tuple[str, ...]:
     return (*STRUCTURE_LEARNERS, _NAIVE)
 
 
-@with_family_parameters
 class NetworkClassifier(FamilyClassifier):
     """A Bayesian network over the features and the class, used as a classifier.
 
@@ -72,7 +71,40 @@ class NetworkClassifier(FamilyClassifier):
         The most parents a node may have in the search (a learner that takes it).
     tabu_length : int, default=10
         The search's tabu list (a learner that takes it).
-    {params}
+    alpha : float, default=1.0
+        Pseudo-count of the conditional tables: with ``smoothing="lidstone"``,
+        ``P(x | c, pa) = (n_{c,pa,x} + alpha) / (n_{c,pa} + K alpha)``; 1 is the Laplacian
+        correction (Zhou Eqs. 7.20 and 7.25), 0 the unsmoothed MLE.
+    smoothing : str, default="lidstone"
+        An estimator of :data:`bayeskit.estimate.ESTIMATORS`, applied along each table's child
+        axis: "lidstone", "mle", "laplace", "m-estimate" (``alpha`` is m), "dirichlet-map",
+        "lidstone-where-zero", "bdeu" (``alpha`` is the equivalent sample size, spread over a
+        table's cells, the class counted as a parent), "k2", or "hierarchical"
+        (:func:`~bayeskit.estimate.hierarchical_dirichlet`: each conditional table shrunk
+        toward the one with a parent fewer, down to ``P(x | c)`` and ``P(x)``, ``alpha`` being
+        the root's pseudo-count), or "hierarchical-gibbs" (the same model fitted by Petitjean
+        et al.'s Gibbs sampler, :func:`~bayeskit.estimate.hierarchical_gibbs`: seeded, and
+        slower); the hierarchical ones need parents in order of importance, which a
+        NetworkClassifier's are not. Joint tables such as AODE's ``P(c, x_p)`` are Lidstone.
+    priors : array-like of shape (n_classes,), optional
+        Class probabilities to use instead of estimating them.
+    prior_alpha : float, default=1.0
+        Pseudo-count for the estimated class prior: ``P(c) = (n_c + prior_alpha) / (n + C
+        prior_alpha)``; 1 is the Laplacian correction (Zhou Eq. 7.19, Weka), 0 the relative
+        frequencies (scikit-learn).
+    categorical_features, categories :
+        Which columns are categorical, and declared vocabularies; see
+        :class:`bayeskit.data.Schema`.
+    handle_unknown : {"missing", "warn", "error"}, default="missing"
+        A category not seen in fit is treated as missing (optionally with a warning) or refused.
+    discretize : {"mdl", "equal-width", "equal-frequency", None}, default="mdl"
+        How numeric columns are binned and then modelled as categorical (cut points learned by
+        the first ``fit`` or ``partial_fit`` call and kept; "mdl" is the supervised method of
+        Fayyad and Irani, Zaki & Meira 18.2); None: accepted only for data without numeric
+        columns (these models need categories).
+    n_bins : int, default=5
+        Bins for the unsupervised discretizers.
+
     Attributes
     ----------
     classes_, schema_, class_count_, log_prior_ :

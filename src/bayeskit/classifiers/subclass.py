@@ -24,7 +24,7 @@ from bayeskit.classifiers._mixture import (
     fit_mixture,
     n_free_parameters,
 )
-from bayeskit.classifiers._params import store_parameters, tabular_parameters
+from bayeskit.classifiers._params import store_parameters
 from bayeskit.data.schema import Encoded
 from bayeskit.stats import MixtureCounts
 
@@ -39,13 +39,6 @@ _BLOCK = 1 << 15
 # --------------------------------------------------------------------------------------------
 
 
-@tabular_parameters(
-    prior_alpha="",
-    none=(
-        "numeric columns are refused with a SchemaError naming them (the components are "
-        "categorical tables)"
-    ),
-)
 class SubclassNaiveBayes(BayesClassifier):
     """Naive Bayes with each class split into subclasses: a mixture of naive Bayes components
     per class, learned by EM.
@@ -109,7 +102,24 @@ class SubclassNaiveBayes(BayesClassifier):
         Random starts per class and ``K``; the best run (largest objective) is kept.
     random_state : int, default=0
         Seed of the random starts; a fit is a deterministic function of it and the data.
-    {tabular}
+    priors : array-like of shape (n_classes,), optional
+        Class probabilities to use instead of estimating them.
+    prior_alpha : float, default=1.0
+        Pseudo-count for the estimated class prior: ``P(c) = (n_c + prior_alpha) / (n + C
+        prior_alpha)``; 1 is the Laplacian correction (Zhou Eq. 7.19, Weka), 0 the relative
+        frequencies (scikit-learn).
+    categorical_features, categories :
+        Which columns are categorical, and declared vocabularies; see
+        :class:`bayeskit.data.Schema`.
+    handle_unknown : {"missing", "warn", "error"}, default="missing"
+        A category not seen in fit is treated as missing (optionally with a warning) or refused.
+    discretize : {"mdl", "equal-width", "equal-frequency", None}, default="mdl"
+        How numeric columns are binned and then modelled as categorical (cut points learned by
+        the first ``fit`` or ``partial_fit`` call and kept; "mdl" is the supervised method of
+        Fayyad and Irani, Zaki & Meira 18.2); None: numeric columns are refused with a
+        SchemaError naming them (the components are categorical tables).
+    n_bins : int, default=5
+        Bins for the unsupervised discretizers.
 
     Attributes
     ----------

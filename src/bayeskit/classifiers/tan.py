@@ -14,9 +14,7 @@ from bayeskit.classifiers._family import (
     FamilyClassifier,
     class_information,
     pair_information,
-    with_family_parameters,
 )
-from bayeskit.classifiers._incomplete import with_em_parameters
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.graphs import maximum_spanning_tree
 from bayeskit.stats.information import CMI_WEIGHTINGS
@@ -24,8 +22,6 @@ from bayeskit.stats.information import CMI_WEIGHTINGS
 __all__ = ["TAN"]
 
 
-@with_em_parameters(network_em=True)
-@with_family_parameters
 class TAN(LearnsFromIncompleteRows, FamilyClassifier):
     """Tree-augmented naive Bayes: each feature has the class and at most one feature parent.
 
@@ -48,8 +44,63 @@ class TAN(LearnsFromIncompleteRows, FamilyClassifier):
     cmi : {"joint", "per-class"}, default="joint"
         The edge weight: ``"joint"`` weighs each class by its frequency (Friedman et al.; Yang
         Yu's Nanjing lecture), ``"per-class"`` is Eq. (7.22) exactly as Zhou prints it.
-    {params}
-    {em}
+    alpha : float, default=1.0
+        Pseudo-count of the conditional tables: with ``smoothing="lidstone"``,
+        ``P(x | c, pa) = (n_{c,pa,x} + alpha) / (n_{c,pa} + K alpha)``; 1 is the Laplacian
+        correction (Zhou Eqs. 7.20 and 7.25), 0 the unsmoothed MLE.
+    smoothing : str, default="lidstone"
+        An estimator of :data:`bayeskit.estimate.ESTIMATORS`, applied along each table's child
+        axis: "lidstone", "mle", "laplace", "m-estimate" (``alpha`` is m), "dirichlet-map",
+        "lidstone-where-zero", "bdeu" (``alpha`` is the equivalent sample size, spread over a
+        table's cells, the class counted as a parent), "k2", or "hierarchical"
+        (:func:`~bayeskit.estimate.hierarchical_dirichlet`: each conditional table shrunk
+        toward the one with a parent fewer, down to ``P(x | c)`` and ``P(x)``, ``alpha`` being
+        the root's pseudo-count), or "hierarchical-gibbs" (the same model fitted by Petitjean
+        et al.'s Gibbs sampler, :func:`~bayeskit.estimate.hierarchical_gibbs`: seeded, and
+        slower); the hierarchical ones need parents in order of importance, which a
+        NetworkClassifier's are not. Joint tables such as AODE's ``P(c, x_p)`` are Lidstone.
+    priors : array-like of shape (n_classes,), optional
+        Class probabilities to use instead of estimating them.
+    prior_alpha : float, default=1.0
+        Pseudo-count for the estimated class prior: ``P(c) = (n_c + prior_alpha) / (n + C
+        prior_alpha)``; 1 is the Laplacian correction (Zhou Eq. 7.19, Weka), 0 the relative
+        frequencies (scikit-learn).
+    categorical_features, categories :
+        Which columns are categorical, and declared vocabularies; see
+        :class:`bayeskit.data.Schema`.
+    handle_unknown : {"missing", "warn", "error"}, default="missing"
+        A category not seen in fit is treated as missing (optionally with a warning) or refused.
+    discretize : {"mdl", "equal-width", "equal-frequency", None}, default="mdl"
+        How numeric columns are binned and then modelled as categorical (cut points learned by
+        the first ``fit`` or ``partial_fit`` call and kept; "mdl" is the supervised method of
+        Fayyad and Irani, Zaki & Meira 18.2); None: accepted only for data without numeric
+        columns (these models need categories).
+    n_bins : int, default=5
+        Bins for the unsupervised discretizers.
+    missing : {"skip", "em"}, default="skip"
+        How rows with missing feature values are learned from. ``"skip"``: a missing value is
+        left out of the counts of its feature's tables. ``"em"``:
+        the structure is chosen from the available values, then its parameters are learned
+        by EM over the model's Bayesian network (exact expected family counts from the
+        junction tree); prediction is unchanged.
+    unlabelled : scalar, optional
+        The value of ``y`` that marks a row without a class label; such rows (and rows whose
+        label is missing, None or NaN) are learned from by semi-supervised EM (Nigam et al.
+        2000). None (default): every value of ``y`` is a class, and a missing label is an
+        error. Use ``-1`` for integer labels (scikit-learn's ``SelfTrainingClassifier``
+        convention); for text labels any string, e.g. ``"-1"`` or ``"?"``. Labels are matched
+        as text (``-1`` and ``"-1"`` mark each other; ``0`` does not mark ``False``).
+        ``classes_`` holds the labels seen on labelled rows. ``fit`` only: ``partial_fit``,
+        ``fit_chunks`` and :func:`bayeskit.dask.fit` refuse unlabelled rows.
+    unlabelled_weight : float, default=1.0
+        The weight of an unlabelled row relative to a labelled one (Nigam's lambda); small
+        values stop a large unlabelled set from drowning the labels.
+    max_iter : int, default=100
+        At most this many EM iterations (M-steps) after the first estimate.
+    tol : float, default=1e-6
+        EM stops when the objective (``history_``) changes by less than ``tol`` times its
+        size from one iteration to the next.
+
     Attributes
     ----------
     classes_, schema_, class_count_, log_prior_ :
@@ -66,8 +117,13 @@ class TAN(LearnsFromIncompleteRows, FamilyClassifier):
         The tree's directed edges, parent first.
     log_cpt_ : list of ndarray, one per feature, shape (n_classes, n_parent_states, n_states)
         ``log P(x_j | c, pa_j)``; ``n_parent_states`` is 1 for the root.
+    history_ : list of float
+        With unlabelled rows or ``missing="em"``: the objective of each EM iteration (see
+        :mod:`bayeskit.classifiers._incomplete`); empty after a fit from complete rows.
+    n_iter_ : int
+        The M-steps made, the first estimate included (1 for complete rows: counting).
+    converged_ : bool
 
-    {em_attributes}
     Examples
     --------
     >>> from bayeskit.data import datasets
