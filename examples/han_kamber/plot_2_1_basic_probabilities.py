@@ -17,7 +17,7 @@ Relative frequencies are the maximum-likelihood estimates of a discrete distribu
 gets them by fitting a small Bayesian network with ``estimator="mle"``
 (:func:`~bayeskit.networks.fit_parameters`): its joint distribution is the table of relative
 frequencies, and a conditional probability is a query to exact inference
-(:class:`~bayeskit.networks.VariableElimination`).
+(:class:`~bayeskit.inference.VariableElimination`).
 """
 
 from fractions import Fraction

@@ -17,8 +17,8 @@ the hypothesis' prior into its posterior,
 and the classifier predicts the class of highest posterior. In the first example every
 probability is a relative frequency of a 7-row table of customers (Table A): the likelihood of
 :math:`X` = (youth, fair) is the fraction of each class's customers with *both* values, the joint
-likelihood of bayeskit's :class:`~bayeskit.FullBayes` over categorical attributes. In the second
-the probabilities are given, and the posterior is a query to a two-node Bayesian network.
+likelihood of bayeskit's :class:`~bayeskit.classifiers.FullBayes` over categorical attributes. In
+the second the probabilities are given, and the posterior is a query to a two-node Bayesian network.
 """
 
 from fractions import Fraction

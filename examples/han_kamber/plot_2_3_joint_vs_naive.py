@@ -16,8 +16,9 @@ Bayes assumes the attributes independent given the class,
 
 so it needs each value seen in the class only on its own. On the 7-row table B of the notes
 (bundled as ``age_credit_b``; it differs from table A in its fifth row), no buyer is
-(youth, excellent), and bayeskit's :class:`~bayeskit.FullBayes` gives the joint likelihood 0,
-while :class:`~bayeskit.NaiveBayes` gives the product of the two marginal frequencies.
+(youth, excellent), and bayeskit's :class:`~bayeskit.classifiers.FullBayes` gives the joint
+likelihood 0, while :class:`~bayeskit.classifiers.NaiveBayes` gives the product of the two marginal
+frequencies.
 """
 
 from fractions import Fraction

@@ -17,9 +17,9 @@ customer to classify is
 
 Naive Bayes estimates the prior and each attribute's class-conditional probability by relative
 frequencies and predicts the class maximising :math:`P(X \mid C_i) P(C_i)`, with
-:math:`P(X \mid C_i) = \prod_k P(x_k \mid C_i)`. bayeskit's :class:`~bayeskit.NaiveBayes` with no
-smoothing (``alpha=0``, ``prior_alpha=0``) reproduces the figures, which the book prints to three
-decimals.
+:math:`P(X \mid C_i) = \prod_k P(x_k \mid C_i)`. bayeskit's
+:class:`~bayeskit.classifiers.NaiveBayes` with no smoothing (``alpha=0``, ``prior_alpha=0``)
+reproduces the figures, which the book prints to three decimals.
 """
 
 from fractions import Fraction
@@ -67,7 +67,7 @@ compare([("P(buys = yes)", "0.643", prior[1]), ("P(buys = no)", "0.357", prior[0
 # %%
 # The class-conditional probabilities of X's values
 # -------------------------------------------------
-# :meth:`~bayeskit.NaiveBayes.feature_log_likelihood` gives
+# :meth:`~bayeskit.classifiers.NaiveBayes.feature_log_likelihood` gives
 # :math:`\log P(x_k \mid C_i)` for each attribute of the sample, shape (sample, attribute, class).
 terms = pd.DataFrame(
     np.exp(model.feature_log_likelihood(x)[0]), index=X.columns, columns=model.classes_

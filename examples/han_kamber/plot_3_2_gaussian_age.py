@@ -15,8 +15,8 @@ A continuous attribute is commonly given a Gaussian class-conditional density,
 whose mean and variance are estimated from the class's values. The notes' example keeps age
 numeric in a 7-row table (bundled as ``age_numeric_credit``) and evaluates both classes' densities
 at age 30. The variances the notes print are the *sample* variances, divided by
-:math:`n_i - 1`: bayeskit's :class:`~bayeskit.NaiveBayes` with ``ddof=1``, no variance floor
-(``var_smoothing=0``) and numeric attributes kept numeric (``discretize=None``).
+:math:`n_i - 1`: bayeskit's :class:`~bayeskit.classifiers.NaiveBayes` with ``ddof=1``, no variance
+floor (``var_smoothing=0``) and numeric attributes kept numeric (``discretize=None``).
 """
 
 from fractions import Fraction

@@ -18,9 +18,9 @@ The notes' network has six Boolean variables: *FamilyHistory* and *Smoker* are t
 *LungCancer*; *Smoker* is also the parent of *Emphysema*; *LungCancer* is the parent of
 *PositiveXRay*, and both *LungCancer* and *Emphysema* are the parents of *Dyspnea* (the notes draw
 the graph as a figure, Han, Kamber & Pei's Fig. 9.1(a)). This example draws it with
-:func:`bayeskit.plot.network`, reads the CPT of *LungCancer* with a :class:`~bayeskit.networks.CPD`,
+:func:`bayeskit.plot.network`, reads the CPT of *LungCancer* with a :class:`~bayeskit.factors.CPD`,
 and checks the independences the notes state in words as d-separation in the graph
-(:meth:`bayeskit.networks.DAG.d_separated`).
+(:meth:`bayeskit.graphs.DAG.d_separated`).
 """
 
 from fractions import Fraction

@@ -23,8 +23,8 @@ adds one to every count, of the class too:
     \tilde{P}(\text{color} = 0 \mid y = \text{yes}) = \frac{0 + 1}{2 + 4}, \qquad
     \tilde{P}(y = \text{yes}) = \frac{2 + 1}{5 + 2}.
 
-bayeskit's :class:`~bayeskit.NaiveBayes` does both: ``alpha=0, prior_alpha=0`` for frequencies,
-``alpha=1, prior_alpha=1`` for the corrected estimates.
+bayeskit's :class:`~bayeskit.classifiers.NaiveBayes` does both: ``alpha=0, prior_alpha=0`` for
+frequencies, ``alpha=1, prior_alpha=1`` for the corrected estimates.
 """
 
 import warnings

@@ -17,7 +17,7 @@ and every marginal or conditional probability is a sum of that product. The slid
 query, so this example poses some, answers each exactly by hand, enumerating the 32 joint states
 in rational arithmetic, and compares with bayeskit's
 :class:`~bayeskit.networks.BayesianNetwork` and its exact inference by variable elimination
-(:class:`~bayeskit.networks.VariableElimination`).
+(:class:`~bayeskit.inference.VariableElimination`).
 """
 
 import itertools
@@ -119,7 +119,7 @@ def by_hand(event, evidence=None):
 # Queries by variable elimination
 # -------------------------------
 # :meth:`~bayeskit.networks.BayesianNetwork.probability` evaluates the chain rule for a full
-# assignment; :meth:`~bayeskit.networks.VariableElimination.query` sums out the other variables
+# assignment; :meth:`~bayeskit.inference.VariableElimination.query` sums out the other variables
 # for a posterior given evidence. Knowing that C is true makes S *less* likely to explain B:
 # :math:`P(S \mid B)` falls from 0.102 to 0.084 once C is known, explaining away.
 inference = VariableElimination(net)

@@ -21,7 +21,7 @@ prior :math:`\hat{P}(c_i) = n_i / n`. A point goes to the class of largest
 Example 18.1 takes two attributes of the Iris data, sepal length and sepal width, and two classes:
 :math:`c_1` is *iris-setosa* (50 points), :math:`c_2` the other two species (100 points). It
 classifies the test point :math:`\mathbf{x} = (6.75, 4.25)^T`. bayeskit's
-:class:`~bayeskit.FullBayes` reproduces every figure of the example.
+:class:`~bayeskit.classifiers.FullBayes` reproduces every figure of the example.
 
 The book's Iris is the UCI-archive file, which bayeskit bundles as ``iris``; scikit-learn's
 ``load_iris`` corrects two setosa rows and gives slightly different figures for :math:`c_1`.
@@ -92,7 +92,7 @@ compare(
 # %%
 # Classifying the test point (Eq. 18.4)
 # -------------------------------------
-# :meth:`~bayeskit.FullBayes.predict_joint_log_proba` gives
+# :meth:`~bayeskit.classifiers.FullBayes.predict_joint_log_proba` gives
 # :math:`\log f_i(\mathbf{x}) \hat{P}(c_i)`; subtracting the log prior leaves the density. The book
 # multiplies the densities by the priors rounded to 0.33 and 0.67, so a second model is given
 # those priors to reproduce its products.

@@ -23,8 +23,9 @@ the :math:`\prod_j m_j` possible values:
 Table 18.1 discretises the sepal length of the Iris data into four bins and the sepal width into
 three; Table 18.2 counts each cell per class (:math:`c_1` is *iris-setosa*, :math:`c_2` the
 other two species). Example 18.2 classifies two points, one in an occupied cell and one in a cell
-empty in both classes. bayeskit's :class:`~bayeskit.FullBayes` keeps exactly these counts and
-gives the example's likelihoods, with ``alpha=0`` (no pseudo-count) and ``alpha=1`` (Eq. 18.6).
+empty in both classes. bayeskit's :class:`~bayeskit.classifiers.FullBayes` keeps exactly these
+counts and gives the example's likelihoods, with ``alpha=0`` (no pseudo-count) and ``alpha=1``
+(Eq. 18.6).
 """
 
 from fractions import Fraction
@@ -34,8 +35,7 @@ import numpy as np
 import pandas as pd
 
 from bayeskit import FullBayes
-from bayeskit.data import datasets
-from bayeskit.data.discretize import apply_cuts
+from bayeskit.data import apply_cuts, datasets
 
 
 def compare(rows, reference="book"):
@@ -62,7 +62,7 @@ def compare(rows, reference="book"):
 # --------------------
 # Bins are closed on the right, the first one on both sides: sepal length ``[4.3, 5.2]``,
 # ``(5.2, 6.1]``, ``(6.1, 7.0]``, ``(7.0, 7.9]``; sepal width ``[2.0, 2.8]``, ``(2.8, 3.6]``,
-# ``(3.6, 4.4]``. :func:`~bayeskit.data.discretize.apply_cuts` bins by the inner edges.
+# ``(3.6, 4.4]``. :func:`~bayeskit.data.apply_cuts` bins by the inner edges.
 X, species = datasets.load("iris")
 X = X[["sepal_length", "sepal_width"]]
 y = species.map({"setosa": "c1", "versicolor": "c2", "virginica": "c2"}).astype(str)
@@ -88,9 +88,9 @@ print(pd.concat([X, Xd], axis=1, keys=["measured", "binned"]).head().to_string()
 # %%
 # Table 18.2: the class-specific joint counts
 # -------------------------------------------
-# A fitted :class:`~bayeskit.FullBayes` holds the count of every (length, width) cell per class,
-# its sufficient statistic; ``dense()`` lays it out as Table 18.2 (rows: sepal length bins,
-# columns: sepal width bins), the numerators over :math:`n_1 = 50` and :math:`n_2 = 100`.
+# A fitted :class:`~bayeskit.classifiers.FullBayes` holds the count of every (length, width) cell
+# per class, its sufficient statistic; ``dense()`` lays it out as Table 18.2 (rows: sepal length
+# bins, columns: sepal width bins), the numerators over :math:`n_1 = 50` and :math:`n_2 = 100`.
 model = FullBayes(alpha=0).fit(Xd, y)
 counts = model.stats_.joint.dense()
 book = {

@@ -24,7 +24,7 @@ margin of Table 18.2, with a pseudo-count where a count is zero (Example 18.4):
 
 Both examples classify the test point :math:`\mathbf{x} = (6.75, 4.25)^T` of Example 18.1
 (:math:`c_1` is *iris-setosa*, :math:`c_2` the other two species) with bayeskit's
-:class:`~bayeskit.NaiveBayes`.
+:class:`~bayeskit.classifiers.NaiveBayes`.
 """
 
 from fractions import Fraction
@@ -33,8 +33,7 @@ import numpy as np
 import pandas as pd
 
 from bayeskit import NaiveBayes
-from bayeskit.data import datasets
-from bayeskit.data.discretize import apply_cuts
+from bayeskit.data import apply_cuts, datasets
 from bayeskit.plot import density_contours
 
 

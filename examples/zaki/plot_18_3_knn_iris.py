@@ -19,8 +19,8 @@ radius :math:`r` and volume :math:`V`,
 so the predicted class is the majority class among the K neighbours. Example 18.5 classifies
 :math:`\mathbf{x} = (6.75, 4.25)^T` on the 2-D Iris data of Example 18.1 (:math:`c_1` is
 *iris-setosa*, :math:`c_2` the other two species) with :math:`K = 5` and the Euclidean
-distance. bayeskit's :class:`~bayeskit.KNNBayes` gives the counts, the radius, the densities and
-the posterior.
+distance. bayeskit's :class:`~bayeskit.classifiers.KNNBayes` gives the counts, the radius, the
+densities and the posterior.
 """
 
 from fractions import Fraction

@@ -172,10 +172,10 @@ assert sample.predict(x)[0] == "N"
 # :math:`\Sigma_1 = \begin{pmatrix} 5 & 3 \\ 3 & 2 \end{pmatrix}` has determinant 1 and inverse
 # :math:`\begin{pmatrix} 2 & -3 \\ -3 & 5 \end{pmatrix}`, so the squared Mahalanobis distance of
 # :math:`\mathbf{x} - \mu_1 = (2, 1)^T` is :math:`8 - 12 + 5 = 1`; :math:`\Sigma_2` is
-# diagonal with determinant 2, and :math:`\mathbf{x} - \mu_2 = (-2, -1)^T` is at :math:`4/2 + 1
-# = 3`. Eq. (18.3) gives :math:`f_1 = e^{-1/2} / 2\pi` and :math:`f_2 = e^{-3/2} / (2\pi\sqrt{2})`.
-# The estimate layer's Gaussian functions, which :class:`~bayeskit.FullBayes` uses, compute them
-# from the Cholesky factors.
+# diagonal with determinant 2, and :math:`\mathbf{x} - \mu_2 = (-2, -1)^T` is at
+# :math:`4/2 + 1 = 3`. Eq. (18.3) gives :math:`f_1 = e^{-1/2} / 2\pi` and
+# :math:`f_2 = e^{-3/2} / (2\pi\sqrt{2})`. The estimate layer's Gaussian functions, which
+# :class:`~bayeskit.classifiers.FullBayes` uses, compute them from the Cholesky factors.
 mu = {"c1": np.array([1.0, 3.0]), "c2": np.array([5.0, 5.0])}
 cov = {"c1": np.array([[5.0, 3.0], [3.0, 2.0]]), "c2": np.array([[2.0, 0.0], [0.0, 1.0]])}
 point = np.array([[3.0, 4.0]])
@@ -197,8 +197,9 @@ compare(
 # The classifier itself learns its parameters from data. Any data whose class means and
 # maximum-likelihood covariances are the given ones make it the exercise's classifier: the
 # :math:`2d = 4` points :math:`\mu \pm \sqrt{d} L e_j` (:math:`L` the Cholesky factor) have
-# exactly that mean and covariance. Fitted on them with equal priors, :class:`~bayeskit.FullBayes`
-# gives :math:`P(c_1 \mid \mathbf{x}) = f_1 / (f_1 + f_2) = 0.794`: class :math:`c_1`.
+# exactly that mean and covariance. Fitted on them with equal priors,
+# :class:`~bayeskit.classifiers.FullBayes` gives
+# :math:`P(c_1 \mid \mathbf{x}) = f_1 / (f_1 + f_2) = 0.794`: class :math:`c_1`.
 spread = {c: np.sqrt(2) * chol[c].T for c in chol}
 points = np.concatenate([mu[c] + s * sign for c, s in spread.items() for sign in (1, -1)])
 points = pd.DataFrame(points, columns=["x1", "x2"])
