@@ -22,6 +22,7 @@ Examples section where one applies, with the counts.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 import inspect
 import pkgutil
@@ -250,7 +251,7 @@ PACKAGES = [
     "bayeskit.evaluate",
     "bayeskit.plot",
 ]
-SECTION = re.compile(r"^(Parameters|Returns|Yields|Raises|Examples)\n-{3,}\s*$", re.M)
+SECTION = re.compile(r"^(Parameters|Attributes|Returns|Yields|Raises|Examples)\n-{3,}\s*$", re.M)
 
 
 def public_definitions() -> dict[str, object]:
@@ -303,17 +304,22 @@ def needed(obj: object) -> dict[str, bool]:
         returns = annotation not in (None, "None", inspect.Signature.empty) or bool(
             inspect.isgeneratorfunction(obj)
         )
+    exception = inspect.isclass(obj) and issubclass(obj, BaseException)
     return {
         "Parameters": bool(params),
         "Returns": returns,
         "Raises": inspect.isfunction(obj) and _raises(obj),
-        "Examples": True,
+        "Examples": not exception,  # a warning's or an error's example is the raising call's
     }
 
 
 def has(obj: object) -> set[str]:
-    """The numpydoc sections of ``obj``'s docstring (Yields counts as Returns)."""
+    """The numpydoc sections of ``obj``'s docstring: Yields counts as Returns, and a record's
+    (a dataclass's or named tuple's) Attributes as its Parameters, its fields."""
     found = set(SECTION.findall(inspect.getdoc(obj) or ""))
+    record = dataclasses.is_dataclass(obj) or (inspect.isclass(obj) and hasattr(obj, "_fields"))
+    if record and "Attributes" in found:
+        found.add("Parameters")
     return found | ({"Returns"} if "Yields" in found else set())
 
 

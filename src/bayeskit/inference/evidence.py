@@ -34,7 +34,27 @@ NETWORK_ATTRIBUTES = ("dag", "nodes", "states", "cardinality", "cpt")
 
 def check_network(network: Any, what: str = "network") -> None:
     """TypeError naming ``what`` unless ``network`` has what inference reads of a network
-    (:data:`NETWORK_ATTRIBUTES`)."""
+    (:data:`NETWORK_ATTRIBUTES`).
+
+    Parameters
+    ----------
+    network : object
+        The network an engine is given.
+    what : str, default="network"
+        The argument's name, for the message.
+
+    Raises
+    ------
+    TypeError
+        ``network`` lacks one of :data:`NETWORK_ATTRIBUTES`.
+
+    Examples
+    --------
+    >>> check_network({"dag": None}, "model")
+    Traceback (most recent call last):
+    ...
+    TypeError: model must be a BayesianNetwork, got dict
+    """
     if not all(hasattr(network, name) for name in NETWORK_ATTRIBUTES):
         msg = f"{what} must be a BayesianNetwork, got {type(network).__name__}"
         raise TypeError(msg)
@@ -46,6 +66,14 @@ class ZeroProbabilityEvidence(ValueError):
     Every query of exact inference (variable elimination, the junction tree, MAP), the
     samplers and ``bayeskit network query`` raise it, for a single evidence set and for any
     row of a batch; ``probability_of_evidence`` answers 0 instead.
+
+    Parameters
+    ----------
+    message : str
+    evidence : mapping node -> state, optional
+        The impossible evidence (stored as a dict).
+    rows : list, optional
+        In a batch, the index labels of the impossible rows.
 
     Attributes
     ----------
@@ -69,7 +97,30 @@ class ZeroProbabilityEvidence(ValueError):
 def zero_evidence(evidence: Mapping[Any, Any], rows: Sequence[Any] | None = None,
                   n_rows: int | None = None) -> ZeroProbabilityEvidence:  # fmt: skip
     """The error for evidence of probability zero; for a batch, ``rows`` are the index labels
-    of the impossible rows (the first one's evidence is ``evidence``) of ``n_rows``."""
+    of the impossible rows (the first one's evidence is ``evidence``) of ``n_rows``.
+
+    Parameters
+    ----------
+    evidence : mapping node -> state
+        The impossible evidence (a batch's first impossible row).
+    rows : sequence, optional
+        A batch's impossible rows (index labels); None for a single query.
+    n_rows : int, optional
+        The batch's number of rows (with ``rows``).
+
+    Returns
+    -------
+    ZeroProbabilityEvidence
+        The error, its message naming the evidence (and the rows), to be raised.
+
+    Examples
+    --------
+    >>> error = zero_evidence({"wet": "yes"}, rows=[3, 7], n_rows=10)
+    >>> error.evidence, error.rows
+    ({'wet': 'yes'}, [3, 7])
+    >>> str(error).split(";")[1].split(":")[0]
+    ' 2 of 10 rows are impossible (rows 3, 7)'
+    """
     if rows is None:
         msg = (
             f"the evidence {dict(evidence)} has probability zero under the network (no joint "
@@ -92,6 +143,11 @@ class EvidenceChecker:
     not both asked for and observed (:meth:`apart`), and its evidence read into the nodes'
     positions and state codes (:meth:`evidence`, :meth:`evidence_frame`). Nodes are referred to
     by their position in ``network.nodes``; states by their index in ``network.states(node)``.
+
+    Parameters
+    ----------
+    network : BayesianNetwork
+        Or any object with what inference reads of a network (:data:`NETWORK_ATTRIBUTES`).
 
     Examples
     --------

@@ -454,6 +454,16 @@ def write_bif(network: BayesianNetwork, target: Any, *, name: str = "unknown") -
     in C order; every probability with ``repr``, so reading the file back gives the same
     floats, DAG, node and parent order and states.
 
+    Parameters
+    ----------
+    network : BayesianNetwork
+        The network to write.
+    target : str, path or file object
+        Where to write: a path (gzip-compressed when it ends in ``.gz``), or an open text or
+        binary stream, left open.
+    name : str, default="unknown"
+        The network's name in the file (a single word).
+
     Raises
     ------
     ValueError
@@ -462,6 +472,18 @@ def write_bif(network: BayesianNetwork, target: Any, *, name: str = "unknown") -
         ``{}()[];,|``, no ``//`` or ``/*``, which start comments; strings UTF-8 can encode).
     TypeError
         ``network`` is no :class:`BayesianNetwork`, or ``target`` no path or stream.
+
+    Examples
+    --------
+    >>> import io
+    >>> from bayeskit.networks import example_network
+    >>> net = example_network("cancer")
+    >>> out = io.StringIO()
+    >>> write_bif(net, out, name="cancer")
+    >>> out.getvalue().splitlines()[0]
+    'network cancer {'
+    >>> read_bif(io.StringIO(out.getvalue())).cpt("Cancer").tolist() == net.cpt("Cancer").tolist()
+    True
     """
     _check_names(network, name, _bif_rule, "BIF", "write_bif")
     _write_to(target, lambda out: _write(network, out, name), "write_bif")

@@ -60,6 +60,12 @@ def fit_parameters(
         (``"(-inf, 2.5]"``); a mapping bins the columns it names
         (:func:`~bayeskit.factors.states.discretize_frame`). A DataFrame only.
 
+    Returns
+    -------
+    NetworkFit
+        ``.network``, the fitted :class:`BayesianNetwork`, and ``.counts``, the family counts
+        it was estimated from (add another fit's counts to learn from more rows).
+
     Examples
     --------
     >>> from bayeskit.networks import DAG
@@ -133,6 +139,13 @@ def fit_em(
         EM, or gradient ascent on the CPT entries (Han, Kamber and Pei, *Data Mining:
         Concepts and Techniques*, 9.1.2: the gradient from the same expected counts, each
         step projected back onto the simplex).
+
+    Returns
+    -------
+    EMResult
+        ``.network``, the fitted network (of the best start), with the run's ``history``
+        (observed-data log-likelihood per iteration), ``objective``, ``n_iter`` and
+        ``converged``.
 
     Examples
     --------

@@ -200,6 +200,12 @@ def read_xmlbif(source: Any, *, max_cells: int = MAX_TABLE_CELLS) -> BayesianNet
         The most probabilities the file's ``<TABLE>``\\ s may hold together; counted as they
         are read, before any CPT is allocated.
 
+    Returns
+    -------
+    BayesianNetwork
+        The network the file describes: its variables as nodes, their outcomes as states,
+        its tables as CPTs.
+
     Raises
     ------
     XMLBIFError
@@ -324,6 +330,16 @@ def write_xmlbif(network: BayesianNetwork, target: Any, *, name: str = "unknown"
     Names are escaped and probabilities written with ``repr``, so reading the file back gives
     the same floats, DAG, node and parent order and states.
 
+    Parameters
+    ----------
+    network : BayesianNetwork
+        The network to write.
+    target : str, path or file object
+        Where to write: a path (gzip-compressed when it ends in ``.gz``), or an open text or
+        binary stream, left open.
+    name : str, default="unknown"
+        The network's ``<NAME>`` in the file.
+
     Raises
     ------
     ValueError
@@ -332,6 +348,17 @@ def write_xmlbif(network: BayesianNetwork, target: Any, *, name: str = "unknown"
         a character XML 1.0 cannot hold (control characters other than tab and line breaks).
     TypeError
         ``network`` is no :class:`BayesianNetwork`, or ``target`` no path or stream.
+
+    Examples
+    --------
+    >>> import io
+    >>> from bayeskit.networks import example_network
+    >>> net = example_network("earthquake")
+    >>> out = io.StringIO()
+    >>> write_xmlbif(net, out, name="earthquake")
+    >>> back = read_xmlbif(io.StringIO(out.getvalue()))
+    >>> back.nodes == net.nodes, back.cpt("Alarm").tolist() == net.cpt("Alarm").tolist()
+    (True, True)
     """
     _check_names(network, name, _xml_rule, "XMLBIF", "write_xmlbif")
     _write_to(target, lambda out: _write(network, out, name), "write_xmlbif")
