@@ -39,7 +39,8 @@ class IdentifierWarning(UserWarning):
 
 
 class ZeroEvidenceWarning(UserWarning):
-    """Every class has probability zero for a sample; its posterior is reported as uniform."""
+    """Every class has probability zero for a sample; its posterior is reported as the class
+    prior."""
 
 
 class SingularCovarianceWarning(UserWarning):
