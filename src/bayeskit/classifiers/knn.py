@@ -32,6 +32,7 @@ from bayeskit.classifiers._knn_geometry import (
     p_norm,
     unit_for,
 )
+from bayeskit.classifiers._knn_votes import ball_votes
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.classifiers._predict import normalise
 from bayeskit.data.missing import row_patterns
@@ -390,7 +391,10 @@ class KNNBayes(BayesClassifier):
         k = min(self.n_neighbors, n_rows)
         while todo.size:
             dist, ind, offset, unit = self._neighbours(index, points[todo], k)
-            done, v, r = self._vote(dist, ind, offset, full=k == n_rows)
+            done, v, r = ball_votes(
+                dist, ind, offset, st, n_classes, self._target,
+                ties=self.ties, weights=self.weights, full=k == n_rows,
+            )  # fmt: skip
             r /= unit  # the radius in the data's units
             votes[todo[done]], radius[todo[done]] = v[done], r[done]
             todo, k = todo[~done], min(2 * k, n_rows)
@@ -436,40 +440,6 @@ class KNNBayes(BayesClassifier):
             dist[far] = np.take_along_axis(excess, order, axis=1)
             ind[far], offset[far], unit[far] = order, radius[far] * u, u
         return dist, ind, offset, unit
-
-    def _vote(self, dist: np.ndarray, ind: np.ndarray, offset: np.ndarray, *, full: bool):
-        """Votes from sorted neighbour lists ``(m, k)`` at distances ``offset + dist`` (see
-        :meth:`_neighbours`); ``done`` marks rows they suffice for."""
-        st = self.stats_
-        w = st.weight[ind]
-        target = self._target
-        cum = np.cumsum(w, axis=1)
-        reached = cum >= target * (1.0 - 1e-12)
-        if full:
-            reached[:, -1] = True
-        done = reached.any(axis=1)
-        rows = np.arange(dist.shape[0])
-        r = dist[rows, np.argmax(reached, axis=1)]
-        if self.ties == "index":
-            share = np.minimum(np.maximum(target - (cum - w), 0.0), w)
-        else:
-            if not full:
-                done &= dist[:, -1] > r
-            inside, tied = dist < r[:, None], dist == r[:, None]
-            left = target - (w * inside).sum(axis=1)
-            share = w * inside + w * tied * (left / (w * tied).sum(axis=1))[:, None]
-        if self.weights == "distance":
-            true = offset[:, None] + dist
-            at_zero = (true == 0) & (share > 0)
-            inverse = np.divide(1.0, true, out=np.zeros_like(true), where=true > 0)
-            voted = np.where(at_zero.any(axis=1)[:, None], share * at_zero, share * inverse)
-            # 1 / distance underflows only where every distance is the same to float64 (beyond
-            # 1e308): the inverse-distance weights are then equal
-            share = np.where((voted.sum(axis=1) > 0)[:, None], voted, share)
-        n_classes = len(self.classes_)
-        flat = (rows[:, None] * n_classes + st.y[ind]).ravel()
-        v = np.bincount(flat, weights=share.ravel(), minlength=dist.shape[0] * n_classes)
-        return done, v.reshape(-1, n_classes), offset + r
 
     def _log_density(self, ball: _Ball) -> np.ndarray:
         """``log(K_i / (n_i V))``, the volume left out where undefined (see Notes)."""
