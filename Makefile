@@ -2,7 +2,7 @@
 # builds the site).
 # Each installs what it needs into .venv and records it in its own stamp, so either may run
 # first: `make demo` installs bayeskit alone, `make test` adds the test extras (pytest, hypothesis,
-# dask, matplotlib, ruff, mypy). Editing pyproject.toml makes both install again.
+# dask, matplotlib, ruff, mypy). Editing pyproject.toml makes each install again.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin

@@ -16,7 +16,7 @@ DOCS = Path(__file__).resolve().parent
 
 project = "bayeskit"
 author = "bayeskit developers"
-copyright = "bayeskit developers"  # noqa: A001 (the name Sphinx reads)
+copyright = "bayeskit developers"
 release = bayeskit.__version__
 version = ".".join(release.split(".")[:2])
 
