@@ -38,8 +38,8 @@ test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -n 2 -q
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BIN)/python -m mypy
 
 # The site (docs/_build/html/index.html), warnings as errors; docs-fast skips running the gallery.
