@@ -88,9 +88,7 @@ KNOWN_PRIVATE_IMPORTS: set[str] = set()
 KNOWN_BIG_MODULES: set[str] = set()
 
 # "module:qualified.name" of functions and methods over MAX_FUNCTION_LINES lines
-KNOWN_BIG_FUNCTIONS = {
-    "bayeskit.inference._jt_kernels:_row",
-}
+KNOWN_BIG_FUNCTIONS: set[str] = set()
 
 
 # ------------------------------------------------------------------------------------------------

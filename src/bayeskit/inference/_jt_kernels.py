@@ -32,45 +32,34 @@ from bayeskit._compiled import serial_kernel
 _TINY = 1e-100  # a clique whose largest cell falls below this is divided by it
 
 
-def _row(  # noqa: PLR0912, PLR0913, PLR0915  # pragma: no cover - compiled
-    pots0, pot, msg, fresh, marks, pot_off, sep_off, proj, proj_off, edge_from, edge_to,
-    edge_id, prior, prior_log, root, distribute, everything, row, obs_clique, obs_stride,
-    obs_card, targets_clique,
-):  # fmt: skip
-    """One evidence row (``row``: a state per observed node, -1 = not observed) through the
-    tree, in the buffers ``pot`` (potentials), ``msg`` (a message per separator), ``fresh``
-    (scratch) and ``marks`` (a flag per clique): mark the cliques the row needs (all of them
-    with ``everything``), copy their compiled potentials, zero the cells the evidence rules out
-    in each observed node's home clique, collect towards ``root`` (a clique needed by the row
-    receives the prior message ``prior`` of each neighbour it does not need) and, with
-    ``distribute``, send back to the needed cliques. Returns ``log P(e)`` (``-inf`` for
-    evidence of probability zero).
-
-    Directed edges ``k`` are the collect order towards ``root`` (every clique after all the
-    cliques beyond it): message from clique ``edge_from[k]`` to ``edge_to[k]`` over separator
-    ``e = edge_id[k] // 2``, and ``proj[proj_off[edge_id[k]] + i]`` is the separator cell of
-    cell ``i`` of the sending clique (``proj_off[edge_id[k] ^ 1]`` for the receiving one). The
-    prior message in direction ``edge_id[k]`` is ``prior[(edge_id[k] % 2) * n_sep + sep_off[e]
-    + m]`` times ``exp(prior_log[edge_id[k]])``.
-    """
-    n_cliques = pot_off.shape[0] - 1
-    n_sep = sep_off[sep_off.shape[0] - 1]
-    n_edges = edge_from.shape[0]
+def _mark(  # noqa: PLR0913  # pragma: no cover - compiled
+    marks, edge_from, edge_to, root, distribute, everything, row, obs_clique, targets_clique
+):
+    """Flag in ``marks`` the cliques the row needs (all of them with ``everything``): its
+    terminals (``root``, each observed node's home clique and, with ``distribute``, each
+    target's clique) and every clique on the tree paths between them."""
     if everything:
         marks[:] = 1
-    else:
-        marks[:] = 0
-        marks[root] = 1
-        if distribute:
-            for q in range(targets_clique.shape[0]):
-                marks[targets_clique[q]] = 1
-        for j in range(row.shape[0]):
-            if row[j] >= 0:
-                marks[obs_clique[j]] = 1
-        for k in range(n_edges):  # a clique is needed when one beyond it is
-            if marks[edge_from[k]]:
-                marks[edge_to[k]] = 1
-    for c in range(n_cliques):
+        return
+    marks[:] = 0
+    marks[root] = 1
+    if distribute:
+        for q in range(targets_clique.shape[0]):
+            marks[targets_clique[q]] = 1
+    for j in range(row.shape[0]):
+        if row[j] >= 0:
+            marks[obs_clique[j]] = 1
+    for k in range(edge_from.shape[0]):  # a clique is needed when one beyond it is
+        if marks[edge_from[k]]:
+            marks[edge_to[k]] = 1
+
+
+def _load(  # noqa: PLR0913  # pragma: no cover - compiled
+    pots0, pot, marks, pot_off, row, obs_clique, obs_stride, obs_card
+):
+    """Copy the compiled potentials of the marked cliques into ``pot`` and zero the cells the
+    evidence ``row`` rules out in each observed node's home clique."""
+    for c in range(pot_off.shape[0] - 1):
         if marks[c]:
             for i in range(pot_off[c], pot_off[c + 1]):
                 pot[i] = pots0[i]
@@ -84,8 +73,19 @@ def _row(  # noqa: PLR0912, PLR0913, PLR0915  # pragma: no cover - compiled
         for i in range(pot_off[c + 1] - pot_off[c]):
             if (i // st) % k != s:
                 pot[pot_off[c] + i] = 0.0
+
+
+def _collect(  # noqa: PLR0913  # pragma: no cover - compiled
+    pot, msg, marks, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id, prior,
+    prior_log,
+):  # fmt: skip
+    """Pass the messages towards the root along the marked sub-tree (a marked clique receives
+    the prior message of each neighbour that is not marked), each message and each clique
+    that turns tiny rescaled; the sum of the logs of the factors divided out (``-inf`` as soon
+    as a message is all zeros: evidence of probability zero)."""
+    n_sep = sep_off[sep_off.shape[0] - 1]
     log_scale = 0.0
-    for k in range(n_edges):
+    for k in range(edge_from.shape[0]):
         a = edge_from[k]
         c = edge_to[k]
         if not marks[c]:  # neither end needed
@@ -124,42 +124,90 @@ def _row(  # noqa: PLR0912, PLR0913, PLR0915  # pragma: no cover - compiled
             for i in range(pot_off[c], pot_off[c + 1]):
                 pot[i] /= big
             log_scale += math.log(big)
+    return log_scale
+
+
+def _distribute(  # noqa: PLR0913  # pragma: no cover - compiled
+    pot, msg, fresh, marks, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id,
+):  # fmt: skip
+    """Send the messages back from the root to the marked cliques, Hugin-style: each the
+    sender's marginal on the separator divided by the message that came up."""
+    for k in range(edge_from.shape[0] - 1, -1, -1):
+        e2 = edge_id[k]
+        e = e2 // 2
+        a = edge_to[k]  # now the sender
+        c = edge_from[k]
+        if not marks[c]:
+            continue
+        lo = sep_off[e]
+        hi = sep_off[e + 1]
+        for m in range(hi - lo):
+            fresh[m] = 0.0
+        pa = proj_off[e2 ^ 1]
+        for i in range(pot_off[a + 1] - pot_off[a]):
+            fresh[proj[pa + i]] += pot[pot_off[a] + i]
+        top = 0.0
+        for m in range(hi - lo):
+            old = msg[lo + m]
+            fresh[m] = fresh[m] / old if old > 0.0 else 0.0
+            top = max(top, fresh[m])
+        if top > 0.0:
+            for m in range(hi - lo):
+                fresh[m] /= top
+        pc = proj_off[e2]
+        big = 0.0
+        for i in range(pot_off[c + 1] - pot_off[c]):
+            pot[pot_off[c] + i] *= fresh[proj[pc + i]]
+            big = max(big, pot[pot_off[c] + i])
+        if 0.0 < big < _TINY:  # scale no longer matters here: marginals are normalised
+            for i in range(pot_off[c], pot_off[c + 1]):
+                pot[i] /= big
+
+
+mark = serial_kernel(_mark)
+load = serial_kernel(_load)
+collect = serial_kernel(_collect)
+distribute_back = serial_kernel(_distribute)
+
+
+def _row(  # noqa: PLR0913  # pragma: no cover - compiled
+    pots0, pot, msg, fresh, marks, pot_off, sep_off, proj, proj_off, edge_from, edge_to,
+    edge_id, prior, prior_log, root, distribute, everything, row, obs_clique, obs_stride,
+    obs_card, targets_clique,
+):  # fmt: skip
+    """One evidence row (``row``: a state per observed node, -1 = not observed) through the
+    tree, in the buffers ``pot`` (potentials), ``msg`` (a message per separator), ``fresh``
+    (scratch) and ``marks`` (a flag per clique): mark the cliques the row needs (all of them
+    with ``everything``), copy their compiled potentials, zero the cells the evidence rules out
+    in each observed node's home clique, collect towards ``root`` (a clique needed by the row
+    receives the prior message ``prior`` of each neighbour it does not need) and, with
+    ``distribute``, send back to the needed cliques. Returns ``log P(e)`` (``-inf`` for
+    evidence of probability zero).
+
+    Directed edges ``k`` are the collect order towards ``root`` (every clique after all the
+    cliques beyond it): message from clique ``edge_from[k]`` to ``edge_to[k]`` over separator
+    ``e = edge_id[k] // 2``, and ``proj[proj_off[edge_id[k]] + i]`` is the separator cell of
+    cell ``i`` of the sending clique (``proj_off[edge_id[k] ^ 1]`` for the receiving one). The
+    prior message in direction ``edge_id[k]`` is ``prior[(edge_id[k] % 2) * n_sep + sep_off[e]
+    + m]`` times ``exp(prior_log[edge_id[k]])``.
+    """
+    mark(marks, edge_from, edge_to, root, distribute, everything, row, obs_clique, targets_clique)
+    load(pots0, pot, marks, pot_off, row, obs_clique, obs_stride, obs_card)
+    log_scale = collect(
+        pot, msg, marks, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id, prior,
+        prior_log,
+    )  # fmt: skip
+    if log_scale == -math.inf:
+        return -math.inf
     total = 0.0
     for i in range(pot_off[root], pot_off[root + 1]):
         total += pot[i]
-    if total <= 0.0 or log_scale == -math.inf:
+    if total <= 0.0:
         return -math.inf
     if distribute:
-        for k in range(n_edges - 1, -1, -1):
-            e2 = edge_id[k]
-            e = e2 // 2
-            a = edge_to[k]  # now the sender
-            c = edge_from[k]
-            if not marks[c]:
-                continue
-            lo = sep_off[e]
-            hi = sep_off[e + 1]
-            for m in range(hi - lo):
-                fresh[m] = 0.0
-            pa = proj_off[e2 ^ 1]
-            for i in range(pot_off[a + 1] - pot_off[a]):
-                fresh[proj[pa + i]] += pot[pot_off[a] + i]
-            top = 0.0
-            for m in range(hi - lo):
-                old = msg[lo + m]
-                fresh[m] = fresh[m] / old if old > 0.0 else 0.0
-                top = max(top, fresh[m])
-            if top > 0.0:
-                for m in range(hi - lo):
-                    fresh[m] /= top
-            pc = proj_off[e2]
-            big = 0.0
-            for i in range(pot_off[c + 1] - pot_off[c]):
-                pot[pot_off[c] + i] *= fresh[proj[pc + i]]
-                big = max(big, pot[pot_off[c] + i])
-            if 0.0 < big < _TINY:  # scale no longer matters here: marginals are normalised
-                for i in range(pot_off[c], pot_off[c + 1]):
-                    pot[i] /= big
+        distribute_back(
+            pot, msg, fresh, marks, pot_off, sep_off, proj, proj_off, edge_from, edge_to, edge_id
+        )
     return math.log(total) + log_scale
 
 
