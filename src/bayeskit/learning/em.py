@@ -96,7 +96,40 @@ def fit_network_em(
 ) -> EMResult:
     """Fit ``dag``'s CPTs to ``data`` with missing values (and latent nodes) by EM: each
     network built as ``network_type(dag, cpts, states=states)``
-    (:func:`~bayeskit.networks.fit_em` with a network class)."""
+    (:func:`~bayeskit.networks.fit_em` with a network class).
+
+    Parameters
+    ----------
+    dag, data, states, latent, start, estimator, alpha, sample_weight, max_iter, tol, \
+restarts, seed, progress, method :
+        As :func:`~bayeskit.networks.fit_em`.
+    network_type : callable
+        Builds each network: ``network_type(dag, cpts, states=states)`` (a
+        :class:`~bayeskit.networks.BayesianNetwork` subclass, or a function).
+
+    Returns
+    -------
+    EMResult
+        The fitted network (of ``network_type``) and the run's history, as
+        :func:`~bayeskit.networks.fit_em` returns.
+
+    Raises
+    ------
+    ValueError
+        An estimator that is not the posterior mode of a fixed Dirichlet prior, a ``method``
+        other than "em" or "gradient", an option out of range, or ``data`` sharing no column
+        with the DAG (named, with the rule).
+
+    Examples
+    --------
+    >>> from bayeskit.networks import DAG, BayesianNetwork
+    >>> data = pd.DataFrame({"rain": ["y", None, "n", "n", None, "y"],
+    ...                      "wet": ["y", "y", "n", None, "n", "y"]})
+    >>> result = fit_network_em(DAG(edges=[("rain", "wet")]), data,
+    ...                         network_type=BayesianNetwork, seed=0)
+    >>> type(result.network).__name__, result.converged
+    ('BayesianNetwork', True)
+    """
     get_estimator(estimator, "estimator", fixed_prior=True)  # the M-step of a fixed prior
     if method not in ("em", "gradient"):
         msg = f"method must be 'em' or 'gradient', got {method!r}"
@@ -158,6 +191,29 @@ def expected_counts(
     :func:`~bayeskit.networks.fit_parameters`'s estimators. A node with no column in ``data``
     is latent (never observed); a missing value is not observed. Rows of probability zero under
     ``network`` add nothing to the counts and make the log-likelihood ``-inf``.
+
+    Parameters
+    ----------
+    network : BayesianNetwork
+        The current parameters.
+    data : DataFrame
+        A column per observed node (by node name); None or NaN where a value is missing.
+    sample_weight : array-like of shape (n_rows,), optional
+        Non-negative row weights.
+
+    Returns
+    -------
+    counts : FamilyCounts
+        The expected family counts (each family's table with the node on its last axis).
+    log_likelihood : float
+        ``sum_rows w log P(observed values)`` (natural logs).
+
+    Raises
+    ------
+    TypeError
+        ``network`` is no Bayesian network, or ``data`` no DataFrame.
+    ValueError
+        A value that is none of its node's states, or a bad ``sample_weight`` (named).
 
     Examples
     --------

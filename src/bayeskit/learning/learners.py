@@ -77,6 +77,21 @@ STRUCTURE_LEARNERS: dict[str, StructureLearner] = {
 def structure_learner(name: Any) -> StructureLearner:
     """The learner named ``name``; ValueError listing the names otherwise.
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`STRUCTURE_LEARNERS`.
+
+    Returns
+    -------
+    StructureLearner
+        The registry's entry: its ``learn`` function and the options it takes.
+
+    Raises
+    ------
+    ValueError
+        ``name`` is no learner's name; the message lists them.
+
     Examples
     --------
     >>> structure_learner("tree").learn.__name__

@@ -105,7 +105,37 @@ def fit_network(
 ) -> NetworkFit:
     """Count ``data`` over ``dag``'s families and estimate every CPT: the counts and a network
     built as ``network_type(dag, cpts, states=states)``
-    (:func:`~bayeskit.networks.fit_parameters` with a network class)."""
+    (:func:`~bayeskit.networks.fit_parameters` with a network class).
+
+    Parameters
+    ----------
+    dag, data, estimator, alpha, states, sample_weight, discretize :
+        As :func:`~bayeskit.networks.fit_parameters`.
+    network_type : callable
+        Builds the network: ``network_type(dag, cpts, states=states)`` (a
+        :class:`~bayeskit.networks.BayesianNetwork` subclass, or a function).
+
+    Returns
+    -------
+    NetworkFit
+        The network (of ``network_type``), the family counts, the estimator and its alpha.
+
+    Raises
+    ------
+    ValueError
+        An unknown estimator or a bad ``alpha`` (named); ``sample_weight`` or ``discretize``
+        given with data in chunks; data refused as by
+        :func:`~bayeskit.networks.fit_parameters` (a missing value, a node without a column).
+
+    Examples
+    --------
+    >>> from bayeskit.networks import DAG, BayesianNetwork
+    >>> data = pd.DataFrame({"rain": ["y", "y", "n", "n"], "wet": ["y", "y", "n", "y"]})
+    >>> fit = fit_network(DAG(edges=[("rain", "wet")]), data, network_type=BayesianNetwork,
+    ...                   estimator="mle")
+    >>> fit.network.cpt("wet").tolist(), fit.estimator
+    ([[0.5, 0.5], [0.0, 1.0]], 'mle')
+    """
     dag = as_dag(dag, what="dag")
     chosen = get_estimator(estimator, "estimator")
     check_real("alpha", alpha, low=0, none_ok=True)
@@ -392,7 +422,26 @@ def distinct_chunk_rows(
 
 @dataclass(frozen=True)
 class NetworkData:
-    """Complete data over some nodes, encoded once: what counting and scoring read."""
+    """Complete data over some nodes, encoded once: what counting and scoring read.
+
+    Attributes
+    ----------
+    nodes : tuple
+        The nodes, in column order.
+    states : dict node -> tuple of str
+        Each node's state names; a code is an index into them.
+    codes : ndarray of shape (n_rows, n_nodes)
+        Each row's state codes, nodes in order.
+    weights : ndarray of shape (n_rows,) or None
+        The rows' weights; None: one each.
+
+    Examples
+    --------
+    >>> data = NetworkData(("a", "b"), {"a": ("x", "y"), "b": ("u", "v")},
+    ...                    np.array([[0, 1], [1, 1]]), np.array([2.0, 1.0]))
+    >>> data.n_rows, data.n_states
+    (3.0, [2, 2])
+    """
 
     nodes: tuple
     states: dict[Any, tuple[str, ...]]

@@ -59,6 +59,11 @@ def family_score(
     ess : float, default=1.0
         BDeu's equivalent sample size.
 
+    Returns
+    -------
+    float
+        The family's term (natural logs; higher is better).
+
     Examples
     --------
     >>> round(family_score(np.array([[3.0, 1.0], [0.0, 4.0]]), "ll", n_rows=8), 4)
@@ -134,6 +139,31 @@ def score(
     ``states`` (node -> state names) as :func:`~bayeskit.networks.fit_parameters`; by default
     each column's categories or distinct values, so a state never seen still counts in
     ``|B|`` when its column is categorical.
+
+    Parameters
+    ----------
+    dag : DAG, or list of (parent, child) pairs
+        The structure scored; ``{"nodes": [...], "edges": [...]}`` names nodes without edges.
+    data : DataFrame
+        Complete data, a column per node (others are ignored).
+    kind : {"ll", "aic", "bic", "k2", "bdeu"}, default="bic"
+        The score (see the module docstring).
+    ess : float, default=1.0
+        BDeu's equivalent sample size (> 0).
+    states : mapping node -> state names, optional
+    sample_weight : array-like of shape (n_rows,), optional
+        Non-negative row weights.
+
+    Returns
+    -------
+    float
+        The sum of the families' terms (natural logs; higher is better).
+
+    Raises
+    ------
+    ValueError
+        ``kind`` is no score (the message lists them), ``ess`` is not positive, or the data
+        are refused (a missing value, a node without a column).
 
     Examples
     --------

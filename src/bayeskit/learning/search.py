@@ -569,6 +569,11 @@ def learn_tree(
     root : node, optional
         Where each tree's edges start; by default each tree's first node in column order.
 
+    Returns
+    -------
+    DAG
+        A forest over ``data``'s columns (in their order): each node has at most one parent.
+
     Examples
     --------
     >>> rng = np.random.default_rng(0)
