@@ -310,6 +310,28 @@ def product(
     The product runs over every joint state of the factors' variables: more than
     ``max_cells`` of them raise :class:`InferenceTooLarge` before anything is computed.
 
+    Parameters
+    ----------
+    factors : sequence of Factor
+    keep : iterable of variables, optional
+        The variables of the result (in the order the factors first name them); the others
+        are summed out.
+    max_cells : int, default=DEFAULT_MAX_CELLS
+        The most joint states the product may run over.
+
+    Returns
+    -------
+    Factor
+        Over the variables kept; a variable's states in its first factor's order.
+
+    Raises
+    ------
+    InferenceTooLarge
+        The product would run over more than ``max_cells`` joint states, or more axes than
+        numpy's arrays have.
+    ValueError
+        No factors, or a variable whose state names differ between factors.
+
     Examples
     --------
     >>> s = {"a": ["0", "1"], "b": ["0", "1"]}
@@ -366,7 +388,34 @@ def in_state_order(
 ) -> np.ndarray:
     """``table`` with the states of ``axis`` (``variable``'s, named ``have``) in the order
     ``want`` (the same names; None: as they are): how a table is read by state name, never by
-    position. ValueError naming the variable and both lists when the names differ."""
+    position. ValueError naming the variable and both lists when the names differ.
+
+    Parameters
+    ----------
+    table : ndarray
+    axis : int
+        The axis of ``variable``'s states.
+    variable : node
+        Its name, for the message.
+    have, want : sequence of str
+        The states' names along ``axis``, and in the order wanted (None: ``have``).
+
+    Returns
+    -------
+    ndarray
+        ``table`` with that axis reordered (``table`` itself when the orders agree).
+
+    Raises
+    ------
+    ValueError
+        ``have`` and ``want`` are not the same names.
+
+    Examples
+    --------
+    >>> table = np.array([[0.9, 0.1], [0.2, 0.8]])  # P(wet | rain), wet: yes, no
+    >>> in_state_order(table, 1, "wet", ["yes", "no"], ["no", "yes"]).tolist()
+    [[0.1, 0.9], [0.8, 0.2]]
+    """
     have = tuple(have)
     want = have if want is None else tuple(want)
     if want == have:

@@ -39,6 +39,16 @@ def table_cells(cardinalities: Iterable[Any]) -> int:
     """The cells of a table over variables of these numbers of states, a Python int, exact
     however large (numpy's int64 product wraps around: ``np.prod([4] * 32)`` is 0).
 
+    Parameters
+    ----------
+    cardinalities : iterable of int
+        Each variable's number of states.
+
+    Returns
+    -------
+    int
+        Their product (1 for no variable).
+
     Examples
     --------
     >>> table_cells([4] * 32) == 4**32, table_cells([])

@@ -335,6 +335,17 @@ def edge_pairs(edges: Any, what: str = "edges") -> list[tuple[Node, Node]]:
     a start graph, black and white lists) reads them with, so each refuses the same things
     with the same words; ``what`` names the argument in a message.
 
+    Parameters
+    ----------
+    edges : DAG or iterable of pairs
+    what : str, default="edges"
+        The argument's name, for a message.
+
+    Returns
+    -------
+    list of tuple
+        The ``(parent, child)`` pairs, in the order given.
+
     Raises
     ------
     TypeError
@@ -382,6 +393,26 @@ def as_dag(structure: Any, nodes: Iterable[Node] | None = None, what: str = "str
     is. The DAG's own checks name a self-loop, an edge listed twice or a cycle, prefixed with
     ``what``.
 
+    Parameters
+    ----------
+    structure : DAG, list of (parent, child) pairs, mapping or networkx.DiGraph
+        The structure as given.
+    nodes : iterable of nodes, optional
+        The caller's nodes: the order of an edge list's nodes, and those no edge names.
+    what : str, default="structure"
+        The argument's name, prefixed to a message.
+
+    Returns
+    -------
+    DAG
+
+    Raises
+    ------
+    TypeError
+        ``structure`` is none of the forms above.
+    ValueError
+        A self-loop, an edge listed twice, a cycle, or an item that is no pair.
+
     Examples
     --------
     >>> g = as_dag([("a", "b"), ("b", "c")], nodes=["c", "b", "a", "d"])
@@ -424,7 +455,31 @@ def bayes_ball(dag: DAG, x: Any, y: Any, given: Any = ()) -> bool:
     """d-separation by Shachter's Bayes-ball (1998): a ball passed from ``x`` through the
     graph, bouncing by the rules of chains, forks and colliders, never reaches ``y``. The
     same answers as :meth:`DAG.d_separated` by another route, kept to cross-check it. ``dag``:
-    a DAG or a list of (parent, child) pairs (:func:`as_dag`)."""
+    a DAG or a list of (parent, child) pairs (:func:`as_dag`).
+
+    Parameters
+    ----------
+    dag : DAG, or list of (parent, child) pairs
+    x, y : node or iterable of nodes
+        The two sets of nodes.
+    given : node or iterable of nodes, default=()
+        The observed nodes.
+
+    Returns
+    -------
+    bool
+        True when ``x`` and ``y`` are d-separated given ``given``.
+
+    Examples
+    --------
+    >>> dag = DAG(edges=[("rain", "wet"), ("sprinkler", "wet"), ("wet", "slippery")])
+    >>> bayes_ball(dag, "rain", "sprinkler")  # a collider blocks
+    True
+    >>> bayes_ball(dag, "rain", "sprinkler", given=["slippery"])  # its descendant opens it
+    False
+    >>> bayes_ball(dag, "rain", "slippery", given=["wet"])  # an observed chain blocks
+    True
+    """
     dag = as_dag(dag, what="dag")
     xs, ys = dag._set(x), dag._set(y)
     zs = dag._set(given) if given is not None else set()
@@ -452,6 +507,20 @@ def structural_hamming_distance(learned: DAG, true: DAG) -> int:
     """The structural Hamming distance (SHD) of two DAGs over the same nodes: the number of
     node pairs whose edge differs, missing, extra or the other way round (each such pair
     counts 1).
+
+    Parameters
+    ----------
+    learned, true : DAG, or list of (parent, child) pairs
+        The two graphs (:func:`as_dag`).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        The two graphs are not over the same nodes.
 
     Examples
     --------
