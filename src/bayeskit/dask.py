@@ -195,6 +195,21 @@ def fit(
     sample_weight : str, optional
         The name of a column of non-negative row weights.
 
+    Returns
+    -------
+    model
+        The model, fitted.
+
+    Raises
+    ------
+    TypeError
+        ``model`` is no bayeskit classifier or one that cannot be fitted partition by
+        partition (it learns by more than adding counts up), or ``ddf`` no Dask DataFrame.
+    ValueError
+        EM is asked for (``unlabelled`` or ``missing="em"``: it needs all rows at once), the
+        weight column is missing, ``ddf`` has no rows, or the model's parameters or the data
+        are refused as by ``model.fit``.
+
     Examples
     --------
     >>> import dask.dataframe as dd
@@ -340,6 +355,18 @@ def predict_proba(model: Any, ddf: Any) -> Any:
     """``model.predict_proba`` of every partition, as a dask DataFrame with a column per class
     (named by the class label as text) and ``ddf``'s index; lazy, as Dask is.
 
+    Parameters
+    ----------
+    model : bayeskit classifier
+        A fitted model.
+    ddf : dask.dataframe.DataFrame
+        Holds the model's feature columns (others are ignored).
+
+    Returns
+    -------
+    dask.dataframe.DataFrame
+        Of shape (n_rows, n_classes).
+
     Examples
     --------
     >>> import dask.dataframe as dd
@@ -358,7 +385,31 @@ def predict_proba(model: Any, ddf: Any) -> Any:
 
 
 def predict(model: Any, ddf: Any) -> Any:
-    """``model.predict`` of every partition, as a dask Series named ``prediction``."""
+    """``model.predict`` of every partition, as a dask Series named ``prediction``.
+
+    Parameters
+    ----------
+    model : bayeskit classifier
+        A fitted model.
+    ddf : dask.dataframe.DataFrame
+        Holds the model's feature columns (others are ignored).
+
+    Returns
+    -------
+    dask.dataframe.Series
+        Lazy, as Dask is; ``ddf``'s index.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> from bayeskit.classifiers import NaiveBayes
+    >>> from bayeskit.data import datasets
+    >>> X, y = datasets.load("car")
+    >>> model = NaiveBayes().fit(X, y)
+    >>> labels = predict(model, dd.from_pandas(X, npartitions=3)).compute()
+    >>> bool((labels.to_numpy() == model.predict(X)).all())
+    True
+    """
     features = _features(model, ddf)
     meta = pd.Series(model.classes_[:0], name="prediction")
     return ddf.map_partitions(_predict_part, model, features, meta=meta)
@@ -466,6 +517,22 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     the passes (without one, each pass reads the source again). Either way the DAG is the
     in-memory search's. The states not given come from one pass over the columns (sorted).
     ``options`` are :func:`~bayeskit.networks.learn_structure`'s.
+
+    Parameters
+    ----------
+    ddf : dask.dataframe.DataFrame
+        Complete data, a column per node.
+    score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
+    states : mapping node -> state names, optional
+        By default each column's distinct values, sorted (one pass).
+    **options
+        Those of :func:`~bayeskit.networks.learn_structure` (``max_parents``, ``start``,
+        ``max_distinct_rows``, ...).
+
+    Returns
+    -------
+    DAG
+        The DAG the in-memory search gives on all the rows.
 
     Examples
     --------
