@@ -97,6 +97,19 @@ class BayesClassifier(
     :class:`bayeskit.data.Schema`), and ``discretize`` / ``n_bins`` where numeric columns are to be
     binned (cut points are learned by the first ``fit`` or ``partial_fit`` call and then kept, so
     later chunks are binned the same way).
+
+    Examples
+    --------
+    Every classifier is one, with the scikit-learn API written here once:
+
+    >>> from bayeskit.classifiers import MODELS, NaiveBayes
+    >>> all(issubclass(cls, BayesClassifier) for cls in MODELS.values())
+    True
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"outlook": ["sun", "rain", "sun", "rain"]})
+    >>> model = NaiveBayes().fit(X, ["play", "stay", "play", "stay"])
+    >>> model.predict_proba(X.head(1)).round(3).tolist(), model.classes_.tolist()
+    ([[0.75, 0.25]], ['play', 'stay'])
     """
 
     #: reads tables through a Schema: takes categorical_features, categories, handle_unknown

@@ -100,6 +100,18 @@ class CPD:
     :class:`ConditionalDistribution`: :meth:`statistic` counts a family, :meth:`estimate`
     turns counts into a CPD, :meth:`log_density` and :meth:`sample` read the table.
 
+    Parameters
+    ----------
+    variable : hashable
+        The node.
+    parents : sequence
+        Its parents, in the order of the table's axes.
+    values : array-like of shape (*parents' cardinalities, cardinality)
+        The table (copied unless it is a read-only array already); ValueError for another
+        shape.
+    states : mapping
+        The state names of the node and of each parent.
+
     Attributes
     ----------
     variable : hashable
@@ -383,7 +395,41 @@ def aligned_cpts(network: Any, dag: Any, states: Mapping, what: str) -> list[np.
     taken into another (a start, the other of a comparison), never by position. ``network``
     must have ``dag``'s nodes and edges (in any order) and each node's states (in any order);
     TypeError naming ``what`` for anything but a network (an object with a ``dag`` and a
-    ``cpd`` per node), ValueError naming ``what`` and the node otherwise."""
+    ``cpd`` per node), ValueError naming ``what`` and the node otherwise.
+
+    Parameters
+    ----------
+    network : BayesianNetwork
+        Where the tables come from.
+    dag : DAG
+        The structure they are read into.
+    states : mapping node -> state names
+        The state order wanted.
+    what : str
+        The argument's name, for a message.
+
+    Returns
+    -------
+    list of ndarray
+        One CPT per node of ``dag``, in its node order.
+
+    Raises
+    ------
+    TypeError
+        ``network`` is no network.
+    ValueError
+        Its DAG is another, or a node's states are other names.
+
+    Examples
+    --------
+    >>> from bayeskit.networks import DAG, BayesianNetwork
+    >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
+    ...     {"rain": [0.2, 0.8], "wet": [[0.9, 0.1], [0.2, 0.8]]},
+    ...     states={"rain": ["yes", "no"], "wet": ["yes", "no"]})
+    >>> names = {"rain": ("no", "yes"), "wet": ("yes", "no")}
+    >>> [t.tolist() for t in aligned_cpts(net, net.dag, names, "start")]
+    [[0.8, 0.2], [[0.2, 0.8], [0.9, 0.1]]]
+    """
     if not (hasattr(network, "dag") and callable(getattr(network, "cpd", None))):
         msg = f"{what} must be a BayesianNetwork, got {type(network).__name__}"
         raise TypeError(msg)
