@@ -2,9 +2,9 @@
 The command line
 ================
 
-Everything above is also a ``bayeskit`` command: cross-validate and compare models, fit one and
-save it, show what a saved model is, predict from a CSV file, learn a Bayesian network from data
-and query it. Here each command is run through :mod:`subprocess` and its output shown, as in a
+Much of what the other examples do is also a ``bayeskit`` command: cross-validate and compare
+models, fit one and save it, predict from a CSV file, learn a Bayesian network from data and
+query it. Here each command is run through :mod:`subprocess` and its output shown, as in a
 terminal; the files go to a temporary folder. (Each ``$ bayeskit ...`` line is what you would
 type; the script runs the same entry point with the Python interpreter that runs it, so it needs
 no ``PATH`` set up.)
@@ -59,13 +59,13 @@ def bayeskit_command(line, expect=0):
 bayeskit_command("compare car --models naive-bayes,tan,kdb --folds 5")
 
 # %%
-# Fitting, showing and predicting
-# -------------------------------
-# ``fit`` saves the model to a file (JSON and numpy arrays in a zip, never a pickle); ``show``
-# says what it is; ``predict`` reads new rows from a CSV file, matching the columns by name.
+# Fitting and predicting
+# ----------------------
+# ``fit`` saves the model to a file (JSON and numpy arrays in a zip, never a pickle);
+# ``predict`` reads new rows from a CSV file, matching the columns by name. (``bayeskit show
+# car.bkm`` would say what the saved model is: its parameters, classes, features and parents.)
 datasets.load("car")[0].sample(5, random_state=1).to_csv(folder / "new_cars.csv", index=False)
 bayeskit_command("fit car --model tan -o car.bkm")
-bayeskit_command("show car.bkm")
 bayeskit_command("predict car.bkm new_cars.csv --proba")
 
 # %%
