@@ -32,6 +32,21 @@ def lidstone(counts: np.ndarray, alpha: float, axis: int = -1) -> np.ndarray:
     predictive probability: see :func:`~bayeskit.estimate.dirichlet_posterior_mean`.
     ``alpha=0`` is the MLE.
 
+    Parameters
+    ----------
+    counts : array-like
+        Counts (weighted counts allowed), the states along ``axis``.
+    alpha : float
+        The pseudo-count added to every cell (>= 0).
+    axis : int, default=-1
+        The state axis.
+
+    Returns
+    -------
+    ndarray
+        ``log P``, of the shape of ``counts``, normalised along ``axis`` (a distribution with
+        no count and no pseudo-count is uniform).
+
     Examples
     --------
     >>> np.exp(lidstone(np.array([3, 1]), alpha=1.0)).round(3)

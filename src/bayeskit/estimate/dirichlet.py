@@ -35,6 +35,19 @@ def mle(counts: np.ndarray, axis: int = -1) -> np.ndarray:
 
     Unseen values get log-probability ``-inf`` (probability zero), which is valid.
 
+    Parameters
+    ----------
+    counts : array-like
+        Counts (weighted counts allowed), the states along ``axis``.
+    axis : int, default=-1
+        The state axis.
+
+    Returns
+    -------
+    ndarray
+        ``log P``, of the shape of ``counts``, normalised along ``axis`` (a distribution with
+        no count and no pseudo-count is uniform).
+
     Examples
     --------
     >>> np.exp(mle(np.array([6.0, 2.0]))).round(3)
@@ -48,6 +61,18 @@ def lidstone_left_out(counts: np.ndarray, alpha: float) -> np.ndarray:
     ``log((n_v - 1 + alpha) / (N - 1 + K alpha))``, counts floored at 0. Entry ``v`` is the
     estimate of ``P(v)`` a leave-one-out pass uses for a row that fell in cell ``v`` (the row
     taken out of its cell and of the total); a distribution with nothing left is uniform.
+
+    Parameters
+    ----------
+    counts : array-like
+        Counts, the states along the last axis.
+    alpha : float
+        The pseudo-count added to every cell.
+
+    Returns
+    -------
+    ndarray
+        log P for a row of each cell, of the shape of counts.
 
     Examples
     --------
@@ -142,6 +167,19 @@ def sparse_lidstone(
 def laplace(counts: np.ndarray, axis: int = -1) -> np.ndarray:
     """The Laplacian correction: :func:`lidstone` with alpha = 1 (Zhou eqs. 7.19-7.20).
 
+    Parameters
+    ----------
+    counts : array-like
+        Counts (weighted counts allowed), the states along ``axis``.
+    axis : int, default=-1
+        The state axis.
+
+    Returns
+    -------
+    ndarray
+        ``log P``, of the shape of ``counts``, normalised along ``axis`` (a distribution with
+        no count and no pseudo-count is uniform).
+
     Examples
     --------
     >>> np.exp(laplace(np.array([8.0, 9.0]))).round(3)
@@ -157,6 +195,28 @@ def m_estimate(
 
     ``m`` is an equivalent sample size spread over the states by ``p``; with uniform ``p`` it is
     Lidstone smoothing with ``alpha = m / K``.
+
+    Parameters
+    ----------
+    counts : array-like
+        Counts (weighted counts allowed), the states along ``axis``.
+    m : float
+        The equivalent sample size.
+    prior : array-like of shape (n_states,), optional
+        The prior probabilities p (uniform by default).
+    axis : int, default=-1
+        The state axis.
+
+    Returns
+    -------
+    ndarray
+        ``log P``, of the shape of ``counts``, normalised along ``axis`` (a distribution with
+        no count and no pseudo-count is uniform).
+
+    Raises
+    ------
+    ValueError
+        prior is not n_states non-negative probabilities summing to 1.
 
     Examples
     --------
@@ -181,6 +241,26 @@ def dirichlet_map(counts: np.ndarray, alpha: float, axis: int = -1) -> np.ndarra
     """The posterior mode under a symmetric Dirichlet(alpha) prior (alpha >= 1):
     P(v) = (n_v + alpha - 1) / (N + K (alpha - 1)). ``alpha = 1`` is the MLE.
 
+    Parameters
+    ----------
+    counts : array-like
+        Counts (weighted counts allowed), the states along ``axis``.
+    alpha : float
+        The Dirichlet concentration of each state (>= 1).
+    axis : int, default=-1
+        The state axis.
+
+    Returns
+    -------
+    ndarray
+        ``log P``, of the shape of ``counts``, normalised along ``axis`` (a distribution with
+        no count and no pseudo-count is uniform).
+
+    Raises
+    ------
+    ValueError
+        alpha is below 1 (no proper mode).
+
     Examples
     --------
     >>> np.exp(dirichlet_map(np.array([3.0, 1.0]), alpha=2.0)).round(3)
@@ -197,6 +277,21 @@ def dirichlet_posterior_mean(counts: np.ndarray, alpha: float, axis: int = -1) -
     posterior predictive P(next = v | data) = (n_v + alpha) / (N + K alpha) (the same formula as
     :func:`lidstone`).
 
+    Parameters
+    ----------
+    counts : array-like
+        Counts (weighted counts allowed), the states along ``axis``.
+    alpha : float
+        The Dirichlet concentration of each state (the pseudo-count).
+    axis : int, default=-1
+        The state axis.
+
+    Returns
+    -------
+    ndarray
+        ``log P``, of the shape of ``counts``, normalised along ``axis`` (a distribution with
+        no count and no pseudo-count is uniform).
+
     Examples
     --------
     >>> np.exp(dirichlet_posterior_mean(np.array([0.0, 0.0, 2.0]), alpha=0.5)).round(3)
@@ -210,6 +305,21 @@ def lidstone_where_zero(counts: np.ndarray, alpha: float = 1.0, axis: int = -1) 
     correction"): a distribution holding a zero count gets ``alpha`` added to every count
     (Lidstone); one without zeros keeps its relative frequencies (MLE). Each distribution along
     ``axis`` is judged on its own.
+
+    Parameters
+    ----------
+    counts : array-like
+        Counts (weighted counts allowed), the states along ``axis``.
+    alpha : float, default=1.0
+        The pseudo-count added to every cell of a distribution that holds a zero count.
+    axis : int, default=-1
+        The state axis.
+
+    Returns
+    -------
+    ndarray
+        ``log P``, of the shape of ``counts``, normalised along ``axis`` (a distribution with
+        no count and no pseudo-count is uniform).
 
     Examples
     --------

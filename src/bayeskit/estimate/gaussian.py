@@ -38,6 +38,20 @@ def gaussian_parameters(
     the feature carries no evidence about that class; without, its mean is 0 and its variance
     ``inf``. A feature no class ever observed gets variance ``inf``: models skip it.
 
+    Parameters
+    ----------
+    moments : GaussianMoments
+        Per-class counts, means and ``M2`` of the numeric features.
+    ddof : int, default=0
+        Delta degrees of freedom: 0 the MLE, 1 the sample variance.
+    backoff : bool, default=True
+        Whether a class that never observed a feature takes the pooled estimate.
+
+    Returns
+    -------
+    mean, var : ndarray of shape (n_classes, n_features)
+        The means and the variances (before any floor).
+
     Examples
     --------
     >>> from bayeskit.stats import gaussian_moments
@@ -66,6 +80,17 @@ def _raw_parameters(moments: GaussianMoments, ddof: int) -> tuple[np.ndarray, np
 def variance_floor(moments: GaussianMoments, var_smoothing: float) -> float:
     """``var_smoothing`` times the largest ML variance of any feature over all classes.
 
+    Parameters
+    ----------
+    moments : GaussianMoments
+    var_smoothing : float
+        The fraction of the largest variance used as the floor.
+
+    Returns
+    -------
+    float
+        The floor added to every variance (0 for no feature).
+
     Examples
     --------
     >>> from bayeskit.stats import gaussian_moments
@@ -86,6 +111,16 @@ def gaussian_log_density(x: np.ndarray, mean: np.ndarray, var: np.ndarray) -> np
     log-density is (``x`` at 1e200 from a unit-variance mean gives about -5e399: ``-inf``; at
     1e154, about -5e307, finite). A zero variance gives ``+inf`` at the mean and ``-inf``
     elsewhere; no NaN is produced for finite ``x``.
+
+    Parameters
+    ----------
+    x, mean, var : array-like
+        Values, means and variances, broadcast together.
+
+    Returns
+    -------
+    ndarray or float
+        ``log N(x | mean, var)``, of the broadcast shape (a float for scalars).
 
     Examples
     --------
@@ -123,6 +158,16 @@ def gaussian_log_terms(var: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     A variance of ``inf`` (a feature never observed) gives ``(0, 0)``: the feature adds nothing.
     A variance of 0 gives ``(inf, inf)``: a point mass, handled by the look-up kernel.
 
+    Parameters
+    ----------
+    var : array-like
+        Variances (``inf``: a feature never observed).
+
+    Returns
+    -------
+    log_norm, scale : ndarray
+        Of the shape of ``var``.
+
     Examples
     --------
     >>> log_norm, scale = gaussian_log_terms(np.array([0.5, np.inf]))
@@ -152,6 +197,25 @@ def beyond_float64(values: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> n
     and warn. Point masses (``scale = inf``) and unobserved features (``scale = 0``) are never
     flagged. The scan reads blocks of rows, with a per-feature threshold that no value of
     ordinary size reaches, so it costs one comparison per value.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_samples, n_features)
+    mean, scale : ndarray of shape (n_classes, n_features)
+
+    Returns
+    -------
+    ndarray of bool of shape (n_samples, n_features), or None
+
+    Examples
+    --------
+    >>> log_norm, scale = gaussian_log_terms(np.array([[1.0], [4.0]]))
+    >>> beyond_float64(np.array([[3.0], [1e200], [np.nan]]), np.array([[0.0], [1.0]]), scale)
+    array([[False],
+           [ True],
+           [False]])
+    >>> beyond_float64(np.array([[3.0]]), np.array([[0.0], [1.0]]), scale) is None
+    True
     """
     values = np.asarray(values, dtype=np.float64)
     ok = np.isfinite(scale) & (scale > 0)
