@@ -64,6 +64,17 @@ def scatter_covariance(moments: ScatterMoments, ddof: int = 0) -> np.ndarray:
     """Per-class covariance ``S / (n - ddof)``, shape ``(n_classes, d, d)`` (Zaki & Meira
     Algorithm 18.1, ``ddof=0``). Zero where ``n - ddof <= 0``.
 
+    Parameters
+    ----------
+    moments : ScatterMoments
+        Per-class counts, means and scatter matrices.
+    ddof : int, default=0
+        Delta degrees of freedom (0: the ML covariance).
+
+    Returns
+    -------
+    ndarray of shape (n_classes, d, d)
+
     Examples
     --------
     >>> from bayeskit.stats import scatter_moments
@@ -78,6 +89,18 @@ def scatter_covariance(moments: ScatterMoments, ddof: int = 0) -> np.ndarray:
 
 def ridge_to_diagonal(cov: np.ndarray, lam: float) -> np.ndarray:
     """``(1 - lam) Sigma + lam diag(Sigma)``: shrink the covariances, keep the variances.
+
+    Parameters
+    ----------
+    cov : ndarray of shape (..., d, d)
+        Covariance matrices.
+    lam : float
+        The weight of the diagonal, in [0, 1].
+
+    Returns
+    -------
+    ndarray
+        Of the shape of ``cov``.
 
     Examples
     --------
@@ -98,6 +121,15 @@ def ledoit_wolf_intensity(moments: ShrinkageMoments) -> np.ndarray:
     ``delta = ||S - mu I||_F^2 / d`` and ``beta = (norm4 / n - ||S||_F^2) / (d n)``, the intensity
     is ``min(beta, delta) / delta`` (0 when ``delta = 0``): the formula of
     :func:`sklearn.covariance.ledoit_wolf_shrinkage`, written with mergeable moments.
+
+    Parameters
+    ----------
+    moments : ShrinkageMoments
+        The scatter moments with the fourth moments (``norm4``) of each class.
+
+    Returns
+    -------
+    ndarray of shape (n_classes,)
 
     Examples
     --------
@@ -124,6 +156,16 @@ def ledoit_wolf_intensity(moments: ShrinkageMoments) -> np.ndarray:
 def shrink_to_identity(cov: np.ndarray, intensity) -> np.ndarray:
     """``(1 - a) Sigma + a mu I`` with ``mu = tr(Sigma) / d``, per class (leading axis).
 
+    Parameters
+    ----------
+    cov : ndarray of shape (n_classes, d, d)
+    intensity : array-like of shape (n_classes,)
+        Each class's ``a`` in [0, 1].
+
+    Returns
+    -------
+    ndarray of shape (n_classes, d, d)
+
     Examples
     --------
     >>> shrink_to_identity(np.array([[[4.0, 2.0], [2.0, 2.0]]]), [0.5])[0].tolist()
@@ -147,6 +189,22 @@ def shrunk_covariance(
     :func:`ridge_to_diagonal`; ``"ledoit-wolf"``: :func:`shrink_to_identity` with
     :func:`ledoit_wolf_intensity` (computed from the ML moments, applied to the ``ddof``
     covariance).
+
+    Parameters
+    ----------
+    moments : ShrinkageMoments
+    ddof : int, default=0
+    shrinkage : float, "ledoit-wolf" or None, default=None
+
+    Returns
+    -------
+    cov : ndarray of shape (n_classes, d, d)
+    intensity : ndarray of shape (n_classes,)
+
+    Raises
+    ------
+    ValueError
+        ``shrinkage`` is a string other than "ledoit-wolf".
 
     Examples
     --------
@@ -186,6 +244,21 @@ def mvn_parameters(
     features carry no evidence about it; without, its mean and covariance are 0. Where no class
     has a complete row, every class keeps mean and covariance 0.
 
+    Parameters
+    ----------
+    moments : ShrinkageMoments
+    ddof : int, default=0
+    shrinkage : float, "ledoit-wolf" or None, default=None
+        As :func:`shrunk_covariance`.
+    backoff : bool, default=True
+        Whether a class with no complete row takes the pooled moments.
+
+    Returns
+    -------
+    mean : ndarray of shape (n_classes, d)
+    cov : ndarray of shape (n_classes, d, d)
+    intensity : ndarray of shape (n_classes,)
+
     Examples
     --------
     >>> from bayeskit.stats import shrinkage_moments
@@ -215,6 +288,15 @@ def ridge_start(moments: ScatterMoments) -> float:
     The start is relative to the data's scale, so data measured in tiny units (variances near
     ``1e-300``) get a ridge as tiny; where that product underflows, the smallest positive float
     is used, so the ridge is never 0.
+
+    Parameters
+    ----------
+    moments : ScatterMoments
+
+    Returns
+    -------
+    float
+        The first ridge :func:`regularised_cholesky` tries (positive).
 
     Examples
     --------
@@ -250,6 +332,19 @@ def regularised_cholesky(cov: np.ndarray, start: float) -> tuple[np.ndarray, flo
     the first of ``start, 10 start, 100 start, ...`` that makes it so (a ``start`` of 0 or
     below is raised to the smallest positive float).
 
+    Parameters
+    ----------
+    cov : ndarray of shape (d, d)
+    start : float
+        The first ridge tried (:func:`ridge_start`).
+
+    Returns
+    -------
+    chol : ndarray of shape (d, d)
+        The lower Cholesky factor.
+    tau : float
+        The ridge added (0: none was needed).
+
     Raises
     ------
     numpy.linalg.LinAlgError
@@ -281,6 +376,15 @@ def regularised_cholesky(cov: np.ndarray, start: float) -> tuple[np.ndarray, flo
 def log_determinant(chol: np.ndarray) -> float:
     """``log |Sigma| = 2 sum_j log L_jj`` from the Cholesky factor ``L``.
 
+    Parameters
+    ----------
+    chol : ndarray of shape (d, d)
+        A lower Cholesky factor.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> chol = np.linalg.cholesky(np.array([[5.0, 3.0], [3.0, 2.0]]))
@@ -292,6 +396,17 @@ def log_determinant(chol: np.ndarray) -> float:
 
 def mahalanobis_squared(x: np.ndarray, mean: np.ndarray, chol: np.ndarray) -> np.ndarray:
     """``(x - mu)^T Sigma^{-1} (x - mu)`` for each row of ``x``, by one triangular solve.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_samples, d)
+    mean : ndarray of shape (d,)
+    chol : ndarray of shape (d, d)
+        The lower Cholesky factor of the covariance.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
 
     Examples
     --------
@@ -312,6 +427,17 @@ def _whitened(x: np.ndarray, mean: np.ndarray, chol: np.ndarray) -> np.ndarray:
 def mvn_log_density(x: np.ndarray, mean: np.ndarray, chol: np.ndarray) -> np.ndarray:
     """``log f(x | mu, Sigma)`` of the multivariate normal (Zaki & Meira Eq. 18.3) for each row
     of ``x``: ``-(d log 2 pi + log |Sigma| + (x - mu)^T Sigma^{-1} (x - mu)) / 2``.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_samples, d)
+    mean : ndarray of shape (d,)
+    chol : ndarray of shape (d, d)
+        The lower Cholesky factor of the covariance.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
 
     Examples
     --------
