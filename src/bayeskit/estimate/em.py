@@ -93,6 +93,18 @@ def settled(objective: Sequence[float], tol: float) -> bool:
     to its size, taken as at least 1: ``|o[-1] - o[-2]| <= tol max(1, |o[-2]|)``. Network EM
     and the classifiers' EM stop on it.
 
+    Parameters
+    ----------
+    objective : sequence of float
+        The objective after each iteration so far.
+    tol : float
+        The relative tolerance.
+
+    Returns
+    -------
+    bool
+        False with fewer than two values.
+
     Examples
     --------
     >>> settled([-100.0, -99.99999], 1e-6), settled([-100.0, -99.9], 1e-6)
@@ -109,6 +121,18 @@ def settled_finite(objective: Sequence[float], tol: float) -> bool:
     """Whether EM has converged: the last two values of ``objective`` are finite and differ by
     at most ``tol`` times the earlier one's size, ``|o[-1] - o[-2]| <= tol |o[-2]|`` (no floor
     at 1). The mixtures of :class:`~bayeskit.classifiers.SubclassNaiveBayes` stop on it.
+
+    Parameters
+    ----------
+    objective : sequence of float
+        The objective after each iteration so far.
+    tol : float
+        The relative tolerance.
+
+    Returns
+    -------
+    bool
+        False with fewer than two values, or where either is not finite.
 
     Examples
     --------

@@ -84,6 +84,19 @@ def level_tables(counts: np.ndarray, n_batch: int = 0) -> list[np.ndarray]:
     (every conditioning axis summed out), ``levels[m]`` the table itself (``n_batch`` leading
     axes are kept).
 
+    Parameters
+    ----------
+    counts : ndarray
+        A family's count table, the child on the last axis, its parents before it in order
+        of importance.
+    n_batch : int, default=0
+        Leading axes that stack several tables.
+
+    Returns
+    -------
+    list of ndarray
+        ``m + 1`` tables for ``m`` conditioning axes.
+
     Examples
     --------
     >>> [t.tolist() for t in level_tables(np.array([[1.0, 2.0], [3.0, 4.0]]))]
@@ -157,12 +170,33 @@ def hierarchical_concentrations(
 ) -> tuple[np.ndarray, list[np.ndarray]]:
     """The hierarchical estimate and its concentrations: see :func:`hierarchical_dirichlet`.
 
+    Parameters
+    ----------
+    counts : ndarray
+        A family's count table, the child on the last axis, its parents before it in order
+        of importance.
+    alpha : float, default=1.0
+        The root's pseudo-count.
+    batch_axes : int, default=0
+        Leading axes that stack several tables.
+
     Returns
     -------
     log_theta : ndarray, the shape of ``counts``
     concentrations : list of m ndarrays
         For each level ``j = 1..m`` (coarsest first), the concentration of each of its parent
         configurations, shape ``(*batch, L_1, ..., L_{j-1})``.
+
+    Examples
+    --------
+    One parent of two states: each row is shrunk toward the pooled ``P(x)``.
+
+    >>> log_theta, conc = hierarchical_concentrations(np.array([[8.0, 2.0], [1.0, 1.0]]))
+    >>> np.exp(log_theta).round(3)
+    array([[0.725, 0.275],
+           [0.701, 0.299]])
+    >>> len(conc)  # one level below the root
+    1
     """
     counts, m = conditioning_levels(counts, batch_axes)
     levels = level_tables(counts, batch_axes)

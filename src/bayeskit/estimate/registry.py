@@ -387,6 +387,26 @@ def get_estimator(
     estimators that are the posterior mode of a fixed Dirichlet prior are offered (what an EM
     whose objective adds that prior's log density needs).
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`ESTIMATORS`.
+    what : str, default="smoothing"
+        The argument's name, for the message.
+    ordered_parents : bool, default=True
+        Whether the caller's parents are in order of importance.
+    fixed_prior : bool, default=False
+        Whether only the posterior modes of a fixed Dirichlet prior are offered.
+
+    Returns
+    -------
+    Estimator
+
+    Raises
+    ------
+    ValueError
+        ``name`` is none of the estimators offered; the message lists them.
+
     Examples
     --------
     >>> get_estimator("bdeu")
@@ -419,6 +439,24 @@ def log_probabilities(
     :data:`ESTIMATORS`): ``get_estimator(smoothing).log_probabilities(counts, alpha, ...)``.
     The axes after the first ``batch_axes`` are one family table each, the child on ``axis``.
 
+    Parameters
+    ----------
+    counts : ndarray
+        Family counts, the child on ``axis``.
+    smoothing : str, default="lidstone"
+        A name of :data:`ESTIMATORS`.
+    alpha : float, default=1.0
+        The estimator's ``alpha``.
+    axis : int, default=-1
+        The child axis.
+    batch_axes : int, default=0
+        Leading axes that stack several family tables.
+
+    Returns
+    -------
+    ndarray
+        The log conditional table, of the shape of ``counts``.
+
     Examples
     --------
     >>> np.exp(log_probabilities(np.array([3.0, 1.0]), "m-estimate", 2.0)).round(3)
@@ -438,6 +476,21 @@ def lidstone_equivalent(
     m-estimate Lidstone with ``m / K``, BDeu with ``alpha / (q K)``); ``alpha`` for those with no
     single one (Han's correction, the hierarchical smoothings).
 
+    Parameters
+    ----------
+    smoothing : str
+        A name of :data:`ESTIMATORS`.
+    alpha : float
+        The estimator's ``alpha``.
+    n_states : int
+        The child's number of states ``K``.
+    n_parent_configs : int, default=1
+        The family's parent configurations ``q`` (the class counted as a parent).
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> lidstone_equivalent("m-estimate", 2.0, 4), lidstone_equivalent("dirichlet-map", 2.0, 4)
@@ -453,6 +506,19 @@ def table_log_prior(log_tables: Iterable[np.ndarray], smoothing: str, alpha: flo
     by the estimator called ``smoothing`` (:meth:`Estimator.log_prior`): the log density, up to
     a constant, of the Dirichlet prior whose posterior mode the tables are; 0 for the estimators
     that are no fixed prior.
+
+    Parameters
+    ----------
+    log_tables : iterable of ndarray
+        Conditional log tables, the child on the last axis.
+    smoothing : str
+        The name of the estimator that gave them.
+    alpha : float
+        Its ``alpha``.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
