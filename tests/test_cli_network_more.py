@@ -321,3 +321,12 @@ def test_method_hill_climb_is_the_default_and_unknown_methods_are_refused(tmp_pa
     assert em.exit_code == 1
     assert "--missing em and --method tree do not go together" in flat(em.output)
     assert not (tmp_path / "x.bif").exists()
+
+
+def test_learn_and_fit_each_describe_their_own_method_option():
+    learn = flat(run("network", "learn", "--help").output)
+    fit = flat(run("network", "fit", "--help").output)
+    assert "Structure learner by name" in learn
+    assert "gradient" not in learn
+    assert "Structure learner by name" not in fit
+    assert "gradient" in fit

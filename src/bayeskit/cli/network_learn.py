@@ -48,7 +48,7 @@ _Start = Annotated[
     typer.Option("--start", help="Start graph of the climb: tree (Chow-Liu) or empty."),
 ]
 _Tree = Annotated[bool, typer.Option("--tree", help="Chow-Liu tree: --method tree.")]
-_Method = Annotated[
+_LearnMethod = Annotated[
     str,
     typer.Option(
         "--method",
@@ -147,7 +147,7 @@ def network_learn(
     max_parents: _MaxParents = None,
     tabu: _Tabu = 10,
     start: _Start = "tree",
-    method: _Method = "hill-climb",
+    method: _LearnMethod = "hill-climb",
     tree: _Tree = False,
     estimator: _Estimator = "bdeu",
     alpha: _Alpha = None,
