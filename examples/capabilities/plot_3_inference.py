@@ -127,7 +127,9 @@ plt.show()
 # and 1s. A single-node Gibbs move cannot then change ``lung`` or ``tub`` alone while
 # ``either`` stays put, so the chains may never visit states that have probability. The sampler
 # warns of such CPTs (:class:`~bayeskit.networks.DeterministicCPTWarning`); exact inference or
-# likelihood weighting, which draws forward, are the remedy. Compare the three estimates:
+# likelihood weighting, which draws forward, are the remedy. Zhou (*Machine Learning*, 7.5.3)
+# gives the same warning: with probabilities of 0 or 1 in the network, the chain need not
+# converge to the posterior, and Gibbs sampling can give a wrong estimate. Compare the three:
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always", DeterministicCPTWarning)
     stuck = GibbsSampler(asia).query("lung", evidence, n_draws=2_000, seed=0)
