@@ -72,7 +72,7 @@ def lidstone_left_out(counts: np.ndarray, alpha: float) -> np.ndarray:
     Returns
     -------
     ndarray
-        log P for a row of each cell, of the shape of counts.
+        ``log P`` for a row of each cell, of the shape of ``counts``.
 
     Examples
     --------
@@ -203,7 +203,7 @@ def m_estimate(
     m : float
         The equivalent sample size.
     prior : array-like of shape (n_states,), optional
-        The prior probabilities p (uniform by default).
+        The prior probabilities ``p`` (uniform by default).
     axis : int, default=-1
         The state axis.
 
@@ -216,7 +216,7 @@ def m_estimate(
     Raises
     ------
     ValueError
-        prior is not n_states non-negative probabilities summing to 1.
+        ``prior`` is not ``n_states`` non-negative probabilities summing to 1.
 
     Examples
     --------
@@ -259,7 +259,7 @@ def dirichlet_map(counts: np.ndarray, alpha: float, axis: int = -1) -> np.ndarra
     Raises
     ------
     ValueError
-        alpha is below 1 (no proper mode).
+        ``alpha`` is below 1 (no proper mode).
 
     Examples
     --------

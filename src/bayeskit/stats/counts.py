@@ -23,6 +23,18 @@ __all__ = ["CategoricalCounts", "categorical_counts", "class_counts", "count_tab
 def class_counts(y: np.ndarray, n_classes: int, weights: np.ndarray | None = None) -> np.ndarray:
     """Weighted number of samples per class, shape ``(n_classes,)``.
 
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        Class indices in ``[0, n_classes)``.
+    n_classes : int
+    weights : ndarray of shape (n_samples,), optional
+        Row weights (one each by default).
+
+    Returns
+    -------
+    ndarray of shape (n_classes,)
+
     Examples
     --------
     >>> class_counts(np.array([0, 1, 1]), 3)
@@ -45,6 +57,23 @@ def count_table(
     Shape ``(n_classes, n_parent_configs, n_states)``.
 
     Rows whose child or parent configuration is missing (negative) are skipped.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        Class indices.
+    parent_config : ndarray of shape (n_samples,)
+        Each row's parent configuration index (negative: missing).
+    child : ndarray of shape (n_samples,)
+        Each row's value code (negative: missing).
+    n_classes, n_parent_configs, n_states : int
+        The table's shape.
+    weights : ndarray of shape (n_samples,), optional
+        Row weights (one each by default).
+
+    Returns
+    -------
+    ndarray of shape (n_classes, n_parent_configs, n_states)
 
     Examples
     --------
@@ -132,6 +161,11 @@ def categorical_counts(
     n_classes : int
     n_states : ndarray of shape (n_features,), vocabulary sizes
     weights : ndarray of shape (n_samples,), optional
+
+    Returns
+    -------
+    CategoricalCounts
+        The class counts and each feature's ``(n_classes, n_states)`` counts.
 
     Examples
     --------

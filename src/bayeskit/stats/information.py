@@ -34,6 +34,16 @@ def mutual_information(counts: np.ndarray) -> float:
     """``I(A; B) = sum_ab P(a, b) log(P(a, b) / (P(a) P(b)))`` from a 2-D count table over
     ``(A, B)``, in nats; 0 for a table with no counts.
 
+    Parameters
+    ----------
+    counts : ndarray of shape (n_a, n_b)
+        (Weighted) counts of each pair of values.
+
+    Returns
+    -------
+    float
+        In nats (natural logs).
+
     Examples
     --------
     >>> round(mutual_information(np.array([[5.0, 0.0], [0.0, 5.0]])), 4)  # log 2
@@ -59,6 +69,23 @@ def conditional_mutual_information(counts: np.ndarray, weighting: str = "joint")
     ``weighting="per-class"`` is Zhou's Eq. (7.22) as printed, with ``P(a, b | y)`` in place of
     ``P(a, b, y)``: the same sum with each class weighted equally rather than by its frequency.
     Both are 0 exactly when A and B are independent within every class.
+
+    Parameters
+    ----------
+    counts : ndarray of shape (..., n_y, n_a, n_b)
+        (Weighted) counts over ``(Y, A, B)``, or a stack of such tables.
+    weighting : {"joint", "per-class"}, default="joint"
+        How the classes are weighted (above).
+
+    Returns
+    -------
+    float or ndarray of shape counts.shape[:-3]
+        In nats (natural logs).
+
+    Raises
+    ------
+    ValueError
+        ``weighting`` is neither of the two.
 
     Examples
     --------

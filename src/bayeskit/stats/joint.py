@@ -220,6 +220,11 @@ def joint_counts(
     n_states : array-like of shape (n_features,), vocabulary sizes
     weights : ndarray of shape (n_samples,), optional
 
+    Returns
+    -------
+    JointCounts
+        The distinct rows seen (``combos``), their counts per class and the class counts.
+
     Examples
     --------
     >>> jc = joint_counts(np.array([[1, 0], [0, 2], [1, 0]]), np.array([1, 0, 1]), 2, [2, 3])

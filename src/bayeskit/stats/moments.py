@@ -114,6 +114,22 @@ def gaussian_moments(
 ) -> GaussianMoments:
     """Per-class moments of every numeric feature, NaN skipped.
 
+    Parameters
+    ----------
+    values : ndarray of shape (n_samples, n_features)
+        Numeric features, NaN = missing.
+    y : ndarray of shape (n_samples,)
+        Class indices in ``[0, n_classes)``.
+    n_classes : int
+    weights : ndarray of shape (n_samples,), optional
+        Non-negative row weights (one each by default).
+
+    Returns
+    -------
+    GaussianMoments
+        ``count``, ``mean`` and ``m2`` (sum of squared deviations), each of shape
+        ``(n_classes, n_features)``; mergeable with ``+``.
+
     Examples
     --------
     >>> gm = gaussian_moments(np.array([[1.0], [3.0], [5.0]]), np.array([0, 0, 1]), 2)
@@ -184,6 +200,22 @@ def scatter_moments(
     the scatter ``sum w (x - mean)(x - mean)^T`` is formed as ``z^T z`` with
     ``z = sqrt(w) (x - mean)``, which numpy hands to BLAS as one symmetric rank-k update (half
     the work of a general product, and symmetric by construction).
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_samples, n_features)
+        Numeric features, NaN = missing.
+    y : ndarray of shape (n_samples,)
+        Class indices in ``[0, n_classes)``.
+    n_classes : int
+    weights : ndarray of shape (n_samples,), optional
+        Non-negative row weights (one each by default).
+
+    Returns
+    -------
+    ScatterMoments
+        ``count`` ``(n_classes,)``, ``mean`` ``(n_classes, n_features)`` and ``scatter``
+        ``(n_classes, n_features, n_features)``; mergeable with ``+``.
 
     Examples
     --------
@@ -304,6 +336,22 @@ def shrinkage_moments(
 ) -> ShrinkageMoments:
     """Per-class scatter moments and row-norm moments over the rows with no missing value.
 
+    Parameters
+    ----------
+    values : ndarray of shape (n_samples, n_features)
+        Numeric features, NaN = missing.
+    y : ndarray of shape (n_samples,)
+        Class indices in ``[0, n_classes)``.
+    n_classes : int
+    weights : ndarray of shape (n_samples,), optional
+        Non-negative row weights (one each by default).
+
+    Returns
+    -------
+    ShrinkageMoments
+        The :class:`ScatterMoments` and the moments of the squared row norms (``norm3``,
+        ``norm4``) that the Ledoit-Wolf intensity needs; mergeable with ``+``.
+
     Examples
     --------
     >>> sm = shrinkage_moments(np.array([[0.0, 0.0], [2.0, 2.0]]), np.array([0, 0]), 1)
@@ -339,6 +387,14 @@ def nonfinite_features(moments: GaussianMoments | ScatterMoments | ShrinkageMome
     entry ``S_jj`` of the scatter matrix otherwise (an off-diagonal entry is bounded by
     ``sqrt(S_ii S_jj)``, so it cannot overflow while both diagonal entries are finite).
 
+    Parameters
+    ----------
+    moments : GaussianMoments, ScatterMoments or ShrinkageMoments
+
+    Returns
+    -------
+    ndarray of bool of shape (n_features,)
+
     Examples
     --------
     >>> gm = gaussian_moments(np.array([[1.0, 1e200], [2.0, -1e200]]), np.array([0, 0]), 1)
@@ -368,6 +424,14 @@ def underflowed_features(
     comes out as 0 and every value off a class mean looks impossible. The moments show it when
     the class means differ while the pooled second moment is 0, or when the means are nonzero
     but below ``TINY_SCALE``. Models warn about such columns by name: the cure is to rescale.
+
+    Parameters
+    ----------
+    moments : GaussianMoments, ScatterMoments or ShrinkageMoments
+
+    Returns
+    -------
+    ndarray of bool of shape (n_features,)
 
     Examples
     --------
