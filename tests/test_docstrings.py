@@ -164,6 +164,49 @@ def test_no_docstring_keeps_a_placeholder():
     assert found == []
 
 
+def test_write_replaces_the_run_of_entries_a_section_documents():
+    """An out-of-date shared section is found by its entries' names and replaced whole; the
+    entries around it are kept."""
+    doc = """Model.
+
+    Parameters
+    ----------
+    k : int
+        Own.
+    priors : array-like, optional
+        Old text
+        on two lines.
+    prior_alpha : float, default=1.0
+        Old.
+    tol : float
+        Own again.
+    """
+    section = (
+        "    priors : array-like, optional\n        New.\n    prior_alpha : float\n        New."
+    )
+    out = _replace_run(doc, section)
+    assert "\n" + section + "\n" in out
+    assert "Old" not in out
+    assert "    k : int\n        Own." in out
+    assert out.endswith("    tol : float\n        Own again.\n    ")
+    assert _replace_run(doc, "    missing : str\n        New.") is None
+
+
+ORDER = ["Parameters", "Attributes", "Returns", "Yields", "Raises", "Warns", "See Also", "Notes",
+         "References", "Examples"]  # fmt: skip
+
+
+def test_public_docstrings_keep_numpydoc_section_order():
+    """Each public class's and function's sections come in numpydoc's order."""
+    pattern = re.compile(r"^(" + "|".join(ORDER) + r")\n-{3,}\s*$", re.M)
+    wrong = []
+    for name, obj in public_definitions().items():
+        found = pattern.findall(inspect.getdoc(obj) or "")
+        if [ORDER.index(s) for s in found] != sorted(ORDER.index(s) for s in found):
+            wrong.append(f"{name}: {found}")
+    assert wrong == []
+
+
 # --------------------------------------------------------------------------------------------
 # --write: the docstrings rewritten from the shared text
 # --------------------------------------------------------------------------------------------
