@@ -35,6 +35,11 @@ class Chunks:
     """A CSV or Parquet file as an iterable of DataFrames of at most ``chunksize`` rows (see
     :func:`read_chunks`); iterating again reads the file again.
 
+    Parameters
+    ----------
+    path, chunksize, columns, na_values, as_text, encoding :
+        As :func:`read_chunks`, which checks them (and is the way to make one).
+
     Attributes
     ----------
     path : Path
@@ -215,6 +220,20 @@ def read_chunks(
         :attr:`Chunks.text_columns`.)
     encoding : str, optional
         The CSV file's text encoding (default UTF-8).
+
+    Returns
+    -------
+    Chunks
+        The file as an iterable of DataFrames of at most ``chunksize`` rows; iterating again
+        reads the file again.
+
+    Raises
+    ------
+    FileNotFoundError
+        No file at ``path``.
+    ValueError
+        ``chunksize`` is not an integer >= 1, the file is an ARFF file (read whole, with
+        :func:`read_arff`), or it has a header but no data rows.
 
     Examples
     --------

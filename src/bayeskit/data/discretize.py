@@ -205,6 +205,23 @@ def apply_cuts(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
     Code 0 is ``x <= cuts[0]``, code ``i`` is ``cuts[i-1] < x <= cuts[i]``, code ``len(cuts)``
     is ``x > cuts[-1]``; ``NaN`` gives -1. Values beyond the cuts fall in the end bins.
 
+    Parameters
+    ----------
+    values : array-like of float
+        NaN = missing.
+    cuts : array-like of float
+        Strictly increasing cut points.
+
+    Returns
+    -------
+    ndarray of int64
+        The bin codes, of the shape of ``values``.
+
+    Raises
+    ------
+    ValueError
+        ``cuts`` is not 1-D, strictly increasing and free of NaN.
+
     Examples
     --------
     Zaki & Meira, Table 18.1 (Iris sepal length, bins [4.3, 5.2], (5.2, 6.1], ...):

@@ -30,6 +30,23 @@ def as_frame(X: Any, names: Sequence[str] | None = None) -> pd.DataFrame:
     Accepts a DataFrame (returned as is), a 2-D array-like, or a list of dicts (one per row).
     Arrays get the column names ``x0, x1, ...`` unless ``names`` is given.
 
+    Parameters
+    ----------
+    X : DataFrame, array-like of shape (n_samples, n_features), or list of dict
+    names : sequence of str, optional
+        Column names for an array.
+
+    Returns
+    -------
+    DataFrame
+
+    Raises
+    ------
+    SchemaError
+        ``X`` is not 2-D (a Series, a 1-D array) or holds complex numbers.
+    TypeError
+        ``X`` is a sparse matrix.
+
     Examples
     --------
     >>> as_frame([{"a": 1, "b": "u"}, {"a": 2, "b": "v"}]).columns.tolist()

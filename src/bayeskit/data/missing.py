@@ -20,6 +20,16 @@ def row_patterns(mask: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     ``pattern`` is one distinct row of ``mask`` and ``rows`` the sorted indices of the rows equal
     to it. One sort of the pattern labels, not one scan per pattern.
 
+    Parameters
+    ----------
+    mask : ndarray of bool of shape (n_rows, n_columns)
+
+    Yields
+    ------
+    pattern : ndarray of bool of shape (n_columns,)
+    rows : ndarray of int
+        The rows with that pattern, sorted.
+
     Examples
     --------
     >>> mask = np.array([[True, False], [False, False], [True, False]])

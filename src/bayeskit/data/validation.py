@@ -22,6 +22,24 @@ def check_sample_weight(
     """Validate sample weights: ``None``, a scalar (the same weight for every row) or a 1-D array
     of ``n_samples`` finite, non-negative numbers. Returns float64 (a new array) or ``None``.
 
+    Parameters
+    ----------
+    sample_weight : None, scalar or array-like of shape (n_samples,)
+    n_samples : int
+        The number of rows.
+    positive_sum : bool, default=False
+        Whether the weights must have a positive sum.
+
+    Returns
+    -------
+    ndarray of float64 of shape (n_samples,), or None
+
+    Raises
+    ------
+    ValueError
+        A wrong shape, a value that is not a finite non-negative real number (its position
+        named), or with ``positive_sum`` a zero sum.
+
     Examples
     --------
     >>> check_sample_weight([1, 2], 2)
