@@ -258,3 +258,12 @@ def test_every_json_output_has_keys_without_spaces(tmp_path):
         assert result.exit_code == 0, result.output
         for row in json.loads(result.stdout):
             assert all(" " not in k and k == k.lower() for k in row), row
+
+
+def test_python_dash_m_bayeskit_runs_the_command():
+    import bayeskit
+
+    done = subprocess.run([sys.executable, "-m", "bayeskit", "--version"], capture_output=True,
+                          text=True, check=False, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"bayeskit {bayeskit.__version__}"
