@@ -166,6 +166,10 @@ def get_num_threads() -> int:
     variable ``BAYESKIT_NUM_THREADS``, else every CPU this process may run on; never more than
     ``numba.config.NUMBA_NUM_THREADS`` (set by the ``NUMBA_NUM_THREADS`` environment variable).
 
+    Returns
+    -------
+    int
+
     Raises
     ------
     ValueError
@@ -187,6 +191,16 @@ def set_num_threads(n: int | None) -> None:
     ``None`` goes back to the default (``BAYESKIT_NUM_THREADS``, else every usable CPU). A
     :func:`num_threads` block takes precedence inside it; ``NUMBA_NUM_THREADS`` still caps.
 
+    Parameters
+    ----------
+    n : int or None
+        The number of threads (>= 1), or None.
+
+    Raises
+    ------
+    ValueError
+        ``n`` is not an integer >= 1 or None.
+
     Examples
     --------
     >>> set_num_threads(1)
@@ -205,6 +219,20 @@ def num_threads(n: int) -> Iterator[None]:
     The limit holds for code run in the calling thread (and its context) until the block ends,
     whatever :func:`set_num_threads` or ``BAYESKIT_NUM_THREADS`` say; ``NUMBA_NUM_THREADS`` still
     caps.
+
+    Parameters
+    ----------
+    n : int
+        The number of threads (>= 1).
+
+    Yields
+    ------
+    None
+
+    Raises
+    ------
+    ValueError
+        ``n`` is not an integer >= 1.
 
     Examples
     --------

@@ -79,6 +79,18 @@ def class_report(confusion: pd.DataFrame) -> pd.DataFrame:
 
     Precision of a class no row was predicted as is NaN (undefined), as is its F1.
 
+    Parameters
+    ----------
+    confusion : DataFrame of shape (n_classes, n_classes)
+        Counts, a row per true class and a column per predicted class, in the same order
+        (as the ``"confusion_matrix"`` of :func:`~bayeskit.evaluate.holdout`'s result).
+
+    Returns
+    -------
+    DataFrame
+        A row per class; columns ``precision``, ``recall``, ``f1`` and ``support`` (the
+        row's total).
+
     Examples
     --------
     >>> cm = pd.DataFrame([[3, 1], [0, 4]], index=["a", "b"], columns=["a", "b"])
