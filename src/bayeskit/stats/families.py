@@ -59,7 +59,23 @@ Family = tuple[int, ...]
 def table_shapes(
     n_states: Sequence[int] | np.ndarray, families: Sequence[Sequence[int]]
 ) -> list[tuple]:
-    """The shape of each family's table: the states of its columns, in its order."""
+    """The shape of each family's table: the states of its columns, in its order.
+
+    Parameters
+    ----------
+    n_states : sequence of int
+        Each column's number of states.
+    families : sequence of sequences of column indices
+
+    Returns
+    -------
+    list of tuple
+
+    Examples
+    --------
+    >>> table_shapes([2, 3, 4], [(2,), (2, 0, 1)])
+    [(4,), (4, 2, 3)]
+    """
     states = [int(k) for k in n_states]
     return [tuple(states[c] for c in fam) for fam in families]
 
@@ -433,6 +449,16 @@ def pair_families(columns: Iterable[int], given: Sequence[int] = ()) -> list[Fam
     """The families ``(*given, a, b)`` for every pair ``a < b`` of ``columns``: the all-pairs
     table over ``(class, x_a, x_b)`` when ``given`` is the class column.
 
+    Parameters
+    ----------
+    columns : iterable of int
+    given : sequence of int, default=()
+        The columns that lead every family.
+
+    Returns
+    -------
+    list of tuple
+
     Examples
     --------
     >>> pair_families([0, 1, 2], given=(3,))
@@ -477,6 +503,10 @@ def family_counts(
 ) -> FamilyCounts:
     """Count every family in one compiled pass over the rows.
 
+    The families that are the all-pairs table (:func:`pair_families`) of some columns given the
+    same prefix (the class; for AnDE's triples, the class and a feature) are counted by a
+    dedicated kernel, one pass per such block; the rest by the generic one.
+
     Parameters
     ----------
     codes : ndarray of shape (n_samples, n_columns), integer, -1 = missing
@@ -486,9 +516,24 @@ def family_counts(
     target : int, default=-1
         The class column, for a classifier's counts (see :class:`FamilyCounts`).
 
-    The families that are the all-pairs table (:func:`pair_families`) of some columns given the
-    same prefix (the class; for AnDE's triples, the class and a feature) are counted by a
-    dedicated kernel, one pass per such block; the rest by the generic one.
+    Returns
+    -------
+    FamilyCounts
+        Each family's table (:meth:`FamilyCounts.table`), its axes in the family's order; a
+        row with a missing value in a family is left out of that family's table.
+
+    Raises
+    ------
+    ValueError
+        A family listed twice (as a set of columns), empty, with a repeated column, or naming
+        a column beyond ``n_states``.
+
+    Examples
+    --------
+    >>> codes = np.array([[0, 1, 0], [1, 1, 1], [1, 0, 1], [-1, 1, 1]])  # class: column 2
+    >>> counts = family_counts(codes, [(2,), (2, 0), (2, 0, 1)], [2, 2, 2], target=2)
+    >>> counts.table((2,)).tolist(), counts.table((2, 0)).tolist()
+    ([1.0, 3.0], [[1.0, 0.0], [0.0, 2.0]])
     """
     fams = tuple(tuple(int(c) for c in f) for f in families)
     n_states = np.asarray(n_states, dtype=np.int64)
