@@ -28,7 +28,15 @@ def _column(layout: checks.Layout, f: int) -> str:
 
 @dataclass(frozen=True)
 class NaiveStats:
-    """The sufficient statistics of naive Bayes: categorical counts and Gaussian moments."""
+    """The sufficient statistics of naive Bayes: categorical counts and Gaussian moments.
+
+    Attributes
+    ----------
+    counts : CategoricalCounts
+        Each categorical feature's counts per class.
+    moments : GaussianMoments
+        Each numeric feature's moments per class.
+    """
 
     counts: CategoricalCounts
     moments: GaussianMoments
@@ -76,7 +84,15 @@ class NaiveStats:
 @dataclass(frozen=True)
 class FullStats:
     """The sufficient statistics of full Bayes: sparse joint counts of the categorical codes and
-    the scatter (plus Ledoit-Wolf) moments of the numeric values."""
+    the scatter (plus Ledoit-Wolf) moments of the numeric values.
+
+    Attributes
+    ----------
+    joint : JointCounts
+        Each distinct row of categorical codes counted per class.
+    moments : ShrinkageMoments
+        The numeric features' moments per class.
+    """
 
     joint: JointCounts
     moments: ShrinkageMoments

@@ -68,6 +68,24 @@ class GaussianMoments:
     """Per-(class, feature) weighted count, mean and M2; all arrays ``(n_classes, n_features)``.
 
     Missing values are skipped feature by feature, so counts may differ between features.
+
+    Attributes
+    ----------
+    count : ndarray of shape (n_classes, n_features)
+        The weight of the rows observing each feature.
+    mean : ndarray of shape (n_classes, n_features)
+    m2 : ndarray of shape (n_classes, n_features)
+        The weighted sum of squared deviations from the mean.
+
+    Examples
+    --------
+    Moments add up (Chan et al.'s merge), so those of two halves are those of the whole:
+
+    >>> x, y = np.array([[1.0], [3.0], [5.0], [7.0]]), np.array([0, 0, 0, 1])
+    >>> whole = gaussian_moments(x, y, 2)
+    >>> parts = gaussian_moments(x[:2], y[:2], 2) + gaussian_moments(x[2:], y[2:], 2)
+    >>> parts.mean.ravel().tolist(), parts.m2.ravel().tolist() == whole.m2.ravel().tolist()
+    ([3.0, 7.0], True)
     """
 
     count: np.ndarray
@@ -149,7 +167,21 @@ def gaussian_moments(
 @dataclass(frozen=True)
 class ScatterMoments:
     """Per-class weighted count ``(n_classes,)``, mean ``(n_classes, d)`` and scatter matrix
-    ``sum w (x - mean)(x - mean)^T`` of shape ``(n_classes, d, d)``, over complete rows."""
+    ``sum w (x - mean)(x - mean)^T`` of shape ``(n_classes, d, d)``, over complete rows.
+
+    Attributes
+    ----------
+    count : ndarray of shape (n_classes,)
+    mean : ndarray of shape (n_classes, d)
+    scatter : ndarray of shape (n_classes, d, d)
+
+    Examples
+    --------
+    >>> x = np.array([[0.0, 0.0], [2.0, 2.0], [1.0, 5.0]])
+    >>> sm = scatter_moments(x[:2], np.array([0, 0]), 1) + scatter_moments(x[2:], np.array([0]), 1)
+    >>> sm.count.tolist(), sm.mean.round(4).tolist()
+    ([3.0], [[1.0, 2.3333]])
+    """
 
     count: np.ndarray
     mean: np.ndarray
