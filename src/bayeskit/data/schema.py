@@ -111,6 +111,13 @@ class Column:
         For a numeric column binned into a categorical one: the sorted inner cut points of its
         right-closed bins (see :mod:`bayeskit.data.discretize`); ``categories`` then holds the
         bins' labels, such as ``"(5.2, 6.1]"``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> schema = Schema.infer(pd.DataFrame({"outlook": ["sun", "rain"], "temp": [30.0, 12.0]}))
+    >>> schema.column("outlook")
+    Column(name='outlook', kind='categorical', categories=('rain', 'sun'), cuts=None)
     """
 
     name: str
@@ -125,7 +132,24 @@ class Column:
 
 @dataclass(frozen=True)
 class Encoded:
-    """Encoded data: categorical codes (-1 = missing) and numeric values (NaN = missing)."""
+    """Encoded data: categorical codes (-1 = missing) and numeric values (NaN = missing).
+
+    Attributes
+    ----------
+    codes : ndarray of shape (n_samples, n_categorical)
+        Each categorical column's codes, in the schema's order of categorical columns, in the
+        smallest integer type that holds them.
+    values : ndarray of shape (n_samples, n_numeric)
+        Each numeric column's values (float64).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"outlook": ["sun", "rain", None], "temp": [30.0, 12.0, None]})
+    >>> encoded = Schema.infer(X).encode(X)
+    >>> encoded.codes.ravel().tolist(), encoded.values.ravel().tolist(), encoded.n_samples
+    ([1, 0, -1], [30.0, 12.0, nan], 3)
+    """
 
     codes: np.ndarray
     values: np.ndarray
