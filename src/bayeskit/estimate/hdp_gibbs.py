@@ -82,6 +82,12 @@ def hierarchical_gibbs(
     -------
     ndarray of the shape of ``counts``: log-probabilities normalised along the last axis.
 
+    Raises
+    ------
+    ValueError
+        ``n_iter`` is not a positive integer, ``burn_in`` not an integer in ``[0, n_iter)``,
+        or ``counts`` holds a negative or non-finite entry.
+
     Examples
     --------
     >>> counts = np.array([[[30.0, 10.0], [1.0, 0.0], [9.0, 3.0]],

@@ -42,6 +42,12 @@ def corrected_ttest(
         ``t > 0`` when ``a`` scores higher. Identical scores give ``(0.0, 1.0)``; a constant
         non-zero difference gives ``(±inf, 0.0)``.
 
+    Raises
+    ------
+    ValueError
+        The scores are not 1-D of the same length >= 2, or ``n_train`` or ``n_test`` is not
+        positive.
+
     References
     ----------
     C. Nadeau and Y. Bengio, "Inference for the generalization error", Machine Learning 52

@@ -132,6 +132,11 @@ def holdout(
         What :func:`cross_validate` returns, for one split (``n_splits`` is 1, each
         per-split array has one entry and every ``std`` is 0).
 
+    Raises
+    ------
+    ValueError
+        A set whose rows and class labels differ in number, or that is empty.
+
     Examples
     --------
     >>> from bayeskit import NaiveBayes

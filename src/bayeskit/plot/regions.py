@@ -64,6 +64,16 @@ def decision_regions(
     matplotlib.axes.Axes
         Holding one filled contour set (the regions) and one scatter collection per class.
 
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        ``model`` is not fitted.
+    TypeError
+        ``model`` was not fitted on tabular data (it has no schema).
+    ValueError
+        ``features`` is not a pair of the model's numeric columns (by name or position), or
+        the model has fewer than two numeric features to choose from.
+
     Examples
     --------
     >>> import matplotlib
