@@ -433,7 +433,21 @@ class Marginals(dict):
     """One-variable posteriors, node -> :class:`Factor`, as a dict; it prints as their tables
     one after the other (text and HTML), and :meth:`to_frame` gives them as one long frame.
     What ``VariableElimination.query(..., joint=False)``, ``JunctionTree.calibrate``, the
-    samplers and ``GibbsResult.marginals`` return."""
+    samplers and ``GibbsResult.marginals`` return.
+
+    Examples
+    --------
+    >>> from bayeskit.networks import DAG, BayesianNetwork, VariableElimination
+    >>> yn = ["yes", "no"]
+    >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
+    ...     {"rain": [0.2, 0.8], "wet": [[0.9, 0.1], [0.2, 0.8]]},
+    ...     states={"rain": yn, "wet": yn})
+    >>> posteriors = VariableElimination(net).query(["rain"], {"wet": "yes"}, joint=False)
+    >>> posteriors.to_frame().round(4)
+       node state  probability
+    0  rain   yes       0.5294
+    1  rain    no       0.4706
+    """
 
     def to_frame(self) -> pd.DataFrame:
         """One row per node and state: the columns ``node``, ``state``, ``probability``.

@@ -32,6 +32,17 @@ class MAPResult:
 
     ``assignment, probability = result`` unpacks it as the pair ``map_query`` returned
     before, and ``result[0]``, ``result[1]`` index it so.
+
+    Examples
+    --------
+    >>> from bayeskit.networks import DAG, BayesianNetwork, VariableElimination
+    >>> yn = ["yes", "no"]
+    >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
+    ...     {"rain": [0.2, 0.8], "wet": [[0.9, 0.1], [0.2, 0.8]]},
+    ...     states={"rain": yn, "wet": yn})
+    >>> result = VariableElimination(net).map_query(["rain"], {"wet": "yes"})
+    >>> result.assignment, round(result.probability, 4)  # 0.18 / 0.34
+    ({'rain': 'yes'}, 0.5294)
     """
 
     assignment: dict[Any, str]
