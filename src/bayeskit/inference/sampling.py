@@ -98,7 +98,20 @@ class GibbsResult:
 
 
 class CompiledNetwork:
-    """A network in the flat arrays the kernels read: log CPTs, families and children."""
+    """A network in the flat arrays the kernels read: log CPTs, families and children.
+
+    Parameters
+    ----------
+    net : BayesianNetwork
+        Checked as every inference engine checks it.
+
+    Examples
+    --------
+    >>> from bayeskit.networks import example_network
+    >>> compiled = CompiledNetwork(example_network("cancer"))
+    >>> compiled.nodes[:2], compiled.card.tolist()  # each node's number of states
+    (('Pollution', 'Smoker'), [2, 2, 2, 2, 2])
+    """
 
     def __init__(self, net: BayesianNetwork):
         nodes = net.nodes
