@@ -73,6 +73,18 @@ class NetworkFit:
         Every family ``(parents..., node)``, columns in node order.
     estimator : str
     alpha : float
+
+    Examples
+    --------
+    Rows added later give the fit of all the rows (the states declared, as the first rows
+    need not show them all):
+
+    >>> from bayeskit.networks import fit_parameters
+    >>> data = pd.DataFrame({"rain": ["y", "y", "n", "n"], "wet": ["y", "y", "n", "y"]})
+    >>> states = {"rain": ["n", "y"], "wet": ["n", "y"]}
+    >>> first = fit_parameters([("rain", "wet")], data[:2], estimator="mle", states=states)
+    >>> first.partial_fit(data[2:]).network.cpt("wet").tolist()
+    [[0.5, 0.5], [0.0, 1.0]]
     """
 
     network: Any
