@@ -534,6 +534,14 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     DAG
         The DAG the in-memory search gives on all the rows.
 
+    Raises
+    ------
+    TypeError
+        ``ddf`` is no Dask DataFrame, or ``sample_weight`` is given (not taken on Dask).
+    ValueError
+        An option out of range or unknown (before any pass), a column that cannot be a node,
+        or ``ddf`` has no rows.
+
     Examples
     --------
     >>> import dask.dataframe as dd
