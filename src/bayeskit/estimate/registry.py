@@ -89,6 +89,14 @@ class Estimator:
         (so :meth:`log_prior` is that prior's log density and EM climbs the posterior).
     needs_parent_order : bool
         Whether the estimate reads the parents' order (the most important first).
+
+    Examples
+    --------
+    >>> laplace = get_estimator("laplace")
+    >>> laplace.name, laplace.uses_alpha, laplace.fixed_prior
+    ('laplace', False, True)
+    >>> np.exp(laplace.log_probabilities(np.array([3.0, 1.0]))).round(3)  # (n + 1) / (N + 2)
+    array([0.667, 0.333])
     """
 
     name = ""

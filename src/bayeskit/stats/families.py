@@ -96,6 +96,17 @@ class FamilyCounts:
     target : int
         The column of the class for a classifier's counts, -1 for none. When set, the family
         ``(target,)`` must be among the families: it gives :attr:`class_count`.
+
+    Examples
+    --------
+    Counts add up: those of two chunks of rows are those of all the rows.
+
+    >>> codes = np.array([[0, 1, 0], [1, 1, 1], [1, 0, 1], [0, 1, 1]])  # class: column 2
+    >>> fams = [(2,), (2, 0)]
+    >>> a = family_counts(codes[:2], fams, [2, 2, 2], target=2)
+    >>> b = family_counts(codes[2:], fams, [2, 2, 2], target=2)
+    >>> (a + b).table((2, 0)).tolist(), (a + b).class_count.tolist()
+    ([[1.0, 0.0], [1.0, 2.0]], [1.0, 3.0])
     """
 
     n_states: np.ndarray
