@@ -35,6 +35,16 @@ class StructureLearner:
         Whether the search takes the tree search's options (:func:`learn_tree`) rather than the
         hill climb's (:func:`learn_structure`).
     description : str
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.integers(0, 2, 1000)
+    >>> data = pd.DataFrame({"a": a, "b": np.where(rng.random(1000) < 0.9, a, 1 - a)})
+    >>> learner = STRUCTURE_LEARNERS["tree"]
+    >>> learner.description, learner.learn(data, "bic").edges
+    ('the Chow-Liu tree (a forest for a penalised score)', (('a', 'b'),))
     """
 
     name: str
