@@ -100,6 +100,16 @@ class CategoricalCounts:
         ``feature_count[f][c, v]`` is the weighted number of samples of class ``c`` whose feature
         ``f`` has code ``v``. Missing values are not counted, so a table's rows may sum to less
         than ``class_count``.
+
+    Examples
+    --------
+    Counts add up: those of two chunks of rows are those of all the rows.
+
+    >>> codes, y = np.array([[0, 1], [1, 1], [1, -1]]), np.array([0, 1, 1])
+    >>> a = categorical_counts(codes[:1], y[:1], 2, np.array([2, 2]))
+    >>> b = categorical_counts(codes[1:], y[1:], 2, np.array([2, 2]))
+    >>> (a + b).class_count.tolist(), (a + b).feature_count[1].tolist()  # one value missing
+    ([1.0, 2.0], [[0.0, 1.0], [0.0, 1.0]])
     """
 
     class_count: np.ndarray

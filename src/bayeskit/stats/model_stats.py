@@ -36,6 +36,17 @@ class NaiveStats:
         Each categorical feature's counts per class.
     moments : GaussianMoments
         Each numeric feature's moments per class.
+
+    Examples
+    --------
+    A naive Bayes model keeps them as ``stats_``:
+
+    >>> import pandas as pd
+    >>> from bayeskit import NaiveBayes
+    >>> X = pd.DataFrame({"outlook": ["sun", "rain", "sun", "rain"], "temp": [30.0, 12, 28, 15]})
+    >>> stats = NaiveBayes(discretize=None).fit(X, ["play", "stay", "play", "stay"]).stats_
+    >>> stats.class_count.tolist(), stats.moments.mean.ravel().tolist()
+    ([2.0, 2.0], [29.0, 13.5])
     """
 
     counts: CategoricalCounts
