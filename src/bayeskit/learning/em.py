@@ -66,6 +66,17 @@ class EMResult:
     n_iter : int
     converged : bool
         Whether the relative change of the objective fell below ``tol`` within ``max_iter``.
+
+    Examples
+    --------
+    >>> from bayeskit.networks import fit_em
+    >>> data = pd.DataFrame({"rain": ["y", None, "n", "n", None, "y"],
+    ...                      "wet": ["y", "y", "n", None, "n", "y"]})
+    >>> result = fit_em([("rain", "wet")], data, seed=0)
+    >>> result.converged, result.n_iter == len(result.history)
+    (True, True)
+    >>> sorted(result.network.nodes)
+    ['rain', 'wet']
     """
 
     network: Any
