@@ -106,9 +106,9 @@ class CPD:
         The node.
     parents : sequence
         Its parents, in the order of the table's axes.
-    values : array-like of shape (*parents' cardinalities, cardinality)
-        The table (copied unless it is a read-only array already); ValueError for another
-        shape.
+    values : array-like
+        The table, shape ``(*parents' cardinalities, cardinality)`` (copied unless it is a
+        read-only array already); ValueError for another shape.
     states : mapping
         The state names of the node and of each parent.
 
