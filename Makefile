@@ -11,7 +11,7 @@ TEST_STAMP := $(VENV)/.installed-test
 DOCS_STAMP := $(VENV)/.installed-docs
 SPHINXBUILD = $(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
 
-.PHONY: demo test lint docs docs-fast clean venv
+.PHONY: demo test lint docs docs-fast check-site clean venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,15 @@ docs: $(DOCS_STAMP)
 
 docs-fast: $(DOCS_STAMP)
 	$(SPHINXBUILD) -D plot_gallery=0
+
+# Opens the built site (run `make docs` first; this does not rebuild) in headless Chromium and
+# fails on a broken link, anchor or image, a console error, a request leaving localhost, or a
+# gallery example that raised. Needs Debian's chromium and chromium-driver.
+check-site: $(DOCS_STAMP)
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+	  echo "check-site needs Chromium and chromedriver: sudo apt-get install chromium chromium-driver" >&2; \
+	  exit 1; }
+	$(BIN)/python docs/check_site.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache docs/_build docs/api/generated docs/auto_examples

@@ -47,9 +47,11 @@ numpydoc_validation_checks: set[str] = set()  # validation off for now
 numpydoc_xref_param_type = False
 
 # -- maths without a CDN -----------------------------------------------------------------------
-# MathJax 3's SVG build is one self-contained file (its fonts are inside); it is copied from
-# the installed wheel into _static at build time, so the repository holds no copy of it.
-_MATHJAX = "tex-svg.js"
+# MathJax 3's full SVG build is one self-contained file (its fonts and every TeX extension, such
+# as \boldsymbol, are inside: the plain tex-svg.js fetches extensions from input/tex/ on demand,
+# which is not copied); it is copied from the installed wheel into _static at build time, so the
+# repository holds no copy of it.
+_MATHJAX = "tex-svg-full.js"
 
 
 def _mathjax_file() -> Path | None:
@@ -134,6 +136,8 @@ html_theme = "pydata_sphinx_theme"
 html_title = f"bayeskit {release}"
 html_static_path: list[str] = []
 html_show_sourcelink = False
+# the theme mode a first visit gets (without it the theme logs an error and falls back to auto)
+html_context = {"default_mode": "auto"}
 html_theme_options = {
     "logo": {"text": "bayeskit"},
     "icon_links": [],
