@@ -62,6 +62,7 @@ def test_each_planted_fault_fails(tmp_path):
     index = GOOD_INDEX + (
         '<a href="missing.html">gone</a> <a href="other.html#nowhere">bad anchor</a> '
         '<img src="lost.png" alt="lost"> <script src="_static/gone.js"></script>'
+        '<link rel="stylesheet" href="http://cdn.invalid/theme.css">'
     )
     traceback = (
         '<div class="sphx-glr-script-out highlight-pytb"><pre>Traceback (most recent call last):\n'
@@ -75,4 +76,5 @@ def test_each_planted_fault_fails(tmp_path):
     assert "index.html: image missing or not loaded: http://127.0.0.1:" in out
     assert "/lost.png" in out
     assert "index.html: server answered 404: /_static/gone.js" in out
+    assert "index.html: request leaving localhost: http://cdn.invalid/theme.css" in out
     assert "auto_examples/plot_a.html: example raised (traceback shown): ValueError: boom" in out
