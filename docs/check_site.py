@@ -7,6 +7,7 @@ headless Chromium (driven by selenium and chromedriver) and fails on:
 - an image that is missing or did not load (``naturalWidth == 0``);
 - a script, stylesheet or other resource of the site that the server could not serve;
 - a JavaScript console error (level SEVERE);
+- maths that MathJax could not typeset;
 - any request leaving localhost (the site must work offline);
 - a gallery page showing a Python traceback or sphinx-gallery's failing-example marks.
 
@@ -63,7 +64,9 @@ const waitImg = img => img.complete ? Promise.resolve() : new Promise(ok => {
   img.addEventListener('load', ok); img.addEventListener('error', ok);
 });
 const timeout = new Promise(ok => setTimeout(ok, 5000));
-Promise.race([Promise.all(imgs.map(waitImg)), timeout]).then(() => {
+const maths = (window.MathJax && MathJax.startup && MathJax.startup.promise) || Promise.resolve();
+const loaded = Promise.all(imgs.map(waitImg).concat([maths.catch(() => null)]));
+Promise.race([loaded, timeout]).then(() => {
   const failedResources = performance.getEntriesByType('resource')
     .filter(e => e.responseStatus !== undefined && e.responseStatus >= 400)
     .map(e => ({url: e.name, status: e.responseStatus}));
@@ -86,6 +89,10 @@ Promise.race([Promise.all(imgs.map(waitImg)), timeout]).then(() => {
       .concat(Array.from(document.querySelectorAll('a[name]')).map(e => e.name)),
     failedResources: failedResources,
     tracebacks: tracebacks,
+    // MathJax marks a TeX error with data-mjx-error, and an unknown macro as red text
+    mathErrors: Array.from(document.querySelectorAll(
+      '[data-mjx-error], mjx-assistive-mml merror, mjx-assistive-mml mtext[mathcolor="red"]'))
+      .map(e => (e.getAttribute('data-mjx-error') || e.textContent).slice(0, 200)),
     brokenThumbs: imgs.map(img => img.src).filter(s => s.includes('broken_example')),
   });
 });
@@ -200,6 +207,8 @@ def check_page(driver, url: str, base: str, report: Report) -> dict:  # noqa: AN
     if page.startswith(GALLERY_DIRS):
         for last_line in found["tracebacks"]:
             report.fail(page, "example raised (traceback shown)", last_line)
+    for message in found["mathErrors"]:
+        report.fail(page, "maths failed to render", message)
     for src in found["brokenThumbs"]:
         report.fail(page, "failing example thumbnail", src)
     return found
