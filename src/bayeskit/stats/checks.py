@@ -41,6 +41,23 @@ class Layout(NamedTuple):
     column_names : tuple of str
         The name of each categorical column, in code order, for messages naming a family
         (empty: the columns are named by position).
+
+    Examples
+    --------
+    A fitted model's statistics checked against the layout of its data (a model file's reader
+    does this before it trusts what it read):
+
+    >>> import pandas as pd
+    >>> from bayeskit import NaiveBayes
+    >>> from bayeskit.stats.checks import Layout
+    >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "temp": [30.0, 12, 28, 15]})
+    >>> stats = NaiveBayes(discretize=None).fit(X, ["play", "stay", "play", "stay"]).stats_
+    >>> sky = "categories of column 'sky'"
+    >>> stats.validate(Layout(2, (2,), (sky,), 1, ("temp",), ("sky",)))
+    >>> stats.validate(Layout(2, (3,), (sky,), 1, ("temp",), ("sky",)))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: stats_.counts.feature_count[0]: shape (2, 2) does not match (2, 3): ...
     """
 
     n_classes: int

@@ -376,6 +376,15 @@ class ScoredCounts(WithCounts):
         One column per candidate (the model that reads them checks how many). Summed over the
         rows seen: the weight of the rows a candidate gives probability zero
         (lower is better), and the log-likelihood of the others (higher is better).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from bayeskit import SelectiveKDB
+    >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "wind": ["no", "yes", "no", "no"]})
+    >>> stats = SelectiveKDB().fit(X, ["play", "stay", "play", "stay"]).stats_  # its statistics
+    >>> stats.class_count.tolist(), stats.scores.shape
+    ([2.0, 2.0], (2, 18))
     """
 
     counts: FamilyCounts
@@ -428,6 +437,15 @@ class ExpectedCounts(WithCounts):
     expected : FamilyCounts
         The E-step's counts of the class, of each ``(class, x_j)`` and of each family
         ``(class, parents, x_j)``: the tables and the class prior.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from bayeskit import TAN
+    >>> X = pd.DataFrame({"sky": ["sun", None, "sun", "rain"], "wind": ["no", "yes", None, "no"]})
+    >>> stats = TAN(missing="em").fit(X, ["play", "stay", "play", "stay"]).stats_
+    >>> stats.expected.class_count.round(6).tolist()  # rows with a missing value included
+    [2.0, 2.0]
     """
 
     counts: FamilyCounts

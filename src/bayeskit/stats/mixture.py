@@ -45,6 +45,17 @@ class MixtureCounts:
     n_iter : ndarray of int64, shape (n_classes, n_slots)
         EM iterations of the run kept for each ``K`` tried; 0 where not tried.
 
+    Examples
+    --------
+    A subclass naive Bayes model keeps them as ``stats_``:
+
+    >>> import pandas as pd
+    >>> from bayeskit import SubclassNaiveBayes
+    >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "wind": ["no", "yes", "no", "no"]})
+    >>> stats = SubclassNaiveBayes().fit(X, ["play", "stay", "play", "stay"]).stats_
+    >>> stats.n_components.tolist(), stats.component_count.sum(axis=1).round(6).tolist()
+    ([1, 1], [2.0, 2.0])
+
     Adding two (``a + b``, ``partial_fit``) adds the counts of components with the same number
     per class; the record (``log_likelihood``, ``bic``, ``n_iter``) is ``a``'s, that of the fit
     which chose the components.

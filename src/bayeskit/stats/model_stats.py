@@ -103,6 +103,17 @@ class FullStats:
         Each distinct row of categorical codes counted per class.
     moments : ShrinkageMoments
         The numeric features' moments per class.
+
+    Examples
+    --------
+    A full Bayes model keeps them as ``stats_``:
+
+    >>> import pandas as pd
+    >>> from bayeskit import FullBayes
+    >>> X = pd.DataFrame({"outlook": ["sun", "rain", "sun", "rain"], "temp": [30.0, 12, 28, 15]})
+    >>> stats = FullBayes(discretize=None).fit(X, ["play", "stay", "play", "stay"]).stats_
+    >>> stats.class_count.tolist(), stats.moments.scatter.mean.ravel().tolist()
+    ([2.0, 2.0], [29.0, 13.5])
     """
 
     joint: JointCounts
@@ -158,6 +169,17 @@ class KNNStats:
         Sample weight of each row, all positive (rows of weight zero are not kept).
     class_count : ndarray of shape (n_classes,)
         Weighted number of rows of each class.
+
+    Examples
+    --------
+    A KNN density classifier keeps them as ``stats_``:
+
+    >>> import pandas as pd
+    >>> from bayeskit import KNNBayes
+    >>> X = pd.DataFrame({"outlook": ["sun", "rain", "sun", "rain"], "temp": [30.0, 12, 28, 15]})
+    >>> stats = KNNBayes().fit(X, ["play", "stay", "play", "stay"]).stats_
+    >>> stats.values.ravel().tolist(), stats.y.tolist()
+    ([30.0, 12.0, 28.0, 15.0], [0, 1, 0, 1])
     """
 
     codes: np.ndarray
@@ -243,6 +265,17 @@ class TreeCounts(WithCounts):
         Each node's parent (an earlier node), -1 for the root (node 0).
     value : ndarray of int64, shape (n_nodes,)
         The code of the parent's split feature that leads to the node, -1 for the root.
+
+    Examples
+    --------
+    An NBTree keeps them as ``stats_``; on four rows the tree is one leaf, the root:
+
+    >>> import pandas as pd
+    >>> from bayeskit import NBTree
+    >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "wind": ["no", "yes", "no", "no"]})
+    >>> stats = NBTree().fit(X, ["play", "stay", "play", "stay"]).stats_
+    >>> stats.split.tolist(), stats.counts.class_count.tolist()
+    ([-1], [2.0, 2.0])
     """
 
     counts: FamilyCounts
@@ -323,6 +356,18 @@ class EnsembleCounts:
     Attributes
     ----------
     members : tuple of ScoredCounts
+
+    Examples
+    --------
+    A selective KDB ensemble keeps them as ``stats_``, one member per estimator:
+
+    >>> import pandas as pd
+    >>> from bayeskit.classifiers import SelectiveKDBEnsemble
+    >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "wind": ["no", "yes", "no", "no"]})
+    >>> model = SelectiveKDBEnsemble(n_estimators=3)
+    >>> stats = model.fit(X, ["play", "stay", "play", "stay"]).stats_
+    >>> len(stats.members), stats.class_count.tolist()
+    (3, [2.0, 2.0])
     """
 
     members: tuple[ScoredCounts, ...]
