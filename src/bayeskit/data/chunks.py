@@ -53,6 +53,17 @@ class Chunks:
         (:func:`bayeskit.learning.parameters.chunk_states`), so later passes read each such
         column as one read of the whole file would; shared by the copies
         :meth:`select` and :meth:`as_categories` make.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "d.csv"
+    >>> pd.DataFrame({"x": list("abcab"), "y": [0, 1, 0, 1, 1]}).to_csv(path, index=False)
+    >>> chunks = read_chunks(path, chunksize=2).select(["y"])
+    >>> [chunk["y"].tolist() for chunk in chunks]
+    [[0, 1], [0, 1], [1]]
+    >>> sum(len(chunk) for chunk in chunks)  # iterating again reads the file again
+    5
     """
 
     def __init__(

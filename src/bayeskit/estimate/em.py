@@ -52,6 +52,16 @@ class EStep(NamedTuple):
     log_likelihood : float, optional
         The observed-data log-likelihood, when the caller keeps it apart from the objective
         (it is then what progress reports show).
+
+    Examples
+    --------
+    An E-step that fills the missing values of ``[1, 2, ?]`` with the current mean returns
+    the filled sum (the M-step divides it by 3) and the objective at that mean:
+
+    >>> mean = 1.0
+    >>> step = EStep(1.0 + 2.0 + mean, objective=-((1.0 - mean) ** 2 + (2.0 - mean) ** 2))
+    >>> step.statistics, step.objective, step.log_likelihood
+    (4.0, -1.0, None)
     """
 
     statistics: Any
@@ -78,6 +88,18 @@ class EMRun:
         E-steps made (the length of ``objective``).
     converged : bool
         Whether the stopping rule held before ``max_iter`` E-steps were spent (or at the last).
+
+    Examples
+    --------
+    The mean of ``[1, 2, ?]`` by EM (:func:`run_em`), stopped after three E-steps:
+
+    >>> def e_step(mean, t):
+    ...     return EStep(3.0 + mean, -((1.0 - mean) ** 2 + (2.0 - mean) ** 2))
+    >>> run = run_em(e_step, lambda total: total / 3, 0.0, max_iter=3, tol=1e-12)
+    >>> run.n_iter, run.converged, round(run.parameters, 4)  # the third E-step's mean
+    (3, False, 1.3333)
+    >>> [round(v, 3) for v in run.objective]
+    [-5.0, -1.0, -0.556]
     """
 
     parameters: Any
