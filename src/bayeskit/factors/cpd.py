@@ -63,7 +63,20 @@ __all__ = ["CPD", "ConditionalDistribution", "aligned_cpts", "family_table"]
 @runtime_checkable
 class ConditionalDistribution(Protocol):
     """What a node's conditional distribution ``P(variable | parents)`` provides, whatever its
-    kind (the module's text says what each member means)."""
+    kind (the module's text says what each member means).
+
+    Examples
+    --------
+    Code written against the protocol refits any kind of node from its family's data; here a
+    :class:`CPD`, the tabular kind:
+
+    >>> def refit(node: ConditionalDistribution, child, parents) -> ConditionalDistribution:
+    ...     return node.estimate(node.statistic(child, parents))
+    >>> cpd = CPD("wet", ["rain"], [[0.5, 0.5], [0.5, 0.5]],
+    ...           {"rain": ["yes", "no"], "wet": ["yes", "no"]})
+    >>> refit(cpd, np.array([0, 0, 1, 1]), np.array([[0], [0], [0], [1]])).values.round(3).tolist()
+    [[0.667, 0.333], [0.0, 1.0]]
+    """
 
     variable: Any
     parents: tuple

@@ -89,6 +89,16 @@ class GibbsResult:
         ``draw``.
     n_draws : int
         Kept draws per chain.
+
+    Examples
+    --------
+    What :meth:`GibbsSampler.query` returns; its draws are a table of one row per kept draw:
+
+    >>> from bayeskit.networks import example_network
+    >>> result = GibbsSampler(example_network("cancer")).query(
+    ...     "Cancer", {"Smoker": "True"}, n_draws=200, n_chains=2, seed=0)
+    >>> result.n_draws, result.draws.shape, list(result.draws.columns)
+    (200, (400, 3), ['Cancer', 'chain', 'draw'])
     """
 
     marginals: Marginals
