@@ -139,27 +139,39 @@ def structural_em_network(
     progress: Callable[[int, float], Any] | None = None,
     **search: Any,
 ) -> StructuralEMResult:
-    """Learn a DAG and its CPTs from data with missing values by structural EM (see the module
-    docstring), each network built as ``network_type(dag, cpts, states=states)``
-    (:func:`~bayeskit.networks.structural_em` with a network class)."""
+    """Structural EM as :func:`~bayeskit.networks.structural_em`, with networks of ``network_type``.
+
+    Parameters
+    ----------
+    network_type : callable
+        ``network_type(dag, cpts, states=states)`` makes a network (a network class).
+    data, states, score, max_parents, start, max_iter, em_max_iter, em_tol :
+        As :func:`~bayeskit.networks.structural_em`.
+    n_completions, estimator, alpha, sample_weight, seed, progress, **search :
+        As :func:`~bayeskit.networks.structural_em`.
+
+    Returns
+    -------
+    StructuralEMResult
+
+    Raises
+    ------
+    TypeError
+        ``data`` is not a DataFrame, or ``search`` holds an option the search does not take.
+    ValueError
+        An argument out of range, a bad ``start``, or a row of probability zero under EM's fit.
+
+    Examples
+    --------
+    >>> from bayeskit.networks import BayesianNetwork
+    >>> data = pd.DataFrame({"a": list("xyxy") * 10, "b": ["x", "y", None, "y"] * 10})
+    >>> structural_em_network(data, network_type=BayesianNetwork).network.dag.edges
+    (('a', 'b'),)
+    """
     _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_completions,
                      estimator, alpha, search)  # fmt: skip
     rng = check_seed(seed)
-    if not isinstance(data, pd.DataFrame):
-        msg = f"data must be a pandas DataFrame, got {type(data).__name__}"
-        raise TypeError(msg)
-    nodes = list(data.columns)
-    if start is not None and not isinstance(start, DAG | list | tuple):
-        msg = "start must be a DAG over exactly data's columns, a list of edges, or None"
-        raise ValueError(msg)
-    if start is not None:
-        start = as_dag(start, None if isinstance(start, DAG) else nodes, "start")
-    if start is not None and set(start.nodes) != set(nodes):
-        msg = "start must be a DAG over exactly data's columns (or edges between them), or None"
-        raise ValueError(msg)
-    given = start
-    if start is not None:  # every DAG in data's column order, as the search gives them
-        start = DAG(nodes=nodes, edges=start.edges)
+    nodes, given, start = _columns_and_start(data, start)
     node_states, codes = encode_observed(DAG(nodes=nodes), data, states, None)
     weights = check_sample_weight(sample_weight, len(codes))
     options = dict(score=score, max_parents=max_parents, **search)
@@ -171,18 +183,10 @@ def structural_em_network(
     def climb(rows: NetworkData, begin: Any) -> DAG:
         return SEARCH.learn(rows, start=begin, seed=int(rng.integers(2**31)), **options)
 
-    holed = (codes < 0).any(axis=1)
-    if not holed.any():  # complete data: the completions are the rows, one search says all
+    if not (codes < 0).any():  # complete data: the completions are the rows, one search says all
         rows = NetworkData(tuple(nodes), node_states, codes, weights)
-        dag = climb(rows, "tree" if start is None else start)
-        total = _total_score(dag, rows, score, ess)
-        if progress is not None:
-            progress(1, total)
-        cpts = estimate_cpts(dag, count_families(dag, rows), node_states, estimator, _alpha(alpha))
-        network = network_type(dag, cpts, states=node_states)
-        return StructuralEMResult(
-            network, [dag if given is None else given, dag], [total], [], 1, True
-        )
+        return _one_search(climb, start, given, rows, (score, ess), (estimator, alpha),
+                           network_type, progress)  # fmt: skip
 
     e_step = _Completions(codes, weights, n_completions, int(rng.integers(2**63)))
     if start is None:
@@ -206,9 +210,7 @@ def structural_em_network(
         same.append(found == current)
         if progress is not None:
             progress(len(scores), total)
-        cpts = estimate_cpts(found, count_families(found, rows), node_states, estimator,
-                             _alpha(alpha))  # fmt: skip
-        return found, network_type(found, cpts, states=node_states)
+        return found, _fit(found, rows, estimator, alpha, network_type)
 
     # an M-step after every E-step; converged when the search returns the DAG it started from
     run = run_em(expect, maximise, (start, None), max_iter=max_iter, tol=0.0, m_step_last=True,
@@ -218,6 +220,43 @@ def structural_em_network(
         current, warm = run.parameters
         fitted = fit_network_em(current, data, start=warm, seed=rng, **em_options).network
     return StructuralEMResult(fitted, dags, scores, run.log_likelihood, run.n_iter, run.converged)
+
+
+def _columns_and_start(data: Any, start: Any) -> tuple[list, DAG | None, DAG | None]:
+    """``data``'s columns, the ``start`` given (as a DAG, checked against them) and that DAG in
+    ``data``'s column order, as the search gives DAGs."""
+    if not isinstance(data, pd.DataFrame):
+        msg = f"data must be a pandas DataFrame, got {type(data).__name__}"
+        raise TypeError(msg)
+    nodes = list(data.columns)
+    if start is not None and not isinstance(start, DAG | list | tuple):
+        msg = "start must be a DAG over exactly data's columns, a list of edges, or None"
+        raise ValueError(msg)
+    if start is not None:
+        start = as_dag(start, None if isinstance(start, DAG) else nodes, "start")
+    if start is not None and set(start.nodes) != set(nodes):
+        msg = "start must be a DAG over exactly data's columns (or edges between them), or None"
+        raise ValueError(msg)
+    if start is None:
+        return nodes, None, None
+    return nodes, start, DAG(nodes=nodes, edges=start.edges)
+
+
+def _one_search(climb, start, given, rows, scoring, estimation, network_type, progress):
+    """Complete data: the DAG one search finds, its score, its CPTs, as a converged result."""
+    (score, ess), (estimator, alpha) = scoring, estimation
+    dag = climb(rows, "tree" if start is None else start)
+    total = _total_score(dag, rows, score, ess)
+    if progress is not None:
+        progress(1, total)
+    network = _fit(dag, rows, estimator, alpha, network_type)
+    return StructuralEMResult(network, [dag if given is None else given, dag], [total], [], 1, True)
+
+
+def _fit(dag: DAG, rows: NetworkData, estimator: str, alpha: float | None, network_type) -> Any:
+    """``dag`` with its CPTs estimated from the counts of ``rows``, as a ``network_type``."""
+    cpts = estimate_cpts(dag, count_families(dag, rows), rows.states, estimator, _alpha(alpha))
+    return network_type(dag, cpts, states=rows.states)
 
 
 def _check_arguments(score, max_parents, max_iter, em_max_iter, em_tol, n_completions,
