@@ -109,6 +109,17 @@ class StructuralEMResult:
         Iterations run (E-step and search each).
     converged : bool
         Whether the search returned the DAG it started from within ``max_iter`` iterations.
+
+    Examples
+    --------
+    What :func:`~bayeskit.networks.structural_em` returns; here the start (the search on the
+    complete rows) already holds the edge, and the first iteration keeps it:
+
+    >>> from bayeskit.networks import structural_em
+    >>> data = pd.DataFrame({"a": list("xyxy") * 10, "b": ["x", "y", None, "y"] * 10})
+    >>> result = structural_em(data)
+    >>> result.n_iter, result.converged, [dag.edges for dag in result.dags]
+    (1, True, [(('a', 'b'),), (('a', 'b'),)])
     """
 
     network: Any
