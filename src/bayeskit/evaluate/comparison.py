@@ -82,6 +82,13 @@ def compare(
         ``accuracy`` is, and the cost summed over every test row) and ``note`` (empty, or why
         the model has no scores).
 
+    Raises
+    ------
+    ValueError
+        ``errors`` is not ``"raise"`` or ``"note"``.
+    ValueError or TypeError
+        With ``errors="raise"``: what :func:`cross_validate` (or :func:`holdout`) raised.
+
     Examples
     --------
     >>> from bayeskit.classifiers import MultinomialNaiveBayes, NaiveBayes
@@ -109,15 +116,8 @@ def compare(
 
         row: dict[str, Any] = {"model": name}
         try:
-            with warnings.catch_warnings():
-                if k > 0:  # the fold fall-back is said once, for the first model
-                    warnings.filterwarnings("ignore", message="n_splits=", category=UserWarning)
-                if test is None:
-                    result = cross_validate(model, X, y, n_splits, random_state,
-                                            progress=tick, warm_up=warm_up, cost=cost)  # fmt: skip
-                else:
-                    result = holdout(model, X, y, *test, cost=cost, warm_up=warm_up)
-                    tick(1, 1)
+            result = _evaluate(model, X, y, (n_splits, random_state, warm_up, cost, test), tick,
+                               first=k == 0)  # fmt: skip
         except (ValueError, TypeError) as exc:
             if errors == "raise":
                 raise
@@ -130,6 +130,22 @@ def compare(
             row.update(_scores(result, cost is not None))
         rows.append(row)
     return _table(rows, per_fold, sizes, with_cost=cost is not None, t_tests=test is None)
+
+
+def _evaluate(model: Any, X: Any, y: Any, settings: tuple, tick: Callable, *,
+              first: bool) -> dict[str, Any]:  # fmt: skip
+    """One model's :func:`cross_validate` result (or :func:`holdout`'s on the test set, given);
+    ``settings``: ``(n_splits, random_state, warm_up, cost, test)`` as :func:`compare` got them."""
+    n_splits, random_state, warm_up, cost, test = settings
+    with warnings.catch_warnings():
+        if not first:  # the fold fall-back is said once, for the first model
+            warnings.filterwarnings("ignore", message="n_splits=", category=UserWarning)
+        if test is None:
+            return cross_validate(model, X, y, n_splits, random_state,
+                                  progress=tick, warm_up=warm_up, cost=cost)  # fmt: skip
+        result = holdout(model, X, y, *test, cost=cost, warm_up=warm_up)
+        tick(1, 1)
+        return result
 
 
 def _scores(result: dict[str, Any], with_cost: bool) -> dict[str, Any]:
