@@ -244,8 +244,7 @@ class NetworkClassifier(FamilyClassifier):
         weights = None if w is None else np.asarray(w, dtype=np.float64)[complete]
         data = NetworkData(tuple(nodes), states, codes, weights)
         settings = {"max_parents": self.max_parents, "tabu_length": self.tabu_length}
-        options = {k: v for k, v in settings.items() if k in learner.options}
-        return learner.learn(data, self.structure_score, **options).edges
+        return learner.learn(data, self.structure_score, **learner.taken(settings)).edges
 
     def _stored_families(self, d: int) -> None:
         """The families counted are the structure (:meth:`_structure` checks them)."""

@@ -327,9 +327,8 @@ def _learn_complete(frame: Any, options: dict[str, Any], *, method: str, chunked
     from bayeskit.networks import BayesianNetwork
 
     if method != "hill-climb":
-        takes = STRUCTURE_LEARNERS[method].options
         given = {"max_parents": max_parents, "tabu_length": tabu, "start": start}
-        options = {**{k: v for k, v in given.items() if k in takes}, **options}
+        options = {**STRUCTURE_LEARNERS[method].taken(given), **options}
         return BayesianNetwork.learn(frame, method, score=score, estimator=estimator,
                                      alpha=alpha, **options)  # fmt: skip
     with _spinner() as bar:

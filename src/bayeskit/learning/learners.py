@@ -67,6 +67,17 @@ class StructureLearner:
         params = inspect.signature(self.learn).parameters
         return tuple(name for name in params if name not in ("data", "score"))
 
+    def taken(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """Those of ``settings`` (option name -> value) the learner takes: how a caller with
+        settings of its own (the command line, the network classifier) passes them on.
+
+        Examples
+        --------
+        >>> structure_learner("tree").taken({"max_parents": 2, "ess": 5.0})
+        {'ess': 5.0}
+        """
+        return {k: v for k, v in settings.items() if k in self.options}
+
     def check_options(self, score: Any, options: Mapping[str, Any]) -> None:
         """The score and ``options`` checked without the data (:func:`check_search_options`):
         TypeError naming an option the search does not take, ValueError naming a setting."""
