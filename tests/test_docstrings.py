@@ -312,6 +312,26 @@ def public_definitions() -> dict[str, object]:
     return found
 
 
+def public_methods() -> dict[str, object]:
+    """Each public method of each public class once, by the class that defines it:
+    ``module.Class.method`` (properties are attributes, documented by their class)."""
+    found: dict[str, object] = {}
+    seen: set[int] = set()
+    for cls in public_definitions().values():
+        if not inspect.isclass(cls):
+            continue
+        for klass in cls.__mro__:
+            if not klass.__module__.startswith("bayeskit"):
+                continue
+            for name, member in vars(klass).items():
+                func = member.__func__ if isinstance(member, classmethod | staticmethod) else member
+                if name.startswith("_") or not inspect.isfunction(func) or id(func) in seen:
+                    continue
+                seen.add(id(func))
+                found[f"{func.__module__}.{func.__qualname__}"] = func
+    return found
+
+
 def _raises(obj: object) -> bool:
     """Whether the function's own body raises (not counting functions nested in it)."""
     try:
@@ -366,10 +386,16 @@ def has(obj: object) -> set[str]:
     return found | ({"Returns"} if "Yields" in found else set())
 
 
-def report() -> str:
+def missing(obj: object) -> list[str]:
+    """The sections ``obj``'s docstring lacks where they apply."""
+    got = has(obj)
+    return [s for s, w in needed(obj).items() if w and s not in got]
+
+
+def report(methods: bool = False) -> str:
     rows: list[str] = []
     total = {section: [0, 0] for section in ("Parameters", "Returns", "Raises", "Examples")}
-    defs = public_definitions()
+    defs = public_methods() if methods else public_definitions()
     for name, obj in sorted(defs.items()):
         want, got = needed(obj), has(obj)
         missing = [s for s, w in want.items() if w and s not in got]
@@ -378,7 +404,8 @@ def report() -> str:
             total[s][1] += w and s in got
         if missing:
             rows.append(f"{name}: {', '.join(missing)}")
-    lines = [*rows, "", f"{len(defs)} public classes and functions"]
+    kind = "public methods of public classes" if methods else "public classes and functions"
+    lines = [*rows, "", f"{len(defs)} {kind}"]
     lines += [f"  {s}: {done} of the {n} it applies to" for s, (n, done) in total.items()]
     return "\n".join(lines)
 
@@ -387,6 +414,6 @@ if __name__ == "__main__":
     if "--write" in sys.argv[1:]:
         print("\n".join(write()) or "every docstring is up to date")
     elif "--report" in sys.argv[1:]:
-        print(report())
+        print(report(methods="--methods" in sys.argv[1:]))
     else:
         print(__doc__)
