@@ -17,13 +17,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit._text import shown
 from bayeskit.data.validation import check_count, check_seed
-from bayeskit.factors.cpd import CPD, aligned_cpts, family_table
-from bayeskit.factors.states import encode_frame, state_index, state_names
+from bayeskit.factors.cpd import CPD
+from bayeskit.factors.states import encode_frame, state_index
 from bayeskit.graphs.dag import DAG, Node, as_dag
 from bayeskit.inference.exact import ExactInference
 from bayeskit.inference.sampling import CompiledNetwork
+from bayeskit.networks import _network_helpers as helpers
 from bayeskit.networks._fit import (
     FitMethod,
     check_complete,
@@ -33,12 +33,18 @@ from bayeskit.networks._fit import (
     learner_named,
     search_structure,
 )
-from bayeskit.stats.lookup import FamilyTables, LogFactor
+from bayeskit.networks._network_helpers import (
+    build_cpds,
+    check_assignment,
+    network_divergence,
+    row_log_likelihoods,
+    sample_frame,
+)
 
 __all__ = ["BayesianNetwork", "encode_frame"]
 
 #: How far a CPT's distribution may sum from 1 (files print probabilities with a few digits).
-SUM_TOLERANCE = 1e-6
+SUM_TOLERANCE = helpers.SUM_TOLERANCE
 
 
 class BayesianNetwork:
@@ -111,92 +117,7 @@ class BayesianNetwork:
     def __init__(
         self, dag: DAG, cpts: Mapping[Node, Any], states: Mapping[Node, Any] | None = None
     ):
-        if not isinstance(cpts, Mapping):
-            msg = f"cpts must be a mapping node -> table, got {type(cpts).__name__}"
-            raise TypeError(msg)
-        dag = as_dag(dag, nodes=list(cpts), what="dag")
-        extra = [n for n in cpts if n not in dag]
-        missing = [n for n in dag.nodes if n not in cpts]
-        if extra or missing:
-            what = (
-                f"no node {shown(extra[0])} in the DAG"
-                if extra
-                else f"node {shown(missing[0])} has none"
-            )
-            msg = f"cpts must hold one table per node of the DAG: {what}"
-            raise ValueError(msg)
-        self._dag = dag
-        given = {n: cpts[n] for n in dag.nodes}
-        other = [n for n, t in given.items() if isinstance(t, CPD) and t.variable != n]
-        if other:
-            n = other[0]
-            msg = f"node {n!r}: the CPD given for it is the distribution of {given[n].variable!r}"
-            raise ValueError(msg)
-        tables = {n: None if isinstance(t, CPD) else np.array(t, dtype=np.float64)
-                  for n, t in given.items()}  # fmt: skip
-        names = {} if states is None else dict(states)
-        unknown = [n for n in names if n not in dag]
-        if unknown:
-            msg = f"states names no node {shown(unknown[0])} of the DAG"
-            raise ValueError(msg)
-        self._states: dict[Node, tuple[str, ...]] = {}
-        for node in dag.nodes:
-            table, labels = tables[node], names.get(node)
-            if labels is not None:
-                self._states[node] = state_names(f"node {node!r}", labels)  # factors.states
-            elif table is None:  # a CPD names its node's states
-                self._states[node] = given[node].states[node]
-            else:
-                k = table.shape[-1] if table.ndim else 0
-                self._states[node] = tuple(str(i) for i in range(k))
-        self._cpds: dict[Node, CPD] = {}
-        for node in dag.nodes:
-            table = tables[node]
-            if table is None:  # a CPD, read by name now that every node's states are known
-                table = family_table(given[node], dag.parents(node), self._states)
-            table = self._check_table(node, table)
-            table.setflags(write=False)
-            family = (*dag.parents(node), node)
-            states_of = {v: self._states[v] for v in family}
-            self._cpds[node] = CPD._trusted(node, family[:-1], table, states_of)
-
-    def _check_table(self, node: Node, table: np.ndarray) -> np.ndarray:
-        """``table`` (the constructor's own copy) checked, each row divided by its sum."""
-        expected = (
-            *(len(self._states[p]) for p in self._dag.parents(node)),
-            len(self._states[node]),
-        )
-        if table.shape != expected:
-            parents = self._dag.parents(node)
-            msg = (
-                f"node {node!r}: CPT of shape {table.shape}, expected {expected} (parents "
-                f"{list(parents)} then the node's {len(self._states[node])} states)"
-            )
-            raise ValueError(msg)
-        if not np.isfinite(table).all() or (table < 0).any():
-            msg = f"node {node!r}: CPT entries must be finite and non-negative"
-            raise ValueError(msg)
-        sums = table.sum(axis=-1)
-        bad = np.abs(sums - 1.0) > SUM_TOLERANCE
-        if bad.any():
-            at = tuple(int(i) for i in np.argwhere(bad)[0])
-            config = {
-                p: self._states[p][i] for p, i in zip(self._dag.parents(node), at, strict=True)
-            }
-            msg = (
-                f"node {node!r}: the distribution given {config or 'no parents'} sums to "
-                f"{float(sums[at]):.10g}, not 1 (within {SUM_TOLERANCE:g})"
-            )
-            raise ValueError(msg)
-        # Rows summing to 1 only within the tolerance would make inference depend on the
-        # method: a barren node sums out to 1 for variable elimination, to its row's sum for
-        # the junction tree and brute force. Each row is divided by its sum; a row within
-        # rounding of 1 (k ulps for k states, which bounds the sum of any row so divided) is
-        # kept as given, so a network written to a file and read back has the same tables.
-        off = np.abs(sums - 1.0) > table.shape[-1] * np.finfo(np.float64).eps
-        if off.any():
-            table[off] /= sums[off][:, None]
-        return table
+        self._dag, self._states, self._cpds = build_cpds(dag, cpts, states)
 
     # ------------------------------------------------------------------ learning
     @classmethod
@@ -461,16 +382,7 @@ class BayesianNetwork:
     def log_probability(self, assignment: Mapping[Node, Any]) -> float:
         """``ln P(x_1, ..., x_d) = sum_i ln theta(x_i | pi_i)`` of a full assignment (Eq.
         7.26); -inf for an assignment of probability 0."""
-        missing = [n for n in self.nodes if n not in assignment]
-        extra = [n for n in assignment if n not in self._dag]
-        if missing or extra:
-            what = (
-                f"no value for {shown(missing[0])}"
-                if missing
-                else f"unknown node {shown(extra[0])}"
-            )
-            msg = f"a full assignment needs one state per node: {what}"
-            raise ValueError(msg)
+        check_assignment(self._dag, assignment)
         idx = {n: self._state_index(n, assignment[n]) for n in self.nodes}
         total = 0.0
         for n in self.nodes:
@@ -507,17 +419,7 @@ class BayesianNetwork:
         >>> round(p.kl_divergence(q), 4)  # 0.9 log 1.8 + 0.1 log 0.2
         0.3681
         """
-        tree = self._exact()
-        total = 0.0
-        tables = aligned_cpts(other, self._dag, self._states, "kl_divergence's other")
-        for node, q in zip(self.nodes, tables, strict=True):
-            p = np.asarray(self.cpt(node))
-            with np.errstate(divide="ignore", invalid="ignore"):
-                rows = np.where(p > 0, p * (np.log(p) - np.log(q)), 0.0).sum(axis=-1)
-            parents = list(self.dag.parents(node))
-            weight = tree.query(parents).values if parents else 1.0
-            total += float(np.sum(weight * rows))
-        return total
+        return network_divergence(self, other, self._exact())
 
     def log_likelihood(self, data: pd.DataFrame, *, per_row: bool = False) -> float | np.ndarray:
         """``sum_rows ln P(row)`` of complete data (one column per node, values named as the
@@ -525,14 +427,7 @@ class BayesianNetwork:
         classifiers share (:class:`~bayeskit.stats.lookup.FamilyTables`), each row's CPT
         entries' logs added in node order."""
         codes = self.encode(data)
-        pos = {n: j for j, n in enumerate(self.nodes)}
-        with np.errstate(divide="ignore"):
-            factors = [
-                LogFactor(j, tuple(pos[p] for p in self._dag.parents(node)),
-                          np.log(self._cpds[node].values)[None])
-                for j, node in enumerate(self.nodes)
-            ]  # fmt: skip
-        total = FamilyTables([factors], 1).add_to(np.zeros((len(codes), 1)), codes)[:, 0]
+        total = row_log_likelihoods(self._dag, self._cpds, codes)
         return total if per_row else float(total.sum())
 
     # ------------------------------------------------------------------ prediction
@@ -589,12 +484,4 @@ class BayesianNetwork:
         if compiled is None:
             compiled = self._compiled_arrays = CompiledNetwork(self)
         x, _ = compiled.forward(int(n), {}, rng)
-        codes = {node: x[:, j] for j, node in enumerate(self.nodes)}
-        return pd.DataFrame(
-            {
-                node: pd.Categorical.from_codes(
-                    codes[node], categories=pd.Index(list(self._states[node]))
-                )
-                for node in self.nodes
-            }
-        )
+        return sample_frame(x, self.nodes, self._states)
