@@ -228,9 +228,34 @@ class BayesClassifier(
         Parameters
         ----------
         X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The training samples; missing values (NaN, None) are allowed.
         y : array-like of shape (n_samples,)
+            The class label of each sample; for models with an ``unlabelled`` parameter, rows
+            marked by it (or with a missing label) are learned from by EM.
         sample_weight : array-like of shape (n_samples,), optional
-            Non-negative weights; an integer weight counts a row that many times.
+            Non-negative weights; an integer weight counts a row that many times. None (the
+            default) gives every row weight 1; rows of weight 0 are left out.
+
+        Returns
+        -------
+        self : BayesClassifier
+            The fitted model.
+
+        Raises
+        ------
+        ValueError
+            If the labelled rows hold fewer than 2 classes, or the weights sum to zero (and,
+            from the checks, for an invalid parameter or input).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit.classifiers import NaiveBayes
+        >>> X = pd.DataFrame({"outlook": ["sun", "rain", "sun", "rain"]})
+        >>> y = ["play", "stay", "play", "stay"]
+        >>> model = NaiveBayes().fit(X, y, sample_weight=[1, 1, 1, 3])
+        >>> model.class_count_.tolist()
+        [2.0, 4.0]
         """
         with self._transaction():
             self._check_params()
@@ -263,6 +288,42 @@ class BayesClassifier(
         binned numeric columns (learned from the first call) and SPODE's automatic choice of
         super-parent (a leave-one-out score). ``classes`` (every class label) must be given on
         the first call.
+
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            A chunk of training samples, with the features of the first call.
+        y : array-like of shape (n_samples,)
+            The class label of each sample; every row must be labelled.
+        classes : array-like, optional
+            Every class label the model will know, required on the first call (at least 2);
+            later calls may leave it out or repeat the same labels.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights; None (the default) gives every row weight 1.
+
+        Returns
+        -------
+        self : BayesClassifier
+            The model, updated with the chunk.
+
+        Raises
+        ------
+        ValueError
+            If ``classes`` is missing on the first call, holds fewer than 2 labels or differs
+            from the first call's; if a row is unlabelled or the model is set to
+            ``missing="em"`` (EM needs all rows at once: use :meth:`fit`); or if the weights
+            held sum to zero.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit.classifiers import NaiveBayes
+        >>> X = pd.DataFrame({"outlook": ["sun", "rain", "sun", "rain"]})
+        >>> y = ["play", "stay", "play", "stay"]
+        >>> model = NaiveBayes().partial_fit(X[:2], y[:2], classes=["play", "stay"])
+        >>> model = model.partial_fit(X[2:], y[2:])
+        >>> model.class_count_.tolist(), model.predict_proba(X[:1]).round(3).tolist()
+        ([2.0, 2.0], [[0.75, 0.25]])
         """
         with self._transaction():
             self._check_params()
