@@ -77,6 +77,19 @@ class ChunkedFitting:
             Called as ``progress(rows_so_far)`` after every chunk of every pass; ``True`` shows a
             progress display on standard error.
 
+        Returns
+        -------
+        self : BayesClassifier
+            The fitted model.
+
+        Raises
+        ------
+        ValueError
+            If the model is set to learn by EM (``unlabelled``, ``missing="em"``), if
+            ``classes`` is not given with a one-pass iterator, or if the chunks hold no row.
+
+        Notes
+        -----
         For a counting model the statistics of the chunks add up, so the result is the model
         one :meth:`fit` on all the rows gives (vocabularies grow chunk by chunk and stay
         sorted; to 1e-12 for floating sums): naive Bayes (categorical and Gaussian), the
@@ -93,6 +106,15 @@ class ChunkedFitting:
         nothing. ``progress`` counts the rows of each pass, and starts again from 0 at a
         model's second pass (KDB's families, SPODE's and SelectiveKDB's scores). Memory holds
         one chunk and the statistics.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit.classifiers import NaiveBayes
+        >>> data = pd.DataFrame({"outlook": ["sun", "rain", "sun", "rain"], "go": list("ynyn")})
+        >>> model = NaiveBayes().fit_chunks([data[:2], data[2:]], target="go")
+        >>> model.classes_.tolist(), model.class_count_.tolist()
+        (['n', 'y'], [2.0, 2.0])
         """
         from bayeskit.data.chunks import reiterable
 
