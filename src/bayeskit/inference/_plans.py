@@ -129,3 +129,67 @@ def _max_traceback(plan: _Plan, table: np.ndarray, choices) -> dict[int, int]:
         best[step.var] = int(arg[first] if arg.ndim == len(nodes) + 1 else arg[index])
     del table
     return best
+
+
+def _run_plan(plan: _Plan, cpts: list, codes: np.ndarray, keep_choices: bool = False):
+    """Run ``plan`` on the network's CPTs ``cpts`` (node order) and the evidence rows ``codes``
+    (columns: ``plan.observed``): the table over the targets (leading batch axis) and each
+    row's log scale, and with ``keep_choices`` the maximising choices of each step."""
+    n = codes.shape[0]
+    tables: dict[int, tuple[np.ndarray, tuple[int, ...], bool]] = {}
+    log_scale = np.zeros(n)
+    for k, (v, axes, cols) in enumerate(plan.factors):
+        cpt = cpts[v]
+        if axes:  # each row's slice, scaled to a largest entry of 1
+            moved = np.moveaxis(cpt, axes, range(len(axes)))
+            table, log_top = _rescale(moved[tuple(codes[:, c] for c in cols)], n)
+            log_scale += log_top
+            tables[k] = (table, plan.scopes[k], True)
+        else:
+            tables[k] = (cpt, plan.scopes[k], False)
+    choices = []
+    slot = len(plan.factors)
+    for step in plan.steps:
+        operands = [tables.pop(k) for k in step.slots]
+        batched = any(b for *_, b in operands)
+        if step.maximise:
+            table, arg = _max_out(operands, step.var, step.out, batched, n, log_scale)
+            choices.append((step, arg))
+        else:
+            table = _contract(operands, step.out, batched, log_scale=log_scale)
+        if batched:
+            table, log_top = _rescale(table, n)
+            log_scale += log_top
+        tables[slot] = (table, step.out, batched)
+        slot += 1
+    rest = []
+    for table, nodes, batched in tables.values():  # each scaled to a largest entry of 1
+        if batched:
+            table, log_top = _rescale(table, n)
+            log_scale += log_top
+        rest.append((table, nodes, batched))
+    final = () if any(step.maximise for step in plan.steps) else plan.targets
+    if rest:
+        table = _contract(rest, final, True, n, log_scale=log_scale)
+    else:
+        table = np.ones((n,))
+    if keep_choices:
+        return table, log_scale, choices
+    return table, log_scale
+
+
+def _moral_component(scope: list, start: set[int], kept: set[int], observed: set[int]) -> set[int]:
+    """The nodes connected to ``start`` in the moral graph of ``kept`` without the observed
+    nodes (``scope[v]``: the nodes of ``v``'s CPT)."""
+    neighbours: dict[int, set[int]] = {v: set() for v in kept if v not in observed}
+    for v in kept:
+        family = [u for u in scope[v] if u not in observed]
+        for a in family:
+            neighbours[a].update(b for b in family if b != a)
+    seen, todo = set(start), list(start)
+    while todo:
+        for b in neighbours.get(todo.pop(), ()):
+            if b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return seen

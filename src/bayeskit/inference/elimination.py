@@ -67,7 +67,7 @@ from bayeskit.factors.limits import (
     too_many_axes,
 )
 from bayeskit.graphs.elimination import ELIMINATION_ORDERS, eliminate_node, next_to_eliminate
-from bayeskit.inference._plans import _contract, _max_out, _max_traceback, _Plan, _rescale, _Step
+from bayeskit.inference._plans import _max_traceback, _moral_component, _Plan, _run_plan, _Step
 from bayeskit.inference.evidence import (
     EvidenceChecker,
     ZeroProbabilityEvidence,
@@ -426,7 +426,7 @@ class VariableElimination:
         used_obs = set(observed)
         while True:
             kept = self._ancestral(set(targets) | used_obs)
-            component = self._component(set(targets), kept, obs)
+            component = _moral_component(self._scope, set(targets), kept, obs)
             cpts = [v for v in sorted(kept) if set(self._scope[v]) & component]
             touched = {u for v in cpts for u in self._scope[v]} & used_obs
             if touched == used_obs:
@@ -473,22 +473,6 @@ class VariableElimination:
         if not maximise:  # the last table: over the targets
             largest = max(largest, self._check_size(targets, observed))
         return _Plan(tuple(targets), order_obs, tuple(factors), tuple(scopes), steps, largest)
-
-    def _component(self, start: set[int], kept: set[int], observed: set[int]) -> set[int]:
-        """The nodes connected to ``start`` in the moral graph of ``kept`` without the observed
-        nodes."""
-        neighbours: dict[int, set[int]] = {v: set() for v in kept if v not in observed}
-        for v in kept:
-            family = [u for u in self._scope[v] if u not in observed]
-            for a in family:
-                neighbours[a].update(b for b in family if b != a)
-        seen, todo = set(start), list(start)
-        while todo:
-            for b in neighbours.get(todo.pop(), ()):
-                if b not in seen:
-                    seen.add(b)
-                    todo.append(b)
-        return seen
 
     def _order(self, scopes, eliminate: set[int], targets, maximise: bool, observed=()):
         """The elimination steps (greedy order; the variables to maximise last) and the cells
@@ -558,43 +542,4 @@ class VariableElimination:
         n = codes.shape[0]
         if plan.largest * n > self.max_cells:
             raise self._too_large(plan.largest, n, plan.targets, plan.observed)
-        tables: dict[int, tuple[np.ndarray, tuple[int, ...], bool]] = {}
-        log_scale = np.zeros(n)
-        for k, (v, axes, cols) in enumerate(plan.factors):
-            cpt = self._cpts[v]
-            if axes:  # each row's slice, scaled to a largest entry of 1
-                moved = np.moveaxis(cpt, axes, range(len(axes)))
-                table, log_top = _rescale(moved[tuple(codes[:, c] for c in cols)], n)
-                log_scale += log_top
-                tables[k] = (table, plan.scopes[k], True)
-            else:
-                tables[k] = (cpt, plan.scopes[k], False)
-        choices = []
-        slot = len(plan.factors)
-        for step in plan.steps:
-            operands = [tables.pop(k) for k in step.slots]
-            batched = any(b for *_, b in operands)
-            if step.maximise:
-                table, arg = _max_out(operands, step.var, step.out, batched, n, log_scale)
-                choices.append((step, arg))
-            else:
-                table = _contract(operands, step.out, batched, log_scale=log_scale)
-            if batched:
-                table, log_top = _rescale(table, n)
-                log_scale += log_top
-            tables[slot] = (table, step.out, batched)
-            slot += 1
-        rest = []
-        for table, nodes, batched in tables.values():  # each scaled to a largest entry of 1
-            if batched:
-                table, log_top = _rescale(table, n)
-                log_scale += log_top
-            rest.append((table, nodes, batched))
-        final = () if any(step.maximise for step in plan.steps) else plan.targets
-        if rest:
-            table = _contract(rest, final, True, n, log_scale=log_scale)
-        else:
-            table = np.ones((n,))
-        if keep_choices:
-            return table, log_scale, choices
-        return table, log_scale
+        return _run_plan(plan, self._cpts, codes, keep_choices)
