@@ -22,7 +22,6 @@ SPODE's automatic super-parent, chosen by a leave-one-out score of the rows (see
 
 from __future__ import annotations
 
-import inspect
 import math
 import os
 from collections.abc import Mapping
@@ -34,21 +33,24 @@ from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
 from bayeskit._compiled import get_num_threads
-from bayeskit._text import shown
 from bayeskit.classifiers._base import BayesClassifier
 from bayeskit.classifiers._checks import _check_smoothing, require_categorical
 from bayeskit.classifiers._explain import explain_frame, snap_to_zero
-from bayeskit.classifiers._params import tabular_parameters_doc
-from bayeskit.data.codes import code_dtype
+from bayeskit.classifiers._family_helpers import (
+    FAMILY_PARAMETERS,
+    class_information,
+    family_parameters_doc,
+    feature_index,
+    pair_information,
+    with_class_column,
+)
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import lidstone_equivalent, log_probabilities, table_log_prior
 from bayeskit.stats import (
     ExpectedCounts,
     FamilyCounts,
     ScoredCounts,
-    conditional_mutual_information,
     family_counts,
-    mutual_information,
     pair_families,
     table_shapes,
 )
@@ -62,27 +64,6 @@ __all__ = [
     "family_parameters_doc",
     "pair_information",
 ]
-
-#: The parameters every family model shares, documented once (each model's docstring writes
-#: them out: :func:`family_parameters_doc`).
-FAMILY_PARAMETERS = """    alpha : float, default=1.0
-        Pseudo-count of the conditional tables: with ``smoothing="lidstone"``,
-        ``P(x | c, pa) = (n_{c,pa,x} + alpha) / (n_{c,pa} + K alpha)``; 1 is the Laplacian
-        correction (Zhou Eqs. 7.20 and 7.25), 0 the unsmoothed MLE.
-    smoothing : str, default="lidstone"
-        An estimator of :data:`bayeskit.estimate.ESTIMATORS`, applied along each table's child
-        axis: "lidstone", "mle", "laplace", "m-estimate" (``alpha`` is m), "dirichlet-map",
-        "lidstone-where-zero", "bdeu" (``alpha`` is the equivalent sample size, spread over a
-        table's cells, the class counted as a parent), "k2", or "hierarchical"
-        (:func:`~bayeskit.estimate.hierarchical_dirichlet`: each conditional table shrunk
-        toward the one with a parent fewer, down to ``P(x | c)`` and ``P(x)``, ``alpha`` being
-        the root's pseudo-count), or "hierarchical-gibbs" (the same model fitted by Petitjean
-        et al.'s Gibbs sampler, :func:`~bayeskit.estimate.hierarchical_gibbs`: seeded, and
-        slower); the hierarchical ones need parents in order of importance, which a
-        NetworkClassifier's are not. Joint tables such as AODE's ``P(c, x_p)`` are Lidstone.
-    {tabular}
-"""
-
 
 #: Bytes a fit may plan to use; None: the machine's physical memory. Beyond, fitting refuses
 #: with a MemoryError that says how much it would need (AnDE with n = 2 on hundreds of features).
@@ -121,44 +102,6 @@ def check_fit_memory(need: int, what: str, remedy: str) -> None:
             f"{limit / 2**30:.1f} GiB available; {remedy}"
         )
         raise MemoryError(msg)
-
-
-def family_parameters_doc(cls: type) -> str:
-    """The text of :data:`FAMILY_PARAMETERS` as ``cls``'s docstring writes it out: with the
-    class's own default smoothing, and the shared tabular parameters in place of ``{tabular}``
-    (a test checks each family model's docstring against it)."""
-    default = inspect.signature(cls).parameters["smoothing"].default
-    text = FAMILY_PARAMETERS.replace('default="lidstone"', f"default={default!r}".replace("'", '"'))
-    none = "accepted only for data without numeric columns (these models need categories)"
-    return text.replace("    {tabular}\n", tabular_parameters_doc(cls, none=none))
-
-
-def with_class_column(codes: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
-    """The code matrix with the class codes appended as its last column."""
-    n_max = max(int(codes.max(initial=0)), n_classes)
-    dtype = np.promote_types(codes.dtype, code_dtype(n_max))
-    out = np.empty((codes.shape[0], codes.shape[1] + 1), dtype=dtype)
-    out[:, :-1] = codes
-    out[:, -1] = y
-    return out
-
-
-def pair_information(counts: FamilyCounts, d: int, weighting: str) -> np.ndarray:
-    """``I(x_i; x_j | y)`` of every pair of the ``d`` features (the class is column ``d``),
-    from the all-pairs counts: a symmetric ``(d, d)`` matrix (nats), zero diagonal."""
-    weights = np.zeros((d, d))
-    pairs = [(i, j) for i in range(d) for j in range(i + 1, d)]
-    for positions, stacked in counts.grouped_tables([(d, i, j) for i, j in pairs]):
-        values = conditional_mutual_information(stacked, weighting)  # a group at a time
-        for k, v in zip(positions, values, strict=True):
-            i, j = pairs[k]
-            weights[i, j] = weights[j, i] = v
-    return weights
-
-
-def class_information(counts: FamilyCounts, d: int) -> np.ndarray:
-    """``I(x_i; y)`` of each of the ``d`` features (nats), from the ``(class, x_i)`` counts."""
-    return np.array([mutual_information(counts.table((d, i))) for i in range(d)])
 
 
 class FamilyClassifier(BayesClassifier):
@@ -245,20 +188,7 @@ class FamilyClassifier(BayesClassifier):
         ``"20"``), else an integer position; ValueError naming the argument and the features
         otherwise. Labels come first: with columns ``[1, 0, 2]``, ``0`` is the column labelled
         0, the second one."""
-        names = self.schema_.names
-        if isinstance(value, str) and value in names:
-            return names.index(value)
-        if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-            if self.schema_.input_names and str(value) in names:
-                return names.index(str(value))  # a column label: labels come first
-            if 0 <= value < len(names):
-                return int(value)
-        listed = ", ".join(map(repr, names[:20])) + (" ..." if len(names) > 20 else "")
-        msg = (
-            f"{name}={shown(value)} is not a feature; give a column name or a position below "
-            f"{len(names)} (features: {listed})"
-        )
-        raise ValueError(msg)
+        return feature_index(self.schema_, name, value)
 
     # ------------------------------------------------------------------ learning
     def _count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None, n_classes: int) -> Any:
@@ -408,6 +338,31 @@ class FamilyClassifier(BayesClassifier):
         """``log P(x_feature | c, x_given)`` as this model estimates it from its counts, shape
         ``(n_classes, *states of given, states of feature)`` (features by name or position).
 
+        Parameters
+        ----------
+        feature : str or int
+            The child feature: a column name, or its position among the features.
+        given : tuple of str or int, default=()
+            The features it is conditioned on besides the class (names or positions); the
+            model must have counted their family with the child's (every pair for the
+            one-dependence models).
+
+        Returns
+        -------
+        log_table : ndarray of shape (n_classes, *states of given, states of feature)
+            The smoothed log conditional probabilities: classes in ``classes_`` order, states
+            in the order of ``schema_.column(name).categories``; each table sums to 1 along
+            its last axis.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If ``feature`` or a ``given`` is not a feature of the model.
+        KeyError
+            If the model counted no family holding the class, ``feature`` and ``given``.
+
         Examples
         --------
         >>> from bayeskit.classifiers import AODE
@@ -429,6 +384,28 @@ class FamilyClassifier(BayesClassifier):
     def joint_log_table(self, features: tuple) -> np.ndarray:
         """``log P(c, x_features)``, the smoothed joint of the class and ``features`` (Zhou Eq.
         7.24), shape ``(n_classes, *states of features)``.
+
+        Parameters
+        ----------
+        features : tuple of str or int
+            The features of the joint (names or positions), ``()`` for the class alone; the
+            model must have counted their family (up to two features for the
+            one-dependence models).
+
+        Returns
+        -------
+        log_table : ndarray of shape (n_classes, *states of features)
+            The smoothed log joint probabilities, classes in ``classes_`` order and states in
+            the order of ``schema_.column(name).categories``; the table sums to 1.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If an entry of ``features`` is not a feature of the model.
+        KeyError
+            If the model counted no family holding the class and ``features``.
 
         Examples
         --------
@@ -514,7 +491,35 @@ class FamilyClassifier(BayesClassifier):
         complete rows the network's ``P(class | x)`` is the model's. Defined for models of one
         structure (naive Bayes, TAN, SPODE, KDB, SelectiveKDB; a feature SelectiveKDB left out
         becomes an unconnected node); AODE and AnDE average several, NBTree's leaves are no
-        feature: AttributeError."""
+        feature: AttributeError.
+
+        Parameters
+        ----------
+        class_node : str, default="class"
+            The name of the class's node in the network.
+
+        Returns
+        -------
+        network : BayesianNetwork
+            The class and the features as nodes (binned features with their bins as states),
+            the model's structure as edges, its smoothed tables as CPTs.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        AttributeError
+            If the model averages several structures (AODE, AnDE) or is an NBTree.
+
+        Examples
+        --------
+        >>> from bayeskit.classifiers import TAN
+        >>> from bayeskit.data import datasets
+        >>> X, y = datasets.load("watermelon3")
+        >>> network = TAN().fit(X, y).to_network()
+        >>> sorted(network.dag.parents("umbilicus"))
+        ['class', 'texture']
+        """
         check_is_fitted(self, "stats_")
         factors = self._explain_factors
         if factors is None:
@@ -535,6 +540,35 @@ class FamilyClassifier(BayesClassifier):
         missing; ``as_frame=True`` gives the long table of :meth:`NaiveBayes.explain`.
 
         Defined for models of one structure (not for the averaged AODE / AnDE).
+
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The samples to explain, with the features the model was fitted on.
+        as_frame : bool, default=False
+            Return a long DataFrame (columns ``row``, ``feature``, ``value``, ``class`` and
+            ``contribution``, one row per sample, feature and class) instead of an array.
+
+        Returns
+        -------
+        evidence : ndarray of shape (n_samples, n_features, n_classes) or DataFrame
+            Each feature's evidence (nats) for each class, features in ``schema_.names``
+            order and classes in ``classes_`` order.
+
+        Raises
+        ------
+        AttributeError
+            If the model averages several structures (AODE, AnDE, NBTree's leaves).
+
+        Examples
+        --------
+        >>> from bayeskit.classifiers import TAN
+        >>> from bayeskit.data import datasets
+        >>> X, y = datasets.load("watermelon3")
+        >>> model = TAN().fit(X, y)
+        >>> model.explain(X[:1])[0, :2].round(3) + 0.0  # color (no evidence), root
+        array([[ 0.   ,  0.   ],
+               [-0.834,  0.488]])
         """
         factors = self._explain_factors
         if factors is None:
