@@ -262,13 +262,77 @@ class SelectiveKDBEnsemble(SelectiveKDB):
         return out
 
     def explain(self, X: Any, *, as_frame: bool = False):
+        """Not defined for an ensemble, whose members have structures of their own: always
+        raises; explain a member (``members_[i].explain``) instead.
+
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The samples (not read).
+        as_frame : bool, default=False
+            Ignored.
+
+        Raises
+        ------
+        AttributeError
+            Always.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> X = pd.DataFrame({"a": list("uuvvuv"), "b": list("pqpqqp")})
+        >>> model = SelectiveKDBEnsemble(n_estimators=2).fit(X, [0, 0, 1, 1, 0, 1])
+        >>> model.explain(X)
+        Traceback (most recent call last):
+        AttributeError: SelectiveKDBEnsemble averages several models: explain is not defined
+        >>> model.members_[0].explain(X).shape
+        (6, 2, 2)
+        """
         msg = f"{type(self).__name__} averages several models: explain is not defined"
         raise AttributeError(msg)
 
     def conditional_log_table(self, feature: Any, given: tuple = ()) -> np.ndarray:
+        """Not defined for an ensemble, whose members estimate tables of their own: always
+        raises; read a member's (``members_[i].conditional_log_table``).
+
+        Parameters
+        ----------
+        feature : str or int
+            The child feature (not read).
+        given : tuple of str or int, default=()
+            The features conditioned on (not read).
+
+        Returns
+        -------
+        log_table : ndarray
+            Never: the method always raises.
+
+        Raises
+        ------
+        AttributeError
+            Always.
+        """
         msg = f"{type(self).__name__} has one table per member: read members_[i]'s"
         raise AttributeError(msg)
 
     def joint_log_table(self, features: tuple) -> np.ndarray:
+        """Not defined for an ensemble, whose members estimate tables of their own: always
+        raises; read a member's (``members_[i].joint_log_table``).
+
+        Parameters
+        ----------
+        features : tuple of str or int
+            The features of the joint (not read).
+
+        Returns
+        -------
+        log_table : ndarray
+            Never: the method always raises.
+
+        Raises
+        ------
+        AttributeError
+            Always.
+        """
         msg = f"{type(self).__name__} has one table per member: read members_[i]'s"
         raise AttributeError(msg)
