@@ -258,7 +258,34 @@ class NaiveBayes(LearnsFromIncompleteRows):
         Learning*, Fig. 7.1's structure: the class the parent of every feature), the CPTs its
         own smoothed tables; for complete rows the network's ``P(class | x)`` is the model's.
         Categorical features only (bin numeric ones with ``discretize``): ValueError naming
-        the numeric ones."""
+        the numeric ones.
+
+        Parameters
+        ----------
+        class_node : str, default="class"
+            The name of the class's node in the network.
+
+        Returns
+        -------
+        network : BayesianNetwork
+            The class and the features as nodes (binned features with their bins as states),
+            an edge from the class to every feature, the model's smoothed tables as CPTs.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If the model has Gaussian numeric features (``discretize=None``).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> X = pd.DataFrame({"a": ["u", "u", "v", "v"], "b": ["p", "q", "p", "q"]})
+        >>> network = NaiveBayes().fit(X, [0, 0, 1, 1]).to_network()
+        >>> network.dag.nodes, sorted(network.dag.parents("a"))
+        (('class', 'a', 'b'), ['class'])
+        """
         check_is_fitted(self, "stats_")
         numeric = [c.name for c in self.schema_.columns if c.kind != CATEGORICAL]
         if numeric:
@@ -273,7 +300,29 @@ class NaiveBayes(LearnsFromIncompleteRows):
 
     def feature_log_likelihood(self, X: Any) -> np.ndarray:
         """``log P(x_j | c)`` of every feature, shape ``(n_samples, n_features, n_classes)``,
-        features in the schema's column order; 0 where ``x_j`` is missing."""
+        features in the schema's column order; 0 where ``x_j`` is missing.
+
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The samples, with the features the model was fitted on.
+
+        Returns
+        -------
+        log_likelihood : ndarray of shape (n_samples, n_features, n_classes)
+            ``log P(x_j | c)`` (a log density for a Gaussian feature), features in
+            ``schema_.names`` order and classes in ``classes_`` order; summed over features
+            and added to ``log_prior_`` it gives :meth:`predict_joint_log_proba`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> X = pd.DataFrame({"a": ["u", "u", "v", "v"], "b": ["p", "q", "p", "q"]})
+        >>> model = NaiveBayes().fit(X, [0, 0, 1, 1])
+        >>> model.feature_log_likelihood(X.iloc[:1]).round(3)  # log(3/4), log(1/4); log(1/2)
+        array([[[-0.288, -1.386],
+                [-0.693, -0.693]]])
+        """
         return self._feature_terms(self._encode_for_predict(X))[0]
 
     def _feature_terms(self, enc: Encoded) -> tuple[np.ndarray, np.ndarray]:
@@ -311,12 +360,22 @@ class NaiveBayes(LearnsFromIncompleteRows):
         it. Since ``log P(c | x) = log P(c) + sum_j explain[j, c] + const``, the contributions add
         up to the posterior's log-odds between any two classes.
 
-        Returns an array of shape ``(n_samples, n_features, n_classes)``, features in
-        ``schema_.names`` order, classes in ``classes_`` order; 0 where ``x_j`` is missing. With
-        ``as_frame=True``, the same numbers as a labelled long-form DataFrame with columns
-        ``row`` (the index label of ``X`` if it is a DataFrame, else the row's position),
-        ``feature``, ``value`` (the value explained, as given), ``class`` and ``contribution``,
-        one row per (sample, feature, class).
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The samples to explain, with the features the model was fitted on.
+        as_frame : bool, default=False
+            Return a labelled long-form DataFrame instead of an array.
+
+        Returns
+        -------
+        evidence : ndarray of shape (n_samples, n_features, n_classes) or DataFrame
+            Each feature's evidence (nats) for each class, features in ``schema_.names``
+            order, classes in ``classes_`` order; 0 where ``x_j`` is missing. With
+            ``as_frame=True``, the same numbers with columns ``row`` (the index label of ``X``
+            if it is a DataFrame, else the row's position), ``feature``, ``value`` (the value
+            explained, as given), ``class`` and ``contribution``, one row per (sample,
+            feature, class).
 
         Examples
         --------
