@@ -300,7 +300,24 @@ class NBTree(FamilyClassifier):
 
     def export_text(self) -> str:
         """The tree as indented text: a line per node, its branch and, at a leaf, its rows and
-        most frequent class."""
+        most frequent class.
+
+        Returns
+        -------
+        text : str
+            One line per node below the root, ``|   `` once per level of depth, then
+            ``feature = value``; a leaf's line ends with its (weighted) rows and most frequent
+            class. A tree of no split reads ``"naive Bayes on every row (no split)"``.
+
+        Examples
+        --------
+        >>> from bayeskit.data import datasets
+        >>> X, y = datasets.load("car")
+        >>> print("\n".join(NBTree().fit(X, y).export_text().splitlines()[:3]))
+        buying = 0:
+        |   persons = 0: naive Bayes on 144 rows (mostly 2)
+        |   persons = 1: naive Bayes on 144 rows (mostly 2)
+        """
         children: dict[int, list[int]] = {}
         for node in self.tree_[1:]:
             children.setdefault(node["parent"], []).append(node["node"])
