@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit.factors.display import Grid, joint_index, number_texts, shown_at
+from bayeskit.factors._tables import factor_grid, kept_variables, product_values, states_index
+from bayeskit.factors.display import Grid
 from bayeskit.factors.limits import (
     DEFAULT_MAX_CELLS,
     MAX_AXES,
@@ -42,9 +43,6 @@ from bayeskit.factors.limits import (
 from bayeskit.factors.states import state_index, state_names
 
 __all__ = ["Factor", "Marginals", "in_state_order", "product"]
-
-#: The most distinct variables ``np.einsum``'s sublist form indexes.
-_EINSUM_INDICES = 52
 
 
 class Factor:
@@ -146,28 +144,25 @@ class Factor:
         return "probability" if abs(total - 1.0) <= 1e-9 else "value"
 
     def _grid(self) -> Grid:
-        n = int(self.values.size)
-        at, gap = shown_at(n)
-        numbers = number_texts(self.values.reshape(-1)[at] * np.exp(self.log_scale))
-        if self.variables:
-            index = np.unravel_index(at, self.values.shape)
-            names = [np.asarray(self.states[v], dtype=object)[i]
-                     for v, i in zip(self.variables, index, strict=True)]  # fmt: skip
-        else:
-            names = []
-        rows: list[Any] = []
-        for r, number in enumerate(numbers):
-            if r == gap:
-                rows.append(None)
-            rows.append(([str(col[r]) for col in names], [number]))
-        note = None if gap is None else f"[{n:,} joint states, {len(at)} shown]"
-        return Grid([str(v) for v in self.variables], [self._value_name()], rows, note=note)
+        return factor_grid(
+            self.variables, self.values, self.states, self.log_scale, self._value_name()
+        )
 
     def to_pandas(self, name: str | None = None) -> pd.Series:
-        """The values (scale included) as a Series indexed by the states: an Index named by
-        the variable, a MultiIndex of the joint states (C order) for several. ``name``:
-        the Series' name, by default ``"probability"`` for a factor that sums to 1, else
-        ``"value"``.
+        """The values (scale included) as a Series indexed by the states.
+
+        Parameters
+        ----------
+        name : str, optional
+            The Series' name; by default ``"probability"`` for a factor that sums to 1, else
+            ``"value"``.
+
+        Returns
+        -------
+        pandas.Series
+            ``values * exp(log_scale)`` by joint state: indexed by the state names (an Index
+            named by the variable) for one variable, by a MultiIndex of the joint states in C
+            order (the last variable varying fastest) for several, by ``[0]`` for none.
 
         Examples
         --------
@@ -187,18 +182,23 @@ class Factor:
         no    0.16  0.64
         """
         values = (self.values * np.exp(self.log_scale)).reshape(-1)
-        if not self.variables:
-            index: Any = pd.RangeIndex(1)
-        elif len(self.variables) == 1:
-            v = self.variables[0]
-            index = pd.Index(list(self.states[v]), dtype=object, name=v)
-        else:
-            index = joint_index(self.variables, self.states)
+        index = states_index(self.variables, self.states)
         return pd.Series(values, index=index, name=self._value_name() if name is None else name)
 
     def to_frame(self, name: str = "probability") -> pd.DataFrame:
-        """One row per joint state: a column per variable (its state) and ``name`` (the value,
-        scale included); the long form of :meth:`to_pandas`.
+        """One row per joint state: the long form of :meth:`to_pandas`.
+
+        Parameters
+        ----------
+        name : str, default="probability"
+            The name of the values' column.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``prod(cardinalities)`` rows, the joint states in C order (the last variable varying
+            fastest), on a RangeIndex; a column per variable (its state names), then ``name``
+            (the value, ``values * exp(log_scale)``).
 
         Examples
         --------
@@ -217,7 +217,31 @@ class Factor:
         return pd.DataFrame(columns)
 
     def value(self, assignment: Mapping[Any, Any]) -> float:
-        """The number at one joint state (scale included), states named."""
+        """The number at one joint state (scale included), the states named.
+
+        Parameters
+        ----------
+        assignment : mapping variable -> state
+            A state of every variable of the factor (others are ignored), by name; a value whose
+            name matches a state name (``1`` for ``"1"``) is that state.
+
+        Returns
+        -------
+        float
+            ``values[index] * exp(log_scale)``.
+
+        Raises
+        ------
+        ValueError
+            ``assignment`` leaves out a variable of the factor, or names no state of it.
+
+        Examples
+        --------
+        >>> g = Factor(["rain", "wet"], [[0.18, 0.02], [0.16, 0.64]],
+        ...            {"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> g.value({"rain": "no", "wet": "yes"})
+        0.16
+        """
         missing = [v for v in self.variables if v not in assignment]
         if missing:
             msg = f"the assignment gives no state of {missing}"
@@ -234,7 +258,21 @@ class Factor:
         return at
 
     def argmax(self) -> dict[Any, str]:
-        """The joint state of the largest value (the first in C order among equal ones)."""
+        """The joint state of the largest value (the first in C order among equal ones).
+
+        Returns
+        -------
+        dict
+            Variable -> state name, in the factor's variable order (empty for a factor of no
+            variable).
+
+        Examples
+        --------
+        >>> g = Factor(["rain", "wet"], [[0.18, 0.02], [0.16, 0.64]],
+        ...            {"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> g.argmax()
+        {'rain': 'no', 'wet': 'no'}
+        """
         at = np.unravel_index(int(np.argmax(self.values)), self.values.shape)
         return {v: self.states[v][int(i)] for v, i in zip(self.variables, at, strict=True)}
 
@@ -243,27 +281,90 @@ class Factor:
         return product([self, other])
 
     def marginalize(self, variables: Iterable[Any]) -> Factor:
-        """Sum out ``variables``."""
+        """Sum out ``variables``: the factor over the others.
+
+        Parameters
+        ----------
+        variables : iterable of variables
+            The variables to sum over, each a variable of the factor.
+
+        Returns
+        -------
+        Factor
+            Over the remaining variables, in their order here, with the same ``log_scale``.
+
+        Raises
+        ------
+        ValueError
+            A variable of ``variables`` is not in the factor.
+
+        Examples
+        --------
+        >>> g = Factor(["rain", "wet"], [[0.18, 0.02], [0.16, 0.64]],
+        ...            {"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> g.marginalize(["rain"]).values.tolist()  # P(wet)
+        [0.34, 0.66]
+        """
         return self._reduce_axes(variables, np.sum)
 
     def maximize(self, variables: Iterable[Any]) -> Factor:
-        """Max out ``variables`` (max-product)."""
+        """Max out ``variables`` (max-product): each entry the largest over their states.
+
+        Parameters
+        ----------
+        variables : iterable of variables
+            The variables to maximise over, each a variable of the factor.
+
+        Returns
+        -------
+        Factor
+            Over the remaining variables, in their order here, with the same ``log_scale``.
+
+        Raises
+        ------
+        ValueError
+            A variable of ``variables`` is not in the factor.
+
+        Examples
+        --------
+        >>> g = Factor(["rain", "wet"], [[0.18, 0.02], [0.16, 0.64]],
+        ...            {"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> g.maximize(["wet"]).values.tolist()  # per rain state, the likeliest wet state's
+        [0.18, 0.64]
+        """
         return self._reduce_axes(variables, np.max)
 
     def _reduce_axes(self, variables: Iterable[Any], how) -> Factor:
-        gone = set(variables)
-        unknown = gone - set(self.variables)
-        if unknown:
-            names = sorted(map(str, unknown))
-            msg = f"variables {names} are not in the factor {list(self.variables)}"
-            raise ValueError(msg)
-        axes = tuple(i for i, v in enumerate(self.variables) if v in gone)
-        keep = [v for v in self.variables if v not in gone]
+        axes, keep = kept_variables(self.variables, variables)
         return Factor._trusted(keep, how(self.values, axis=axes), self.states, self.log_scale)
 
     def reduce(self, evidence: Mapping[Any, Any]) -> Factor:
-        """Fix the variables of ``evidence`` (state names) that the factor has; others are
-        ignored."""
+        """Fix the variables of ``evidence`` that the factor has (conditioning by slicing).
+
+        Parameters
+        ----------
+        evidence : mapping variable -> state
+            Observed states, by name; variables the factor does not have are ignored.
+
+        Returns
+        -------
+        Factor
+            Over the factor's other variables (their order kept): the slice of the observed
+            states, not renormalised, with the same ``log_scale``.
+
+        Raises
+        ------
+        ValueError
+            A state of ``evidence`` is not a state of its variable.
+
+        Examples
+        --------
+        >>> g = Factor(["rain", "wet"], [[0.18, 0.02], [0.16, 0.64]],
+        ...            {"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> w = g.reduce({"rain": "no", "season": "summer"})
+        >>> w.variables, w.values.tolist()
+        (('wet',), [0.16, 0.64])
+        """
         index: list[int | slice]
         index, keep = [], []
         for v in self.variables:
@@ -275,7 +376,23 @@ class Factor:
         return Factor._trusted(keep, self.values[tuple(index)], self.states, self.log_scale)
 
     def normalize(self) -> Factor:
-        """Scaled to sum to 1 (``log_scale`` 0); a factor of sum 0 cannot be."""
+        """Scaled to sum to 1 (a distribution over the factor's variables).
+
+        Returns
+        -------
+        Factor
+            ``values / values.sum()``, over the same variables, with ``log_scale`` 0.
+
+        Raises
+        ------
+        ValueError
+            The factor sums to 0 (such as after evidence of probability zero).
+
+        Examples
+        --------
+        >>> Factor(["rain"], [2.0, 6.0], {"rain": ["yes", "no"]}).normalize().values.tolist()
+        [0.25, 0.75]
+        """
         total = self.values.sum()
         if not total > 0:
             msg = "the factor sums to 0 and cannot be normalised (evidence of probability zero?)"
@@ -283,7 +400,20 @@ class Factor:
         return Factor._trusted(self.variables, self.values / total, self.states)
 
     def rescaled(self) -> Factor:
-        """The same numbers, the table divided by its largest entry (kept in ``log_scale``)."""
+        """The same numbers, the table divided by its largest entry (kept in ``log_scale``).
+
+        Returns
+        -------
+        Factor
+            ``values / m`` with ``log_scale + log(m)``, ``m`` the largest entry (so its largest
+            entry is 1); the factor itself when it is empty or all 0.
+
+        Examples
+        --------
+        >>> f = Factor(["rain"], [0.002, 0.008], {"rain": ["yes", "no"]}).rescaled()
+        >>> f.values.tolist(), round(f.value({"rain": "no"}), 6)
+        ([0.25, 1.0], 0.008)
+        """
         top = float(self.values.max()) if self.values.size else 0.0
         if not top > 0:
             return self
@@ -363,24 +493,8 @@ def product(
         what = f"the product of {len(factors)} factors over {listed(order)}"
         raise too_many_axes(what, len(order), "sum variables out sooner")
     scale = sum(f.log_scale for f in factors)
-    if len(order) <= _EINSUM_INDICES:
-        args: list[Any] = []
-        for f in factors:
-            args += [f.values, [order[v] for v in f.variables]]
-        values = np.einsum(*args, [order[v] for v in out_vars], optimize=len(factors) > 2)
-    else:  # broadcasting over the union of the variables
-        union = list(order)
-        values = np.ones((1,) * len(union))
-        for f in factors:
-            perm = sorted(range(len(f.variables)), key=lambda i: order[f.variables[i]])
-            moved = np.transpose(f.values, perm)
-            shape = [1] * len(union)
-            for i in perm:
-                shape[order[f.variables[i]]] = f.values.shape[i]
-            values = values * moved.reshape(shape)
-        gone = tuple(i for i, v in enumerate(union) if v not in set(out_vars))
-        values = values.sum(axis=gone)
-    return Factor._trusted(out_vars, np.asarray(values, dtype=np.float64), states, scale)
+    values = product_values([(f.values, f.variables) for f in factors], order, out_vars)
+    return Factor._trusted(out_vars, values, states, scale)
 
 
 def in_state_order(
@@ -451,6 +565,12 @@ class Marginals(dict):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per node and state: the columns ``node``, ``state``, ``probability``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The nodes in the dict's order, each node's states in its factor's order, on a
+            RangeIndex; ``state`` holds the state names as strings.
 
         Examples
         --------
