@@ -313,7 +313,7 @@ class NBTree(FamilyClassifier):
         --------
         >>> from bayeskit.data import datasets
         >>> X, y = datasets.load("car")
-        >>> print("\n".join(NBTree().fit(X, y).export_text().splitlines()[:3]))
+        >>> print("\\n".join(NBTree().fit(X, y).export_text().splitlines()[:3]))
         buying = 0:
         |   persons = 0: naive Bayes on 144 rows (mostly 2)
         |   persons = 1: naive Bayes on 144 rows (mostly 2)
