@@ -345,7 +345,36 @@ class NetworkClassifier(FamilyClassifier):
         return jll
 
     def to_network(self, class_node: Any = None) -> Any:
-        """The fitted :class:`~bayeskit.networks.BayesianNetwork` (``network_``)."""
+        """The fitted :class:`~bayeskit.networks.BayesianNetwork` (``network_``).
+
+        Parameters
+        ----------
+        class_node : str, optional
+            The class's node name, for symmetry with the other classifiers' ``to_network``:
+            None (the default) or the model's own ``class_node`` (the network's node names are
+            fixed at fit).
+
+        Returns
+        -------
+        network : BayesianNetwork
+            ``network_`` itself (not a copy): the features and the class as nodes, the
+            learned or given structure, the estimated CPTs.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If ``class_node`` names another node than the model's ``class_node``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> X = pd.DataFrame({"a": ["u", "u", "v", "v"], "b": ["p", "q", "p", "q"]})
+        >>> network = NetworkClassifier(structure="naive").fit(X, [0, 0, 1, 1]).to_network()
+        >>> network.dag.nodes, sorted(network.dag.parents("a"))
+        (('a', 'b', 'class'), ['class'])
+        """
         check_is_fitted(self, "stats_")
         if class_node not in (None, self.class_node):
             msg = f"this model's class node is {self.class_node!r} (its class_node parameter)"
@@ -353,5 +382,30 @@ class NetworkClassifier(FamilyClassifier):
         return self.network_
 
     def explain(self, X: Any, *, as_frame: bool = False) -> Any:
+        """Not defined for a network classifier, whose class may have parents among the
+        features (no per-feature term of the class's likelihood): always raises. Use
+        :meth:`predict_proba`, or the network's own inference (:meth:`to_network`).
+
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The samples (not read).
+        as_frame : bool, default=False
+            Ignored.
+
+        Raises
+        ------
+        AttributeError
+            Always.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> X = pd.DataFrame({"a": ["u", "u", "v", "v"], "b": ["p", "q", "p", "q"]})
+        >>> model = NetworkClassifier(structure="naive").fit(X, [0, 0, 1, 1])
+        >>> model.explain(X)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        AttributeError: NetworkClassifier has no per-feature evidence (explain): ...
+        """
         msg = "NetworkClassifier has no per-feature evidence (explain): its class may have parents"
         raise AttributeError(msg)
