@@ -360,11 +360,31 @@ class SubclassNaiveBayes(BayesClassifier):
         """``log P(k | x, c)``: the posterior over each class's components (subclasses), shape
         ``(n_samples, n_classes, n_slots)``, ``-inf`` in slots beyond a class's components.
 
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The samples, with the features the model was fitted on; missing values contribute
+            no factor.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes, n_slots)
+            ``log P(k | x, c)``, classes in ``classes_`` order and components in the order of
+            ``log_weights_`` (whose shape gives ``n_slots``); over a class's components
+            ``exp`` sums to 1. A sample a class finds impossible gets that class's component
+            weights.
+
         Examples
         --------
         >>> model = SubclassNaiveBayes(n_components=1).fit([["a"], ["b"]], [0, 1])
         >>> model.component_log_proba([["a"]]).shape
         (1, 2, 1)
+        >>> import pandas as pd
+        >>> X = pd.DataFrame([["p", "p"], ["q", "q"]] * 10 + [["p", "q"], ["q", "p"]] * 10)
+        >>> model = SubclassNaiveBayes().fit(X, ["a"] * 20 + ["b"] * 20)
+        >>> proba = np.exp(model.component_log_proba(X[:1]))  # the row ("p", "p")
+        >>> proba.max(axis=2).round(2)  # one subclass of "a" holds it; "b"'s cannot tell
+        array([[0.99, 0.5 ]])
         """
         enc = self._encode_for_predict(X)
         n_classes, n_slots, n_flat = self._log_tables.shape
