@@ -26,16 +26,12 @@ from sklearn.neighbors import NearestNeighbors
 from bayeskit.classifiers._base import BayesClassifier
 from bayeskit.classifiers._checks import _check_choice, _check_number
 from bayeskit.classifiers._knn_geometry import (
-    FAR,
-    far_distances,
     log_ball_volume,
-    p_norm,
     unit_for,
 )
-from bayeskit.classifiers._knn_votes import ball_votes
+from bayeskit.classifiers._knn_search import neighbours, search, searches
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.classifiers._predict import normalise
-from bayeskit.data.missing import row_patterns
 from bayeskit.data.schema import Encoded
 from bayeskit.estimate import gaussian_parameters
 from bayeskit.stats import KNNStats, class_counts, gaussian_moments
@@ -297,7 +293,7 @@ class KNNBayes(BayesClassifier):
         raw = self._embed(st.codes, filled, 1.0)
         self._unit = unit_for(raw[:, :n_num])
         self._embedding = raw * self._unit if self._unit != 1.0 else raw
-        # the far-query search works in the data's own units (see _neighbours)
+        # the far-query search works in the data's own units (see _knn_search.neighbours)
         self._raw_embedding = raw
         lo = raw.min(axis=0, initial=np.inf)
         hi = raw.max(axis=0, initial=-np.inf)
@@ -337,109 +333,20 @@ class KNNBayes(BayesClassifier):
         ).fit(points)
 
     # ------------------------------------------------------------------ neighbourhoods
-    def _searches(self, enc: Encoded):
-        """For each pattern of missing values among the query rows: the rows, their points over
-        the observed features, an index over the same dimensions, the number of observed numeric
-        features and the sum of their log scales."""
-        points = self._embed(enc.codes, enc.values, 1.0)  # the data's units; see _neighbours
-        miss_num = np.isnan(enc.values)
-        miss = np.hstack([miss_num, enc.codes < 0]) if self._onehot_size else miss_num
-        n_num = miss_num.shape[1]
-        log_scale = np.log(self.scale_)
-        for pattern, rows in row_patterns(miss):
-            observed = ~pattern[:n_num]
-            if not pattern.any():
-                cols, index = np.arange(points.shape[1]), self.index_
-            else:
-                cols = np.concatenate(
-                    [np.zeros(0, np.int64)] + [self._columns[j] for j in np.flatnonzero(~pattern)]
-                )
-                index = self._index(self._embedding[:, cols])
-            yield (
-                rows,
-                points[np.ix_(rows, cols)],
-                (index, cols),
-                int(observed.sum()),
-                log_scale[observed].sum(),
-            )
-
     def _ball(self, enc: Encoded) -> _Ball:
         n, n_classes = enc.n_samples, len(self.classes_)
         votes = np.zeros((n, n_classes))
         radius = np.zeros(n)
         n_dims = np.zeros(n, dtype=np.int64)
         log_scale = np.zeros(n)
-        for rows, points, index, dims, ls in self._searches(enc):
-            votes[rows], radius[rows] = self._search(index, points)
+        for rows, points, index, dims, ls in searches(self, enc):
+            votes[rows], radius[rows] = search(self, index, points)
             n_dims[rows], log_scale[rows] = dims, ls
         if self.weights == "uniform":
             counts = votes
         else:
             counts = self._target * votes / votes.sum(axis=1, keepdims=True)
         return _Ball(votes, counts, radius, n_dims, log_scale)
-
-    def _search(self, index, points: np.ndarray):
-        """Class votes and ball radius of each query point, querying more neighbours for the
-        rows whose first ones do not reach weight K (or, with ties="share", all tied rows)."""
-        st, n_classes = self.stats_, len(self.classes_)
-        m, n_rows = points.shape[0], st.y.shape[0]
-        if index[0] is None:  # no dimension to measure: every training row is at distance 0
-            share = self._target / st.weight.sum()
-            return np.tile(st.class_count * share, (m, 1)), np.zeros(m)
-        votes, radius = np.zeros((m, n_classes)), np.zeros(m)
-        todo = np.arange(m)
-        k = min(self.n_neighbors, n_rows)
-        while todo.size:
-            dist, ind, offset, unit = self._neighbours(index, points[todo], k)
-            done, v, r = ball_votes(
-                dist, ind, offset, st, n_classes, self._target,
-                ties=self.ties, weights=self.weights, full=k == n_rows,
-            )  # fmt: skip
-            r /= unit  # the radius in the data's units
-            votes[todo[done]], radius[todo[done]] = v[done], r[done]
-            todo, k = todo[~done], min(2 * k, n_rows)
-        return votes, radius
-
-    def _neighbours(self, index, points: np.ndarray, k: int):
-        """The ``k`` nearest training rows of each query point (given in the data's units):
-        ``(dist, ind, offset, unit)``, where the distance of ``ind[i, j]`` in the data's units
-        is ``(offset[i] + dist[i, j]) / unit[i]``.
-
-        Ordinary queries go to the index, in the embedding's units (``unit`` = the model's
-        power of two, ``offset`` = 0). A query so far from the training rows that float64
-        cannot tell their distances apart, or would overflow computing them, is measured
-        exactly relative to its distance ``R`` from the centre of the training rows' bounding
-        box (:func:`far_distances`), in units where ``R`` is near 1 (``unit`` = a power of two
-        of its own): ``offset`` is ``R`` and ``dist`` the excess over it, which orders the rows
-        as the exact distances do.
-        """
-        nn, cols = index
-        centre, half = self._box_centre[cols], self._box_half[cols]
-        dev = points - centre
-        p = self._p_exp
-        top = np.abs(dev).max(axis=1, initial=0.0)
-        row_unit = np.where(top > 0, 2.0 ** -np.floor(np.log2(np.where(top > 0, top, 1.0))), 1.0)
-        radius = p_norm(dev * row_unit[:, None], p) / row_unit
-        extent = float(p_norm(half[None, :], p)[0])
-        far = radius > FAR * extent
-        if np.isfinite(p):  # p-th powers of distances in the index's units overflow past 2^1000
-            log_reach = np.log2(np.maximum(radius + extent, np.finfo(np.float64).tiny))
-            far |= p * (log_reach + np.log2(self._unit)) > 1000
-        m = points.shape[0]
-        dist, ind = np.zeros((m, k)), np.zeros((m, k), dtype=np.intp)
-        offset, unit = np.zeros(m), np.full(m, self._unit)
-        near = ~far
-        if near.any():
-            query = points[near] * self._unit if self._unit != 1.0 else points[near]
-            dist[near], ind[near] = nn.kneighbors(query, n_neighbors=k)
-        if far.any():
-            train = self._raw_embedding[:, cols] - centre
-            u = row_unit[far]
-            excess = far_distances(dev[far] * u[:, None], train, u, p)
-            order = np.argsort(excess, axis=1, kind="stable")[:, :k]
-            dist[far] = np.take_along_axis(excess, order, axis=1)
-            ind[far], offset[far], unit[far] = order, radius[far] * u, u
-        return dist, ind, offset, unit
 
     def _log_density(self, ball: _Ball) -> np.ndarray:
         """``log(K_i / (n_i V))``, the volume left out where undefined (see Notes)."""
@@ -561,10 +468,10 @@ class KNNBayes(BayesClassifier):
             raise ValueError(msg)
         dist = np.zeros((enc.n_samples, k))
         ind = np.zeros((enc.n_samples, k), dtype=np.intp)
-        for rows, points, index, _, _ in self._searches(enc):
+        for rows, points, index, _, _ in searches(self, enc):
             if index[0] is None:
                 ind[rows] = np.arange(k)
             else:
-                near, ind[rows], offset, unit = self._neighbours(index, points, k)
+                near, ind[rows], offset, unit = neighbours(self, index, points, k)
                 dist[rows] = (offset[:, None] + near) / unit[:, None]
         return (dist, ind) if return_distance else ind
