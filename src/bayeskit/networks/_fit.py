@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from bayeskit.graphs.dag import DAG
+from bayeskit.graphs.dag import DAG, as_dag
 
 #: What only a structure search or :meth:`BayesianNetwork.learn` takes: ``net.fit(data)``
 #: refuses these, pointing to ``learn``.
@@ -152,3 +152,68 @@ def columns_of(data: Any) -> list | None:
     if isinstance(data, Chunks):
         return list(data.columns or data.column_names())
     return None
+
+
+def learn_network(network_type: type, data: Any, structure: Any, *, score: str, estimator: str,
+                  alpha: Any, states: Any, sample_weight: Any, method: str, discretize: Any,
+                  search: dict) -> Any:  # fmt: skip
+    """:meth:`BayesianNetwork.learn`: its arguments checked, the structure searched (unless
+    given), then the CPTs fitted by counting or EM."""
+    from bayeskit.learning.parameters import discretized, fit_network
+
+    searched = isinstance(structure, str)
+    learner = learner_named(structure) if searched else None
+    if method not in ("count", "em", "gradient"):
+        msg = f"method must be 'count', 'em' or 'gradient', got {method!r}"
+        raise ValueError(msg)
+    if discretize is not None:
+        if not isinstance(data, pd.DataFrame):
+            msg = "discretize= needs the data in one DataFrame; bin the chunks' columns first"
+            raise ValueError(msg)
+        data = discretized(data, discretize, list(data.columns), states, sample_weight)
+    dag = None if searched else as_dag(structure, columns_of(data))
+    common = {"states": states, "sample_weight": sample_weight}
+    if method in ("em", "gradient"):
+        return learn_em(network_type, dag, data, method, estimator, alpha, common, search)
+    if dag is not None and search:
+        msg = (
+            f"{sorted(search)} are options of a structure search, and the structure is "
+            "given; pass structure='hill-climb' or 'tree' to learn one"
+        )
+        raise TypeError(msg)
+    if learner is not None:
+        dag = search_structure(learner, data, score, common, search)
+    return fit_network(dag, data, network_type=network_type, estimator=estimator,
+                       alpha=alpha, **common).network  # fmt: skip
+
+
+def fit_cpts(network: Any, network_type: type, data: Any, structure: tuple, *, estimator: str,
+             alpha: Any, sample_weight: Any, method: str, em: dict) -> Any:  # fmt: skip
+    """``network.fit(data, ...)``: a network of ``network``'s DAG and states, its CPTs fitted to
+    ``data`` by counting or EM."""
+    check_fit_options(structure, em, method)
+    states = {n: network._states[n] for n in network.nodes}
+    if method == "count":
+        from bayeskit.learning.parameters import fit_network
+
+        if isinstance(data, pd.DataFrame):
+            check_complete(network.nodes, data)
+        return fit_network(network.dag, data, network_type=network_type, estimator=estimator,
+                           alpha=alpha, states=states,
+                           sample_weight=sample_weight).network  # fmt: skip
+    if method not in ("em", "gradient"):
+        msg = f"method must be 'count', 'em' or 'gradient', got {method!r}"
+        raise ValueError(msg)
+    from bayeskit.learning.em import fit_network_em
+
+    if not isinstance(data, pd.DataFrame):
+        msg = f"method={method!r} needs data in one DataFrame, got {type(data).__name__}"
+        raise TypeError(msg)
+    latent = em.pop("latent", None)
+    if latent is None:
+        latent = {n: states[n] for n in network.nodes if n not in data.columns}
+    observed = {n: states[n] for n in network.nodes if n not in latent}
+    return fit_network_em(network.dag, data, network_type=network_type, states=observed,
+                          latent=latent, estimator=estimator, alpha=alpha,
+                          sample_weight=sample_weight, method=method,
+                          **em).network  # fmt: skip

@@ -5,6 +5,7 @@ divergence of two networks and a sample's frame."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,9 +13,12 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._text import shown
+from bayeskit.data.validation import check_count, check_seed
 from bayeskit.factors.cpd import CPD, aligned_cpts, family_table
-from bayeskit.factors.states import state_names
+from bayeskit.factors.states import state_index, state_names
 from bayeskit.graphs.dag import DAG, Node, as_dag
+from bayeskit.inference.exact import ExactInference
+from bayeskit.inference.sampling import CompiledNetwork
 from bayeskit.stats.lookup import FamilyTables, LogFactor
 
 #: How far a CPT's distribution may sum from 1 (files print probabilities with a few digits).
@@ -112,14 +116,42 @@ def check_table(
     return table
 
 
-def check_assignment(dag: DAG, assignment: Mapping[Node, Any]) -> None:
-    """ValueError unless ``assignment`` gives each node of ``dag`` a value, and no other."""
+def joint_log_probability(
+    dag: DAG, cpds: Mapping[Node, CPD], states: Mapping[Node, tuple[str, ...]], assignment: Any
+) -> float:
+    """``ln P`` of a full assignment, node -> state (by name, else by canonical key:
+    :func:`~bayeskit.factors.states.state_index`); ValueError unless it gives each node of
+    ``dag`` a state, and no other node a value."""
     missing = [n for n in dag.nodes if n not in assignment]
     extra = [n for n in assignment if n not in dag]
     if missing or extra:
         what = f"no value for {shown(missing[0])}" if missing else f"unknown node {shown(extra[0])}"
         msg = f"a full assignment needs one state per node: {what}"
         raise ValueError(msg)
+    idx = {}
+    for node in dag.nodes:
+        value, labels = assignment[node], states[node]
+        idx[node] = state_index(labels, value)
+        if idx[node] < 0:
+            msg = f"node {node!r} has no state {value!r}; its states are {list(labels)}"
+            raise ValueError(msg)
+    total = 0.0
+    for n in dag.nodes:
+        cell = (*(idx[q] for q in dag.parents(n)), idx[n])
+        p = cpds[n].values[cell]
+        if p <= 0:
+            return -math.inf
+        total += math.log(p)
+    return total
+
+
+def evidence_columns(data: Any, dag: DAG, states: Mapping, node: Node) -> pd.DataFrame:
+    """The columns of ``data`` that are evidence for predicting ``node``: the other nodes'."""
+    if not isinstance(data, pd.DataFrame):
+        msg = f"data must be a pandas DataFrame, got {type(data).__name__}"
+        raise TypeError(msg)
+    dag._check(node)
+    return data[[c for c in data.columns if c in states and c != node]]
 
 
 def row_log_likelihoods(dag: DAG, cpds: Mapping[Node, CPD], codes: np.ndarray) -> np.ndarray:
@@ -150,11 +182,41 @@ def network_divergence(network: Any, other: Any, tree: Any) -> float:
     return total
 
 
-def sample_frame(x: np.ndarray, nodes: tuple, states: Mapping[Node, tuple[str, ...]]) -> Any:
-    """The sampled state codes ``x`` (a column per node) as a DataFrame of categoricals."""
+def sample_rows(network: Any, n: Any, seed: Any) -> pd.DataFrame:
+    """``network.sample(n, seed)``: ``n`` rows by forward sampling, the sampler compiled on
+    first use and kept, as a DataFrame of categoricals (categories: the state names)."""
+    check_count("n", n)
+    rng = check_seed(seed)
+    compiled = getattr(network, "_compiled_arrays", None)
+    if compiled is None:
+        compiled = network._compiled_arrays = CompiledNetwork(network)
+    x, _ = compiled.forward(int(n), {}, rng)
     return pd.DataFrame(
         {
-            node: pd.Categorical.from_codes(x[:, j], categories=pd.Index(list(states[node])))
-            for j, node in enumerate(nodes)
+            node: pd.Categorical.from_codes(
+                x[:, j], categories=pd.Index(list(network._states[node]))
+            )
+            for j, node in enumerate(network.nodes)
         }
     )
+
+
+def most_probable(proba: pd.DataFrame, states: tuple, index: Any, node: Node) -> pd.Series:
+    """Each row's most probable state of ``proba`` (a column per state), the first on ties."""
+    names = np.asarray(states, dtype=object)
+    return pd.Series(names[np.argmax(proba.to_numpy(), axis=1)], index=index, name=node)
+
+
+def free_parameters(dag: DAG, states: Mapping[Node, tuple[str, ...]]) -> int:
+    """``sum_i (r_i - 1) prod_{j in pi_i} r_j``."""
+    return sum(
+        (len(states[n]) - 1) * math.prod(len(states[p]) for p in dag.parents(n)) for n in dag.nodes
+    )
+
+
+def exact_inference(network: Any) -> ExactInference:
+    """The network's exact inference, made on first use and kept."""
+    engine = getattr(network, "_exact_inference", None)
+    if engine is None:
+        engine = network._exact_inference = ExactInference(network)
+    return engine

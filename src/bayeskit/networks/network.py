@@ -17,29 +17,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit.data.validation import check_count, check_seed
 from bayeskit.factors.cpd import CPD
-from bayeskit.factors.states import encode_frame, state_index
-from bayeskit.graphs.dag import DAG, Node, as_dag
-from bayeskit.inference.exact import ExactInference
-from bayeskit.inference.sampling import CompiledNetwork
+from bayeskit.factors.states import encode_frame
+from bayeskit.graphs.dag import DAG, Node
 from bayeskit.networks import _network_helpers as helpers
-from bayeskit.networks._fit import (
-    FitMethod,
-    check_complete,
-    check_fit_options,
-    columns_of,
-    learn_em,
-    learner_named,
-    search_structure,
-)
-from bayeskit.networks._network_helpers import (
-    build_cpds,
-    check_assignment,
-    network_divergence,
-    row_log_likelihoods,
-    sample_frame,
-)
+from bayeskit.networks._fit import FitMethod, fit_cpts, learn_network
 
 __all__ = ["BayesianNetwork", "encode_frame"]
 
@@ -117,7 +99,7 @@ class BayesianNetwork:
     def __init__(
         self, dag: DAG, cpts: Mapping[Node, Any], states: Mapping[Node, Any] | None = None
     ):
-        self._dag, self._states, self._cpds = build_cpds(dag, cpts, states)
+        self._dag, self._states, self._cpds = helpers.build_cpds(dag, cpts, states)
 
     # ------------------------------------------------------------------ learning
     @classmethod
@@ -174,6 +156,14 @@ class BayesianNetwork:
         -------
         BayesianNetwork
 
+        Raises
+        ------
+        ValueError
+            For a ``method`` other than those above, an unknown learner's name, ``discretize``
+            with data in chunks, or EM without the structure given.
+        TypeError
+            For a search's options (``**search``) when the structure is given.
+
         See Also
         --------
         fit : a network's CPTs fitted to data, its structure and states kept.
@@ -192,32 +182,9 @@ class BayesianNetwork:
         >>> len(net.states("x")), net.states("x")[0].startswith("(-inf, ")
         (3, True)
         """
-        from bayeskit.learning.parameters import discretized, fit_network
-
-        searched = isinstance(structure, str)
-        learner = learner_named(structure) if searched else None
-        if method not in ("count", "em", "gradient"):
-            msg = f"method must be 'count', 'em' or 'gradient', got {method!r}"
-            raise ValueError(msg)
-        if discretize is not None:
-            if not isinstance(data, pd.DataFrame):
-                msg = "discretize= needs the data in one DataFrame; bin the chunks' columns first"
-                raise ValueError(msg)
-            data = discretized(data, discretize, list(data.columns), states, sample_weight)
-        dag = None if searched else as_dag(structure, columns_of(data))
-        common = {"states": states, "sample_weight": sample_weight}
-        if method in ("em", "gradient"):
-            return learn_em(BayesianNetwork, dag, data, method, estimator, alpha, common, search)
-        if dag is not None and search:
-            msg = (
-                f"{sorted(search)} are options of a structure search, and the structure is "
-                "given; pass structure='hill-climb' or 'tree' to learn one"
-            )
-            raise TypeError(msg)
-        if learner is not None:
-            dag = search_structure(learner, data, score, common, search)
-        return fit_network(dag, data, network_type=BayesianNetwork, estimator=estimator,
-                           alpha=alpha, **common).network  # fmt: skip
+        return learn_network(BayesianNetwork, data, structure, score=score, estimator=estimator,
+                             alpha=alpha, states=states, sample_weight=sample_weight,
+                             method=method, discretize=discretize, search=search)  # fmt: skip
 
     @FitMethod
     def fit(
@@ -281,32 +248,8 @@ class BayesianNetwork:
         >>> fitted.dag == net.dag, fitted.cpt("wet").tolist()
         (True, [[0.5, 0.5], [0.0, 1.0]])
         """
-        check_fit_options(structure, em, method)
-        states = {n: self._states[n] for n in self.nodes}
-        if method == "count":
-            from bayeskit.learning.parameters import fit_network
-
-            if isinstance(data, pd.DataFrame):
-                check_complete(self.nodes, data)
-            return fit_network(self._dag, data, network_type=BayesianNetwork, estimator=estimator,
-                               alpha=alpha, states=states,
-                               sample_weight=sample_weight).network  # fmt: skip
-        if method not in ("em", "gradient"):
-            msg = f"method must be 'count', 'em' or 'gradient', got {method!r}"
-            raise ValueError(msg)
-        from bayeskit.learning.em import fit_network_em
-
-        if not isinstance(data, pd.DataFrame):
-            msg = f"method={method!r} needs data in one DataFrame, got {type(data).__name__}"
-            raise TypeError(msg)
-        latent = em.pop("latent", None)
-        if latent is None:
-            latent = {n: states[n] for n in self.nodes if n not in data.columns}
-        observed = {n: states[n] for n in self.nodes if n not in latent}
-        return fit_network_em(self._dag, data, network_type=BayesianNetwork, states=observed,
-                              latent=latent, estimator=estimator, alpha=alpha,
-                              sample_weight=sample_weight, method=method,
-                              **em).network  # fmt: skip
+        return fit_cpts(self, BayesianNetwork, data, structure, estimator=estimator, alpha=alpha,
+                        sample_weight=sample_weight, method=method, em=em)  # fmt: skip
 
     # ------------------------------------------------------------------ structure
     @property
@@ -318,15 +261,63 @@ class BayesianNetwork:
         return self._dag.nodes
 
     def states(self, node: Node) -> tuple[str, ...]:
-        """The node's state names, in its CPT's order."""
+        """The node's state names, in its CPT's order.
+
+        Parameters
+        ----------
+        node : node
+            One of the network's :attr:`nodes`; a KeyError names the nodes otherwise.
+
+        Returns
+        -------
+        tuple of str
+            The names, in the order of the last axis of :meth:`cpt`.
+
+        Examples
+        --------
+        >>> BayesianNetwork(DAG(nodes=["a"]), {"a": [0.5, 0.5]}).states("a")
+        ('0', '1')
+        """
         return self._states[self._dag._check(node)]
 
     def cardinality(self, node: Node) -> int:
+        """The node's number of states.
+
+        Parameters
+        ----------
+        node : node
+            One of the network's :attr:`nodes`; a KeyError names the nodes otherwise.
+
+        Returns
+        -------
+        int
+
+        Examples
+        --------
+        >>> BayesianNetwork(DAG(nodes=["a"]), {"a": [0.2, 0.3, 0.5]}).cardinality("a")
+        3
+        """
         return len(self.states(node))
 
     def cpt(self, node: Node) -> np.ndarray:
-        """The node's CPT (read-only), axes: its parents in :meth:`DAG.parents` order, then
-        the node. :meth:`cpd` is the same table with the states named."""
+        """The node's CPT, a read-only array (:meth:`cpd` is the table with the states named).
+
+        Parameters
+        ----------
+        node : node
+            One of the network's :attr:`nodes`; a KeyError names the nodes otherwise.
+
+        Returns
+        -------
+        ndarray of shape (*parent cardinalities, cardinality)
+            Axes: the parents (:meth:`DAG.parents` order), then the node; each row sums to 1.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> example_network("cancer").cpt("Xray").tolist()  # P(Xray | Cancer)
+        [[0.9, 0.1], [0.2, 0.8]]
+        """
         return self._cpds[self._dag._check(node)].values
 
     def cpd(self, node: Node) -> CPD:
@@ -337,6 +328,15 @@ class BayesianNetwork:
         DataFrame, ``to_factor()`` a :class:`~bayeskit.networks.Factor`, ``values`` the array
         of :meth:`cpt`. It is the node's conditional distribution the network holds (the same
         object each call; it cannot be changed).
+
+        Parameters
+        ----------
+        node : node
+            One of the network's :attr:`nodes`; a KeyError names the nodes otherwise.
+
+        Returns
+        -------
+        CPD
 
         Examples
         --------
@@ -356,50 +356,89 @@ class BayesianNetwork:
     @property
     def n_parameters(self) -> int:
         """Free parameters ``|B| = sum_i (r_i - 1) prod_{j in pi_i} r_j``."""
-        return sum(
-            (len(self._states[n]) - 1)
-            * math.prod(len(self._states[p]) for p in self._dag.parents(n))
-            for n in self._dag.nodes
-        )
+        return helpers.free_parameters(self._dag, self._states)
 
     def __repr__(self) -> str:
-        return (
-            f"BayesianNetwork({len(self.nodes)} nodes, {len(self._dag.edges)} edges, "
-            f"{self.n_parameters} parameters)"
-        )
+        n, e = len(self.nodes), len(self._dag.edges)
+        return f"BayesianNetwork({n} nodes, {e} edges, {self.n_parameters} parameters)"
 
     # ------------------------------------------------------------------ probabilities
-    def _state_index(self, node: Node, value: Any) -> int:
-        """The index of the state ``value`` names (:func:`~bayeskit.factors.states.state_index`:
-        by name, else by canonical key: ``1.0`` finds ``"1"``)."""
-        labels = self._states[node]
-        at = state_index(labels, value)
-        if at < 0:
-            msg = f"node {node!r} has no state {value!r}; its states are {list(labels)}"
-            raise ValueError(msg)
-        return at
-
     def log_probability(self, assignment: Mapping[Node, Any]) -> float:
-        """``ln P(x_1, ..., x_d) = sum_i ln theta(x_i | pi_i)`` of a full assignment (Eq.
-        7.26); -inf for an assignment of probability 0."""
-        check_assignment(self._dag, assignment)
-        idx = {n: self._state_index(n, assignment[n]) for n in self.nodes}
-        total = 0.0
-        for n in self.nodes:
-            cell = (*(idx[q] for q in self._dag.parents(n)), idx[n])
-            p = self._cpds[n].values[cell]
-            if p <= 0:
-                return -math.inf
-            total += math.log(p)
-        return total
+        """``ln P(x_1, ..., x_d) = sum_i ln theta(x_i | pi_i)`` of a full assignment (Eq. 7.26).
+
+        Parameters
+        ----------
+        assignment : mapping node -> state
+            A state (by name) for every node of the network, and for no other.
+
+        Returns
+        -------
+        float
+            The natural log of the joint probability; -inf for an assignment of probability 0.
+
+        Raises
+        ------
+        ValueError
+            A node without a value, an unknown node, or a value that is no state of its node.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> net = example_network("cancer")
+        >>> x = dict(zip(net.nodes, ["low", "True", "False", "negative", "False"]))
+        >>> round(net.log_probability(x), 4)
+        -1.9196
+        """
+        return helpers.joint_log_probability(self._dag, self._cpds, self._states, assignment)
 
     def probability(self, assignment: Mapping[Node, Any]) -> float:
-        """``P(x_1, ..., x_d) = prod_i theta(x_i | pi_i)`` of a full assignment (Eq. 7.26)."""
+        """``P(x_1, ..., x_d) = prod_i theta(x_i | pi_i)`` of a full assignment (Eq. 7.26).
+
+        Parameters
+        ----------
+        assignment : mapping node -> state
+            A state for every node, and for no other (see :meth:`log_probability`).
+
+        Returns
+        -------
+        float
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> net = example_network("cancer")
+        >>> x = dict(zip(net.nodes, ["low", "True", "False", "negative", "False"]))
+        >>> round(net.probability(x), 6)
+        0.146664
+        """
         return math.exp(self.log_probability(assignment))
 
     def encode(self, data: pd.DataFrame) -> np.ndarray:
-        """The state index of every value, shape ``(n_rows, n_nodes)`` in node order (see
-        :func:`encode_frame`)."""
+        """The state index of every value of ``data`` (see :func:`encode_frame`).
+
+        Parameters
+        ----------
+        data : DataFrame
+            A column per node (others are ignored), values named as the node's states.
+
+        Returns
+        -------
+        ndarray of int of shape (n_rows, n_nodes)
+            Columns in :attr:`nodes` order, each value's position in :meth:`states`.
+
+        Raises
+        ------
+        ValueError
+            Naming the column: a node without a column, a missing value, or a value no state.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> net = example_network("cancer")  # Pollution, Smoker, Cancer, Xray, Dyspnoea
+        >>> net.encode(pd.DataFrame([["high", "True", "False", "positive", "False"]],
+        ...                         columns=net.nodes))
+        array([[1, 0, 1, 0, 1]])
+        """
         return encode_frame(self.nodes, self._states, data)
 
     def kl_divergence(self, other: BayesianNetwork) -> float:
@@ -410,38 +449,107 @@ class BayesianNetwork:
         ``other`` may list a node's parents or states in another order: its tables are read
         by name (:func:`aligned_cpts`); other state names are refused naming the node.
 
+        Parameters
+        ----------
+        other : BayesianNetwork
+            The approximating network, over the same DAG and state names.
+
+        Returns
+        -------
+        float
+            In nats, ``>= 0``; inf where ``other`` gives probability 0 to a state ``self`` does not.
+
         Examples
         --------
-        >>> from bayeskit.networks import DAG
         >>> dag = DAG(edges=[("a", "b")])
         >>> p = BayesianNetwork(dag, {"a": [0.5, 0.5], "b": [[0.9, 0.1], [0.1, 0.9]]})
         >>> q = BayesianNetwork(dag, {"a": [0.5, 0.5], "b": [[0.5, 0.5], [0.5, 0.5]]})
         >>> round(p.kl_divergence(q), 4)  # 0.9 log 1.8 + 0.1 log 0.2
         0.3681
         """
-        return network_divergence(self, other, self._exact())
+        return helpers.network_divergence(self, other, self._exact())
 
     def log_likelihood(self, data: pd.DataFrame, *, per_row: bool = False) -> float | np.ndarray:
-        """``sum_rows ln P(row)`` of complete data (one column per node, values named as the
-        states), or each row's when ``per_row``: one compiled pass of the look-up the
-        classifiers share (:class:`~bayeskit.stats.lookup.FamilyTables`), each row's CPT
-        entries' logs added in node order."""
-        codes = self.encode(data)
-        total = row_log_likelihoods(self._dag, self._cpds, codes)
+        """``sum_rows ln P(row)`` of complete data, or each row's when ``per_row``.
+
+        One compiled pass of the look-up the classifiers share (:class:`~bayeskit.stats.lookup.
+        FamilyTables`), each row's CPT entries' logs added in node order.
+
+        Parameters
+        ----------
+        data : DataFrame
+            Complete data, as :meth:`encode` takes it (a ValueError names a column otherwise).
+        per_row : bool, default=False
+            Return each row's log-likelihood instead of their sum.
+
+        Returns
+        -------
+        float or ndarray of shape (n_rows,)
+            Natural logs; -inf for a row of probability 0.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> net = example_network("cancer")
+        >>> rows = net.sample(2, seed=0)
+        >>> net.log_likelihood(rows, per_row=True).round(3), round(net.log_likelihood(rows), 2)
+        (array([-1.92, -1.92]), -3.84)
+        """
+        total = helpers.row_log_likelihoods(self._dag, self._cpds, self.encode(data))
         return total if per_row else float(total.sum())
 
     # ------------------------------------------------------------------ prediction
     def predict_proba(self, data: pd.DataFrame, node: Node) -> pd.DataFrame:
-        """``P(node | the row's other columns)`` for every row of ``data``: a column per state.
-        Columns that are nodes are evidence (a missing value: not observed; the column of
-        ``node`` itself, if any, is ignored), others are ignored. Exact, by
-        :class:`~bayeskit.networks.ExactInference` (variable elimination, or a junction tree
-        compiled once it pays, whichever costs less per group of rows), kept between calls."""
-        return self._exact().query_batch(node, self._evidence_of(data, node))
+        """``P(node | the row's other columns)`` for every row of ``data``.
+
+        Exact (:class:`~bayeskit.networks.ExactInference`: variable elimination, or a junction tree
+        compiled once it pays, whichever costs less per group of rows), kept between calls.
+
+        Parameters
+        ----------
+        data : DataFrame
+            A row per case. Columns that are nodes are evidence (a missing value: not observed;
+            the column of ``node`` itself, if any, is ignored), others are ignored.
+        node : node
+            The node to predict.
+
+        Returns
+        -------
+        DataFrame of shape (n_rows, cardinality)
+            A column per state of ``node`` (:meth:`states` order), ``data``'s index; rows sum to 1.
+
+        Raises
+        ------
+        ZeroProbabilityEvidence
+            A row's evidence has probability 0 (a ``ValueError``).
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> net = example_network("cancer")
+        >>> net.predict_proba(pd.DataFrame({"Xray": ["positive", "negative"]}), "Cancer").round(3)
+        Cancer   True  False
+        0       0.050  0.950
+        1       0.001  0.999
+        """
+        evidence = helpers.evidence_columns(data, self._dag, self._states, node)
+        return self._exact().query_batch(node, evidence)
 
     def predict(self, data: pd.DataFrame, node: Node) -> pd.Series:
         """The most probable state of ``node`` for every row of ``data`` given its other
         columns (see :meth:`predict_proba`): fills a column from the others.
+
+        Parameters
+        ----------
+        data : DataFrame
+            The evidence, as :meth:`predict_proba` takes it.
+        node : node
+            The node to predict.
+
+        Returns
+        -------
+        Series
+            The state names, ``data``'s index, named ``node``; on ties, the first state.
 
         Examples
         --------
@@ -452,36 +560,41 @@ class BayesianNetwork:
         ['yes', 'no', 'no']
         """
         proba = self.predict_proba(data, node)
-        states = np.asarray(self._states[self._dag._check(node)], dtype=object)
-        return pd.Series(states[np.argmax(proba.to_numpy(), axis=1)], index=data.index, name=node)
-
-    def _evidence_of(self, data: pd.DataFrame, node: Node) -> pd.DataFrame:
-        if not isinstance(data, pd.DataFrame):
-            msg = f"data must be a pandas DataFrame, got {type(data).__name__}"
-            raise TypeError(msg)
-        self._dag._check(node)
-        return data[[c for c in data.columns if c in self._states and c != node]]
+        return helpers.most_probable(proba, self._states[self._dag._check(node)], data.index, node)
 
     def _exact(self):
-        """The network's exact inference, made on first use and kept (with its plans and, once
-        compiled, its junction tree)."""
-        engine = getattr(self, "_exact_inference", None)
-        if engine is None:
-            engine = self._exact_inference = ExactInference(self)
-        return engine
+        """The network's exact inference, made on first use and kept (plans, junction tree)."""
+        return helpers.exact_inference(self)
 
     def _junction_tree(self):
         return self._exact().junction_tree
 
-    # ------------------------------------------------------------------ sampling
     def sample(self, n: int, seed: int | np.random.Generator | None = None) -> pd.DataFrame:
         """``n`` rows drawn by forward (ancestral) sampling: each node, parents first, from its
-        CPT row. A DataFrame of categoricals (categories = the state names), columns in node
-        order."""
-        check_count("n", n)
-        rng = check_seed(seed)
-        compiled = getattr(self, "_compiled_arrays", None)
-        if compiled is None:
-            compiled = self._compiled_arrays = CompiledNetwork(self)
-        x, _ = compiled.forward(int(n), {}, rng)
-        return sample_frame(x, self.nodes, self._states)
+        CPT row.
+
+        Parameters
+        ----------
+        n : int
+            The number of rows, ``>= 0``.
+        seed : int, Generator or None, default=None
+            The random generator or its seed; None draws fresh entropy.
+
+        Returns
+        -------
+        DataFrame of shape (n, n_nodes)
+            Columns in :attr:`nodes` order, each categorical of the node's state names.
+
+        Raises
+        ------
+        ValueError
+            ``n`` not a non-negative integer, or a ``seed`` none of the above.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> rows = example_network("cancer").sample(1000, seed=0)
+        >>> rows.shape, list(rows["Xray"].cat.categories)
+        ((1000, 5), ['positive', 'negative'])
+        """
+        return helpers.sample_rows(self, n, seed)
