@@ -1,6 +1,6 @@
 """Private helpers of :mod:`bayeskit.factors.factor` and :mod:`bayeskit.factors.cpd`: the
-printed tables of a factor and of a CPD, and the arithmetic of a product of factors (given as
-arrays, so nothing here imports the classes)."""
+printed tables of a factor and of a CPD, the arithmetic of a product of factors, and the checks
+of a CPD's table and family (given as arrays and names, so nothing here imports the classes)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from bayeskit.factors.display import Grid, column_limits, joint_index, number_texts, shown_at
+from bayeskit.factors.states import state_names
 
 #: The most distinct variables ``np.einsum``'s sublist form indexes.
 EINSUM_INDICES = 52
@@ -129,3 +130,61 @@ def kept_variables(variables: Sequence[Any], gone: Any) -> tuple[tuple[int, ...]
         raise ValueError(msg)
     axes = tuple(i for i, v in enumerate(variables) if v in gone)
     return axes, [v for v in variables if v not in gone]
+
+
+def configurations(parents: Any, n_rows: int, shape: tuple[int, ...]) -> np.ndarray:
+    """Each row's parent configuration (C order of the parents' states, ``shape`` their
+    numbers of states), -1 where a parent is missing (a code -1)."""
+    parents = np.asarray(parents, dtype=np.int64).reshape(n_rows, len(shape))
+    if not shape:
+        return np.zeros(n_rows, dtype=np.int64)
+    ok = (parents >= 0).all(axis=1)
+    config = np.full(n_rows, -1, dtype=np.int64)
+    config[ok] = np.ravel_multi_index(tuple(parents[ok].T), shape)
+    return config
+
+
+def checked_table(
+    variable: Any, parents: tuple, values: Any, states: Mapping[Any, Sequence[Any]]
+) -> tuple[np.ndarray, dict[Any, tuple[str, ...]]]:
+    """A CPT made read-only float64 (copied unless it was read-only already) and the family's
+    state names (:func:`~bayeskit.factors.states.state_names`); ValueError for a table not of
+    the family's shape."""
+    family = (*parents, variable)
+    arr = np.asarray(values, dtype=np.float64)
+    shape = tuple(len(states[v]) for v in family)
+    if arr.shape != shape:
+        msg = f"the CPT of {variable!r} has shape {arr.shape}, expected {shape}"
+        raise ValueError(msg)
+    if arr.flags.writeable:
+        arr = arr.copy()
+        arr.setflags(write=False)
+    return arr, {v: state_names(f"variable {v!r}", states[v]) for v in family}
+
+
+def check_family(
+    node: Any,
+    have_parents: tuple,
+    have_states: Mapping[Any, Sequence[str]],
+    parents: tuple,
+    states: Mapping[Any, Sequence[str]],
+) -> None:
+    """ValueError naming ``node`` when a CPD's parents (``have_parents``) are others than
+    ``parents`` as a set, or it names a variable's states (``have_states``) otherwise than
+    ``states`` does (another order is fine)."""
+    if len(have_parents) != len(parents) or set(have_parents) != set(parents):
+        msg = (
+            f"node {node!r}: its CPD has the parents {list(have_parents)}, the DAG gives it "
+            f"{list(parents)}; give the CPD of the DAG's family (its parents in any order)"
+        )
+        raise ValueError(msg)
+    for v in (*parents, node):
+        have, want = have_states[v], tuple(states[v])
+        if len(have) != len(want) or set(have) != set(want):
+            of = "the node" if v == node else f"its parent {v!r}"
+            msg = (
+                f"node {node!r}: its CPD names the states of {of} {list(have)}, and the network "
+                f"{list(want)} (as states= names them, else as {v!r}'s own CPD does, else "
+                "'0', '1', ...); a CPD is read by state name: give the same names (in any order)"
+            )
+            raise ValueError(msg)

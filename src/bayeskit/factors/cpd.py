@@ -2,32 +2,18 @@
 follows, and the tabular CPD of discrete nodes.
 
 A Bayesian network is one conditional distribution per node (Zhou, *Machine Learning*, 7.5,
-Eq. 7.26). What a node's distribution is made of differs by kind (a table of probabilities for
-a discrete node; regression coefficients and a variance for a linear-Gaussian one), but what
+Eq. 7.26). What a node's distribution is made of differs by kind (a table of probabilities for a
+discrete node; regression coefficients and a variance for a linear-Gaussian one), but what
 learning, inference and sampling ask of it does not. :class:`ConditionalDistribution` names
-those questions, so code that does not care about the node's kind asks only them:
-
-``variable``, ``parents``
-    The node and its parents, in the order every array below lists the parents.
-``statistic(child, parents, weights=None)``
-    The sufficient statistic of the family from rows of data: ``child`` of shape ``(n_rows,)``
-    and ``parents`` of shape ``(n_rows, len(parents))``, state codes for discrete variables
-    (-1: missing) and values for continuous ones (NaN: missing); rows with a missing entry are
-    left out. Statistics are mergeable: the statistic of two pieces of data is the sum of
-    theirs, so chunks, partitions and EM's expected counts all fill the same object.
-``estimate(statistic, **options)``
-    A new distribution of the same kind, over the same family, estimated from a statistic
-    (the options name the estimator and its prior).
-``log_density(child, parents)``
-    ``log P(child | parents)`` of each row, shape ``(n_rows,)``, vectorised over the rows
-    (complete rows; the arrays as ``statistic`` takes them): summed over the nodes, a row's
-    log-likelihood.
-``sample(parents, rng)``
-    One draw of the node for each row of parent values, shape ``(n_rows,)``: forward
-    sampling in topological order draws each node given its parents' draws.
-``to_factor()``
-    The distribution as a factor over ``(*parents, variable)``, what exact inference
-    multiplies and sums.
+those questions, so code that does not care about the node's kind asks only them: the node and
+its ``parents`` (in the order every array lists the parents); the family's sufficient statistic
+from rows of data, ``statistic(child, parents, weights=None)``, mergeable (the statistic of two
+pieces of data is the sum of theirs, so chunks, partitions and EM's expected counts all fill the
+same object); ``estimate(statistic, **options)``, a new distribution of the same kind and
+family; ``log_density(child, parents)``, each row's log density, summed over the nodes a row's
+log-likelihood; ``sample(parents, rng)``, one draw per row of parent values, as forward sampling
+asks; and ``to_factor()``, the factor over ``(*parents, variable)`` that exact inference
+multiplies and sums. Each method of the protocol says more.
 
 :class:`CPD`, the tabular distribution of a discrete node, answers them with counts: its
 statistic is the family's count table (:func:`bayeskit.stats.count_table`), its estimate an
@@ -52,9 +38,15 @@ import numpy as np
 import pandas as pd
 
 from bayeskit.estimate import lidstone, lidstone_equivalent
-from bayeskit.factors.display import Grid, column_limits, joint_index, number_texts, shown_at
+from bayeskit.factors._tables import (
+    check_family,
+    checked_table,
+    configurations,
+    cpd_grid,
+    states_index,
+)
+from bayeskit.factors.display import Grid
 from bayeskit.factors.factor import Factor, in_state_order
-from bayeskit.factors.states import state_names
 from bayeskit.stats import count_table
 
 __all__ = ["CPD", "ConditionalDistribution", "aligned_cpts", "family_table"]
@@ -82,23 +74,114 @@ class ConditionalDistribution(Protocol):
     parents: tuple
 
     def statistic(self, child: np.ndarray, parents: np.ndarray, weights: Any = None) -> Any:
-        """The family's sufficient statistic from rows of data (mergeable with ``+``)."""
+        """The family's sufficient statistic from rows of data (mergeable with ``+``).
+
+        Parameters
+        ----------
+        child : ndarray of shape (n_rows,)
+            The node's values: state codes for a discrete node (-1: missing), numbers for a
+            continuous one (NaN: missing).
+        parents : ndarray of shape (n_rows, len(parents))
+            The parents' values, coded the same way, the columns in the order of ``parents``.
+        weights : array-like of shape (n_rows,), optional
+            Each row's weight (EM's expected counts); by default each row counts once.
+
+        Returns
+        -------
+        object
+            The statistic, of the kind's own type (a count table for a :class:`CPD`), rows with
+            a missing value left out; two pieces of data's statistics add up to that of both.
+
+        Examples
+        --------
+        >>> cpd = CPD("a", [], [0.5, 0.5], {"a": ["x", "y"]})
+        >>> cpd.statistic(np.array([0, 1, 1]), np.zeros((3, 0))).tolist()
+        [1.0, 2.0]
+        """
         ...
 
     def estimate(self, statistic: Any, **options: Any) -> ConditionalDistribution:
-        """A distribution of the same kind and family estimated from ``statistic``."""
+        """A distribution of the same kind and family estimated from ``statistic``.
+
+        Parameters
+        ----------
+        statistic : object
+            What :meth:`statistic` returns (summed over pieces of data, or expected).
+        **options
+            The estimator and its prior (for a :class:`CPD`: ``estimator`` and ``alpha``).
+
+        Returns
+        -------
+        ConditionalDistribution
+            A new distribution; this one is left as it is.
+
+        Examples
+        --------
+        >>> cpd = CPD("a", [], [0.5, 0.5], {"a": ["x", "y"]})
+        >>> cpd.estimate(np.array([1.0, 3.0])).values.tolist()
+        [0.25, 0.75]
+        """
         ...
 
     def log_density(self, child: np.ndarray, parents: np.ndarray) -> np.ndarray:
-        """``log P(child | parents)`` of each row."""
+        """``log P(child | parents)`` of each row: summed over the nodes, a row's log-likelihood.
+
+        Parameters
+        ----------
+        child : ndarray of shape (n_rows,)
+            The node's values, as :meth:`statistic` takes them (complete rows).
+        parents : ndarray of shape (n_rows, len(parents))
+            The parents' values, likewise.
+
+        Returns
+        -------
+        ndarray of shape (n_rows,)
+            The log density (log probability for a discrete node) of each row.
+
+        Examples
+        --------
+        >>> cpd = CPD("a", [], [0.25, 0.75], {"a": ["x", "y"]})
+        >>> np.exp(cpd.log_density(np.array([1, 0]), np.zeros((2, 0)))).tolist()
+        [0.75, 0.25]
+        """
         ...
 
     def sample(self, parents: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """One draw of the variable for each row of parent values."""
+        """One draw of the variable for each row of parent values (forward sampling).
+
+        Parameters
+        ----------
+        parents : ndarray of shape (n_rows, len(parents))
+            The parents' values (their draws), as :meth:`statistic` takes them.
+        rng : numpy.random.Generator
+            The source of randomness.
+
+        Returns
+        -------
+        ndarray of shape (n_rows,)
+            The draws: state codes for a discrete node, values for a continuous one.
+
+        Examples
+        --------
+        >>> cpd = CPD("a", [], [0.0, 1.0], {"a": ["x", "y"]})
+        >>> cpd.sample(np.zeros((3, 0)), np.random.default_rng(0)).tolist()
+        [1, 1, 1]
+        """
         ...
 
     def to_factor(self) -> Any:
-        """The distribution as a factor over ``(*parents, variable)``."""
+        """The distribution as a factor over ``(*parents, variable)``, for exact inference.
+
+        Returns
+        -------
+        object
+            A :class:`~bayeskit.factors.Factor` for a discrete node.
+
+        Examples
+        --------
+        >>> CPD("a", [], [0.25, 0.75], {"a": ["x", "y"]}).to_factor().variables
+        ('a',)
+        """
         ...
 
 
@@ -166,16 +249,7 @@ class CPD:
         states: Mapping[Any, Sequence[Any]],
     ):
         parents = tuple(parents)
-        family = (*parents, variable)
-        arr = np.asarray(values, dtype=np.float64)
-        shape = tuple(len(states[v]) for v in family)
-        if arr.shape != shape:
-            msg = f"the CPT of {variable!r} has shape {arr.shape}, expected {shape}"
-            raise ValueError(msg)
-        if arr.flags.writeable:
-            arr = arr.copy()
-            arr.setflags(write=False)
-        names = {v: state_names(f"variable {v!r}", states[v]) for v in family}
+        arr, names = checked_table(variable, parents, values, states)
         self._set(variable, parents, arr, names)
 
     @classmethod
@@ -216,9 +290,14 @@ class CPD:
         return out.copy() if copy else out
 
     def to_frame(self) -> pd.DataFrame:
-        """The table: a row per configuration of the parents (an Index named by the parent, a
-        MultiIndex for several, one unnamed row for none), a column per state of the node
-        (the columns named by it).
+        """The table as a DataFrame, one row per configuration of the parents.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Shape ``(q, cardinality)``: indexed by the parent's states (an Index named by it),
+            the parents' joint states in C order (a MultiIndex), or ``[0]`` for no parent; its
+            columns the node's states, in order (named by the node).
 
         Examples
         --------
@@ -226,24 +305,35 @@ class CPD:
         a    x    y
         0  0.3  0.7
         """
-        k = self.cardinality
         columns = pd.Index(list(self.states[self.variable]), dtype=object, name=self.variable)
-        if not self.parents:
-            index: Any = pd.RangeIndex(1)
-        elif len(self.parents) == 1:
-            p = self.parents[0]
-            index = pd.Index(list(self.states[p]), dtype=object, name=p)
-        else:
-            index = joint_index(self.parents, self.states)
-        return pd.DataFrame(self.values.reshape(-1, k), index=index, columns=columns)
+        index = states_index(self.parents, self.states)
+        return pd.DataFrame(self.values.reshape(-1, len(columns)), index=index, columns=columns)
 
     def aligned(self, parents: Sequence[Any], states: Mapping[Any, Sequence[str]]) -> np.ndarray:
-        """The table read by name in another order: its axes ``(*parents, variable)`` and
-        each axis's states in the order ``states`` gives them (a variable it does not name
-        keeps its order). How a CPT of one network is taken into another whose DAG lists the
-        parents in another order, or whose nodes list their states in another order: by
-        name, never by position. ValueError naming the variable when the parents differ as a
-        set, or a variable's state names do.
+        """The table read by name in another order of the parents and of the states.
+
+        How a CPT of one network is taken into another whose DAG or states list them in another
+        order: by name, never by position.
+
+        Parameters
+        ----------
+        parents : sequence
+            The CPD's parents (the same set) in the order wanted.
+        states : mapping variable -> sequence of str
+            State names in the order wanted, for any of the family's variables (the same names
+            as the CPD's); a variable it does not name keeps its order.
+
+        Returns
+        -------
+        ndarray
+            The table with axes ``(*parents, variable)``, each axis's states in the order
+            ``states`` gives: possibly a read-only view of the CPD's table (copy before writing).
+
+        Raises
+        ------
+        ValueError
+            ``parents`` is another set than the CPD's, or ``states`` names a variable's states
+            otherwise than the CPD does (the message names the variable).
 
         Examples
         --------
@@ -268,23 +358,23 @@ class CPD:
         return table
 
     # ------------------------------------------------------------ the distribution protocol
-    def _configurations(self, parents: np.ndarray, n_rows: int) -> np.ndarray:
-        """Each row's parent configuration (C order of the parents' states), -1 where a parent
-        is missing."""
-        parents = np.asarray(parents, dtype=np.int64).reshape(n_rows, len(self.parents))
-        shape = self.values.shape[:-1]
-        if not self.parents:
-            return np.zeros(n_rows, dtype=np.int64)
-        ok = (parents >= 0).all(axis=1)
-        config = np.full(n_rows, -1, dtype=np.int64)
-        config[ok] = np.ravel_multi_index(tuple(parents[ok].T), shape)
-        return config
-
     def statistic(self, child: np.ndarray, parents: np.ndarray, weights: Any = None) -> np.ndarray:
-        """The family's counts (weighted when ``weights`` are given), shaped as the table:
-        ``(*parents' cardinalities, cardinality)``. ``child``: the node's state codes, shape
-        ``(n_rows,)``; ``parents``: the parents' codes, ``(n_rows, len(parents))``; a row
-        with a missing code (-1) is not counted.
+        """The family's counts (weighted when ``weights`` are given), shaped as the table.
+
+        Parameters
+        ----------
+        child : array-like of shape (n_rows,)
+            The node's state codes (indices into its states; -1: missing).
+        parents : array-like of shape (n_rows, len(parents))
+            The parents' state codes, the columns in the order of ``parents``.
+        weights : array-like of shape (n_rows,), optional
+            Each row's weight; by default each row counts 1.
+
+        Returns
+        -------
+        ndarray of float64
+            Shape ``(*parents' cardinalities, cardinality)``: the (weighted) number of rows of
+            each parent configuration and state. A row with a missing code is not counted.
 
         Examples
         --------
@@ -295,18 +385,40 @@ class CPD:
         """
         child = np.asarray(child, dtype=np.int64).reshape(-1)
         n = len(child)
-        config = self._configurations(parents, n)
+        config = configurations(parents, n, self.values.shape[:-1])
         q = int(np.prod(self.values.shape[:-1], dtype=np.int64))
         w = None if weights is None else np.asarray(weights, dtype=np.float64)
         counts = count_table(np.zeros(n, dtype=np.int64), config, child, 1, q, self.cardinality, w)
         return counts.reshape(self.values.shape)
 
     def estimate(self, statistic: Any, *, estimator: str = "mle", alpha: float = 1.0) -> CPD:
-        """A CPD of this family and these states from counts shaped as the table: the
-        estimator of :mod:`bayeskit.estimate` called ``estimator`` (``"mle"``, ``"lidstone"``,
-        ``"bdeu"``, ...) with its ``alpha``, each parent configuration's row normalised
-        (Zhou, *Machine Learning*, Eqs. 7.19-7.20 for Laplace's), uniform where a
-        configuration has nothing.
+        """A CPD of this family and these states estimated from counts shaped as the table.
+
+        Each parent configuration's row is :math:`(n_{jk} + a) / (n_j + r a)` (Zhou, *Machine
+        Learning*, Eqs. 7.19-7.20 for Laplace's), with :math:`a` the Lidstone pseudo-count per
+        cell that the estimator amounts to (:func:`~bayeskit.estimate.lidstone_equivalent`):
+        exact for ``"mle"``, ``"lidstone"``, ``"laplace"``, ``"m-estimate"``,
+        ``"dirichlet-map"``, ``"bdeu"`` and ``"k2"``; ``alpha`` for the others. A row with no
+        count and no pseudo-count is uniform.
+
+        Parameters
+        ----------
+        statistic : array-like
+            Counts shaped as the table (:meth:`statistic`'s, summed, or EM's expected counts).
+        estimator : str, default="mle"
+            A name of :data:`~bayeskit.estimate.ESTIMATORS`.
+        alpha : float, default=1.0
+            The estimator's ``alpha`` (ignored by those that use none).
+
+        Returns
+        -------
+        CPD
+            A new CPD of the same variable, parents and states.
+
+        Raises
+        ------
+        ValueError
+            ``statistic`` is not of the table's shape, or ``estimator`` is no estimator's name.
 
         Examples
         --------
@@ -326,8 +438,19 @@ class CPD:
         return CPD(self.variable, self.parents, np.exp(lidstone(counts, pseudo)), self.states)
 
     def log_density(self, child: np.ndarray, parents: np.ndarray) -> np.ndarray:
-        """``log P(child | parents)`` of each row (complete rows of state codes, as
-        :meth:`statistic` takes them); ``-inf`` where the table holds 0.
+        """``log P(child | parents)`` of each row, read from the table.
+
+        Parameters
+        ----------
+        child : array-like of shape (n_rows,)
+            The node's state codes, as :meth:`statistic` takes them (no missing code).
+        parents : array-like of shape (n_rows, len(parents))
+            The parents' state codes (no missing code).
+
+        Returns
+        -------
+        ndarray of float64, shape (n_rows,)
+            The log of the table's entry of each row; ``-inf`` where it holds 0.
 
         Examples
         --------
@@ -337,13 +460,24 @@ class CPD:
         [0.9, 0.8]
         """
         child = np.asarray(child, dtype=np.int64).reshape(-1)
-        config = self._configurations(parents, len(child))
+        config = configurations(parents, len(child), self.values.shape[:-1])
         with np.errstate(divide="ignore"):
             return np.log(self.values.reshape(-1, self.cardinality)[config, child])
 
     def sample(self, parents: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """One state code of the node for each row of parent codes, drawn from the table's
-        row of that parent configuration (inverse transform of one uniform per row).
+        """One state code of the node per row of parent codes, drawn from that configuration's row.
+
+        Parameters
+        ----------
+        parents : array-like of shape (n_rows, len(parents))
+            The parents' state codes (no missing code).
+        rng : numpy.random.Generator
+            The source of the ``n_rows`` uniforms drawn.
+
+        Returns
+        -------
+        ndarray of int64, shape (n_rows,)
+            The node's drawn state codes (inverse transform of one uniform per row).
 
         Examples
         --------
@@ -354,13 +488,27 @@ class CPD:
         """
         parents = np.asarray(parents, dtype=np.int64)
         n = parents.shape[0] if parents.ndim else 0
-        config = self._configurations(parents, n)
+        config = configurations(parents, n, self.values.shape[:-1])
         cumulative = np.cumsum(self.values.reshape(-1, self.cardinality)[config], axis=1)
         u = rng.random(n) * cumulative[:, -1]
         return np.minimum((cumulative <= u[:, None]).sum(axis=1), self.cardinality - 1)
 
     def to_factor(self) -> Factor:
-        """The table as a :class:`Factor` over the parents and the node."""
+        """The table as a :class:`Factor` over the parents and the node (for exact inference).
+
+        Returns
+        -------
+        Factor
+            Over ``(*parents, variable)``, its values the table, its states the CPD's.
+
+        Examples
+        --------
+        >>> cpd = CPD("wet", ["rain"], [[0.9, 0.1], [0.2, 0.8]],
+        ...           {"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> f = cpd.to_factor()
+        >>> f.variables, f.value({"rain": "no", "wet": "yes"})
+        (('rain', 'wet'), 0.2)
+        """
         return Factor([*self.parents, self.variable], self.values, self.states)
 
     def __repr__(self) -> str:
@@ -370,36 +518,7 @@ class CPD:
         return self._grid().html()
 
     def _grid(self) -> Grid:
-        k = self.cardinality
-        table = self.values.reshape(-1, k)
-        n = table.shape[0]
-        at, gap = shown_at(n)
-        cols, col_gap = shown_at(k, column_limits())
-        numbers = number_texts(table[np.ix_(at, cols)])
-        width = len(cols)
-        states = [self.states[self.variable][c] for c in cols]
-        if col_gap is not None:
-            states.insert(col_gap, "...")
-        index = np.unravel_index(at, table.shape[:1] if not self.parents else
-                                 self.values.shape[:-1])  # fmt: skip
-        names = [np.asarray(self.states[p], dtype=object)[i]
-                 for p, i in zip(self.parents, index, strict=False)]  # fmt: skip
-        rows: list[Any] = []
-        for r in range(len(at)):
-            if r == gap:
-                rows.append(None)
-            row = numbers[r * width : (r + 1) * width]
-            if col_gap is not None:
-                row.insert(col_gap, "...")
-            rows.append(([str(col[r]) for col in names], row))
-        notes = []
-        if gap is not None:
-            notes.append(f"{n:,} parent configurations, {len(at)} shown")
-        if col_gap is not None:
-            notes.append(f"{k:,} states, {len(cols)} shown")
-        note = f"[{'; '.join(notes)}]" if notes else None
-        return Grid([str(p) for p in self.parents], states, rows, over=str(self.variable),
-                     note=note)  # fmt: skip
+        return cpd_grid(self.variable, self.parents, self.values, self.states)
 
 
 def aligned_cpts(network: Any, dag: Any, states: Mapping, what: str) -> list[np.ndarray]:
@@ -476,21 +595,6 @@ def family_table(cpd: CPD, parents: Sequence[Any], states: Mapping) -> np.ndarra
     ...
     ValueError: node 'c': its CPD has the parents ['a', 'b'], the DAG gives it ['a']; ...
     """
-    node, parents = cpd.variable, tuple(parents)
-    if len(cpd.parents) != len(parents) or set(cpd.parents) != set(parents):
-        msg = (
-            f"node {node!r}: its CPD has the parents {list(cpd.parents)}, the DAG gives it "
-            f"{list(parents)}; give the CPD of the DAG's family (its parents in any order)"
-        )
-        raise ValueError(msg)
-    for v in (*parents, node):
-        have, want = cpd.states[v], tuple(states[v])
-        if len(have) != len(want) or set(have) != set(want):
-            of = "the node" if v == node else f"its parent {v!r}"
-            msg = (
-                f"node {node!r}: its CPD names the states of {of} {list(have)}, and the network "
-                f"{list(want)} (as states= names them, else as {v!r}'s own CPD does, else "
-                "'0', '1', ...); a CPD is read by state name: give the same names (in any order)"
-            )
-            raise ValueError(msg)
+    parents = tuple(parents)
+    check_family(cpd.variable, cpd.parents, cpd.states, parents, states)
     return np.array(cpd.aligned(parents, states), dtype=np.float64)
