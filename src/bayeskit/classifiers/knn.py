@@ -18,10 +18,9 @@ other bayeskit classifier; estimating means building a neighbour index (scikit-l
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
-from sklearn.neighbors import NearestNeighbors
 
 from bayeskit.classifiers._base import BayesClassifier
 from bayeskit.classifiers._checks import _check_choice, _check_number
@@ -29,12 +28,19 @@ from bayeskit.classifiers._knn_geometry import (
     log_ball_volume,
     unit_for,
 )
-from bayeskit.classifiers._knn_search import neighbours, search, searches
+from bayeskit.classifiers._knn_search import (
+    Ball,
+    embed,
+    mean_and_scale,
+    neighbour_index,
+    neighbours,
+    search,
+    searches,
+)
 from bayeskit.classifiers._params import store_parameters
 from bayeskit.classifiers._predict import normalise
 from bayeskit.data.schema import Encoded
-from bayeskit.estimate import gaussian_parameters
-from bayeskit.stats import KNNStats, class_counts, gaussian_moments
+from bayeskit.stats import KNNStats, class_counts
 
 __all__ = ["KNNBayes", "KNNStats"]
 
@@ -46,16 +52,6 @@ METRICS: dict[str, float | None] = {
     "minkowski": None,
 }
 _ALGORITHMS = ("auto", "ball_tree", "kd_tree", "brute")
-
-
-class _Ball(NamedTuple):
-    """The neighbourhood of each query row."""
-
-    votes: np.ndarray  # (n, n_classes) class votes: K_i, or inverse-distance sums
-    counts: np.ndarray  # (n, n_classes) K_i, votes rescaled to sum to K
-    radius: np.ndarray  # (n,) distance to the K-th neighbour
-    n_dims: np.ndarray  # (n,) numeric dimensions the distance was measured over
-    log_scale: np.ndarray  # (n,) sum of log scale_ over those dimensions
 
 
 class KNNBayes(BayesClassifier):
@@ -267,19 +263,7 @@ class KNNBayes(BayesClassifier):
         # weighted mean and (ML) variance of each feature over all rows, NaN skipped; a feature
         # never observed gets mean 0, and a constant or unobserved one scale 1. The moments are
         # taken of the values times an exact power of two, so data at 1e300 do not overflow.
-        u = unit_for(st.values)
-        moments = gaussian_moments(st.values * u, np.zeros(len(st.y), dtype=np.intp), 1, st.weight)
-        mean, var = gaussian_parameters(moments, ddof=0, backoff=False)
-        self.mean_ = mean[0] / u
-        if self.scale == "standard":
-            n, observed = moments.count[0], np.isfinite(var[0])
-            var = np.where(observed, var[0], 0.0)
-            # constant up to the rounding of the mean: scikit-learn's StandardScaler test
-            eps = np.finfo(np.float64).eps
-            constant = var <= n * eps * var + (n * mean[0] * eps) ** 2
-            self.scale_ = np.where(observed & ~constant, np.sqrt(var) / u, 1.0)
-        else:
-            self.scale_ = np.ones_like(self.mean_)
+        self.mean_, self.scale_ = mean_and_scale(st, standard=self.scale == "standard")
         sizes = self.schema_.n_states
         self._onehot_offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
         self._onehot_size = int(sizes.sum()) if self.categorical_weight > 0 else 0
@@ -290,7 +274,7 @@ class KNNBayes(BayesClassifier):
                 n_num + o + np.arange(k) for o, k in zip(self._onehot_offsets, sizes, strict=True)
             ]
         filled = np.where(np.isnan(st.values), self.mean_, st.values)
-        raw = self._embed(st.codes, filled, 1.0)
+        raw = embed(self, st.codes, filled, 1.0)
         self._unit = unit_for(raw[:, :n_num])
         self._embedding = raw * self._unit if self._unit != 1.0 else raw
         # the far-query search works in the data's own units (see _knn_search.neighbours)
@@ -300,40 +284,10 @@ class KNNBayes(BayesClassifier):
         self._box_centre = np.where(lo <= hi, lo / 2 + hi / 2, 0.0)
         self._box_half = np.where(lo <= hi, hi / 2 - lo / 2, 0.0)
         self._target = float(min(self.n_neighbors, st.weight.sum()))
-        self.index_ = self._index(self._embedding)
-
-    def _embed(self, codes: np.ndarray, values: np.ndarray, unit: float) -> np.ndarray:
-        """Rows as points: numeric values (scaled), then one scaled one-hot block per categorical
-        feature (all zeros for a missing value)."""
-        n = codes.shape[0]
-        numeric = values if self.scale is None else (values - self.mean_) / self.scale_
-        if unit != 1.0:
-            numeric = numeric * unit
-        if not self._onehot_size:
-            return np.ascontiguousarray(numeric, dtype=np.float64)
-        p = self._p_exp
-        level = unit * (
-            self.categorical_weight if np.isinf(p) else (self.categorical_weight / 2.0) ** (1.0 / p)
-        )
-        onehot = np.zeros((n, self._onehot_size))
-        rows = np.arange(n)
-        for j in range(codes.shape[1]):
-            ok = codes[:, j] >= 0
-            onehot[rows[ok], self._onehot_offsets[j] + codes[ok, j]] = level
-        return np.ascontiguousarray(np.hstack([numeric, onehot]))
-
-    def _index(self, points: np.ndarray) -> NearestNeighbors | None:
-        if points.shape[1] == 0:
-            return None
-        algorithm = self.algorithm
-        if algorithm == "auto" and self.ties == "share":
-            algorithm = "kd_tree" if points.shape[1] <= 15 else "ball_tree"
-        return NearestNeighbors(
-            n_neighbors=self.n_neighbors, algorithm=algorithm, metric=self.metric, p=self.p
-        ).fit(points)
+        self.index_ = neighbour_index(self, self._embedding)
 
     # ------------------------------------------------------------------ neighbourhoods
-    def _ball(self, enc: Encoded) -> _Ball:
+    def _ball(self, enc: Encoded) -> Ball:
         n, n_classes = enc.n_samples, len(self.classes_)
         votes = np.zeros((n, n_classes))
         radius = np.zeros(n)
@@ -346,9 +300,9 @@ class KNNBayes(BayesClassifier):
             counts = votes
         else:
             counts = self._target * votes / votes.sum(axis=1, keepdims=True)
-        return _Ball(votes, counts, radius, n_dims, log_scale)
+        return Ball(votes, counts, radius, n_dims, log_scale)
 
-    def _log_density(self, ball: _Ball) -> np.ndarray:
+    def _log_density(self, ball: Ball) -> np.ndarray:
         """``log(K_i / (n_i V))``, the volume left out where undefined (see Notes)."""
         n_i = self.class_count_
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -367,7 +321,28 @@ class KNNBayes(BayesClassifier):
 
     # ------------------------------------------------------------------ prediction
     def predict_log_proba(self, X: Any) -> np.ndarray:
-        """Log posterior ``log P(c | x)``: ``log(K_i / K)`` with the empirical prior."""
+        """Log posterior ``log P(c | x)``: ``log(K_i / K)`` with the empirical prior.
+
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The query samples, with the features the model was fitted on; a missing value
+            drops its feature from the distance.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+            The log of :meth:`predict_proba`, classes in ``classes_`` order; ``-inf`` for a
+            class with no neighbour (with ``posterior_alpha=0``).
+
+        Examples
+        --------
+        >>> X = [[0.0, 0.0], [0.1, 0.0], [0.0, 0.2], [1.0, 1.0], [1.1, 1.0], [0.9, 1.2]]
+        >>> model = KNNBayes(n_neighbors=3).fit(X, ["a", "a", "a", "b", "b", "b"])
+        >>> model.predict_log_proba([[0.45, 0.62], [0.2, 0.1]]).round(3)
+        array([[-0.405, -1.099],
+               [ 0.   ,   -inf]])
+        """
         ball = self._ball(self._encode_for_predict(X))
         if self.posterior_alpha > 0:
             return self._smoothed_log_posterior(ball)
@@ -378,7 +353,30 @@ class KNNBayes(BayesClassifier):
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Posterior ``P(c | x)``: the share ``K_i / K`` of each class among the neighbours
-        (with ``weights="distance"``, its share of the inverse-distance votes)."""
+        (with ``weights="distance"``, its share of the inverse-distance votes).
+
+        With ``posterior_alpha`` ``a > 0`` the shares are ``(K_i + a) / (K + a C)``; with
+        ``priors`` or ``prior_alpha``, ``P(c_i) K_i / n_i`` normalised.
+
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The query samples, with the features the model was fitted on; a missing value
+            drops its feature from the distance.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            The probability of each class, classes in ``classes_`` order; rows sum to 1.
+
+        Examples
+        --------
+        >>> X = [[0.0, 0.0], [0.1, 0.0], [0.0, 0.2], [1.0, 1.0], [1.1, 1.0], [0.9, 1.2]]
+        >>> model = KNNBayes(n_neighbors=3).fit(X, ["a", "a", "a", "b", "b", "b"])
+        >>> model.predict_proba([[0.45, 0.62], [0.2, 0.1]]).round(3)
+        array([[0.667, 0.333],
+               [1.   , 0.   ]])
+        """
         ball = self._ball(self._encode_for_predict(X))
         if self.posterior_alpha > 0:
             return np.exp(self._smoothed_log_posterior(ball))
@@ -386,7 +384,7 @@ class KNNBayes(BayesClassifier):
             return ball.votes / ball.votes.sum(axis=1, keepdims=True)
         return np.exp(normalise(self._log_density(ball) + self.log_prior_, self.log_prior_))
 
-    def _smoothed_log_posterior(self, ball: _Ball) -> np.ndarray:
+    def _smoothed_log_posterior(self, ball: Ball) -> np.ndarray:
         """``log P(c_i | x)`` with ``K_i + posterior_alpha`` in place of ``K_i``."""
         smoothed = ball.counts + self.posterior_alpha
         if self._empirical_prior():
@@ -399,7 +397,31 @@ class KNNBayes(BayesClassifier):
 
     def predict(self, X: Any, *, cost: Any = None) -> np.ndarray:
         """The most probable class (the first in ``classes_`` on a tie), or with ``cost`` the
-        class of least conditional risk (see :meth:`BayesClassifier.predict`)."""
+        class of least conditional risk (see :meth:`BayesClassifier.predict`).
+
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The query samples, with the features the model was fitted on; a missing value
+            drops its feature from the distance.
+        cost : array-like of shape (n_classes, n_classes), DataFrame or dict, optional
+            ``cost[i, j]``, the cost of predicting class ``i`` when the truth is ``j`` (see
+            :func:`bayeskit.decision.cost_matrix`); None (the default) is the 0/1 loss.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+            The decided class of each sample, from ``classes_``.
+
+        Examples
+        --------
+        >>> X = [[0.0, 0.0], [0.1, 0.0], [0.0, 0.2], [1.0, 1.0], [1.1, 1.0], [0.9, 1.2]]
+        >>> model = KNNBayes(n_neighbors=3).fit(X, ["a", "a", "a", "b", "b", "b"])
+        >>> model.predict([[0.45, 0.62]])
+        array(['a'], dtype='<U1')
+        >>> model.predict([[0.45, 0.62]], cost=[[0, 5], [1, 0]])  # missing a "b" costs 5
+        array(['b'], dtype='<U1')
+        """
         if cost is not None:
             return super().predict(X, cost=cost)
         proba = self.predict_proba(X)
@@ -408,12 +430,53 @@ class KNNBayes(BayesClassifier):
     def neighbor_counts(self, X: Any) -> np.ndarray:
         """``K_i``, the (weighted) number of each class's rows among the K nearest neighbours,
         shape ``(n_samples, n_classes)``; with ``weights="distance"``, ``K`` times the class's
-        share of the votes."""
+        share of the votes.
+
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The query samples, with the features the model was fitted on; a missing value
+            drops its feature from the distance.
+
+        Returns
+        -------
+        counts : ndarray of shape (n_samples, n_classes)
+            ``K_i`` of each class, classes in ``classes_`` order; each row sums to ``K`` (or
+            to the training rows' total weight, when that is less).
+
+        Examples
+        --------
+        >>> X = [[0.0, 0.0], [0.1, 0.0], [0.0, 0.2], [1.0, 1.0], [1.1, 1.0], [0.9, 1.2]]
+        >>> model = KNNBayes(n_neighbors=3).fit(X, ["a", "a", "a", "b", "b", "b"])
+        >>> model.neighbor_counts([[0.45, 0.62], [0.2, 0.1]])
+        array([[2., 1.],
+               [3., 0.]])
+        """
         return self._ball(self._encode_for_predict(X)).counts
 
     def radius(self, X: Any) -> np.ndarray:
         """``r``, the distance from each sample to its K-th nearest neighbour (the radius of the
-        ball holding a weight of K), shape ``(n_samples,)``, in the units of the data."""
+        ball holding a weight of K), shape ``(n_samples,)``, in the units of the data.
+
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The query samples, with the features the model was fitted on; a missing value
+            drops its feature from the distance.
+
+        Returns
+        -------
+        radius : ndarray of shape (n_samples,)
+            The distance to the K-th neighbour in the model's metric, measured over each
+            sample's observed features (in standardised units with ``scale="standard"``).
+
+        Examples
+        --------
+        >>> X = [[0.0, 0.0], [0.1, 0.0], [0.0, 0.2], [1.0, 1.0], [1.1, 1.0], [0.9, 1.2]]
+        >>> model = KNNBayes(n_neighbors=3).fit(X, ["a", "a", "a", "b", "b", "b"])
+        >>> model.radius([[0.45, 0.62], [0.2, 0.1]]).round(3)
+        array([0.712, 0.224])
+        """
         return self._ball(self._encode_for_predict(X)).radius
 
     def density(self, X: Any) -> np.ndarray:
@@ -427,11 +490,30 @@ class KNNBayes(BayesClassifier):
         ``scale="standard"`` it is expressed in the original units (times the product of
         ``scale_``). Where ``r = 0`` the density of a class with ``K_i > 0`` is infinite.
 
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The query samples, with the features the model was fitted on; a missing value
+            drops its feature from the distance.
+
+        Returns
+        -------
+        density : ndarray of shape (n_samples, n_classes)
+            ``f(x | c_i)`` of each class, classes in ``classes_`` order; 0 for a class with
+            no neighbour.
+
         Raises
         ------
         ValueError
             If the model has categorical features: a ball in a space with a Hamming part has no
             volume of this kind.
+
+        Examples
+        --------
+        >>> X = [[0.0, 0.0], [0.1, 0.0], [0.0, 0.2], [1.0, 1.0], [1.1, 1.0], [0.9, 1.2]]
+        >>> model = KNNBayes(n_neighbors=3).fit(X, ["a", "a", "a", "b", "b", "b"])
+        >>> model.density([[0.45, 0.62]]).round(3)  # K_i / (n_i pi r^2), r = 0.712
+        array([[0.419, 0.209]])
         """
         enc = self._encode_for_predict(X)
         if self.schema_.categorical:
@@ -458,6 +540,40 @@ class KNNBayes(BayesClassifier):
         ``(n_samples, n_neighbors)``, nearest first; indices are rows of ``stats_``
         (``stats_.values[indices]`` are the neighbours' numeric values). Rows are not weighted
         here: with sample weights the ball of :meth:`radius` may hold fewer or more rows.
+
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The query samples, with the features the model was fitted on.
+        n_neighbors : int, optional
+            How many neighbours to return; None (the default) is the model's ``n_neighbors``.
+        return_distance : bool, default=True
+            Return the distances with the indices.
+
+        Returns
+        -------
+        distances : ndarray of shape (n_samples, n_neighbors)
+            The distance to each neighbour, in the data's units (standardised with
+            ``scale="standard"``); only with ``return_distance=True``.
+        indices : ndarray of int, shape (n_samples, n_neighbors)
+            The neighbours' rows in ``stats_``, nearest first.
+
+        Raises
+        ------
+        TypeError
+            If ``n_neighbors`` is not an integer.
+        ValueError
+            If ``n_neighbors`` is below 1 or exceeds the training rows held.
+
+        Examples
+        --------
+        >>> X = [[0.0, 0.0], [0.1, 0.0], [0.0, 0.2], [1.0, 1.0], [1.1, 1.0], [0.9, 1.2]]
+        >>> model = KNNBayes(n_neighbors=3).fit(X, ["a", "a", "a", "b", "b", "b"])
+        >>> distances, indices = model.kneighbors([[0.45, 0.62]])
+        >>> distances.round(3), indices
+        (array([[0.616, 0.669, 0.712]]), array([[2, 3, 1]]))
+        >>> model.kneighbors([[0.45, 0.62]], 2, return_distance=False)
+        array([[2, 3]])
         """
         enc = self._encode_for_predict(X)
         k = self.n_neighbors if n_neighbors is None else n_neighbors
