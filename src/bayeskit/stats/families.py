@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from bayeskit._text import first_few
+from bayeskit.stats import _family_helpers as helpers
 from bayeskit.stats import checks
 from bayeskit.stats._family_passes import _count_generic, _count_pair_block, _pair_blocks
 
@@ -76,8 +76,7 @@ def table_shapes(
     >>> table_shapes([2, 3, 4], [(2,), (2, 0, 1)])
     [(4,), (4, 2, 3)]
     """
-    states = [int(k) for k in n_states]
-    return [tuple(states[c] for c in fam) for fam in families]
+    return helpers.shapes(n_states, families)
 
 
 @dataclass(frozen=True)
@@ -117,14 +116,7 @@ class FamilyCounts:
     # ------------------------------------------------------------------ layout
     @cached_property
     def _layout(self) -> tuple[dict[Family, int], np.ndarray, list[tuple[int, ...]]]:
-        # keyed by the sorted columns too, so a family asked for in another order is found
-        index = {tuple(sorted(fam)): k for k, fam in enumerate(self.families)}
-        index.update({fam: k for k, fam in enumerate(self.families)})
-        shapes = table_shapes(self.n_states, self.families)
-        sizes = np.array([math.prod(s) for s in shapes], dtype=np.int64)
-        offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
-        np.cumsum(sizes, out=offsets[1:])
-        return index, offsets, shapes
+        return helpers.layout(self)
 
     @property
     def class_count(self) -> np.ndarray:
@@ -158,16 +150,7 @@ class FamilyCounts:
     def _locate(self, family: Sequence[int]) -> tuple[int, tuple[int, ...]]:
         """The index of the counted family with these columns, and the axis order that turns
         its table into the order asked for; KeyError if it was not counted."""
-        family = tuple(int(c) for c in family)
-        index = self._layout[0]
-        k = index.get(family)
-        if k is None:
-            k = index.get(tuple(sorted(family)))
-            if k is None or len(set(family)) != len(family):
-                msg = f"family {family} was not counted (counted: {len(self.families)} families)"
-                raise KeyError(msg)
-        stored = self.families[k]
-        return k, tuple(stored.index(c) for c in family)
+        return helpers.locate(self, family)
 
     def grouped_tables(
         self, families: Sequence[Sequence[int]]
@@ -176,35 +159,13 @@ class FamilyCounts:
         families stored with one shape and asked for in one axis order, the positions of its
         members in ``families`` and their tables stacked along a new first axis (one fancy
         index per group, instead of a slice, reshape and transpose per family)."""
-        _, offsets, shapes = self._layout
-        groups: dict[tuple, tuple[list[int], list[int]]] = {}
-        for pos, fam in enumerate(families):
-            k, perm = self._locate(fam)
-            members = groups.setdefault((shapes[k], perm), ([], []))
-            members[0].append(pos)
-            members[1].append(k)
-        out = []
-        for (shape, perm), (positions, ks) in groups.items():
-            local = np.arange(math.prod(shape)).reshape(shape).transpose(perm)
-            idx = offsets[np.asarray(ks)][:, None] + local.ravel()[None, :]
-            out.append((positions, self.counts[idx].reshape((len(ks), *local.shape))))
-        return out
+        return helpers.grouped_tables(self, families)
 
     def marginal(self, family: Sequence[int]) -> np.ndarray:
         """The counts over ``family``'s columns, summed out of the smallest counted family that
         holds them all (the family itself when counted). With missing values this counts only
         the rows complete on the larger family."""
-        family = tuple(int(c) for c in family)
-        holders = [f for f in self.families if set(family) <= set(f)]
-        if not holders:
-            msg = f"no counted family holds the columns {family}"
-            raise KeyError(msg)
-        best = min(holders, key=len)
-        table = self.table(best)
-        drop = tuple(i for i, c in enumerate(best) if c not in family)
-        summed = table.sum(axis=drop) if drop else table
-        kept = [c for c in best if c in family]
-        return np.transpose(summed, [kept.index(c) for c in family])
+        return helpers.marginal(self, family)
 
     # ------------------------------------------------------------------ merging
     def __add__(self, other: FamilyCounts) -> FamilyCounts:
@@ -226,17 +187,7 @@ class FamilyCounts:
         ``remap[c][k]`` in a vocabulary of ``n_states[c]`` states (new states start at zero).
         Each table regrows along each of its axes whose column grew."""
         n_states = np.asarray(n_states, dtype=np.int64)
-        tables = []
-        for fam in self.families:
-            old = self.table(fam)
-            grown = np.zeros(tuple(int(n_states[c]) for c in fam))
-            where = tuple(
-                np.asarray(remap[c]) if c in remap else np.arange(old.shape[a])
-                for a, c in enumerate(fam)
-            )
-            grown[np.ix_(*where)] = old
-            tables.append(grown.ravel())
-        counts = np.concatenate(tables) if tables else np.zeros(0)
+        counts = helpers.regrown_counts(self, remap, n_states)
         return FamilyCounts(n_states, self.families, counts, self.target)
 
     # ------------------------------------------------------------------ validation
@@ -246,39 +197,7 @@ class FamilyCounts:
         families within those columns, the class family present, and the counts float64, finite,
         non-negative, exactly as many as the families' tables hold, with a positive class
         total. Raises ValueError naming the field."""
-        expected = (*layout.n_states, layout.n_classes)
-        n_states = checks.array(
-            self.n_states, f"{where}.n_states", ((len(expected), "columns"),), kind="count"
-        )
-        labels = (*layout.state_names, "classes")
-        for c, (got, want) in enumerate(zip(n_states.tolist(), expected, strict=True)):
-            if got != want:
-                checks.fail(f"{where}.n_states[{c}]", f"is {got}, expected {want} {labels[c]}")
-        if self.target != len(expected) - 1:
-            checks.fail(f"{where}.target", f"is {self.target!r}, expected {len(expected) - 1}")
-        fams = checks.sequence(self.families, f"{where}.families", len(self.families), "families")
-        for k, fam in enumerate(fams):
-            ok = (
-                isinstance(fam, tuple)
-                and len(fam) > 0
-                and all(isinstance(c, int) and not isinstance(c, bool) for c in fam)
-                and all(0 <= c < len(expected) for c in fam)
-                and len(set(fam)) == len(fam)
-            )
-            if not ok:
-                checks.fail(
-                    f"{where}.families[{k}]",
-                    f"must be distinct column indices below {len(expected)}, got {fam!r}",
-                )
-        if len(set(fams)) != len(fams):
-            checks.fail(f"{where}.families", "lists a family twice")
-        if (self.target,) not in set(fams):
-            checks.fail(f"{where}.families", "does not hold the class family")
-        # the cells in Python integers (a family of many columns may exceed int64)
-        total = sum(math.prod(int(expected[c]) for c in fam) for fam in fams)
-        checks.counts(self.counts, f"{where}.counts", ((total, "cells of the families' tables"),))
-        checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
-        self._check_nested(layout, f"{where}.counts")
+        helpers.validate(self, layout, where)
 
     def family_name(self, family: Sequence[int], layout: checks.Layout) -> str:
         """``family`` in words for messages: ``(class, 'color', 'size')``."""
@@ -301,51 +220,7 @@ class FamilyCounts:
         """ValueError naming every family of ``expected`` that was not counted (in the order
         given) and, if ``exact``, every counted family that is not expected: what a model
         reads from a model file must be there, and nothing else."""
-        want = [tuple(int(c) for c in f) for f in expected]
-        have = set(self.families)
-        missing = [f for f in want if f not in have]
-        wanted = set(want)
-        extra = [f for f in self.families if f not in wanted] if exact else []
-        if not (missing or extra):
-            return
-        parts = []
-        for fams, verb in ((missing, f"lacks {{}} that {model} counts"),
-                           (extra, f"holds {{}} that {model} does not count")):  # fmt: skip
-            if fams:
-                names = first_few([self.family_name(f, layout) for f in fams], 5)
-                label = "families" if len(fams) > 1 else "the family"
-                parts.append(verb.format(f"{label} {names}"))
-        checks.fail(f"{where}.families", "; ".join(parts))
-
-    def _check_nested(self, layout: checks.Layout, where: str) -> None:
-        """Each table summed over one of its columns holds no more weight than the table of
-        the other columns where that is counted (else than the class counts): the rows a table
-        counts are among those its sub-families count."""
-        index = self._layout[0]
-        for fam in self.families:
-            if len(fam) < 2:
-                continue
-            table = self.table(fam)
-            subs = [
-                fam[:i] + fam[i + 1 :]
-                for i in range(len(fam))
-                if tuple(sorted(fam[:i] + fam[i + 1 :])) in index
-            ]
-            if not subs:  # the class family is always counted
-                subs = [(self.target,)] if self.target in fam else [()]
-            for sub in subs:
-                drop = tuple(a for a, c in enumerate(fam) if c not in sub)
-                whole = self.table(sub) if sub else self.class_count.sum()
-                what = self.family_name(fam, layout)
-                checks.at_most(
-                    table.sum(axis=drop),
-                    whole,
-                    where,
-                    f"the family {what} summed over "
-                    f"{self.family_name([fam[a] for a in drop], layout)} counts more weight "
-                    f"than the {f'family {self.family_name(sub, layout)}' if sub else 'rows'}",
-                    "a table counts only rows its smaller tables count",
-                )
+        helpers.require_families(self, expected, where, layout, model, exact)
 
 
 class WithCounts:
@@ -405,20 +280,7 @@ class ScoredCounts(WithCounts):
         if not isinstance(self.counts, FamilyCounts):
             checks.fail(f"{where}.counts", "expected FamilyCounts")
         self.counts.validate(layout, f"{where}.counts")
-        dims = ((2, "scores"), (None, "candidates"))  # how many: the model checks
-        scores = checks.finite(self.scores, f"{where}.scores", dims)
-        if (scores[0] < 0).any() or (scores[1] > 0).any():
-            checks.fail(
-                f"{where}.scores",
-                "impossible-row weights must be >= 0 and log-likelihoods <= 0",
-            )
-        checks.at_most(
-            scores[0],
-            np.full(scores.shape[1], self.class_count.sum()),
-            f"{where}.scores[0]",
-            "the weight of rows a candidate gives probability zero",
-            "a candidate cannot find more weight impossible than the rows counted (class_count)",
-        )
+        helpers.validate_scores(self, where)
 
 
 @dataclass(frozen=True)
@@ -566,21 +428,7 @@ def family_counts(
     """
     fams = tuple(tuple(int(c) for c in f) for f in families)
     n_states = np.asarray(n_states, dtype=np.int64)
-    keys = [tuple(sorted(f)) for f in fams]
-    if len(set(keys)) != len(keys):
-        dup = next(f for i, (f, key) in enumerate(zip(fams, keys, strict=True)) if key in keys[:i])
-        msg = f"families lists the columns {dup} more than once; count each family once"
-        raise ValueError(msg)
-    bad = [f for f in fams if not f or len(set(f)) != len(f)]
-    if bad or any(not 0 <= c < len(n_states) for f in fams for c in f):
-        shown = (
-            bad[0] if bad else next(f for f in fams if any(not 0 <= c < len(n_states) for c in f))
-        )
-        msg = (
-            f"family {shown} must be distinct column indices below {len(n_states)} (the "
-            "columns of n_states)"
-        )
-        raise ValueError(msg)
+    helpers.check_families(fams, n_states)
     counts = FamilyCounts(n_states, fams, np.zeros(0), target)
     _, offsets, _ = counts._layout
     total = int(offsets[-1])
