@@ -193,3 +193,40 @@ def _moral_component(scope: list, start: set[int], kept: set[int], observed: set
                 seen.add(b)
                 todo.append(b)
     return seen
+
+
+def _prune_evidence(engine: Any, targets, observed) -> tuple[frozenset[int], tuple]:
+    """The evidence a query of ``targets`` given ``observed`` keeps once d-separated evidence
+    is dropped, and the guard of the rows whose dropped evidence might be impossible: per CPT
+    with a zero that could show it, the positions in ``observed`` of its observed nodes and
+    where it is positive (``engine``: a :class:`VariableElimination`, its CPTs and scopes)."""
+    obs = set(observed)
+    used_obs = set(observed)
+    while True:
+        kept = engine._ancestral(set(targets) | used_obs)
+        component = _moral_component(engine._scope, set(targets), kept, obs)
+        cpts = [v for v in sorted(kept) if set(engine._scope[v]) & component]
+        touched = {u for v in cpts for u in engine._scope[v]} & used_obs
+        if touched == used_obs:
+            break
+        used_obs = touched
+    # every CPT of the ancestral set stays (see _compile), so P(e') = 0 is seen. The
+    # dropped evidence e'' makes P(e) zero only through a zero met in the CPT of a dropped
+    # node or of a kept node with a dropped parent: take a joint state of positive
+    # probability given e' (one exists when P(e') > 0), set the dropped nodes to their
+    # states (the CPTs that changes are those), and give each node the dropped evidence
+    # adds to the ancestral set, parents first, a state of positive probability (its CPT
+    # row has one): a joint state of positive probability given e, unless one of those
+    # CPTs is 0 somewhere at the row's observed states. The guard tells, per row, whether
+    # one is: per such CPT with a zero, the positions in ``observed`` of its observed
+    # nodes, and whether it is positive at those states whatever its other nodes' states.
+    dropped = obs - used_obs
+    risky = dropped | {c for d in dropped for c in engine._children[d] if c in kept}
+    guard = []
+    for v in sorted(u for u in risky if engine._has_zero[u]):
+        scope = engine._scope[v]
+        fixed = [k for k, u in enumerate(scope) if u in obs]
+        free = tuple(k for k in range(len(scope)) if k not in fixed)
+        positive = np.all(engine._cpts[v] > 0, axis=free)
+        guard.append((tuple(observed.index(scope[k]) for k in fixed), positive))
+    return frozenset(used_obs), tuple(guard)

@@ -67,7 +67,7 @@ from bayeskit.factors.limits import (
     too_many_axes,
 )
 from bayeskit.graphs.elimination import ELIMINATION_ORDERS, eliminate_node, next_to_eliminate
-from bayeskit.inference._plans import _max_traceback, _moral_component, _Plan, _run_plan, _Step
+from bayeskit.inference._plans import _max_traceback, _Plan, _prune_evidence, _run_plan, _Step
 from bayeskit.inference.evidence import (
     EvidenceChecker,
     ZeroProbabilityEvidence,
@@ -196,7 +196,10 @@ class VariableElimination:
         Parameters
         ----------
         variables : node or sequence of nodes
-        evidence : mapping, optional
+            The query variables, each named once and none observed in ``evidence``.
+        evidence : mapping node -> state, optional
+            The observed nodes' states, by name (or a value whose text names the state:
+            ``1`` finds ``"1"``); None or empty for the prior.
         joint : bool, default=True
             One factor over all the variables, or (False) a dict of one marginal each.
 
@@ -211,6 +214,17 @@ class VariableElimination:
         ZeroProbabilityEvidence
             The evidence has probability zero under the network (all of it is checked, also
             the part d-separated from the query); a ``ValueError``.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> ve = VariableElimination(example_network("cancer"))
+        >>> ve.query(["Cancer", "Smoker"], {"Xray": "positive"}).values.round(3).tolist()
+        [[0.042, 0.009], [0.279, 0.671]]
+        >>> ve.query(["Cancer", "Smoker"], {"Xray": "positive"}, joint=False)["Cancer"]
+        Cancer  probability
+        True       0.050288
+        False      0.949712
         """
         targets = self._checks.nodes_of(variables, "variables")
         observed, codes = self._checks.evidence(evidence)
@@ -228,8 +242,30 @@ class VariableElimination:
         return Marginals((self._nodes[g[0]], f) for g, f in factors.items())
 
     def probability_of_evidence(self, evidence: Mapping[Any, Any], *, log: bool = False) -> float:
-        """``P(e)``, the probability of the evidence (its log with ``log=True``); 0 (``-inf``)
-        for impossible evidence, which this, unlike the queries, does not refuse."""
+        """``P(e)``, the probability of the evidence (its log with ``log=True``).
+
+        Parameters
+        ----------
+        evidence : mapping node -> state
+            The observed nodes' states, by name; empty for ``P() = 1``.
+        log : bool, default=False
+            Return the natural log of ``P(e)``, exact also where ``P(e)`` underflows.
+
+        Returns
+        -------
+        float
+            ``P(e)`` (or its log); 0 (``-inf``) for impossible evidence, which this, unlike the
+            queries, does not refuse.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> ve = VariableElimination(example_network("cancer"))
+        >>> round(ve.probability_of_evidence({"Xray": "positive"}), 4)
+        0.2081
+        >>> round(ve.probability_of_evidence({"Xray": "positive", "Dyspnoea": "True"}, log=True), 3)
+        -2.716
+        """
         observed, codes = self._checks.evidence(evidence)
         if not observed:
             return 0.0 if log else 1.0
@@ -246,6 +282,13 @@ class VariableElimination:
         Among equally probable states the first in state order wins, node by node in the
         reverse of the elimination order.
 
+        Parameters
+        ----------
+        variables : node or sequence of nodes, optional
+            The nodes to maximise, none observed; None for every unobserved node (MPE).
+        evidence : mapping node -> state, optional
+            The observed nodes' states, by name.
+
         Returns
         -------
         MAPResult
@@ -256,6 +299,14 @@ class VariableElimination:
         ------
         ZeroProbabilityEvidence
             The evidence has probability zero under the network; a ``ValueError``.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> ve = VariableElimination(example_network("cancer"))
+        >>> assignment, probability = ve.map_query("Cancer", {"Xray": "positive"})
+        >>> assignment, round(probability, 4)
+        ({'Cancer': 'False'}, 0.9497)
         """
         observed, codes = self._checks.evidence(evidence)
         if variables is None:
@@ -285,6 +336,16 @@ class VariableElimination:
         node unobserved in that row). Rows that observe the same nodes share one plan and run
         together, vectorised over the rows.
 
+        Parameters
+        ----------
+        variables : node or sequence of nodes
+            The query variables, each named once, none a column of ``evidence``.
+        evidence : DataFrame
+            A row per evidence set, a column per observed node, values state names; a missing
+            value leaves that node unobserved in that row.
+        joint : bool, default=False
+            One frame over the joint states of all the variables, or (False) one per variable.
+
         Returns
         -------
         DataFrame or dict of DataFrame
@@ -298,6 +359,17 @@ class VariableElimination:
             Some rows' evidence has probability zero under the network: the message names the
             first rows, the error's ``rows`` holds the index labels of all of them (nothing is
             returned for the others; drop those rows and ask again).
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> ve = VariableElimination(example_network("cancer"))
+        >>> rows = pd.DataFrame({"Xray": ["positive", "negative", None]})  # None: not observed
+        >>> ve.query_batch("Cancer", rows).round(3)
+        Cancer   True  False
+        0       0.050  0.950
+        1       0.001  0.999
+        2       0.012  0.988
         """
         targets = self._checks.nodes_of(variables, "variables")
         codes, columns = self._checks.evidence_frame(evidence)
@@ -422,36 +494,9 @@ class VariableElimination:
         return got
 
     def _prune(self, targets, observed) -> tuple[frozenset[int], tuple]:
-        obs = set(observed)
-        used_obs = set(observed)
-        while True:
-            kept = self._ancestral(set(targets) | used_obs)
-            component = _moral_component(self._scope, set(targets), kept, obs)
-            cpts = [v for v in sorted(kept) if set(self._scope[v]) & component]
-            touched = {u for v in cpts for u in self._scope[v]} & used_obs
-            if touched == used_obs:
-                break
-            used_obs = touched
-        # every CPT of the ancestral set stays (see _compile), so P(e') = 0 is seen. The
-        # dropped evidence e'' makes P(e) zero only through a zero met in the CPT of a dropped
-        # node or of a kept node with a dropped parent: take a joint state of positive
-        # probability given e' (one exists when P(e') > 0), set the dropped nodes to their
-        # states (the CPTs that changes are those), and give each node the dropped evidence
-        # adds to the ancestral set, parents first, a state of positive probability (its CPT
-        # row has one): a joint state of positive probability given e, unless one of those
-        # CPTs is 0 somewhere at the row's observed states. The guard tells, per row, whether
-        # one is: per such CPT with a zero, the positions in ``observed`` of its observed
-        # nodes, and whether it is positive at those states whatever its other nodes' states.
-        dropped = obs - used_obs
-        risky = dropped | {c for d in dropped for c in self._children[d] if c in kept}
-        guard = []
-        for v in sorted(u for u in risky if self._has_zero[u]):
-            scope = self._scope[v]
-            fixed = [k for k, u in enumerate(scope) if u in obs]
-            free = tuple(k for k in range(len(scope)) if k not in fixed)
-            positive = np.all(self._cpts[v] > 0, axis=free)
-            guard.append((tuple(observed.index(scope[k]) for k in fixed), positive))
-        return frozenset(used_obs), tuple(guard)
+        """The evidence kept once d-separated evidence is dropped, and the guard of the rows
+        whose dropped evidence might be impossible (see :func:`_prune_evidence`)."""
+        return _prune_evidence(self, targets, observed)
 
     def _compile(self, targets, observed, maximise: bool, prune_separated: bool) -> _Plan:
         if prune_separated and targets:
