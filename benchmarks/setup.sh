@@ -21,6 +21,8 @@ PYTHON="${PYTHON:-python3}"
 # Change a pin deliberately, and note the new version with the results it produced.
 PGMPY_VERSION="1.1.2"
 PYAGRUM_VERSION="3.3.1"
+# hmmlearn: latest on PyPI on 2026-11-27 (`pip index versions hmmlearn`).
+HMMLEARN_VERSION="0.3.3"
 
 if [ ! -x "$VENV/bin/python" ]; then
     "$PYTHON" -m venv "$VENV"
@@ -28,7 +30,7 @@ fi
 PIP=("$VENV/bin/python" -m pip)
 
 "${PIP[@]}" install --quiet -e "$REPO"
-"${PIP[@]}" install --quiet "pgmpy==$PGMPY_VERSION" "pyAgrum==$PYAGRUM_VERSION"
+"${PIP[@]}" install --quiet "pgmpy==$PGMPY_VERSION" "pyAgrum==$PYAGRUM_VERSION" "hmmlearn==$HMMLEARN_VERSION"
 
 # The exact set installed, for the record (the venv folder is ignored by git).
 "${PIP[@]}" freeze --exclude-editable > "$VENV/requirements-frozen.txt"
@@ -36,7 +38,7 @@ PIP=("$VENV/bin/python" -m pip)
 "$VENV/bin/python" - <<'PY'
 import importlib.metadata as md
 
-for name in ("bayeskit", "numpy", "pandas", "scikit-learn", "numba", "pgmpy", "pyAgrum"):
+for name in ("bayeskit", "numpy", "pandas", "scikit-learn", "numba", "pgmpy", "pyAgrum", "hmmlearn"):
     print(f"{name:>12} {md.version(name)}")
 PY
 

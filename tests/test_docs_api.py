@@ -29,6 +29,7 @@ PACKAGES = [
     "bayeskit.learning",
     "bayeskit.networks",
     "bayeskit.classifiers",
+    "bayeskit.sequences",
     "bayeskit.io",
     "bayeskit.dask",
     "bayeskit.evaluate",

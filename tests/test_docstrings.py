@@ -289,6 +289,7 @@ PACKAGES = [
     "bayeskit.learning",
     "bayeskit.networks",
     "bayeskit.classifiers",
+    "bayeskit.sequences",
     "bayeskit.io",
     "bayeskit.dask",
     "bayeskit.evaluate",

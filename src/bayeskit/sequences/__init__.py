@@ -1,0 +1,56 @@
+"""Sequences: Markov chains and hidden Markov models.
+
+A hidden Markov model is a two-slice network over a hidden state: its statistics are expected
+start, transition and emission counts (or moments), filled by forward-backward
+(:func:`forward_backward`), estimated like every other statistic (:func:`maximize`), and
+alternated by the one EM driver (:func:`baum_welch`). :class:`HiddenMarkovModel` puts them
+behind the scikit-learn and hmmlearn interface.
+"""
+
+from bayeskit.sequences.baum_welch import (
+    baum_welch,
+    check_parameters,
+    expected_statistics,
+    initial_parameters,
+    log_frame,
+    log_prior,
+    maximize,
+    merge_statistics,
+)
+from bayeskit.sequences.chain import sample_chain, stationary_distribution
+from bayeskit.sequences.emissions import (
+    CategoricalEmission,
+    Emission,
+    GaussianEmission,
+    PoissonEmission,
+)
+from bayeskit.sequences.forward_backward import (
+    ForwardBackward,
+    forward_backward,
+    sequence_offsets,
+    viterbi,
+)
+from bayeskit.sequences.hmm import EMISSIONS, HiddenMarkovModel
+
+__all__ = [
+    "EMISSIONS",
+    "CategoricalEmission",
+    "Emission",
+    "ForwardBackward",
+    "GaussianEmission",
+    "HiddenMarkovModel",
+    "PoissonEmission",
+    "baum_welch",
+    "check_parameters",
+    "expected_statistics",
+    "forward_backward",
+    "initial_parameters",
+    "log_frame",
+    "log_prior",
+    "maximize",
+    "merge_statistics",
+    "sample_chain",
+    "sequence_offsets",
+    "stationary_distribution",
+    "viterbi",
+]

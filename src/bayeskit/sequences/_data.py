@@ -1,0 +1,95 @@
+"""Sequences in: one concatenation of steps and where each sequence starts."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bayeskit.sequences.forward_backward import sequence_offsets
+
+
+def sequences(X, lengths, sequence_column, emission) -> tuple[np.ndarray, np.ndarray]:
+    """``X`` as the emission reads it and the sequences' offsets.
+
+    A pandas frame with ``sequence_column`` is a long frame: each run of equal ids is one
+    sequence (the column itself is not an observation); ``lengths`` then must be None.
+    """
+    if sequence_column is not None:
+        import pandas as pd
+
+        if not isinstance(X, pd.DataFrame):
+            msg = "sequence_column is set, so X must be a pandas DataFrame"
+            raise ValueError(msg)
+        if sequence_column not in X.columns:
+            msg = f"sequence_column {sequence_column!r} is not a column of X"
+            raise ValueError(msg)
+        if lengths is not None:
+            msg = "give either lengths or sequence_column, not both"
+            raise ValueError(msg)
+        ids = X[sequence_column].to_numpy()
+        if len(ids) and pd.isna(ids).any():
+            msg = f"sequence_column {sequence_column!r} has missing ids"
+            raise ValueError(msg)
+        change = np.flatnonzero(ids[1:] != ids[:-1]) + 1 if len(ids) else np.zeros(0, int)
+        starts = np.r_[0, change] if len(ids) else np.zeros(0, int)
+        firsts = ids[starts]
+        if len(pd.unique(firsts)) != len(firsts):
+            values, counts = np.unique(firsts.astype(str), return_counts=True)
+            again = values[np.argmax(counts > 1)]
+            msg = (
+                f"the rows of sequence {again!r} (column {sequence_column!r}) are not "
+                f"consecutive; sort the frame by sequence, keeping time order within each"
+            )
+            raise ValueError(msg)
+        lengths = np.diff(np.r_[starts, len(ids)])
+        X = X.drop(columns=[sequence_column])
+    if hasattr(X, "to_numpy") and not isinstance(X, np.ndarray):
+        X = X.to_numpy()
+    data = emission.check(X)
+    return data, sequence_offsets(lengths, len(data))
+
+
+def known_states(states, n_steps: int, n_states: int) -> np.ndarray | None:
+    """Known states of a semi-supervised fit, -1 where unknown; checked."""
+    if states is None:
+        return None
+    known = np.asarray(states)
+    if known.shape != (n_steps,):
+        msg = f"states must have one entry per step ({n_steps}), got shape {known.shape}"
+        raise ValueError(msg)
+    if not np.issubdtype(known.dtype, np.integer):
+        msg = f"states must be integers (-1 = unknown), got dtype {known.dtype}"
+        raise ValueError(msg)
+    if np.any((known < -1) | (known >= n_states)):
+        msg = f"states must be -1 (unknown) or a state 0..{n_states - 1}"
+        raise ValueError(msg)
+    return known.astype(np.intp)
+
+
+def letters(emission, given: str | None, name: str) -> str:
+    """The parameter letters of ``init_params`` or ``params`` (None: all), checked."""
+    known = "st" + "".join(emission.codes)
+    if given is None:
+        return known
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        msg = f"{name} letters must be among {known!r}, got {''.join(unknown)!r}"
+        raise ValueError(msg)
+    return given
+
+
+def check_settings(model) -> None:
+    """Raise ``ValueError`` on a hidden Markov model's settings out of range, naming them."""
+    if not (isinstance(model.n_states, int | np.integer) and model.n_states >= 1):
+        msg = f"n_states must be a positive integer, got {model.n_states!r}"
+        raise ValueError(msg)
+    if model.algorithm not in ("viterbi", "map"):
+        msg = f"algorithm must be 'viterbi' or 'map', got {model.algorithm!r}"
+        raise ValueError(msg)
+    for name in ("n_iter", "n_init"):
+        value = getattr(model, name)
+        if not (isinstance(value, int | np.integer) and value >= 1):
+            msg = f"{name} must be a positive integer, got {value!r}"
+            raise ValueError(msg)
+    if not (model.tol >= 0):
+        msg = f"tol must be >= 0, got {model.tol!r}"
+        raise ValueError(msg)

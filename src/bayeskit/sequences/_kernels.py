@@ -1,0 +1,233 @@
+"""Compiled forward-backward and Viterbi over a block of sequences (Rabiner 1989, III.A-B).
+
+Every kernel takes the sequences ``first .. last - 1`` of a concatenation: sequence ``s`` is
+rows ``offsets[s]:offsets[s + 1]`` of the per-step arrays. A block's kernel allocates its own
+work space and returns its own expected transition counts, so blocks run at once in Python
+threads (the kernels release the GIL) and their counts are added afterwards.
+
+Scaled pass (``forward_backward_scaled``): ``frame[t, j] = P(x_t | state j) / m_t`` with ``m_t``
+the row's largest emission probability, so a row is never all below the floating-point range;
+each forward row is normalised by its sum ``c_t``, and ``log P(x) = sum_t log c_t + sum_t log
+m_t`` (``top`` holds ``log m_t``). Where a row's sum is 0 or not finite (the model gives
+the sequence a probability below the range a scaled pass can hold), the kernel marks the
+sequence with NaN in ``loglik``; the caller redoes it in log space.
+
+Log-space pass (``forward_backward_log``): the same recursions on logarithms, each sum a
+log-sum-exp. Slower (an ``exp`` per term) but without range limits; a sequence of probability
+zero gets ``-inf``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from bayeskit._compiled import serial_kernel
+
+
+@serial_kernel
+def _longest(offsets, first, last):
+    longest = 0
+    for s in range(first, last):
+        longest = max(longest, offsets[s + 1] - offsets[s])
+    return longest
+
+
+def _forward_backward_scaled(
+    start, trans, frame, top, offsets, first, last, posteriors, loglik, want_posteriors, want_xi
+):
+    n = start.shape[0]
+    xi = np.zeros((n, n))
+    longest = _longest(offsets, first, last)
+    alpha = np.empty((longest, n))
+    beta = np.empty((longest, n))
+    scale = np.empty(longest)
+    weighted = np.empty(n)
+    for s in range(first, last):
+        a = offsets[s]
+        steps = offsets[s + 1] - a
+        if steps == 0:
+            loglik[s] = 0.0
+            continue
+        ok = True
+        total = 0.0
+        for j in range(n):
+            alpha[0, j] = start[j] * frame[a, j]
+            total += alpha[0, j]
+        if not (total > 0.0 and total < np.inf):
+            ok = False
+        else:
+            scale[0] = total
+            for j in range(n):
+                alpha[0, j] /= total
+        t = 1
+        while ok and t < steps:
+            total = 0.0
+            for j in range(n):
+                acc = 0.0
+                for i in range(n):
+                    acc += alpha[t - 1, i] * trans[i, j]
+                acc *= frame[a + t, j]
+                alpha[t, j] = acc
+                total += acc
+            if not (total > 0.0 and total < np.inf):
+                ok = False
+                break
+            scale[t] = total
+            for j in range(n):
+                alpha[t, j] /= total
+            t += 1
+        if not ok:
+            loglik[s] = np.nan
+            continue
+        acc = 0.0
+        for t in range(steps):
+            acc += math.log(scale[t]) + top[a + t]
+        loglik[s] = acc
+        if not (want_posteriors or want_xi):
+            continue
+        for j in range(n):
+            beta[steps - 1, j] = 1.0
+        for t in range(steps - 2, -1, -1):
+            for j in range(n):
+                weighted[j] = frame[a + t + 1, j] * beta[t + 1, j]
+            for i in range(n):
+                acc = 0.0
+                for j in range(n):
+                    acc += trans[i, j] * weighted[j]
+                beta[t, i] = acc / scale[t + 1]
+            if want_xi:
+                inv = 1.0 / scale[t + 1]
+                for i in range(n):
+                    ai = alpha[t, i] * inv
+                    for j in range(n):
+                        xi[i, j] += ai * trans[i, j] * weighted[j]
+        if want_posteriors:
+            for t in range(steps):
+                total = 0.0
+                for j in range(n):
+                    v = alpha[t, j] * beta[t, j]
+                    posteriors[a + t, j] = v
+                    total += v
+                for j in range(n):
+                    posteriors[a + t, j] /= total
+    return xi
+
+
+@serial_kernel
+def _logsumexp(values):
+    top = -np.inf
+    for v in values:
+        top = max(top, v)
+    if top == -np.inf:
+        return -np.inf
+    acc = 0.0
+    for v in values:
+        acc += math.exp(v - top)
+    return top + math.log(acc)
+
+
+def _forward_backward_log(
+    log_start,
+    log_trans,
+    log_frame,
+    offsets,
+    first,
+    last,
+    posteriors,
+    loglik,
+    want_posteriors,
+    want_xi,
+):
+    n = log_start.shape[0]
+    xi = np.zeros((n, n))
+    longest = _longest(offsets, first, last)
+    alpha = np.empty((longest, n))
+    beta = np.empty((longest, n))
+    work = np.empty(n)
+    for s in range(first, last):
+        a = offsets[s]
+        steps = offsets[s + 1] - a
+        if steps == 0:
+            loglik[s] = 0.0
+            continue
+        for j in range(n):
+            alpha[0, j] = log_start[j] + log_frame[a, j]
+        for t in range(1, steps):
+            for j in range(n):
+                for i in range(n):
+                    work[i] = alpha[t - 1, i] + log_trans[i, j]
+                alpha[t, j] = _logsumexp(work) + log_frame[a + t, j]
+        total = _logsumexp(alpha[steps - 1])
+        loglik[s] = total
+        if total == -np.inf or not (want_posteriors or want_xi):
+            continue
+        for j in range(n):
+            beta[steps - 1, j] = 0.0
+        for t in range(steps - 2, -1, -1):
+            for i in range(n):
+                for j in range(n):
+                    work[j] = log_trans[i, j] + log_frame[a + t + 1, j] + beta[t + 1, j]
+                beta[t, i] = _logsumexp(work)
+            if want_xi:
+                for i in range(n):
+                    for j in range(n):
+                        xi[i, j] += math.exp(
+                            alpha[t, i]
+                            + log_trans[i, j]
+                            + log_frame[a + t + 1, j]
+                            + beta[t + 1, j]
+                            - total
+                        )
+        if want_posteriors:
+            for t in range(steps):
+                for j in range(n):
+                    work[j] = alpha[t, j] + beta[t, j]
+                norm = _logsumexp(work)
+                for j in range(n):
+                    posteriors[a + t, j] = math.exp(work[j] - norm)
+    return xi
+
+
+def _viterbi(log_start, log_trans, log_frame, offsets, first, last, path, logprob):
+    n = log_start.shape[0]
+    longest = _longest(offsets, first, last)
+    delta = np.empty((longest, n))
+    back = np.empty((longest, n), dtype=np.intp)
+    for s in range(first, last):
+        a = offsets[s]
+        steps = offsets[s + 1] - a
+        if steps == 0:
+            logprob[s] = 0.0
+            continue
+        for j in range(n):
+            delta[0, j] = log_start[j] + log_frame[a, j]
+        for t in range(1, steps):
+            for j in range(n):
+                best = -np.inf
+                arg = 0
+                for i in range(n):
+                    v = delta[t - 1, i] + log_trans[i, j]
+                    if v > best:
+                        best = v
+                        arg = i
+                delta[t, j] = best + log_frame[a + t, j]
+                back[t, j] = arg
+        best = -np.inf
+        arg = 0
+        for j in range(n):
+            if delta[steps - 1, j] > best:
+                best = delta[steps - 1, j]
+                arg = j
+        logprob[s] = best
+        path[a + steps - 1] = arg
+        for t in range(steps - 1, 0, -1):
+            arg = back[t, arg]
+            path[a + t - 1] = arg
+    return 0
+
+
+forward_backward_scaled = serial_kernel(_forward_backward_scaled)
+forward_backward_log = serial_kernel(_forward_backward_log)
+viterbi = serial_kernel(_viterbi)
