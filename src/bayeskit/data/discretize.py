@@ -307,6 +307,20 @@ class Discretizer:
         Returns
         -------
         self : Discretizer
+            The fitted discretizer (``cuts_``, ``n_bins_``).
+
+        Raises
+        ------
+        ValueError
+            If ``method`` or ``n_bins`` is invalid, ``values_2d`` is not a 2-D array of
+            numbers or holds an infinite value, or ``"mdl"`` gets no valid ``y``.
+
+        Examples
+        --------
+        >>> x = np.array([[1.0], [2.0], [3.0], [10.0], [11.0], [12.0]])
+        >>> d = Discretizer().fit(x, np.array([0, 0, 0, 1, 1, 1]))  # MDL: one cut between
+        >>> d.cuts_[0].tolist(), d.n_bins_.tolist()
+        ([6.5], [2])
         """
         self._check_params()
         x = _float_array(values_2d, "values_2d", 2, finite=True)
@@ -344,7 +358,35 @@ class Discretizer:
             raise NotFittedError(msg)
 
     def transform(self, values_2d) -> np.ndarray:
-        """Bin codes (n_samples, n_columns) as int64; -1 marks a missing value."""
+        """Bin codes (n_samples, n_columns) as int64; -1 marks a missing value.
+
+        Parameters
+        ----------
+        values_2d : array of float, shape (n_samples, n_columns)
+            Values of the columns fitted, in the same order; ``NaN`` marks a missing value.
+            Values beyond the outer cuts fall in the first or last bin.
+
+        Returns
+        -------
+        codes : ndarray of int64, shape (n_samples, n_columns)
+            The bin of each value, 0 the lowest (bins are right-closed: a value equal to a cut
+            falls in the bin below it); -1 where the value is missing.
+
+        Raises
+        ------
+        NotFittedError
+            If :meth:`fit` was not called.
+        ValueError
+            If ``values_2d`` is not a 2-D array of numbers, or has another number of columns
+            than the data fitted.
+
+        Examples
+        --------
+        >>> X = np.array([[4.3, 1.0], [5.0, 2.0], [6.0, np.nan], [7.9, 4.0]])
+        >>> d = Discretizer("equal-width", n_bins=4).fit(X)
+        >>> d.transform([[5.5, np.nan], [100.0, -100.0]]).tolist()
+        [[1, -1], [3, 0]]
+        """
         self._check_fitted()
         x = _float_array(values_2d, "values_2d", 2, finite=False)
         if x.shape[1] != self.n_features_in_:
@@ -359,11 +401,60 @@ class Discretizer:
         return out
 
     def fit_transform(self, values_2d, y=None, n_classes=None, sample_weight=None) -> np.ndarray:
-        """``fit`` then ``transform`` on the same data."""
+        """``fit`` then ``transform`` on the same data.
+
+        Parameters
+        ----------
+        values_2d : array of float, shape (n_samples, n_columns)
+            ``NaN`` marks a missing value; infinite values are refused.
+        y : array of int, shape (n_samples,), optional
+            Class codes; required by ``"mdl"``, ignored otherwise.
+        n_classes : int, optional
+            Number of classes (default ``y.max() + 1``); only for ``"mdl"``.
+        sample_weight : array of float, shape (n_samples,), optional
+            Non-negative weights, as in :meth:`fit`.
+
+        Returns
+        -------
+        codes : ndarray of int64, shape (n_samples, n_columns)
+            The bin of each value (-1 where missing), as :meth:`transform` gives them.
+
+        Examples
+        --------
+        >>> x = np.array([[1.0], [2.0], [3.0], [10.0], [11.0], [12.0]])
+        >>> Discretizer("equal-frequency", n_bins=2).fit_transform(x).ravel().tolist()
+        [0, 0, 0, 1, 1, 1]
+        """
         return self.fit(values_2d, y, n_classes, sample_weight).transform(values_2d)
 
     def bin_labels(self, j: int) -> list[str]:
-        """Readable labels of column ``j``'s bins, e.g. ``"(-inf, 4.3]"``, ..., ``"(5.1, inf)"``."""
+        """Readable labels of column ``j``'s bins, e.g. ``"(-inf, 4.3]"``, ..., ``"(5.1, inf)"``.
+
+        Parameters
+        ----------
+        j : int
+            The column's position in the data fitted.
+
+        Returns
+        -------
+        labels : list of str
+            One label per bin, in code order: right-closed intervals between the cuts, each
+            cut written with the fewest significant digits (6 or more) that keep the cuts
+            apart.
+
+        Raises
+        ------
+        NotFittedError
+            If :meth:`fit` was not called.
+        ValueError
+            If ``j`` is not an integer column position.
+
+        Examples
+        --------
+        >>> x = np.array([[1.0], [2.0], [3.0], [10.0], [11.0], [12.0]])
+        >>> Discretizer().fit(x, np.array([0, 0, 0, 1, 1, 1])).bin_labels(0)
+        ['(-inf, 6.5]', '(6.5, inf)']
+        """
         self._check_fitted()
         if not isinstance(j, numbers.Integral) or not 0 <= j < self.n_features_in_:
             msg = f"j must be a column index in [0, {self.n_features_in_}), got {shown(j)}"
