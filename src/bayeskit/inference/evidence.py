@@ -167,8 +167,34 @@ class EvidenceChecker:
         self.states = {n: tuple(network.states(n)) for n in self.nodes}
 
     def nodes_of(self, variables: Any, what: str) -> list[int]:
-        """The positions of the nodes ``variables`` names (one node, or several, each once);
-        ValueError naming ``what`` otherwise."""
+        """The positions of the nodes ``variables`` names (one node, or several, each once).
+
+        Parameters
+        ----------
+        variables : node or iterable of nodes
+            One node (a string is one node), or several; a numpy array is read as a list.
+        what : str
+            The argument's name, for the messages (``"variables"``).
+
+        Returns
+        -------
+        list of int
+            Each node's position in ``network.nodes``, in the order named.
+
+        Raises
+        ------
+        ValueError
+            No node named, a name that is no node of the network, or a node named twice.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import DAG, BayesianNetwork
+        >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
+        ...     {"rain": [0.2, 0.8], "wet": [[0.9, 0.1], [0.1, 0.9]]},
+        ...     states={"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> EvidenceChecker(net).nodes_of(["wet", "rain"], "variables")
+        [1, 0]
+        """
         single = isinstance(variables, str) or not isinstance(variables, Iterable)
         if isinstance(variables, np.ndarray):
             variables = variables.tolist()
@@ -190,7 +216,33 @@ class EvidenceChecker:
     def apart(self, targets: Iterable[int], observed: Iterable[int], verb: str = "queried") -> None:
         """ValueError naming the nodes both asked for and observed: every query refuses them
         (a batch's too, for a column of the node even where it is missing), rather than give
-        the observed state probability 1."""
+        the observed state probability 1.
+
+        Parameters
+        ----------
+        targets : iterable of int
+            The positions of the nodes asked for.
+        observed : iterable of int
+            The positions of the observed nodes.
+        verb : str, default="queried"
+            What is done to the targets, for the message (``"maximised"`` for MAP).
+
+        Raises
+        ------
+        ValueError
+            A node is among both ``targets`` and ``observed``; the message names them.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import DAG, BayesianNetwork
+        >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
+        ...     {"rain": [0.2, 0.8], "wet": [[0.9, 0.1], [0.1, 0.9]]},
+        ...     states={"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> EvidenceChecker(net).apart([1], [1])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: ['wet'] are both queried and observed: ...
+        """
         clash = set(targets) & set(observed)
         if clash:
             names = [self.nodes[i] for i in sorted(clash)]
@@ -201,9 +253,38 @@ class EvidenceChecker:
             raise ValueError(msg)
 
     def evidence(self, evidence: Mapping[Any, Any] | None) -> tuple[tuple[int, ...], np.ndarray]:
-        """The observed nodes' positions and their states' codes, from a mapping node ->
-        state (a state by name, else by canonical key:
-        :func:`~bayeskit.factors.states.state_index`)."""
+        """The observed nodes' positions and their states' codes, from a mapping node -> state.
+
+        Parameters
+        ----------
+        evidence : mapping node -> state, or None
+            A state by name, else by canonical key (``1`` finds ``"1"``:
+            :func:`~bayeskit.factors.states.state_index`); None observes nothing.
+
+        Returns
+        -------
+        observed : tuple of int
+            The observed nodes' positions, in the mapping's order.
+        codes : ndarray of int64 of shape (n_observed,)
+            Each observed state's index in ``network.states(node)``.
+
+        Raises
+        ------
+        TypeError
+            ``evidence`` is not a mapping (or None).
+        ValueError
+            A key that is no node, a value that is no state of its node, or one node named
+            by two keys.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import DAG, BayesianNetwork
+        >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
+        ...     {"rain": [0.2, 0.8], "wet": [[0.9, 0.1], [0.1, 0.9]]},
+        ...     states={"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> EvidenceChecker(net).evidence({"wet": "no", "rain": "yes"})
+        ((1, 0), array([1, 0]))
+        """
         if evidence is None:
             return (), np.zeros(0, dtype=np.int64)
         if not isinstance(evidence, Mapping):
@@ -227,13 +308,68 @@ class EvidenceChecker:
         return tuple(observed), np.asarray(codes, dtype=np.int64)
 
     def evidence_dict(self, observed, codes) -> dict[Any, str]:
-        """Positions and codes back to a mapping node -> state name."""
+        """Positions and codes back to a mapping node -> state name.
+
+        Parameters
+        ----------
+        observed : sequence of int
+            The observed nodes' positions, as :meth:`evidence` gives them.
+        codes : sequence of int
+            Their states' codes, one per position.
+
+        Returns
+        -------
+        dict
+            Node -> state name, in ``observed``'s order.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import DAG, BayesianNetwork
+        >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
+        ...     {"rain": [0.2, 0.8], "wet": [[0.9, 0.1], [0.1, 0.9]]},
+        ...     states={"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> EvidenceChecker(net).evidence_dict((1, 0), [1, 0])
+        {'wet': 'no', 'rain': 'yes'}
+        """
         return {self.nodes[v]: self.states[self.nodes[v]][int(c)]
                 for v, c in zip(observed, codes, strict=True)}  # fmt: skip
 
     def evidence_frame(self, evidence: pd.DataFrame) -> tuple[np.ndarray, list[int]]:
-        """A frame of evidence rows (a column per observed node) as codes, shape
-        ``(n_rows, n_columns)``, -1 where a value is missing, and the columns' positions."""
+        """A frame of evidence rows (a column per observed node) as state codes.
+
+        Parameters
+        ----------
+        evidence : DataFrame
+            A row per evidence set, a column per observed node (each node once), values state
+            names; a missing value leaves the node unobserved in that row.
+
+        Returns
+        -------
+        codes : ndarray of int64 of shape (n_rows, n_columns)
+            Each value's state index, -1 where a value is missing; columns in ``evidence``'s
+            order.
+        columns : list of int
+            The columns' nodes' positions.
+
+        Raises
+        ------
+        TypeError
+            ``evidence`` is not a DataFrame.
+        ValueError
+            A column that is no node, two columns of one node, or a value that is no state of
+            its column's node.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import DAG, BayesianNetwork
+        >>> net = BayesianNetwork(DAG(edges=[("rain", "wet")]),
+        ...     {"rain": [0.2, 0.8], "wet": [[0.9, 0.1], [0.1, 0.9]]},
+        ...     states={"rain": ["yes", "no"], "wet": ["yes", "no"]})
+        >>> codes, columns = EvidenceChecker(net).evidence_frame(
+        ...     pd.DataFrame({"wet": ["no", None, "yes"]}))
+        >>> codes.ravel().tolist(), columns
+        ([1, -1, 0], [1])
+        """
         if not isinstance(evidence, pd.DataFrame):
             kind = type(evidence).__name__
             msg = f"evidence must be a DataFrame (a column per observed node), got {kind}"
