@@ -57,13 +57,10 @@ import pandas as pd
 
 from bayeskit.data._columns import (
     _check_declared,
-    _dtype_kind,
-    _forced_categorical,
-    _is_identifier,
     _sorted_vocabulary,
-    _warn_numeric_identifier,
 )
-from bayeskit.data._int_codes import integer_codes, integer_vocabularies
+from bayeskit.data._int_codes import integer_codes
+from bayeskit.data._schema_steps import column_kinds, select_features
 from bayeskit.data.codes import category_key, code_dtype
 from bayeskit.data.discretize import Discretizer, apply_cuts
 from bayeskit.data.encode import (
@@ -76,19 +73,19 @@ from bayeskit.data.encode import (
 )
 from bayeskit.data.frames import (
     _has_names,
-    _plain,
-    _refuse_temporal,
     as_frame,
-    column_mismatch,
     is_records,
 )
 from bayeskit.data.frames import (  # other packages import these from here too
+    column_mismatch as column_mismatch,
+)
+from bayeskit.data.frames import (
     is_temporal_value as is_temporal_value,
 )
 from bayeskit.data.frames import (
     refuse_bool_number_mix as refuse_bool_number_mix,
 )
-from bayeskit.data.kinds import CATEGORICAL, NUMERIC, column_kind, number_kind
+from bayeskit.data.kinds import CATEGORICAL, NUMERIC
 from bayeskit.exceptions import SchemaError
 
 __all__ = ["Column", "Encoded", "Schema", "as_frame", "category_codes", "is_records"]
@@ -251,62 +248,10 @@ class Schema:
             dup = sorted({n for n in names if names.count(n) > 1})
             msg = f"X has duplicate column names: {dup}"
             raise SchemaError(msg)
-        forced = _forced_categorical(categorical_features, names)
-        declared = dict(categories or {})
-        unknown = sorted(set(map(str, declared)) - set(names))
-        if unknown:
-            msg = f"categories given for unknown columns {unknown}; known: {names}"
-            raise SchemaError(msg)
-        # integer arrays (codes): every column's vocabulary in one compiled pass
-        fast = integer_vocabularies(X) if isinstance(X, np.ndarray) else None
-        columns = []
-        for pos, (name, (_, s)) in enumerate(zip(names, frame.items(), strict=True)):
-            s = s.rename(name)
-            _refuse_temporal(s)
-            if forced is None:
-                kind = _dtype_kind(s)
-            elif forced == "infer":
-                kind = _dtype_kind(s)
-                if kind == NUMERIC:
-                    kind = (
-                        number_kind(len(s), len(fast[pos]), whole=True, integers=True)[0]
-                        if fast is not None
-                        else column_kind(s)[0]
-                    )
-            else:
-                kind = CATEGORICAL if name in forced else NUMERIC
-                if kind == NUMERIC:
-                    _dtype_kind(s)  # refuse complex data early
-            if name in declared:
-                kind = CATEGORICAL
-            if kind == NUMERIC and not (
-                pd.api.types.is_numeric_dtype(s.dtype) or s.dtype == object
-            ):
-                msg = (
-                    f"column {name!r} was declared numeric but has dtype {s.dtype}; "
-                    "convert it or declare it categorical"
-                )
-                raise SchemaError(msg)
-            if kind == CATEGORICAL:
-                if name in declared:
-                    vocab = tuple(_plain(v) for v in declared[name])
-                    if len(set(vocab)) != len(vocab):
-                        msg = f"categories for column {name!r} repeat a value: {list(vocab)}"
-                        raise SchemaError(msg)
-                    seen = set(_sorted_vocabulary(s))
-                    _check_declared(name, [v for v in seen if v not in set(vocab)], vocab)
-                elif isinstance(s.dtype, pd.CategoricalDtype):
-                    vocab = tuple(_plain(v) for v in s.dtype.categories)
-                elif fast is not None:
-                    vocab = fast[pos]
-                else:
-                    vocab = _sorted_vocabulary(s)
-                if name not in declared and _is_identifier(s, vocab):
-                    continue  # left out, and recorded in inputs
-                columns.append(Column(name, CATEGORICAL, vocab))
-            else:
-                _warn_numeric_identifier(s)
-                columns.append(Column(name, NUMERIC))
+        columns = [
+            Column(name, kind, vocab)
+            for name, kind, vocab in column_kinds(X, frame, names, categorical_features, categories)
+        ]
         inputs = tuple(names) if len(columns) < len(names) else ()
         if not columns:
             msg = (
@@ -362,40 +307,7 @@ class Schema:
     def _select(self, X: Any) -> pd.DataFrame:
         """The features of ``X``, in the schema's order, named as in the schema; the ignored
         columns (identifiers) left out, and not needed where columns are matched by name."""
-        frame = as_frame(X)
-        named = _has_names(X) and self.input_names
-        if self.inputs and named:  # identifiers: left out wherever they are, if they are
-            ignored = set(self.ignored)
-            keep = [c for c in frame.columns if str(c) not in ignored]
-            if len(keep) < frame.shape[1]:
-                frame = frame[keep]
-        elif self.inputs:  # by position: the columns given at fit, identifiers included
-            if frame.shape[1] != len(self.inputs):
-                msg = (
-                    f"X has {frame.shape[1]} features, but the model was fitted with "
-                    f"{len(self.inputs)} ({', '.join(self.inputs)})"
-                )
-                raise SchemaError(msg)
-            frame = frame.set_axis(list(self.inputs), axis=1)[self.names]
-        if frame.shape[1] != len(self.columns):
-            msg = (
-                f"X has {frame.shape[1]} features, but the model was fitted with "
-                f"{len(self.columns)} ({', '.join(self.names)})"
-            )
-            raise SchemaError(msg)
-        if named:  # names on both sides: matched by name
-            got = [str(c) for c in frame.columns]
-            frame = frame.set_axis(got, axis=1)
-            if got != self.names:
-                missing = [n for n in self.names if n not in got]
-                extra = [n for n in got if n not in self.names]
-                if missing or extra:
-                    msg = column_mismatch(missing, extra)
-                    raise SchemaError(msg)
-                frame = frame[self.names]  # same names, other order: select by name
-        else:
-            frame = frame.set_axis(self.names, axis=1)
-        return frame
+        return select_features(self, X)
 
     def encode(self, X: Any, *, handle_unknown: str = "missing") -> Encoded:
         """Encode data into categorical codes and numeric values (see :class:`Encoded`).

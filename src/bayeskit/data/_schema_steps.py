@@ -1,0 +1,132 @@
+"""Steps of :class:`bayeskit.data.Schema` kept out of its module, which imports them from
+here: each column's kind and vocabulary as :meth:`~bayeskit.data.Schema.infer` learns them,
+and the features of data selected and ordered as a schema reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bayeskit.data._columns import (
+    _check_declared,
+    _dtype_kind,
+    _forced_categorical,
+    _is_identifier,
+    _sorted_vocabulary,
+    _warn_numeric_identifier,
+)
+from bayeskit.data._int_codes import integer_vocabularies
+from bayeskit.data.frames import _has_names, _plain, _refuse_temporal, as_frame, column_mismatch
+from bayeskit.data.kinds import CATEGORICAL, NUMERIC, column_kind, number_kind
+from bayeskit.exceptions import SchemaError
+
+__all__ = ["column_kinds", "select_features"]
+
+
+def column_kinds(
+    X: Any,
+    frame: pd.DataFrame,
+    names: list[str],
+    categorical_features: Any,
+    categories: Mapping[str, Sequence] | None,
+) -> list[tuple[str, str, tuple | None]]:
+    """``(name, kind, vocabulary)`` of each column of ``X`` (as ``frame``, its columns named
+    ``names``) that :meth:`~bayeskit.data.Schema.infer` keeps as a feature, in order (the
+    vocabulary None for a numeric one): the rules of :mod:`bayeskit.data.schema`."""
+    forced = _forced_categorical(categorical_features, names)
+    declared = dict(categories or {})
+    unknown = sorted(set(map(str, declared)) - set(names))
+    if unknown:
+        msg = f"categories given for unknown columns {unknown}; known: {names}"
+        raise SchemaError(msg)
+    # integer arrays (codes): every column's vocabulary in one compiled pass
+    fast = integer_vocabularies(X) if isinstance(X, np.ndarray) else None
+    out: list[tuple[str, str, tuple | None]] = []
+    for pos, (name, (_, s)) in enumerate(zip(names, frame.items(), strict=True)):
+        s = s.rename(name)
+        _refuse_temporal(s)
+        if forced is None:
+            kind = _dtype_kind(s)
+        elif forced == "infer":
+            kind = _dtype_kind(s)
+            if kind == NUMERIC:
+                kind = (
+                    number_kind(len(s), len(fast[pos]), whole=True, integers=True)[0]
+                    if fast is not None
+                    else column_kind(s)[0]
+                )
+        else:
+            kind = CATEGORICAL if name in forced else NUMERIC
+            if kind == NUMERIC:
+                _dtype_kind(s)  # refuse complex data early
+        if name in declared:
+            kind = CATEGORICAL
+        if kind == NUMERIC and not (pd.api.types.is_numeric_dtype(s.dtype) or s.dtype == object):
+            msg = (
+                f"column {name!r} was declared numeric but has dtype {s.dtype}; "
+                "convert it or declare it categorical"
+            )
+            raise SchemaError(msg)
+        if kind == CATEGORICAL:
+            if name in declared:
+                vocab = tuple(_plain(v) for v in declared[name])
+                if len(set(vocab)) != len(vocab):
+                    msg = f"categories for column {name!r} repeat a value: {list(vocab)}"
+                    raise SchemaError(msg)
+                seen = set(_sorted_vocabulary(s))
+                _check_declared(name, [v for v in seen if v not in set(vocab)], vocab)
+            elif isinstance(s.dtype, pd.CategoricalDtype):
+                vocab = tuple(_plain(v) for v in s.dtype.categories)
+            elif fast is not None:
+                vocab = fast[pos]
+            else:
+                vocab = _sorted_vocabulary(s)
+            if name not in declared and _is_identifier(s, vocab):
+                continue  # left out, and recorded in inputs
+            out.append((name, CATEGORICAL, vocab))
+        else:
+            _warn_numeric_identifier(s)
+            out.append((name, NUMERIC, None))
+    return out
+
+
+def select_features(schema: Any, X: Any) -> pd.DataFrame:
+    """The features of ``X``, in ``schema``'s order, named as in ``schema``:
+    :meth:`bayeskit.data.Schema._select`."""
+    frame = as_frame(X)
+    named = _has_names(X) and schema.input_names
+    if schema.inputs and named:  # identifiers: left out wherever they are, if they are
+        ignored = set(schema.ignored)
+        keep = [c for c in frame.columns if str(c) not in ignored]
+        if len(keep) < frame.shape[1]:
+            frame = frame[keep]
+    elif schema.inputs:  # by position: the columns given at fit, identifiers included
+        if frame.shape[1] != len(schema.inputs):
+            msg = (
+                f"X has {frame.shape[1]} features, but the model was fitted with "
+                f"{len(schema.inputs)} ({', '.join(schema.inputs)})"
+            )
+            raise SchemaError(msg)
+        frame = frame.set_axis(list(schema.inputs), axis=1)[schema.names]
+    if frame.shape[1] != len(schema.columns):
+        msg = (
+            f"X has {frame.shape[1]} features, but the model was fitted with "
+            f"{len(schema.columns)} ({', '.join(schema.names)})"
+        )
+        raise SchemaError(msg)
+    if named:  # names on both sides: matched by name
+        got = [str(c) for c in frame.columns]
+        frame = frame.set_axis(got, axis=1)
+        if got != schema.names:
+            missing = [n for n in schema.names if n not in got]
+            extra = [n for n in got if n not in schema.names]
+            if missing or extra:
+                msg = column_mismatch(missing, extra)
+                raise SchemaError(msg)
+            frame = frame[schema.names]  # same names, other order: select by name
+    else:
+        frame = frame.set_axis(schema.names, axis=1)
+    return frame
