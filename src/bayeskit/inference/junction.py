@@ -41,6 +41,7 @@ import pandas as pd
 from bayeskit.factors.factor import Factor, Marginals
 from bayeskit.factors.limits import DEFAULT_MAX_CELLS, table_cells, too_large
 from bayeskit.graphs.triangulation import clique_tree
+from bayeskit.inference._jt_messages import post_order, prior_messages, row_cost
 from bayeskit.inference.elimination import ORDERS, VariableElimination
 from bayeskit.inference.evidence import EvidenceChecker, zero_evidence
 
@@ -178,7 +179,7 @@ class JunctionTree:
             self._neighbours[a].append((b, 2 * e + 1))  # from b to a: b is side 1
             self._neighbours[b].append((a, 2 * e))
         self._orders: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        self._prior, self._prior_log = self._priors()
+        self._prior, self._prior_log = prior_messages(self)
         # cells a row touches in a clique it needs: a copy, a pass per message in, one out
         self._touch = [size * (2 + len(self._neighbours[k])) for k, size in enumerate(sizes)]
         self._touch_all = float(sum(self._touch))
@@ -222,10 +223,40 @@ class JunctionTree:
         """The E-step of EM: each node's expected family counts, ``sum_rows w P(parents, node |
         the row's evidence)``, shaped as its CPT, and each row's ``log P(e)``.
 
-        ``codes`` is ``(n_rows, n_nodes)``: a state index per node, -1 where not observed (a
-        latent node is -1 everywhere). ``tables`` are CPTs to use instead of the network's
-        (the current parameters; same shapes), so an EM loop reuses one compiled tree. A row of
-        probability zero adds nothing (its ``log P(e)`` is ``-inf``).
+        A row of probability zero adds nothing (its ``log P(e)`` is ``-inf``).
+
+        Parameters
+        ----------
+        codes : ndarray of int of shape (n_rows, n_nodes)
+            A state index per node (columns in ``network.nodes`` order), -1 where not observed
+            (a latent node is -1 everywhere).
+        weights : ndarray of shape (n_rows,), optional
+            Each row's weight; by default 1 each.
+        tables : sequence of ndarray, optional
+            CPTs to use instead of the network's (the current parameters; one per node, in
+            node order, same shapes), so an EM loop reuses one compiled tree.
+
+        Returns
+        -------
+        counts : list of ndarray
+            Per node (node order), its expected family counts, shaped as its CPT (parents
+            first, the node last).
+        log_evidence : ndarray of shape (n_rows,)
+            Each row's ``log P(e)``, natural log.
+
+        Raises
+        ------
+        ValueError
+            ``codes`` is not of shape ``(n_rows, n_nodes)``.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> jt = JunctionTree(example_network("cancer"))
+        >>> codes = np.array([[0, 0, -1, 0, -1], [1, 1, 1, 1, 1]])  # -1: not observed
+        >>> counts, log_evidence = jt.expected_family_counts(codes)
+        >>> counts[3].round(3).tolist(), log_evidence.round(3)  # Xray given Cancer
+        ([[0.122, 0.0], [0.878, 1.0]], array([-2.819, -3.259]))
         """
         from bayeskit._compiled import planned_threads, row_blocks, run_blocks
         from bayeskit.inference._jt_kernels import expected_cells
@@ -284,74 +315,9 @@ class JunctionTree:
                 out += states * self._stride_in(sep, v)
         return out.reshape(-1)
 
-    def _priors(self) -> tuple[np.ndarray, np.ndarray]:
-        """The message in each direction of each edge without evidence, by a collect towards
-        clique 0 and a distribute back (Hugin: the message down is the sender's calibrated
-        potential over the separator divided by the message that came up). Direction ``d``
-        (``2 e`` + the sender's side) of separator ``e`` is ``prior[(d % 2) * n_sep +
-        sep_off[e]:...]``, divided by its largest entry; ``exp(prior_log[d])`` is that entry
-        times everything the sender's side was divided by."""
-        n_sep = int(self._sep_off[-1])
-        prior = np.zeros(2 * n_sep)
-        prior_log = np.zeros(2 * len(self.edges))
-        if not self.edges:
-            return prior, prior_log
-        pot, off = self._pots.copy(), self._pot_off
-        scale = np.zeros(len(self.cliques))  # the log of what each clique was divided by
-
-        def clique(k: int) -> np.ndarray:
-            return pot[off[k] : off[k + 1]]
-
-        def cells(d: int) -> np.ndarray:
-            return self._proj[self._proj_off[d] : self._proj_off[d + 1]]
-
-        def where(d: int) -> slice:
-            lo = (d % 2) * n_sep + int(self._sep_off[d // 2])
-            return slice(lo, lo + int(self._sep_off[d // 2 + 1] - self._sep_off[d // 2]))
-
-        def send(receiver: int, d: int, message: np.ndarray, log: float) -> None:
-            top = float(message.max()) if len(message) else 0.0
-            if top > 0:
-                prior[where(d)] = message / top
-            prior_log[d] = log + np.log(top) if top > 0 else -np.inf
-            part = clique(receiver)
-            part *= prior[where(d)][cells(d ^ 1)]
-            scale[receiver] += prior_log[d]
-            big = float(part.max()) if len(part) else 0.0
-            if big > 0:
-                part /= big
-                scale[receiver] += np.log(big)
-
-        edges = list(zip(*(a.tolist() for a in self._order(0)), strict=True))
-        for a, c, d in edges:  # collect: a sends to c
-            size = where(d).stop - where(d).start
-            send(c, d, np.bincount(cells(d), weights=clique(a), minlength=size), scale[a])
-        for a, c, d in reversed(edges):  # distribute: c sends to a
-            up = prior[where(d)]
-            full = np.bincount(cells(d ^ 1), weights=clique(c), minlength=len(up))
-            down = np.divide(full, up, out=np.zeros_like(full), where=up > 0)
-            send(a, d ^ 1, down, scale[c] - prior_log[d])
-        return prior, prior_log
-
     def _row_cost(self, root: int, terminals) -> float:
-        """About the cells a row's pass touches: those of the sub-tree joining ``root`` and the
-        cliques ``terminals`` (see :mod:`bayeskit.inference._jt_kernels`): the paths from each
-        up to their deepest common ancestor, with the tree hung from clique 0."""
-        up, depth = self._hung()
-        ends = {root, *terminals}
-        needed = set(ends)
-        low = min(ends, key=lambda c: depth[c])  # climb every end to the same depth
-        top = depth[low]
-        heads = set()
-        for c in ends:
-            while depth[c] > top:
-                c = up[c]
-                needed.add(c)
-            heads.add(c)
-        while len(heads) > 1:  # then all together until they meet
-            heads = {up[c] for c in heads}
-            needed |= heads
-        return float(sum(self._touch[c] for c in needed))
+        """About the cells a row's pass touches (see :func:`row_cost`)."""
+        return row_cost(self, root, terminals)
 
     def _cost_all(self, distribute: bool) -> float:
         """About the cells a row's pass touches at most: the whole tree (twice, distributing)."""
@@ -363,7 +329,7 @@ class JunctionTree:
         the path's edges, turned round, from clique 0 down to ``root``."""
         if root not in self._orders:
             if root == 0 or not self.edges:
-                edges = self._post_order(root)
+                edges = post_order(self._neighbours, root)
                 first, second, third = (
                     np.array([e[k] for e in edges], dtype=np.int64) for k in range(3)
                 )
@@ -399,31 +365,38 @@ class JunctionTree:
             self._up, self._depth = up.tolist(), depth.tolist()
         return self._up, self._depth
 
-    def _post_order(self, root: int) -> list[tuple[int, int, int]]:
-        """Directed edges (sender, receiver, 2 e + sender's side) so every clique sends after
-        all its other neighbours have sent to it, ending at ``root``."""
-        out, stack, seen = [], [(root, -1, -1, False)], set()
-        while stack:
-            k, parent, e2, done = stack.pop()
-            if done:
-                if parent >= 0:
-                    out.append((k, parent, e2))
-                continue
-            seen.add(k)
-            stack.append((k, parent, e2, True))
-            for nb_, e2_to_k in self._neighbours[k]:  # e2_to_k: from nb_ to k
-                if nb_ not in seen:
-                    stack.append((nb_, k, e2_to_k, False))
-        return out
-
     # ------------------------------------------------------------------ queries
     def query(self, variables: Any, evidence: Mapping[Any, Any] | None = None) -> Factor:
-        """The posterior of a variable given ``evidence``, a normalised :class:`Factor` (it
-        prints as a table; ``to_pandas()`` labels it); the joint posterior of several
+        """The posterior of a variable given ``evidence``; the joint posterior of several
         variables is computed by variable elimination.
 
-        Raises :class:`~bayeskit.networks.ZeroProbabilityEvidence` (a ``ValueError``) when the
-        evidence has probability zero under the network."""
+        Parameters
+        ----------
+        variables : node or sequence of nodes
+            The query variables, each named once and none observed in ``evidence``.
+        evidence : mapping node -> state, optional
+            The observed nodes' states, by name; None or empty for the prior.
+
+        Returns
+        -------
+        Factor
+            Normalised (its values sum to 1), over ``variables`` in the order named; it prints
+            as a table, and ``to_pandas()`` labels it.
+
+        Raises
+        ------
+        ZeroProbabilityEvidence
+            The evidence has probability zero under the network (a ``ValueError``).
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> jt = JunctionTree(example_network("cancer"))
+        >>> jt.query("Cancer", {"Xray": "positive"})
+        Cancer  probability
+        True       0.050288
+        False      0.949712
+        """
         targets = self._checks.nodes_of(variables, "variables")
         observed, codes = self._checks.evidence(evidence)
         if len(targets) > 1:
@@ -436,12 +409,33 @@ class JunctionTree:
         return Factor._trusted([name], out[0], {name: self.network.states(name)})
 
     def calibrate(self, evidence: Mapping[Any, Any] | None = None) -> Marginals:
-        """Every unobserved node's posterior from one calibration (collect and distribute): a
-        :class:`~bayeskit.networks.Marginals`, a dict node -> :class:`Factor` that prints as
-        tables (``to_frame()``: one long frame).
+        """Every unobserved node's posterior from one calibration (collect and distribute).
 
-        Raises :class:`~bayeskit.networks.ZeroProbabilityEvidence` (a ``ValueError``) when the
-        evidence has probability zero under the network, also when every node is observed."""
+        Parameters
+        ----------
+        evidence : mapping node -> state, optional
+            The observed nodes' states, by name; None or empty for the priors.
+
+        Returns
+        -------
+        Marginals
+            A dict node -> :class:`Factor`, every unobserved node in network order (empty when
+            all are observed); it prints as tables, ``to_frame()`` gives one long frame.
+
+        Raises
+        ------
+        ZeroProbabilityEvidence
+            The evidence has probability zero under the network (a ``ValueError``), also when
+            every node is observed.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> jt = JunctionTree(example_network("cancer"))
+        >>> marginals = jt.calibrate({"Xray": "positive"})
+        >>> list(marginals), marginals["Smoker"].values.round(3).tolist()
+        (['Pollution', 'Smoker', 'Cancer', 'Dyspnoea'], [0.321, 0.679])
+        """
         observed, codes = self._checks.evidence(evidence)
         targets = [v for v in range(len(self._nodes)) if v not in set(observed)]
         if not targets:  # every node observed: nothing to give, but the evidence is checked
@@ -461,8 +455,28 @@ class JunctionTree:
         return result
 
     def probability_of_evidence(self, evidence: Mapping[Any, Any], *, log: bool = False) -> float:
-        """``P(e)`` (its log with ``log=True``); 0 (``-inf``) for impossible evidence, which
-        this, unlike the queries, does not refuse."""
+        """``P(e)``, the probability of the evidence (its log with ``log=True``).
+
+        Parameters
+        ----------
+        evidence : mapping node -> state
+            The observed nodes' states, by name; empty for ``P() = 1``.
+        log : bool, default=False
+            Return the natural log of ``P(e)``, exact also where ``P(e)`` underflows.
+
+        Returns
+        -------
+        float
+            ``P(e)`` (or its log); 0 (``-inf``) for impossible evidence, which this, unlike the
+            queries, does not refuse.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> jt = JunctionTree(example_network("cancer"))
+        >>> round(jt.probability_of_evidence({"Xray": "positive"}), 4)
+        0.2081
+        """
         observed, codes = self._checks.evidence(evidence)
         if not observed:
             return 0.0 if log else 1.0
@@ -474,18 +488,49 @@ class JunctionTree:
         self, variables: Any, evidence: pd.DataFrame, *, log_evidence: bool = False
     ) -> Any:
         """Each row's posterior of ``variables`` (each its own marginal) given that row's
-        evidence: a column per observed node (state names; missing: unobserved). One compiled
-        pass over all the rows, whatever their patterns of missing values.
+        evidence. One compiled pass over all the rows, whatever their patterns of missing
+        values.
 
-        Returns a DataFrame (one variable: a column per state) or a dict of them, rows in
-        ``evidence``'s order and index; with ``log_evidence=True`` also each row's ``log P(e)``
-        as a Series.
+        Parameters
+        ----------
+        variables : node or sequence of nodes
+            The query variables, each named once, none a column of ``evidence``.
+        evidence : DataFrame
+            A row per evidence set, a column per observed node, values state names; a missing
+            value leaves that node unobserved in that row.
+        log_evidence : bool, default=False
+            Also return each row's ``log P(e)``.
 
-        Raises :class:`~bayeskit.networks.ZeroProbabilityEvidence` (a ``ValueError``) when
-        some rows' evidence has probability zero under the network: the message names the
-        first rows, the error's ``rows`` holds the index labels of all of them (drop them and
-        ask again; ``probability_of_evidence`` of a row, or ``log_evidence`` of the others,
-        tells which are possible).
+        Returns
+        -------
+        DataFrame or dict node -> DataFrame
+            For one variable, a frame of a column per state; for several, a dict of such
+            frames; rows in ``evidence``'s order and index.
+        log_evidence : Series
+            With ``log_evidence=True``: each row's natural log of ``P(e)``, named
+            ``"log P(e)"`` (0 for a row that observes nothing).
+
+        Raises
+        ------
+        ZeroProbabilityEvidence
+            Some rows' evidence has probability zero under the network (a ``ValueError``):
+            the message names the first rows, the error's ``rows`` holds the index labels of
+            all of them (drop them and ask again; ``probability_of_evidence`` of a row, or
+            ``log_evidence`` of the others, tells which are possible).
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> jt = JunctionTree(example_network("cancer"))
+        >>> rows = pd.DataFrame({"Xray": ["positive", "negative", None]})  # None: not observed
+        >>> posterior, log_pe = jt.query_batch("Cancer", rows, log_evidence=True)
+        >>> posterior.round(3)
+        Cancer   True  False
+        0       0.050  0.950
+        1       0.001  0.999
+        2       0.012  0.988
+        >>> log_pe.round(3).tolist()
+        [-1.57, -0.233, 0.0]
         """
         targets = self._checks.nodes_of(variables, "variables")
         codes, columns = self._checks.evidence_frame(evidence)
