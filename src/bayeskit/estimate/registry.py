@@ -37,14 +37,15 @@ from typing import Any
 import numpy as np
 
 from bayeskit._text import shown
-from bayeskit.estimate._additive import lidstone
-from bayeskit.estimate.dirichlet import (
-    dirichlet_map,
-    laplace,
-    lidstone_where_zero,
-    m_estimate,
-    mle,
+from bayeskit.estimate._estimators import (
+    MLE,
+    DirichletMAP,
+    Estimator,
+    Laplace,
+    Lidstone,
+    MEstimate,
 )
+from bayeskit.estimate.dirichlet import lidstone_where_zero
 from bayeskit.estimate.hdp_gibbs import hierarchical_gibbs
 from bayeskit.estimate.hierarchical import hierarchical_dirichlet
 
@@ -75,179 +76,6 @@ def _sizes(shape: tuple[int, ...], axis: int = -1) -> tuple[int, int]:
     return (math.prod(shape) // r if r else 0), r
 
 
-class Estimator:
-    """One way of turning a family table into a conditional table (the base of the registry).
-
-    Attributes
-    ----------
-    name : str
-        Its name in the registry, as ``smoothing=`` and ``estimator=`` take it.
-    uses_alpha : bool
-        Whether ``alpha`` enters the estimate (False: ignored).
-    fixed_prior : bool
-        Whether the table is the posterior mode of one Dirichlet prior fixed before the data
-        (so :meth:`log_prior` is that prior's log density and EM climbs the posterior).
-    needs_parent_order : bool
-        Whether the estimate reads the parents' order (the most important first).
-
-    Examples
-    --------
-    >>> laplace = get_estimator("laplace")
-    >>> laplace.name, laplace.uses_alpha, laplace.fixed_prior
-    ('laplace', False, True)
-    >>> np.exp(laplace.log_probabilities(np.array([3.0, 1.0]))).round(3)  # (n + 1) / (N + 2)
-    array([0.667, 0.333])
-    """
-
-    name = ""
-    uses_alpha = True
-    fixed_prior = True
-    needs_parent_order = False
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
-
-    def check_alpha(self, alpha: float, what: str = "smoothing") -> None:
-        """Refuse (ValueError) an ``alpha`` this estimator has no meaning for; ``alpha >= 0``
-        is the caller's check."""
-
-    def pseudo_count(self, alpha: float, shape: tuple[int, ...], axis: int = -1) -> float:
-        """The Lidstone pseudo-count per cell this estimator amounts to, for one family table
-        of ``shape`` (child on ``axis``)."""
-        return alpha
-
-    def log_probabilities(
-        self, counts: Any, alpha: float = 1.0, *, axis: int = -1, batch_axes: int = 0
-    ) -> np.ndarray:
-        """``log P(child | parents)`` of a family table (or of ``batch_axes`` leading axes of
-        them), normalised along the child's ``axis``: the shape of ``counts``."""
-        counts = np.asarray(counts, dtype=np.float64)
-        pseudo = self.pseudo_count(alpha, counts.shape[batch_axes:], axis)
-        return lidstone(counts, pseudo, axis)
-
-    def probabilities(
-        self, counts: Any, alpha: float = 1.0, *, axis: int = -1, batch_axes: int = 0
-    ) -> np.ndarray:
-        """``P(child | parents)``: :meth:`log_probabilities`, exponentiated."""
-        return np.exp(self.log_probabilities(counts, alpha, axis=axis, batch_axes=batch_axes))
-
-    def log_prior(self, log_tables: Iterable[np.ndarray], alpha: float) -> float:
-        """``sum pseudo-count x log theta`` over conditional tables (child axis last): the log
-        density, up to a constant, of the Dirichlet prior whose posterior mode the tables are;
-        0 for an estimator that is no fixed prior."""
-        if not self.fixed_prior:
-            return 0.0
-        total = 0.0
-        for t in log_tables:
-            pseudo = self.pseudo_count(alpha, np.shape(t))
-            if pseudo > 0:
-                total += pseudo * float(np.sum(t))
-        return total
-
-
-class MLE(Estimator):
-    """Maximum likelihood: relative frequencies, ``P(k | j) = n_ijk / n_ij`` (Zhou, *Machine
-    Learning*, 7.3, Eq. 7.17). Unseen states get probability 0 (log ``-inf``); ``alpha`` is not
-    used.
-
-    Examples
-    --------
-    >>> MLE().probabilities(np.array([[6.0, 2.0], [0.0, 0.0]])).tolist()
-    [[0.75, 0.25], [0.5, 0.5]]
-    """
-
-    name = "mle"
-    uses_alpha = False
-
-    def pseudo_count(self, alpha: float, shape: tuple[int, ...], axis: int = -1) -> float:
-        return 0.0
-
-    def log_probabilities(self, counts, alpha=1.0, *, axis=-1, batch_axes=0):
-        return mle(counts, axis)
-
-
-class Lidstone(Estimator):
-    """Additive smoothing, ``P(k | j) = (n_ijk + alpha) / (n_ij + r alpha)``, ``alpha`` per cell
-    (Lidstone's law: Manning and Schütze, *Foundations of Statistical Natural Language
-    Processing*, 6.2.2); ``alpha = 1`` is Laplace's (Zhou, *Machine Learning*, 7.3, Eqs.
-    7.19-7.20), ``alpha = 0`` the MLE. Also the posterior mean under a symmetric Dirichlet(alpha)
-    prior.
-
-    Examples
-    --------
-    >>> Lidstone().probabilities(np.array([3.0, 1.0]), alpha=0.5).tolist()
-    [0.7, 0.3]
-    """
-
-    name = "lidstone"
-
-
-class Laplace(Estimator):
-    """The Laplacian correction, ``P(k | j) = (n_ijk + 1) / (n_ij + r)`` (Zhou, *Machine
-    Learning*, 7.3, Eqs. 7.19-7.20): Lidstone with ``alpha = 1``, whatever ``alpha`` is given.
-
-    Examples
-    --------
-    >>> Laplace().probabilities(np.array([3.0, 5.0, 0.0])).round(4).tolist()  # (3 + 1) / (8 + 3)
-    [0.3636, 0.5455, 0.0909]
-    """
-
-    name = "laplace"
-    uses_alpha = False
-
-    def pseudo_count(self, alpha: float, shape: tuple[int, ...], axis: int = -1) -> float:
-        return 1.0
-
-    def log_probabilities(self, counts, alpha=1.0, *, axis=-1, batch_axes=0):
-        return laplace(counts, axis)
-
-
-class MEstimate(Estimator):
-    """The m-estimate with a uniform prior, ``P(k | j) = (n_ijk + m / r) / (n_ij + m)``, ``m =
-    alpha`` an equivalent sample size per parent configuration (Mitchell, *Machine Learning*,
-    6.9.1.1, Eq. 6.22): Lidstone with ``alpha / r``.
-
-    Examples
-    --------
-    >>> MEstimate().probabilities(np.array([3.0, 1.0]), alpha=2.0).round(4).tolist()
-    [0.6667, 0.3333]
-    """
-
-    name = "m-estimate"
-
-    def pseudo_count(self, alpha: float, shape: tuple[int, ...], axis: int = -1) -> float:
-        return alpha / shape[axis]
-
-    def log_probabilities(self, counts, alpha=1.0, *, axis=-1, batch_axes=0):
-        return m_estimate(counts, alpha, axis=axis)
-
-
-class DirichletMAP(Estimator):
-    """The posterior mode under a symmetric Dirichlet(alpha) prior, ``alpha >= 1``:
-    ``P(k | j) = (n_ijk + alpha - 1) / (n_ij + r (alpha - 1))`` (Gelman et al., *Bayesian Data
-    Analysis*, ch. 2; Koller and Friedman, *Probabilistic Graphical Models*, 17.3): Lidstone with
-    ``alpha - 1``; ``alpha = 1`` is the MLE.
-
-    Examples
-    --------
-    >>> DirichletMAP().probabilities(np.array([3.0, 1.0]), alpha=2.0).round(4).tolist()
-    [0.6667, 0.3333]
-    """
-
-    name = "dirichlet-map"
-
-    def check_alpha(self, alpha: float, what: str = "smoothing") -> None:
-        if alpha < 1:
-            msg = f"{what}='dirichlet-map' needs alpha >= 1, got {shown(alpha)}"
-            raise ValueError(msg)
-
-    def pseudo_count(self, alpha: float, shape: tuple[int, ...], axis: int = -1) -> float:
-        return alpha - 1.0
-
-    def log_probabilities(self, counts, alpha=1.0, *, axis=-1, batch_axes=0):
-        return dirichlet_map(counts, alpha, axis)
-
-
 class LidstoneWhereZero(Estimator):
     """Han, Kamber and Pei's Laplacian correction (*Data Mining*, 6.3): a distribution (one
     parent configuration) holding a zero count gets ``alpha`` added to every cell, one without
@@ -263,6 +91,34 @@ class LidstoneWhereZero(Estimator):
     fixed_prior = False
 
     def log_probabilities(self, counts, alpha=1.0, *, axis=-1, batch_axes=0):
+        """Lidstone where a distribution holds a zero count, else relative frequencies.
+
+        Each distribution along ``axis`` (one parent configuration ``j``) is judged on its
+        own: ``log((n_ijk + alpha) / (n_ij + r alpha))`` if some ``n_ijk`` is 0, else
+        ``log(n_ijk / n_ij)``.
+
+        Parameters
+        ----------
+        counts : array-like
+            Counts (weighted counts allowed), the child on ``axis``.
+        alpha : float, default=1.0
+            The pseudo-count added to every cell of a distribution that holds a zero.
+        axis : int, default=-1
+            The child's axis.
+        batch_axes : int, default=0
+            Not needed: each distribution along ``axis`` is estimated on its own.
+
+        Returns
+        -------
+        ndarray
+            The log conditional table, float64 of the shape of ``counts``.
+
+        Examples
+        --------
+        >>> counts = np.array([[0.0, 3.0], [1.0, 3.0]])  # a zero in the first row only
+        >>> np.exp(LidstoneWhereZero().log_probabilities(counts, 1.0)).round(3).tolist()
+        [[0.2, 0.8], [0.25, 0.75]]
+        """
         return lidstone_where_zero(counts, alpha, axis)
 
 
@@ -290,6 +146,27 @@ class BDeu(Estimator):
     name = "bdeu"
 
     def check_alpha(self, alpha: float, what: str = "smoothing") -> None:
+        """Refuse an ``alpha`` that is not positive: BDeu's equivalent sample size.
+
+        Parameters
+        ----------
+        alpha : float
+            The equivalent sample size.
+        what : str, default="smoothing"
+            The name of the argument that chose the estimator, for the message.
+
+        Raises
+        ------
+        ValueError
+            ``alpha`` is not > 0 (0, negative or NaN).
+
+        Examples
+        --------
+        >>> BDeu().check_alpha(0.0, "estimator")
+        Traceback (most recent call last):
+        ...
+        ValueError: estimator='bdeu' needs alpha > 0 (BDeu's equivalent sample size), got 0.0
+        """
         if not alpha > 0:
             msg = (
                 f"{what}='bdeu' needs alpha > 0 (BDeu's equivalent sample size), got {shown(alpha)}"
@@ -297,6 +174,28 @@ class BDeu(Estimator):
             raise ValueError(msg)
 
     def pseudo_count(self, alpha: float, shape: tuple[int, ...], axis: int = -1) -> float:
+        """``alpha / (q r)``: the equivalent sample size spread over the family's cells.
+
+        Parameters
+        ----------
+        alpha : float
+            The equivalent sample size (> 0).
+        shape : tuple of int
+            The shape of one family table: ``r = shape[axis]`` child states and ``q`` (the
+            product of the other lengths) parent configurations; ``q = 1`` for no parent axis.
+        axis : int, default=-1
+            The child's axis in ``shape``.
+
+        Returns
+        -------
+        float
+            ``alpha / prod(shape)``; 0 for a table of no cell.
+
+        Examples
+        --------
+        >>> BDeu().pseudo_count(6.0, (2, 3))  # q = 2, r = 3
+        1.0
+        """
         q, r = _sizes(tuple(shape), axis)
         return alpha / (q * r) if q * r else 0.0
 
@@ -317,6 +216,23 @@ class K2(Estimator):
     uses_alpha = False
 
     def pseudo_count(self, alpha: float, shape: tuple[int, ...], axis: int = -1) -> float:
+        """1, whatever ``alpha`` is: the Cooper-Herskovits prior puts 1 in every cell.
+
+        Parameters
+        ----------
+        alpha, shape, axis
+            As :meth:`Estimator.pseudo_count`; none is used.
+
+        Returns
+        -------
+        float
+            ``1.0``.
+
+        Examples
+        --------
+        >>> K2().pseudo_count(5.0, (2, 3))
+        1.0
+        """
         return 1.0
 
 
@@ -343,6 +259,42 @@ class Hierarchical(Estimator):
     _function = staticmethod(hierarchical_dirichlet)
 
     def log_probabilities(self, counts, alpha=1.0, *, axis=-1, batch_axes=0):
+        """The hierarchical Dirichlet estimate, ``log P(x | pa_1..pa_m)``, in log space.
+
+        ``P(x | pa_1..pa_m)`` is shrunk toward ``P(x | pa_1..pa_{m-1})``, and so on down to
+        ``P(x)``, which is Lidstone with ``alpha``; each level's concentrations are learned
+        from the counts (:class:`HierarchicalGibbs`: the same model fitted by Gibbs sampling,
+        seed 0). A parent configuration never seen gets its parent level's distribution.
+
+        Parameters
+        ----------
+        counts : array-like
+            Counts of shape ``(*batch, L_1, ..., L_m, r)``: the parents' axes in order of
+            importance, the most important first, and the child on the last axis.
+        alpha : float, default=1.0
+            The Lidstone pseudo-count of the root ``P(x)``; 0 leaves it the relative frequency.
+        axis : int, default=-1
+            The child's axis: it must be the last.
+        batch_axes : int, default=0
+            Leading axes that stack independent tables (each with its own concentrations).
+
+        Returns
+        -------
+        ndarray
+            The log conditional table, of the shape of ``counts``, normalised along the last
+            axis.
+
+        Raises
+        ------
+        ValueError
+            ``axis`` is not the last axis.
+
+        Examples
+        --------
+        >>> p = np.exp(Hierarchical().log_probabilities(np.array([[30.0, 10.0], [1.0, 0.0]])))
+        >>> bool(0.7 < p[1, 0] < 0.8)  # 1 / 1 seen, pulled toward the distribution of x
+        True
+        """
         counts = np.asarray(counts)
         if axis not in (-1, counts.ndim - 1):
             msg = f"{self.name} smoothing needs the child on the last axis, got axis={axis}"
