@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bayeskit._text import first_few
 from bayeskit.stats import checks
+from bayeskit.stats._family_passes import _count_generic, _count_pair_block, _pair_blocks
 
 if TYPE_CHECKING:
     from bayeskit.stats.families import FamilyCounts, ScoredCounts
@@ -133,6 +134,69 @@ def check_families(fams: tuple[Family, ...], n_states: np.ndarray) -> None:
         raise ValueError(msg)
 
 
+def check_addable(fc: FamilyCounts, other: Any, cls: type[FamilyCounts]) -> None:
+    """ValueError unless ``other`` is family counts (``cls``) over the same families, target
+    and vocabularies as ``fc``."""
+    if (
+        not isinstance(other, cls)
+        or fc.families != other.families
+        or fc.target != other.target
+        or not np.array_equal(fc.n_states, other.n_states)
+    ):
+        msg = (
+            "cannot add family counts over different families or vocabularies; regrow "
+            "them to the same vocabularies first"
+        )
+        raise ValueError(msg)
+
+
+def sum_over_last_parent(table: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """The body of ``families.sum_over_last_parent``."""
+    *lead, n_parent, n_child = table.shape
+    view = np.reshape(table, (math.prod(lead), n_parent, n_child))
+    if out is None:
+        out = np.empty((*lead, n_child))
+    flat = out.reshape(view.shape[0], n_child)
+    if n_parent == 0:
+        flat[...] = 0.0
+        return out
+    np.copyto(flat, view[:, 0])
+    for p in range(1, n_parent):
+        flat += view[:, p]
+    return out
+
+
+def family_counts(
+    cls: type[FamilyCounts],
+    codes: np.ndarray,
+    families: Sequence[Sequence[int]],
+    n_states: Sequence[int] | np.ndarray,
+    weights: np.ndarray | None,
+    target: int,
+) -> FamilyCounts:
+    """The body of ``families.family_counts`` (``cls`` is :class:`FamilyCounts`)."""
+    fams = tuple(tuple(int(c) for c in f) for f in families)
+    n_states = np.asarray(n_states, dtype=np.int64)
+    check_families(fams, n_states)
+    counts = cls(n_states, fams, np.zeros(0), target)
+    _, offsets, _ = counts._layout
+    total = int(offsets[-1])
+    codes = np.ascontiguousarray(codes)
+    n = codes.shape[0]
+    w = np.ones(n) if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+    flat = np.zeros(total)
+    if n and fams:
+        blocks, rest = _pair_blocks(fams)
+        index = {f: k for k, f in enumerate(fams)}
+        for block in blocks:  # each writes its families' tables into flat
+            _count_pair_block(codes, w, *block, n_states, fams, index, offsets, flat)
+        if rest:
+            _count_generic(codes, w, [fams[k] for k in rest], n_states, offsets[rest], flat)
+    result = cls(n_states, fams, flat, target)
+    result.__dict__["_layout"] = counts._layout  # same states and families: same layout
+    return result
+
+
 # ---------------------------------------------------------------------- validation
 def validate(fc: FamilyCounts, layout: checks.Layout, where: str) -> None:
     """The checks of ``FamilyCounts.validate``."""
@@ -200,6 +264,16 @@ def check_nested(fc: FamilyCounts, layout: checks.Layout, where: str) -> None:
                 f"than the {f'family {fc.family_name(sub, layout)}' if sub else 'rows'}",
                 "a table counts only rows its smaller tables count",
             )
+
+
+def family_name(fc: FamilyCounts, family: Sequence[int], layout: checks.Layout) -> str:
+    """The body of ``FamilyCounts.family_name``."""
+    names = layout.column_names
+    words = [
+        "class" if c == fc.target else repr(names[c]) if c < len(names) else f"column {c}"
+        for c in family
+    ]
+    return f"({', '.join(words)})"
 
 
 def require_families(

@@ -32,7 +32,6 @@ array([[0., 1.],
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -42,7 +41,6 @@ import numpy as np
 
 from bayeskit.stats import _family_helpers as helpers
 from bayeskit.stats import checks
-from bayeskit.stats._family_passes import _count_generic, _count_pair_block, _pair_blocks
 
 __all__ = [
     "FamilyCounts",
@@ -133,7 +131,7 @@ class FamilyCounts:
         summing a larger family out here, because rows missing the summed-out column would be
         lost from it (use :meth:`marginal` for that, knowingly).
         """
-        k, perm = self._locate(family)
+        k, perm = helpers.locate(self, family)
         _, offsets, shapes = self._layout
         flat = self.counts[offsets[k] : offsets[k + 1]].reshape(shapes[k])
         return flat if perm == tuple(range(len(perm))) else np.transpose(flat, perm)
@@ -141,16 +139,11 @@ class FamilyCounts:
     def start(self, family: Sequence[int]) -> int:
         """Where ``family``'s table starts in :attr:`counts` (flat, C order); the family must be
         stored with its axes in the order given. For kernels that read tables in place."""
-        k, perm = self._locate(family)
+        k, perm = helpers.locate(self, family)
         if perm != tuple(range(len(perm))):
             msg = f"family {tuple(family)} is stored as {self.families[k]}"
             raise KeyError(msg)
         return int(self._layout[1][k])
-
-    def _locate(self, family: Sequence[int]) -> tuple[int, tuple[int, ...]]:
-        """The index of the counted family with these columns, and the axis order that turns
-        its table into the order asked for; KeyError if it was not counted."""
-        return helpers.locate(self, family)
 
     def grouped_tables(
         self, families: Sequence[Sequence[int]]
@@ -169,17 +162,7 @@ class FamilyCounts:
 
     # ------------------------------------------------------------------ merging
     def __add__(self, other: FamilyCounts) -> FamilyCounts:
-        if (
-            not isinstance(other, FamilyCounts)
-            or self.families != other.families
-            or self.target != other.target
-            or not np.array_equal(self.n_states, other.n_states)
-        ):
-            msg = (
-                "cannot add family counts over different families or vocabularies; regrow "
-                "them to the same vocabularies first"
-            )
-            raise ValueError(msg)
+        helpers.check_addable(self, other, FamilyCounts)
         return FamilyCounts(self.n_states, self.families, self.counts + other.counts, self.target)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> FamilyCounts:
@@ -201,12 +184,7 @@ class FamilyCounts:
 
     def family_name(self, family: Sequence[int], layout: checks.Layout) -> str:
         """``family`` in words for messages: ``(class, 'color', 'size')``."""
-        names = layout.column_names
-        words = [
-            "class" if c == self.target else repr(names[c]) if c < len(names) else f"column {c}"
-            for c in family
-        ]
-        return f"({', '.join(words)})"
+        return helpers.family_name(self, family, layout)
 
     def require_families(
         self,
@@ -370,18 +348,7 @@ def sum_over_last_parent(table: np.ndarray, out: np.ndarray | None = None) -> np
     >>> sum_over_last_parent(np.arange(12.0).reshape(2, 3, 2)).tolist()
     [[6.0, 9.0], [24.0, 27.0]]
     """
-    *lead, n_parent, n_child = table.shape
-    view = np.reshape(table, (math.prod(lead), n_parent, n_child))
-    if out is None:
-        out = np.empty((*lead, n_child))
-    flat = out.reshape(view.shape[0], n_child)
-    if n_parent == 0:
-        flat[...] = 0.0
-        return out
-    np.copyto(flat, view[:, 0])
-    for p in range(1, n_parent):
-        flat += view[:, p]
-    return out
+    return helpers.sum_over_last_parent(table, out)
 
 
 def family_counts(
@@ -426,23 +393,4 @@ def family_counts(
     >>> counts.table((2,)).tolist(), counts.table((2, 0)).tolist()
     ([1.0, 3.0], [[1.0, 0.0], [0.0, 2.0]])
     """
-    fams = tuple(tuple(int(c) for c in f) for f in families)
-    n_states = np.asarray(n_states, dtype=np.int64)
-    helpers.check_families(fams, n_states)
-    counts = FamilyCounts(n_states, fams, np.zeros(0), target)
-    _, offsets, _ = counts._layout
-    total = int(offsets[-1])
-    codes = np.ascontiguousarray(codes)
-    n = codes.shape[0]
-    w = np.ones(n) if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
-    flat = np.zeros(total)
-    if n and fams:
-        blocks, rest = _pair_blocks(fams)
-        index = {f: k for k, f in enumerate(fams)}
-        for block in blocks:  # each writes its families' tables into flat
-            _count_pair_block(codes, w, *block, n_states, fams, index, offsets, flat)
-        if rest:
-            _count_generic(codes, w, [fams[k] for k in rest], n_states, offsets[rest], flat)
-    result = FamilyCounts(n_states, fams, flat, target)
-    result.__dict__["_layout"] = counts._layout  # same states and families: same layout
-    return result
+    return helpers.family_counts(FamilyCounts, codes, families, n_states, weights, target)
