@@ -156,8 +156,38 @@ class ExactInference(VariableElimination):
         *,
         joint: bool = True,
     ) -> Factor | Marginals:
-        """The posterior of ``variables`` given ``evidence``: see
-        :meth:`VariableElimination.query` (the same checks, errors and answers)."""
+        """The posterior of ``variables`` given ``evidence``: as
+        :meth:`VariableElimination.query` (the same checks, errors and answers), by whichever
+        engine costs less.
+
+        Parameters
+        ----------
+        variables : node or sequence of nodes
+            The query variables, each named once and none observed in ``evidence``.
+        evidence : mapping node -> state, optional
+            The observed nodes' states, by name; None or empty for the prior.
+        joint : bool, default=True
+            One factor over all the variables, or (False) a dict of one marginal each.
+
+        Returns
+        -------
+        Factor or Marginals
+            Normalised: the values sum to 1. Both print as tables with the states named.
+
+        Raises
+        ------
+        ZeroProbabilityEvidence
+            The evidence has probability zero under the network (a ``ValueError``).
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> exact = ExactInference(example_network("cancer"))
+        >>> exact.query("Cancer", {"Xray": "positive"}).values.round(3).tolist()
+        [0.05, 0.95]
+        >>> exact.query(["Cancer", "Smoker"], joint=False)["Smoker"].values.tolist()
+        [0.3, 0.7]
+        """
         tree = self._tree
         if joint and tree is not None and self.engine != "variable-elimination":
             # a tree whose every pass costs less than any elimination answers at once
@@ -166,7 +196,32 @@ class ExactInference(VariableElimination):
         return super().query(variables, evidence, joint=joint)
 
     def calibrate(self, evidence: Mapping[Any, Any] | None = None) -> Marginals:
-        """Every unobserved node's posterior: :meth:`JunctionTree.calibrate`."""
+        """Every unobserved node's posterior: :meth:`JunctionTree.calibrate` (the junction tree
+        is compiled on first use).
+
+        Parameters
+        ----------
+        evidence : mapping node -> state, optional
+            The observed nodes' states, by name; None or empty for the priors.
+
+        Returns
+        -------
+        Marginals
+            A dict node -> :class:`Factor`, every unobserved node in network order.
+
+        Raises
+        ------
+        ZeroProbabilityEvidence
+            The evidence has probability zero under the network (a ``ValueError``).
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> exact = ExactInference(example_network("cancer"))
+        >>> marginals = exact.calibrate({"Xray": "positive"})
+        >>> list(marginals), marginals["Smoker"].values.round(3).tolist()
+        (['Pollution', 'Smoker', 'Cancer', 'Dyspnoea'], [0.321, 0.679])
+        """
         return self.junction_tree.calibrate(evidence)
 
     # ------------------------------------------------------------------ choosing
