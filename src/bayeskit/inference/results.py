@@ -66,7 +66,20 @@ class MAPResult:
     __hash__ = None  # type: ignore[assignment]
 
     def to_pandas(self) -> pd.Series:
-        """The assignment as a Series: node -> state."""
+        """The assignment as a Series: node -> state.
+
+        Returns
+        -------
+        Series
+            The state names, indexed by the maximised nodes (index named ``"node"``) in
+            :attr:`assignment`'s order; the Series is named ``"state"``.
+
+        Examples
+        --------
+        >>> result = MAPResult({"rain": "yes", "wet": "no"}, 0.25, np.log(0.25))
+        >>> result.to_pandas().to_dict(), result.to_pandas().index.name
+        ({'rain': 'yes', 'wet': 'no'}, 'node')
+        """
         return pd.Series(self.assignment, dtype=object, name="state").rename_axis("node")
 
     def __repr__(self) -> str:
