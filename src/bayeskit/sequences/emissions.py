@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special
+from scipy import linalg, special
 
 __all__ = ["CategoricalEmission", "Emission", "GaussianEmission", "PoissonEmission"]
 
@@ -447,32 +447,38 @@ class GaussianEmission(Emission):
         if self.kind in ("diag", "spherical"):
             c = np.asarray(params["covars_"], dtype=float)
             var = np.tile(c[:, None], (1, X.shape[1])) if self.kind == "spherical" else c
-            seen = _rows_observed(X)
-            x = np.where(seen, X, 0.0)
             prec = 1.0 / var
+            missing = np.isnan(X)
+            if not missing.any():  # the common case: no masks to multiply
+                const = np.log(2 * np.pi * var).sum(axis=1) + (means * means * prec).sum(axis=1)
+                quad = (X * X) @ prec.T - 2.0 * X @ (means * prec).T
+                return -0.5 * (quad + const)
+            seen = ~missing
+            x = np.where(seen, X, 0.0)
             quad = (x * x) @ prec.T - 2.0 * x @ (means * prec).T + seen @ (means * means * prec).T
             return -0.5 * (seen @ (np.log(2 * np.pi * var)).T + quad)
         out = np.zeros((len(X), n))
         rows = _rows_observed(X).all(axis=1)
         for k, cov in enumerate(self.full_covariances(params, n)):
             chol = np.linalg.cholesky(cov)
-            z = np.linalg.solve(chol, (X[rows] - means[k]).T)
+            z = linalg.solve_triangular(chol, (X[rows] - means[k]).T, lower=True)
             log_det = 2.0 * np.log(np.diag(chol)).sum()
             out[rows, k] = -0.5 * (X.shape[1] * math.log(2 * np.pi) + log_det + (z * z).sum(axis=0))
         return out
 
     def statistics(self, X, posteriors):
-        seen = _rows_observed(X)
-        x = np.where(seen, X, 0.0)
-        stats = {
-            "post": posteriors.sum(axis=0),
-            "post_f": posteriors.T @ seen,
-            "obs": posteriors.T @ x,
-        }
+        missing = np.isnan(X)
+        post = posteriors.sum(axis=0)
+        if missing.any():
+            x = np.where(missing, 0.0, X)
+            post_f = posteriors.T @ ~missing
+        else:
+            x, post_f = X, np.repeat(post[:, None], X.shape[1], axis=1)
+        stats = {"post": post, "post_f": post_f, "obs": posteriors.T @ x}
         if self.kind in ("diag", "spherical"):
             stats["obs**2"] = posteriors.T @ (x * x)
         else:
-            stats["obs*obs.T"] = np.einsum("tk,ti,tj->kij", posteriors, x, x)
+            stats["obs*obs.T"] = np.stack([(x * w[:, None]).T @ x for w in posteriors.T])
         return stats
 
     def estimate(self, stats, params, update):
