@@ -1,10 +1,12 @@
 """Steps of :class:`bayeskit.data.Schema` kept out of its module, which imports them from
 here: each column's kind and vocabulary as :meth:`~bayeskit.data.Schema.infer` learns them,
-and the features of data selected and ordered as a schema reads them."""
+the vocabularies grown by new data (:meth:`~bayeskit.data.Schema.extend`), and the features of
+data selected and ordered as a schema reads them."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -19,11 +21,13 @@ from bayeskit.data._columns import (
     _warn_numeric_identifier,
 )
 from bayeskit.data._int_codes import integer_vocabularies
+from bayeskit.data.codes import category_key
+from bayeskit.data.encode import _key_index
 from bayeskit.data.frames import _has_names, _plain, _refuse_temporal, as_frame, column_mismatch
 from bayeskit.data.kinds import CATEGORICAL, NUMERIC, column_kind, number_kind
 from bayeskit.exceptions import SchemaError
 
-__all__ = ["column_kinds", "select_features"]
+__all__ = ["column_kinds", "grown_vocabularies", "select_features"]
 
 
 def column_kinds(
@@ -130,3 +134,41 @@ def select_features(schema: Any, X: Any) -> pd.DataFrame:
     else:
         frame = frame.set_axis(schema.names, axis=1)
     return frame
+
+
+def grown_vocabularies(
+    schema: Any, X: Any, declared: Mapping[Any, Any] | None
+) -> tuple[list, dict[int, np.ndarray]]:
+    """The columns of ``schema`` with the categories first seen in ``X`` added, and for each
+    grown categorical position the new code of every old code:
+    :meth:`bayeskit.data.Schema.extend`."""
+    fixed = {str(k) for k in (declared or {})}
+    frame = select_features(schema, X)
+    new_columns = list(schema.columns)
+    remap: dict[int, np.ndarray] = {}
+    for pos, col in enumerate(schema.categorical):
+        if col.cuts is not None:  # bins are fixed by the data the cut points were learned on
+            continue
+        s = frame[col.name]
+        seen = _sorted_vocabulary(s)
+        categories = col.categories or ()  # (a categorical column has a tuple)
+        known = set(categories)
+        keys = _key_index(categories)
+        # a value that names a known category (the text "1" for 1) is no new category
+        fresh = [v for v in seen if v not in known and category_key(v) not in keys]
+        if not fresh:
+            continue
+        if col.name in fixed:
+            _check_declared(col.name, fresh, col.categories)
+        old = list(categories)
+        if isinstance(s.dtype, pd.CategoricalDtype):
+            vocab = tuple(old + fresh)
+        else:
+            try:
+                vocab = tuple(sorted(old + fresh))
+            except TypeError:
+                vocab = tuple(sorted(old + fresh, key=lambda v: (type(v).__name__, str(v))))
+        index = {v: i for i, v in enumerate(vocab)}
+        remap[pos] = np.array([index[v] for v in old], dtype=np.int64)
+        new_columns[schema._index[col.name]] = replace(col, categories=vocab)
+    return new_columns, remap

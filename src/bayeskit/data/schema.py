@@ -55,20 +55,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit.data._columns import (
-    _check_declared,
-    _sorted_vocabulary,
-)
 from bayeskit.data._int_codes import integer_codes
-from bayeskit.data._schema_steps import column_kinds, select_features
-from bayeskit.data.codes import category_key, code_dtype
+from bayeskit.data._schema_steps import column_kinds, grown_vocabularies, select_features
+from bayeskit.data.codes import code_dtype
 from bayeskit.data.discretize import Discretizer, apply_cuts
 from bayeskit.data.encode import (
     _encode_categorical,
     _encode_numeric,
     _float64_block,
     _interleave,
-    _key_index,
     category_codes,
 )
 from bayeskit.data.frames import (
@@ -213,6 +208,29 @@ class Schema:
         return np.array([c.n_states for c in self.categorical], dtype=np.int64)
 
     def column(self, name: str) -> Column:
+        """The column named ``name``.
+
+        Parameters
+        ----------
+        name : str
+            The column's name (``"x0"``, ``"x1"``, ... for data fitted without names).
+
+        Returns
+        -------
+        column : Column
+            Its kind, vocabulary and (for a binned numeric column) cut points.
+
+        Raises
+        ------
+        SchemaError
+            If the schema has no such column; the message lists the known ones.
+
+        Examples
+        --------
+        >>> schema = Schema.infer(pd.DataFrame({"color": ["red", "blue"], "size": [1.5, 2.0]}))
+        >>> schema.column("color")
+        Column(name='color', kind='categorical', categories=('blue', 'red'), cuts=None)
+        """
         try:
             return self.columns[self._index[name]]
         except KeyError:
@@ -230,11 +248,44 @@ class Schema:
     ) -> Schema:
         """Learn kinds and vocabularies from training data (the rules: the module docstring).
 
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The training data; at least one row and one column, column names distinct.
+        categorical_features : None, "infer", "all", list of str or int, or array of bool
+            Which columns are categorical: None (the default) by the dtype rule, ``"infer"``
+            by the dtype rule plus the rule for integer codes, ``"all"`` every column, or
+            exactly the columns listed (by name or position) or masked.
+        categories : mapping of str to sequence, optional
+            Declared vocabularies, column name -> its categories in code order; such a column
+            is categorical, and a value outside its categories is refused.
+
+        Returns
+        -------
+        schema : Schema
+            The features (identifier columns left out), each with its kind and vocabulary.
+
+        Raises
+        ------
+        SchemaError
+            If ``X`` has no row, no column or repeated column names; ``categories`` names an
+            unknown column, repeats a value or misses one the data hold; a column holds dates,
+            durations or complex numbers, or one declared numeric is not numbers; or every column
+            looks like an identifier.
+
         Warns
         -----
         IdentifierWarning
             For a column that looks like an identifier, naming it: a categorical one is left
             out (recorded in :attr:`ignored`), a numeric one kept.
+
+        Examples
+        --------
+        >>> X = pd.DataFrame({"color": ["red", "blue", "red"], "size": [1.5, 2.0, 0.5]})
+        >>> [(c.name, c.kind) for c in Schema.infer(X).columns]
+        [('color', 'categorical'), ('size', 'numeric')]
+        >>> Schema.infer(X, categories={"color": ["red", "green", "blue"]}).column("color")
+        Column(name='color', kind='categorical', categories=('red', 'green', 'blue'), cuts=None)
         """
         frame = as_frame(X)
         if frame.shape[0] == 0:
@@ -271,36 +322,37 @@ class Schema:
         sorted, so chunk-by-chunk learning ends with the same vocabulary as one fit. A column
         whose categories were ``declared`` (the model's ``categories``) does not grow: a value
         outside them is a SchemaError, as in :meth:`infer`.
+
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            New data, with the schema's features.
+        declared : mapping, optional
+            The columns whose categories were declared (column name -> categories): their
+            vocabularies are fixed.
+
+        Returns
+        -------
+        schema : Schema
+            The schema with grown vocabularies (this one is unchanged).
+        remap : dict of int to ndarray
+            For each grown categorical column, by its position among the categorical
+            columns: the new code of each old code.
+
+        Raises
+        ------
+        SchemaError
+            If ``X`` does not have the schema's features, or a declared column gets a value
+            outside its categories.
+
+        Examples
+        --------
+        >>> schema = Schema.infer(pd.DataFrame({"color": ["red", "blue"]}))
+        >>> grown, remap = schema.extend(pd.DataFrame({"color": ["green"]}))
+        >>> grown.column("color").categories, remap[0].tolist()
+        (('blue', 'green', 'red'), [0, 2])
         """
-        fixed = {str(k) for k in (declared or {})}
-        frame = self._select(X)
-        new_columns = list(self.columns)
-        remap: dict[int, np.ndarray] = {}
-        for pos, col in enumerate(self.categorical):
-            if col.cuts is not None:  # bins are fixed by the data the cut points were learned on
-                continue
-            s = frame[col.name]
-            seen = _sorted_vocabulary(s)
-            categories = col.categories or ()  # (a categorical column has a tuple)
-            known = set(categories)
-            keys = _key_index(categories)
-            # a value that names a known category (the text "1" for 1) is no new category
-            fresh = [v for v in seen if v not in known and category_key(v) not in keys]
-            if not fresh:
-                continue
-            if col.name in fixed:
-                _check_declared(col.name, fresh, col.categories)
-            old = list(categories)
-            if isinstance(s.dtype, pd.CategoricalDtype):
-                vocab = tuple(old + fresh)
-            else:
-                try:
-                    vocab = tuple(sorted(old + fresh))
-                except TypeError:
-                    vocab = tuple(sorted(old + fresh, key=lambda v: (type(v).__name__, str(v))))
-            index = {v: i for i, v in enumerate(vocab)}
-            remap[pos] = np.array([index[v] for v in old], dtype=np.int64)
-            new_columns[self._index[col.name]] = replace(col, categories=vocab)
+        new_columns, remap = grown_vocabularies(self, X, declared)
         return replace(self, columns=tuple(new_columns)), remap
 
     # ------------------------------------------------------------------ encoding
@@ -312,11 +364,35 @@ class Schema:
     def encode(self, X: Any, *, handle_unknown: str = "missing") -> Encoded:
         """Encode data into categorical codes and numeric values (see :class:`Encoded`).
 
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            Data with the schema's features (matched by name where both have names, else by
+            position); identifier columns left out at fit are not needed.
+        handle_unknown : {"missing", "warn", "error"}, default="missing"
+            What a category not in the vocabulary becomes: missing (code -1), missing with
+            an :class:`~bayeskit.exceptions.UnknownCategoryWarning`, or a SchemaError.
+
+        Returns
+        -------
+        encoded : Encoded
+            ``codes`` of shape ``(n_samples, n_categorical)`` and ``values`` of shape
+            ``(n_samples, n_numeric)``, columns in the schema's order of each kind.
+
         Raises
         ------
         SchemaError
             Columns differ from fit, a numeric column holds text or infinity, or (with
             ``handle_unknown="error"``) a category was not seen in fit.
+        ValueError
+            If ``handle_unknown`` is not one of the three below.
+
+        Examples
+        --------
+        >>> schema = Schema.infer(pd.DataFrame({"color": ["red", "blue"], "size": [1.5, 2.0]}))
+        >>> enc = schema.encode(pd.DataFrame({"color": ["blue", "green"], "size": [1.0, None]}))
+        >>> enc.codes.tolist(), enc.values.tolist()  # green: unseen, so missing
+        ([[0], [-1]], [[1.0], [nan]])
         """
         if handle_unknown not in HANDLE_UNKNOWN:
             msg = f"handle_unknown must be one of {HANDLE_UNKNOWN}, got {handle_unknown!r}"
@@ -364,6 +440,34 @@ class Schema:
         Cut points are learned from ``X`` (and the class codes ``y`` for ``method="mdl"``,
         Fayyad and Irani 1993); see :class:`bayeskit.data.discretize.Discretizer`.
 
+        Parameters
+        ----------
+        X : DataFrame, array-like of shape (n_samples, n_features), or list of dicts
+            The training data, with the schema's features.
+        y : ndarray of int, shape (n_samples,), optional
+            Class codes; required by ``method="mdl"``.
+        n_classes : int, optional
+            Number of classes (default ``y.max() + 1``); only for ``"mdl"``.
+        method : {"mdl", "equal-width", "equal-frequency"}, default="mdl"
+            How the cut points are chosen.
+        n_bins : int, default=5
+            Bins of the unsupervised methods (``"mdl"`` chooses its own number).
+        sample_weight : ndarray of float, shape (n_samples,), optional
+            Non-negative row weights (used by ``"mdl"`` and ``"equal-frequency"``).
+
+        Returns
+        -------
+        schema : Schema
+            A new schema whose numeric columns are categorical, their categories the bins'
+            labels and ``cuts`` the cut points; this schema itself when it has no numeric
+            column.
+
+        Raises
+        ------
+        ValueError
+            If ``method`` or ``n_bins`` is invalid, a value is infinite, or ``"mdl"`` gets no
+            valid ``y``.
+
         Examples
         --------
         >>> X = pd.DataFrame({"x": [1.0, 2.0, 3.0, 10.0, 11.0, 12.0]})
@@ -389,6 +493,29 @@ class Schema:
 
     # ------------------------------------------------------------------ persistence
     def to_dict(self) -> dict:
+        """The schema as plain JSON-compatible data, as a model file stores it.
+
+        Returns
+        -------
+        data : dict
+            ``input_names``, ``inputs`` (only when identifier columns were left out) and
+            ``columns``: one dict per feature with its ``name``, ``kind``, ``categories`` and
+            ``cuts`` (None where absent). :meth:`from_dict` reads it back.
+
+        Raises
+        ------
+        SchemaError
+            If a category is not a str, int, float or bool (JSON could not hold it).
+
+        Examples
+        --------
+        >>> schema = Schema.infer(pd.DataFrame({"color": ["red", "blue"]}))
+        >>> schema.to_dict()
+        {'input_names': True, 'columns': [{'name': 'color', 'kind': 'categorical',
+         'categories': ['blue', 'red'], 'cuts': None}]}
+        >>> Schema.from_dict(schema.to_dict()) == schema
+        True
+        """
         extra = {"inputs": list(self.inputs)} if self.inputs else {}
         return {
             "input_names": self.input_names,
@@ -406,6 +533,31 @@ class Schema:
 
     @classmethod
     def from_dict(cls, d: Mapping) -> Schema:
+        """The schema that :meth:`to_dict` wrote.
+
+        Parameters
+        ----------
+        d : mapping
+            ``input_names``, optionally ``inputs``, and ``columns``, each a mapping with
+            ``name``, ``kind`` (``"categorical"`` or ``"numeric"``), ``categories`` and
+            optionally ``cuts``.
+
+        Returns
+        -------
+        schema : Schema
+            The schema described, equal to the one written.
+
+        Raises
+        ------
+        SchemaError
+            If a column's kind is neither categorical nor numeric.
+
+        Examples
+        --------
+        >>> Schema.from_dict({"input_names": False, "columns": [
+        ...     {"name": "x0", "kind": "numeric", "categories": None}]}).columns
+        (Column(name='x0', kind='numeric', categories=None, cuts=None),)
+        """
         cols = []
         for c in d["columns"]:
             if c["kind"] not in (CATEGORICAL, NUMERIC):
