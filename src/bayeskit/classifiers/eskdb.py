@@ -311,6 +311,17 @@ class SelectiveKDBEnsemble(SelectiveKDB):
         ------
         AttributeError
             Always.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> X = pd.DataFrame({"a": list("uuvvuv"), "b": list("pqpqqp")})
+        >>> model = SelectiveKDBEnsemble(n_estimators=2).fit(X, [0, 0, 1, 1, 0, 1])
+        >>> model.conditional_log_table("a")
+        Traceback (most recent call last):
+        AttributeError: SelectiveKDBEnsemble has one table per member: read members_[i]'s
+        >>> model.members_[0].conditional_log_table("a").shape
+        (2, 2)
         """
         msg = f"{type(self).__name__} has one table per member: read members_[i]'s"
         raise AttributeError(msg)
@@ -333,6 +344,17 @@ class SelectiveKDBEnsemble(SelectiveKDB):
         ------
         AttributeError
             Always.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> X = pd.DataFrame({"a": list("uuvvuv"), "b": list("pqpqqp")})
+        >>> model = SelectiveKDBEnsemble(n_estimators=2).fit(X, [0, 0, 1, 1, 0, 1])
+        >>> model.joint_log_table(("a",))
+        Traceback (most recent call last):
+        AttributeError: SelectiveKDBEnsemble has one table per member: read members_[i]'s
+        >>> model.members_[0].joint_log_table(("a",)).shape
+        (2, 2)
         """
         msg = f"{type(self).__name__} has one table per member: read members_[i]'s"
         raise AttributeError(msg)

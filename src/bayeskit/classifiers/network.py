@@ -393,6 +393,11 @@ class NetworkClassifier(FamilyClassifier):
         as_frame : bool, default=False
             Ignored.
 
+        Returns
+        -------
+        evidence : ndarray or DataFrame
+            Never: the method always raises.
+
         Raises
         ------
         AttributeError
