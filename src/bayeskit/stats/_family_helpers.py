@@ -32,6 +32,28 @@ def shapes(n_states: Sequence[int] | np.ndarray, families: Sequence[Sequence[int
     return [tuple(states[c] for c in fam) for fam in families]
 
 
+#: Why the counts of an EM fit (``ExpectedCounts``) neither add up nor regrow.
+EM_REFUSAL = (
+    "a model fitted by EM (missing='em') cannot take more rows with partial_fit: EM "
+    "needs all rows at once; fit again on all of them"
+)
+
+
+class WithCounts:
+    """What a statistic that bundles :class:`FamilyCounts` (its ``counts``) with something more
+    shows of them to the models: the class counts and the columns' numbers of states."""
+
+    counts: FamilyCounts
+
+    @property
+    def class_count(self) -> np.ndarray:
+        return self.counts.class_count
+
+    @property
+    def n_states(self) -> np.ndarray:
+        return self.counts.n_states
+
+
 # ---------------------------------------------------------------------- layout
 def layout(fc: FamilyCounts) -> tuple[dict[Family, int], np.ndarray, list[tuple[int, ...]]]:
     """The index of each family (by its columns in order, and sorted), the offsets of the
@@ -59,6 +81,31 @@ def locate(fc: FamilyCounts, family: Sequence[int]) -> tuple[int, tuple[int, ...
             raise KeyError(msg)
     stored = fc.families[k]
     return k, tuple(stored.index(c) for c in family)
+
+
+def class_count(fc: FamilyCounts) -> np.ndarray:
+    """The table of the family ``(target,)``; AttributeError without a class column."""
+    if fc.target < 0:
+        msg = "these counts have no class column (target=-1)"
+        raise AttributeError(msg)
+    return fc.table((fc.target,))
+
+
+def table(fc: FamilyCounts, family: Sequence[int]) -> np.ndarray:
+    """The body of ``FamilyCounts.table``."""
+    k, perm = locate(fc, family)
+    _, offsets, shapes_ = fc._layout
+    flat = fc.counts[offsets[k] : offsets[k + 1]].reshape(shapes_[k])
+    return flat if perm == tuple(range(len(perm))) else np.transpose(flat, perm)
+
+
+def start(fc: FamilyCounts, family: Sequence[int]) -> int:
+    """The body of ``FamilyCounts.start``."""
+    k, perm = locate(fc, family)
+    if perm != tuple(range(len(perm))):
+        msg = f"family {tuple(family)} is stored as {fc.families[k]}"
+        raise KeyError(msg)
+    return int(fc._layout[1][k])
 
 
 def grouped_tables(
@@ -147,6 +194,13 @@ def check_addable(fc: FamilyCounts, other: Any, cls: type[FamilyCounts]) -> None
             "cannot add family counts over different families or vocabularies; regrow "
             "them to the same vocabularies first"
         )
+        raise ValueError(msg)
+
+
+def check_scored_addable(sc: ScoredCounts, other: Any, cls: type[ScoredCounts]) -> None:
+    """ValueError unless ``other`` is scored counts (``cls``) over as many candidates."""
+    if not isinstance(other, cls) or other.scores.shape != sc.scores.shape:
+        msg = "cannot add scored counts over different candidates"
         raise ValueError(msg)
 
 

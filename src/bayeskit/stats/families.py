@@ -41,6 +41,7 @@ import numpy as np
 
 from bayeskit.stats import _family_helpers as helpers
 from bayeskit.stats import checks
+from bayeskit.stats._family_helpers import WithCounts as WithCounts
 
 __all__ = [
     "FamilyCounts",
@@ -119,10 +120,7 @@ class FamilyCounts:
     @property
     def class_count(self) -> np.ndarray:
         """The weighted number of samples per class (the table of the family ``(target,)``)."""
-        if self.target < 0:
-            msg = "these counts have no class column (target=-1)"
-            raise AttributeError(msg)
-        return self.table((self.target,))
+        return helpers.class_count(self)
 
     def table(self, family: Sequence[int]) -> np.ndarray:
         """The counts over ``family``'s columns, axes in the order given.
@@ -131,19 +129,12 @@ class FamilyCounts:
         summing a larger family out here, because rows missing the summed-out column would be
         lost from it (use :meth:`marginal` for that, knowingly).
         """
-        k, perm = helpers.locate(self, family)
-        _, offsets, shapes = self._layout
-        flat = self.counts[offsets[k] : offsets[k + 1]].reshape(shapes[k])
-        return flat if perm == tuple(range(len(perm))) else np.transpose(flat, perm)
+        return helpers.table(self, family)
 
     def start(self, family: Sequence[int]) -> int:
         """Where ``family``'s table starts in :attr:`counts` (flat, C order); the family must be
         stored with its axes in the order given. For kernels that read tables in place."""
-        k, perm = helpers.locate(self, family)
-        if perm != tuple(range(len(perm))):
-            msg = f"family {tuple(family)} is stored as {self.families[k]}"
-            raise KeyError(msg)
-        return int(self._layout[1][k])
+        return helpers.start(self, family)
 
     def grouped_tables(
         self, families: Sequence[Sequence[int]]
@@ -201,21 +192,6 @@ class FamilyCounts:
         helpers.require_families(self, expected, where, layout, model, exact)
 
 
-class WithCounts:
-    """What a statistic that bundles :class:`FamilyCounts` (its ``counts``) with something more
-    shows of them to the models: the class counts and the columns' numbers of states."""
-
-    counts: FamilyCounts
-
-    @property
-    def class_count(self) -> np.ndarray:
-        return self.counts.class_count
-
-    @property
-    def n_states(self) -> np.ndarray:
-        return self.counts.n_states
-
-
 @dataclass(frozen=True)
 class ScoredCounts(WithCounts):
     """Family counts plus a running score per candidate structure, both mergeable: what a model
@@ -244,9 +220,7 @@ class ScoredCounts(WithCounts):
     scores: np.ndarray
 
     def __add__(self, other: ScoredCounts) -> ScoredCounts:
-        if not isinstance(other, ScoredCounts) or other.scores.shape != self.scores.shape:
-            msg = "cannot add scored counts over different candidates"
-            raise ValueError(msg)
+        helpers.check_scored_addable(self, other, ScoredCounts)
         return ScoredCounts(self.counts + other.counts, self.scores + other.scores)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> ScoredCounts:
@@ -295,16 +269,11 @@ class ExpectedCounts(WithCounts):
     def class_count(self) -> np.ndarray:
         return self.expected.class_count
 
-    _REFUSAL = (
-        "a model fitted by EM (missing='em') cannot take more rows with partial_fit: EM "
-        "needs all rows at once; fit again on all of them"
-    )
-
     def __add__(self, other: Any) -> ExpectedCounts:
-        raise ValueError(self._REFUSAL)
+        raise ValueError(helpers.EM_REFUSAL)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> ExpectedCounts:
-        raise ValueError(self._REFUSAL)
+        raise ValueError(helpers.EM_REFUSAL)
 
     def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
         """Both as :meth:`FamilyCounts.validate`."""
