@@ -46,9 +46,15 @@ from bayeskit._warnings import warn
 from bayeskit.data.validation import check_count, check_seed
 from bayeskit.factors.factor import Factor, Marginals
 from bayeskit.factors.limits import InferenceTooLarge
-from bayeskit.inference._gibbs_kernel import gibbs_sweeps
+from bayeskit.inference._sampler_helpers import (
+    chain_starts,
+    compile_arrays,
+    forward_samples,
+    run_sweeps,
+    shares,
+)
 from bayeskit.inference.elimination import VariableElimination
-from bayeskit.inference.evidence import EvidenceChecker, check_network, zero_evidence
+from bayeskit.inference.evidence import check_network, zero_evidence
 
 if TYPE_CHECKING:
     from bayeskit.networks.network import BayesianNetwork
@@ -63,7 +69,6 @@ __all__ = [
     "split_r_hat",
 ]
 
-_SWEEPS_PER_BLOCK = 1024  # uniforms drawn a block of sweeps at a time
 _CHECK_CELLS = 1 << 22  # the exact P(e) check when no sample meets the evidence
 
 
@@ -123,52 +128,55 @@ class CompiledNetwork:
     """
 
     def __init__(self, net: BayesianNetwork):
-        nodes = net.nodes
-        pos = {n: i for i, n in enumerate(nodes)}
-        self.net, self.nodes, self.pos = net, nodes, pos
-        self.checks = EvidenceChecker(net)  # the input checks every engine shares
-        self.card = np.array([net.cardinality(n) for n in nodes], dtype=np.int64)
-        tables = [np.asarray(net.cpt(n), dtype=np.float64) for n in nodes]
-        # each CPT row's cumulative distribution, exactly 1 at the end (so a last state of
-        # probability 0 stays so): a forward draw is the number of entries below a uniform
-        self.cumulative = []
-        for t in tables:
-            cum = np.cumsum(t.reshape(-1, t.shape[-1]), axis=1)
-            cum /= cum[:, -1:]
-            self.cumulative.append(cum)
-        self.cpt_off = np.zeros(len(nodes) + 1, dtype=np.int64)
-        np.cumsum([t.size for t in tables], out=self.cpt_off[1:])
-        with np.errstate(divide="ignore"):
-            self.log_cpt = np.concatenate([np.log(t).ravel() for t in tables])
-        fam_nodes, fam_strides, fam_ptr = [], [], [0]
-        for n in nodes:
-            family = [pos[p] for p in net.dag.parents(n)] + [pos[n]]
-            strides = np.cumprod([1, *self.card[family][::-1][:-1]])[::-1]
-            fam_nodes += family
-            fam_strides += strides.tolist()
-            fam_ptr.append(len(fam_nodes))
-        self.fam_nodes = np.array(fam_nodes, dtype=np.int64)
-        self.fam_strides = np.array(fam_strides, dtype=np.int64)
-        self.fam_ptr = np.array(fam_ptr, dtype=np.int64)
-        children, ch_ptr = [], [0]
-        for n in nodes:
-            children += [pos[c] for c in net.dag.children(n)]
-            ch_ptr.append(len(children))
-        self.children = np.array(children, dtype=np.int64)
-        self.ch_ptr = np.array(ch_ptr, dtype=np.int64)
-        self.topological = [pos[n] for n in net.dag.topological_order()]
-        self.deterministic = np.array(
-            [int(((t == 0) | (t == 1)).sum()) for t in tables], dtype=np.int64
-        )
+        (self.net, self.nodes, self.pos, self.checks, self.card, self.cumulative, self.cpt_off,
+         self.log_cpt, self.fam_nodes, self.fam_strides, self.fam_ptr, self.children, self.ch_ptr,
+         self.topological, self.deterministic) = compile_arrays(net)  # fmt: skip
 
     def evidence(self, evidence: Mapping[Any, Any] | None) -> dict[int, int]:
         """Observed node -> state index (the checks of exact inference: unknown nodes and
-        states named)."""
+        states named).
+
+        Parameters
+        ----------
+        evidence : mapping node -> state, or None
+            The observed nodes' states, by name; None observes nothing.
+
+        Returns
+        -------
+        dict of int -> int
+            Each observed node's position in :attr:`nodes` -> its state's index.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> compiled = CompiledNetwork(example_network("cancer"))
+        >>> compiled.evidence({"Xray": "positive", "Smoker": "False"})
+        {3: 0, 1: 1}
+        """
         observed, codes = self.checks.evidence(evidence)
         return dict(zip(observed, codes.tolist(), strict=True))
 
     def log_evidence(self, observed: dict[int, int]) -> float | None:
-        """The exact ``log P(e)`` (None when its tables would exceed ``_CHECK_CELLS``)."""
+        """The exact ``log P(e)``, by variable elimination.
+
+        Parameters
+        ----------
+        observed : dict of int -> int
+            The evidence as :meth:`evidence` gives it.
+
+        Returns
+        -------
+        float or None
+            The natural log of ``P(e)``, ``-inf`` for impossible evidence; None when its
+            tables would exceed ``2**22`` cells.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> compiled = CompiledNetwork(example_network("cancer"))
+        >>> round(compiled.log_evidence(compiled.evidence({"Xray": "positive"})), 3)
+        -1.57
+        """
         try:
             exact = VariableElimination(self.net, max_cells=_CHECK_CELLS)
             return exact.probability_of_evidence(self.named(observed), log=True)
@@ -176,11 +184,56 @@ class CompiledNetwork:
             return None
 
     def named(self, observed: dict[int, int]) -> dict[Any, str]:
+        """The evidence as :meth:`evidence` gives it, back to node -> state name.
+
+        Parameters
+        ----------
+        observed : dict of int -> int
+            Node position -> state index.
+
+        Returns
+        -------
+        dict
+            Node -> state name, in ``observed``'s order.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> compiled = CompiledNetwork(example_network("cancer"))
+        >>> compiled.named({3: 0, 1: 1})
+        {'Xray': 'positive', 'Smoker': 'False'}
+        """
         return {self.nodes[i]: self.net.states(self.nodes[i])[s] for i, s in observed.items()}
 
     def unmet(self, observed: dict[int, int], what: str, log_pe: Any = False) -> ValueError:
         """The error when no sample meets the evidence: ZeroProbabilityEvidence when its exact
-        probability is zero, else a ValueError giving it (``log_pe``: known already)."""
+        probability is zero, else a ValueError giving it.
+
+        Parameters
+        ----------
+        observed : dict of int -> int
+            The evidence as :meth:`evidence` gives it.
+        what : str
+            What went wrong, the start of the message (``"no sample of 10 agrees with"``).
+        log_pe : float, None or False, default=False
+            The exact ``log P(e)`` when known already (None: too large to compute); False:
+            not known, computed here (:meth:`log_evidence`).
+
+        Returns
+        -------
+        ValueError
+            To be raised: a :class:`~bayeskit.networks.ZeroProbabilityEvidence` for evidence
+            of probability zero, else a plain ValueError giving ``P(e)`` (or saying it is
+            unknown) and asking for more samples.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> compiled = CompiledNetwork(example_network("cancer"))
+        >>> error = compiled.unmet(compiled.evidence({"Xray": "positive"}), "no sample agrees with")
+        >>> type(error).__name__, str(error).split("}: ")[1]
+        ('ValueError', 'its probability is 0.208 (log -1.57); draw more samples')
+        """
         if log_pe is False:
             log_pe = self.log_evidence(observed)
         evidence = self.named(observed)
@@ -194,6 +247,28 @@ class CompiledNetwork:
         return ValueError(msg)
 
     def targets(self, variables: Any, observed: dict[int, int]) -> list[int]:
+        """The positions of the query variables, checked as exact inference checks them.
+
+        Parameters
+        ----------
+        variables : node or sequence of nodes
+            The query variables, each named once.
+        observed : dict of int -> int
+            The evidence as :meth:`evidence` gives it; no query variable may be observed (a
+            ValueError names it, as for an unknown node or one named twice).
+
+        Returns
+        -------
+        list of int
+            Each variable's position in :attr:`nodes`, in the order named.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> compiled = CompiledNetwork(example_network("cancer"))
+        >>> compiled.targets(["Cancer", "Pollution"], compiled.evidence({"Xray": "positive"}))
+        [2, 0]
+        """
         out = self.checks.nodes_of(variables, "variables")
         self.checks.apart(out, observed)
         return out
@@ -202,21 +277,34 @@ class CompiledNetwork:
         """``n`` forward (ancestral) samples, nodes in topological order, one uniform per
         sample and unobserved node; the observed nodes clamped. The states (n, nodes) and each
         sample's log weight ``sum log P(e_i | pa_i)``. :meth:`BayesianNetwork.sample` is this
-        with nothing observed."""
-        x = np.zeros((len(self.nodes), n), dtype=np.int64)  # node-major: rows read whole
-        log_w = np.zeros(n)
-        for i in self.topological:
-            lo, hi = self.fam_ptr[i], self.fam_ptr[i + 1]
-            base = np.zeros(n, dtype=np.int64)
-            for m in range(lo, hi - 1):
-                base += x[self.fam_nodes[m]] * self.fam_strides[m]
-            if i in observed:
-                x[i] = observed[i]
-                log_w += self.log_cpt[self.cpt_off[i] + base + observed[i]]
-                continue
-            u = rng.random(n)
-            x[i] = (u[:, None] >= self.cumulative[i][base // self.card[i]]).sum(axis=1)
-        return x.T, log_w
+        with nothing observed.
+
+        Parameters
+        ----------
+        n : int
+            The number of samples.
+        observed : dict of int -> int
+            The clamped nodes, as :meth:`evidence` gives them (empty: none).
+        rng : numpy.random.Generator
+            The random numbers.
+
+        Returns
+        -------
+        states : ndarray of int64 of shape (n, n_nodes)
+            Each sample's state index per node, columns in :attr:`nodes` order.
+        log_weights : ndarray of shape (n,)
+            Each sample's ``sum log P(e_i | pa_i)`` over the observed nodes (0 with none;
+            ``-inf`` where the evidence is impossible given the sampled parents).
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> compiled = CompiledNetwork(example_network("cancer"))
+        >>> states, log_w = compiled.forward(3, {3: 0}, np.random.default_rng(0))
+        >>> states.shape, states[:, 3].tolist(), log_w.round(3).tolist()
+        ((3, 5), [0, 0, 0], [-1.609, -1.609, -1.609])
+        """
+        return forward_samples(self, n, observed, rng)
 
 
 class GibbsSampler:
@@ -272,6 +360,13 @@ class GibbsSampler:
         n_chains : int, default=4
             Chains run side by side (at least 2 for R-hat).
         seed : int or Generator, optional
+            The random numbers (None: fresh entropy).
+
+        Returns
+        -------
+        GibbsResult
+            The estimated posteriors (``marginals``), each node's split R-hat (``r_hat``) and
+            the kept draws (``draws``, a row per draw of each chain).
 
         Raises
         ------
@@ -281,6 +376,14 @@ class GibbsSampler:
         ValueError
             No start of positive probability was found for a chain in 1,000 forward samples,
             though the evidence is possible (its probability is given).
+
+        Examples
+        --------
+        >>> from bayeskit.networks import example_network
+        >>> result = GibbsSampler(example_network("cancer")).query(
+        ...     "Cancer", {"Smoker": "True"}, n_draws=2000, n_chains=2, seed=0)
+        >>> result.draws.shape, result.r_hat["Cancer"] < 1.1  # exact P(Cancer=True | Smoker): 0.032
+        ((4000, 3), True)
         """
         for name, value, low in (("n_draws", n_draws, 1), ("burn_in", burn_in, 0),
                                  ("thin", thin, 1), ("n_chains", n_chains, 1)):  # fmt: skip
@@ -291,33 +394,8 @@ class GibbsSampler:
         targets = c.targets(variables, observed)
         free = np.array([i for i in c.topological if i not in observed], dtype=np.int64)
         self._warn_deterministic(free)
-        state, log_w = c.forward(n_chains, observed, rng)
-        state = np.ascontiguousarray(state)
-        log_pe: Any = False  # not computed
-        if np.isneginf(log_w).any():  # impossible evidence, or only unlikely
-            log_pe = c.log_evidence(observed)
-            if log_pe is not None and np.isneginf(log_pe):
-                raise zero_evidence(c.named(observed))
-        for _ in range(1000):  # a start the evidence allows, for each chain
-            bad = np.flatnonzero(np.isneginf(log_w))
-            if not len(bad):
-                break
-            state[bad], log_w[bad] = c.forward(len(bad), observed, rng)
-        else:
-            what = "no start of positive probability was found in 1,000 forward samples for"
-            raise c.unmet(observed, what, log_pe)
-        draws = np.zeros((n_draws, n_chains, len(targets)), dtype=np.int64)
-        sweeps = burn_in + (n_draws - 1) * thin + 1
-        done = 0
-        while done < sweeps:
-            block = min(_SWEEPS_PER_BLOCK, sweeps - done)
-            uniforms = rng.random((block, n_chains, len(free)))
-            gibbs_sweeps(
-                state, free, uniforms, c.log_cpt, c.cpt_off, c.fam_nodes, c.fam_strides,
-                c.fam_ptr, c.children, c.ch_ptr, c.card, np.array(targets, dtype=np.int64),
-                done - burn_in, thin, draws, 0,
-            )  # fmt: skip
-            done += block
+        state = chain_starts(c, n_chains, observed, rng)
+        draws = run_sweeps(c, state, free, targets, n_draws, burn_in, thin, rng)
         marginals, r_hat, frame = Marginals(), {}, {}
         for t, i in enumerate(targets):
             node, k = c.nodes[i], int(c.card[i])
@@ -445,7 +523,7 @@ def likelihood_weighting(
     if np.isneginf(log_w).all():
         raise c.unmet(observed, f"every one of {n_samples:,} samples has weight 0 given")
     w = np.exp(log_w - log_w.max())
-    return Marginals((c.nodes[i], _shares(network, c.nodes[i], x[:, i], w)) for i in targets)
+    return Marginals((c.nodes[i], shares(network, c.nodes[i], x[:, i], w)) for i in targets)
 
 
 def rejection_sampling(
@@ -511,10 +589,4 @@ def rejection_sampling(
     if not keep.any():
         raise c.unmet(observed, f"no sample of {n_samples:,} agrees with")
     w = keep.astype(np.float64)
-    return Marginals((c.nodes[i], _shares(network, c.nodes[i], x[:, i], w)) for i in targets)
-
-
-def _shares(network, name, states: np.ndarray, weights: np.ndarray) -> Factor:
-    k = network.cardinality(name)
-    total = np.bincount(states, weights=weights, minlength=k)
-    return Factor._trusted([name], total / total.sum(), {name: network.states(name)})
+    return Marginals((c.nodes[i], shares(network, c.nodes[i], x[:, i], w)) for i in targets)
