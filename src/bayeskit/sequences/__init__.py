@@ -18,21 +18,18 @@ from bayeskit.sequences.baum_welch import (
     merge_statistics,
 )
 from bayeskit.sequences.chain import sample_chain, stationary_distribution
-from bayeskit.sequences.emissions import (
-    CategoricalEmission,
-    Emission,
-    GaussianEmission,
-    PoissonEmission,
-)
+from bayeskit.sequences.emissions import CategoricalEmission, Emission, PoissonEmission
 from bayeskit.sequences.forward_backward import (
     ForwardBackward,
     forward_backward,
     sequence_offsets,
     viterbi,
 )
+from bayeskit.sequences.gaussian import COVARIANCE_TYPES, GaussianEmission
 from bayeskit.sequences.hmm import EMISSIONS, HiddenMarkovModel
 
 __all__ = [
+    "COVARIANCE_TYPES",
     "EMISSIONS",
     "CategoricalEmission",
     "Emission",

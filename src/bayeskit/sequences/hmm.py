@@ -24,13 +24,9 @@ from bayeskit.sequences.baum_welch import (
     log_frame,
 )
 from bayeskit.sequences.chain import sample_chain, stationary_distribution
-from bayeskit.sequences.emissions import (
-    CategoricalEmission,
-    Emission,
-    GaussianEmission,
-    PoissonEmission,
-)
+from bayeskit.sequences.emissions import CategoricalEmission, Emission, PoissonEmission
 from bayeskit.sequences.forward_backward import forward_backward, viterbi
+from bayeskit.sequences.gaussian import GaussianEmission
 
 __all__ = ["EMISSIONS", "HiddenMarkovModel"]
 
