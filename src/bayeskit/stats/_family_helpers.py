@@ -20,7 +20,7 @@ from bayeskit.stats import checks
 from bayeskit.stats._family_passes import _count_generic, _count_pair_block, _pair_blocks
 
 if TYPE_CHECKING:
-    from bayeskit.stats.families import FamilyCounts, ScoredCounts
+    from bayeskit.stats.families import ExpectedCounts, FamilyCounts, ScoredCounts
 
 Family = tuple[int, ...]
 
@@ -144,10 +144,11 @@ def marginal(fc: FamilyCounts, family: Sequence[int]) -> np.ndarray:
     return np.transpose(summed, [kept.index(c) for c in family])
 
 
-def regrown_counts(
-    fc: FamilyCounts, remap: dict[int, np.ndarray], n_states: np.ndarray
-) -> np.ndarray:
-    """The flat counts re-laid out for grown vocabularies (see ``FamilyCounts.regrow``)."""
+def regrow(
+    fc: FamilyCounts, remap: dict[int, np.ndarray], n_states: Any, cls: type[FamilyCounts]
+) -> FamilyCounts:
+    """The body of ``FamilyCounts.regrow`` (``cls`` is :class:`FamilyCounts`)."""
+    n_states = np.asarray(n_states, dtype=np.int64)
     tables = []
     for fam in fc.families:
         old = fc.table(fam)
@@ -158,7 +159,8 @@ def regrown_counts(
         )
         grown[np.ix_(*where)] = old
         tables.append(grown.ravel())
-    return np.concatenate(tables) if tables else np.zeros(0)
+    counts = np.concatenate(tables) if tables else np.zeros(0)
+    return cls(n_states, fc.families, counts, fc.target)
 
 
 def check_families(fams: tuple[Family, ...], n_states: np.ndarray) -> None:
@@ -356,8 +358,23 @@ def require_families(
     checks.fail(f"{where}.families", "; ".join(parts))
 
 
-def validate_scores(sc: ScoredCounts, where: str) -> None:
-    """The checks of ``ScoredCounts.validate`` on its scores."""
+def validate_expected(
+    ec: ExpectedCounts, layout: checks.Layout, where: str, cls: type[FamilyCounts]
+) -> None:
+    """The checks of ``ExpectedCounts.validate`` (``cls`` is :class:`FamilyCounts`)."""
+    for name in ("counts", "expected"):
+        if not isinstance(getattr(ec, name), cls):
+            checks.fail(f"{where}.{name}", "expected FamilyCounts")
+        getattr(ec, name).validate(layout, f"{where}.{name}")
+
+
+def validate_scored(
+    sc: ScoredCounts, layout: checks.Layout, where: str, cls: type[FamilyCounts]
+) -> None:
+    """The checks of ``ScoredCounts.validate`` (``cls`` is :class:`FamilyCounts`)."""
+    if not isinstance(sc.counts, cls):
+        checks.fail(f"{where}.counts", "expected FamilyCounts")
+    sc.counts.validate(layout, f"{where}.counts")
     dims = ((2, "scores"), (None, "candidates"))  # how many: the model checks
     scores = checks.finite(sc.scores, f"{where}.scores", dims)
     if (scores[0] < 0).any() or (scores[1] > 0).any():

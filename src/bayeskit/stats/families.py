@@ -160,9 +160,7 @@ class FamilyCounts:
         """Re-lay the tables out for grown vocabularies: old code ``k`` of column ``c`` moves to
         ``remap[c][k]`` in a vocabulary of ``n_states[c]`` states (new states start at zero).
         Each table regrows along each of its axes whose column grew."""
-        n_states = np.asarray(n_states, dtype=np.int64)
-        counts = helpers.regrown_counts(self, remap, n_states)
-        return FamilyCounts(n_states, self.families, counts, self.target)
+        return helpers.regrow(self, remap, n_states, FamilyCounts)
 
     # ------------------------------------------------------------------ validation
     def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
@@ -229,10 +227,7 @@ class ScoredCounts(WithCounts):
     def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
         """The counts as :meth:`FamilyCounts.validate`; per feature, a finite non-negative
         weight of impossible rows and a finite log-likelihood of at most 0."""
-        if not isinstance(self.counts, FamilyCounts):
-            checks.fail(f"{where}.counts", "expected FamilyCounts")
-        self.counts.validate(layout, f"{where}.counts")
-        helpers.validate_scores(self, where)
+        helpers.validate_scored(self, layout, where, FamilyCounts)
 
 
 @dataclass(frozen=True)
@@ -277,10 +272,7 @@ class ExpectedCounts(WithCounts):
 
     def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
         """Both as :meth:`FamilyCounts.validate`."""
-        for name in ("counts", "expected"):
-            if not isinstance(getattr(self, name), FamilyCounts):
-                checks.fail(f"{where}.{name}", "expected FamilyCounts")
-            getattr(self, name).validate(layout, f"{where}.{name}")
+        helpers.validate_expected(self, layout, where, FamilyCounts)
 
 
 def pair_families(columns: Iterable[int], given: Sequence[int] = ()) -> list[Family]:
