@@ -112,7 +112,6 @@ class FamilyCounts:
     counts: np.ndarray
     target: int = -1
 
-    # ------------------------------------------------------------------ layout
     @cached_property
     def _layout(self) -> tuple[dict[Family, int], np.ndarray, list[tuple[int, ...]]]:
         return helpers.layout(self)
@@ -125,54 +124,191 @@ class FamilyCounts:
     def table(self, family: Sequence[int]) -> np.ndarray:
         """The counts over ``family``'s columns, axes in the order given.
 
-        The family must have been counted, in any column order; a table is never computed by
-        summing a larger family out here, because rows missing the summed-out column would be
-        lost from it (use :meth:`marginal` for that, knowingly).
+        The family must have been counted, in any column order: a table summed out of a larger
+        family would lose the rows missing the summed-out column (:meth:`marginal` does that).
+
+        Parameters
+        ----------
+        family : sequence of int
+            The columns of a counted family, in the order wanted for the table's axes.
+
+        Returns
+        -------
+        ndarray of float64
+            One axis per column of ``family``, in its order (a view of :attr:`counts`).
+
+        Raises
+        ------
+        KeyError
+            If no family over these columns was counted.
+
+        Examples
+        --------
+        >>> fc = family_counts(np.array([[0, 1], [1, 1], [1, 1]]), [(1, 0)], [2, 2], target=1)
+        >>> fc.table((0, 1)).tolist()  # (x0, class); counted as (class, x0)
+        [[0.0, 1.0], [0.0, 2.0]]
         """
         return helpers.table(self, family)
 
     def start(self, family: Sequence[int]) -> int:
-        """Where ``family``'s table starts in :attr:`counts` (flat, C order); the family must be
-        stored with its axes in the order given. For kernels that read tables in place."""
+        """Where ``family``'s table starts in :attr:`counts` (flat, C order), for kernels.
+
+        Parameters
+        ----------
+        family : sequence of int
+            A counted family's columns, in their stored order (as in :attr:`families`).
+
+        Returns
+        -------
+        int
+            The index of the table's first cell in :attr:`counts`.
+
+        Raises
+        ------
+        KeyError
+            If the family was not counted, or is stored with its columns in another order.
+
+        Examples
+        --------
+        >>> fc = family_counts(np.array([[0, 1], [1, 1]]), [(1,), (1, 0)], [2, 2], target=1)
+        >>> fc.start((1,)), fc.start((1, 0))
+        (0, 2)
+        """
         return helpers.start(self, family)
 
     def grouped_tables(
         self, families: Sequence[Sequence[int]]
     ) -> list[tuple[list[int], np.ndarray]]:
-        """:meth:`table` of many families, gathered a group at a time: for each group of
-        families stored with one shape and asked for in one axis order, the positions of its
-        members in ``families`` and their tables stacked along a new first axis (one fancy
-        index per group, instead of a slice, reshape and transpose per family)."""
+        """:meth:`table` of many families, each group of families stored with one shape and
+        asked for in one axis order gathered with one fancy index.
+
+        Parameters
+        ----------
+        families : sequence of sequences of int
+            Counted families, each in the axis order wanted.
+
+        Returns
+        -------
+        list of (list of int, ndarray) pairs
+            Per group: its members' positions in ``families`` and their tables, stacked in an
+            array of shape ``(n_members, *table_shape)``.
+
+        Raises
+        ------
+        KeyError
+            If one of ``families`` was not counted.
+
+        Examples
+        --------
+        >>> fc = family_counts(np.array([[0, 1, 0], [1, 1, 1]]), [(2, 0), (2, 1)], [2, 2, 2])
+        >>> [(pos, tables.shape) for pos, tables in fc.grouped_tables([(2, 0), (0, 2), (2, 1)])]
+        [([0, 2], (2, 2, 2)), ([1], (1, 2, 2))]
+        """
         return helpers.grouped_tables(self, families)
 
     def marginal(self, family: Sequence[int]) -> np.ndarray:
         """The counts over ``family``'s columns, summed out of the smallest counted family that
-        holds them all (the family itself when counted). With missing values this counts only
-        the rows complete on the larger family."""
+        holds them all (with missing values, only the rows complete on that family count).
+
+        Parameters
+        ----------
+        family : sequence of int
+            The columns wanted, in the order wanted for the axes.
+
+        Returns
+        -------
+        ndarray of float64
+            One axis per column of ``family``, in its order.
+
+        Raises
+        ------
+        KeyError
+            If no counted family holds all the columns.
+
+        Examples
+        --------
+        >>> fc = family_counts(np.array([[0, 1, 0], [1, -1, 1]]), [(2,), (2, 0, 1)], [2, 2, 2])
+        >>> fc.marginal((2, 0)).tolist()  # from (class, x0, x1): the row missing x1 left out
+        [[1.0, 0.0], [0.0, 0.0]]
+        """
         return helpers.marginal(self, family)
 
-    # ------------------------------------------------------------------ merging
     def __add__(self, other: FamilyCounts) -> FamilyCounts:
         helpers.check_addable(self, other, FamilyCounts)
         return FamilyCounts(self.n_states, self.families, self.counts + other.counts, self.target)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> FamilyCounts:
-        """Re-lay the tables out for grown vocabularies: old code ``k`` of column ``c`` moves to
-        ``remap[c][k]`` in a vocabulary of ``n_states[c]`` states (new states start at zero).
-        Each table regrows along each of its axes whose column grew."""
+        """Re-lay the tables out for vocabularies grown by ``partial_fit``: old code ``k`` of
+        column ``c`` moves to ``remap[c][k]``; the new states' counts are zero.
+
+        Parameters
+        ----------
+        remap : dict of int to ndarray of int
+            For each column whose vocabulary grew, the new code of each old code.
+        n_states : array-like of int, shape (n_columns,)
+            Every column's number of states after growing (the class column included).
+
+        Returns
+        -------
+        FamilyCounts
+            New counts over the same families.
+
+        Examples
+        --------
+        >>> fc = family_counts(np.array([[0, 0], [1, 1]]), [(1,), (1, 0)], [2, 2], target=1)
+        >>> grown = fc.regrow({0: np.array([0, 2])}, [3, 2])  # a new code 1 between 0 and 1
+        >>> grown.table((1, 0)).tolist()
+        [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+        """
         return helpers.regrow(self, remap, n_states, FamilyCounts)
 
-    # ------------------------------------------------------------------ validation
     def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
-        """Check counts read from a model file against ``layout``: one column per categorical
-        feature (vocabulary sizes as the schema says) and the class as the last column, the
-        families within those columns, the class family present, and the counts float64, finite,
-        non-negative, exactly as many as the families' tables hold, with a positive class
-        total. Raises ValueError naming the field."""
+        """Check counts read from a model file against ``layout``: a column per categorical
+        feature (vocabulary sizes as the schema says), then the class; the families within those
+        columns, the class family among them; the counts float64, finite, non-negative, as many
+        as the tables hold, with a positive class total and no table outweighing its parts.
+
+        Parameters
+        ----------
+        layout : Layout
+            The class and vocabulary sizes the counts must fit.
+        where : str, default="stats_"
+            The counts' path, which starts every error message.
+
+        Raises
+        ------
+        ValueError
+            If they do not fit, naming the field (``stats_.n_states[0]``) and the problem.
+
+        Examples
+        --------
+        >>> fc = family_counts(np.array([[0, 1], [1, 1]]), [(1,), (1, 0)], [2, 2], target=1)
+        >>> fc.validate(checks.Layout(2, (2,), ("categories of x0",)))  # fits: no output
+        >>> fc.validate(checks.Layout(2, (3,), ("categories of x0",)))
+        Traceback (most recent call last):
+        ValueError: stats_.n_states[0]: is 2, expected 3 categories of x0
+        """
         helpers.validate(self, layout, where)
 
     def family_name(self, family: Sequence[int], layout: checks.Layout) -> str:
-        """``family`` in words for messages: ``(class, 'color', 'size')``."""
+        """``family`` in words for messages: ``(class, 'color', 'size')``.
+
+        Parameters
+        ----------
+        family : sequence of int
+        layout : Layout
+            Its ``column_names`` name the columns (a column beyond them is named by position).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> fc = family_counts(np.array([[0, 1], [1, 1]]), [(1,), (1, 0)], [2, 2], target=1)
+        >>> fc.family_name((1, 0), checks.Layout(2, (2,), ("",), column_names=("sky",)))
+        "(class, 'sky')"
+        """
         return helpers.family_name(self, family, layout)
 
     def require_families(
@@ -184,9 +320,36 @@ class FamilyCounts:
         *,
         exact: bool = True,
     ) -> None:
-        """ValueError naming every family of ``expected`` that was not counted (in the order
-        given) and, if ``exact``, every counted family that is not expected: what a model
-        reads from a model file must be there, and nothing else."""
+        """Check that the families a model needs were counted (and, if ``exact``, no others).
+
+        Parameters
+        ----------
+        expected : sequence of sequences of int
+            The families the model counts, each in its stored column order.
+        where : str
+            The counts' path, which starts the error message.
+        layout : Layout
+            Names the columns in the message (see :meth:`family_name`).
+        model : str
+            The model's name, for the message.
+        exact : bool, default=True
+            Also refuse counted families that are not in ``expected``.
+
+        Raises
+        ------
+        ValueError
+            Naming every family of ``expected`` not counted and, if ``exact``, every counted
+            family not expected.
+
+        Examples
+        --------
+        >>> fc = family_counts(np.array([[0, 1], [1, 1]]), [(1,), (1, 0)], [2, 2], target=1)
+        >>> layout = checks.Layout(2, (2,), ("",), column_names=("sky",))
+        >>> fc.require_families([(1,)], "stats_", layout, "TAN", exact=False)
+        >>> fc.require_families([(1,)], "stats_", layout, "TAN")
+        Traceback (most recent call last):
+        ValueError: stats_.families: holds the family (class, 'sky') that TAN does not count
+        """
         helpers.require_families(self, expected, where, layout, model, exact)
 
 
@@ -222,11 +385,49 @@ class ScoredCounts(WithCounts):
         return ScoredCounts(self.counts + other.counts, self.scores + other.scores)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> ScoredCounts:
+        """The counts regrown as :meth:`FamilyCounts.regrow`; the scores unchanged.
+
+        Parameters
+        ----------
+        remap, n_states
+            As in :meth:`FamilyCounts.regrow`.
+
+        Returns
+        -------
+        ScoredCounts
+
+        Examples
+        --------
+        >>> fc = family_counts(np.array([[0, 0], [1, 1]]), [(1,), (1, 0)], [2, 2], target=1)
+        >>> grown = ScoredCounts(fc, np.zeros((2, 1))).regrow({0: np.array([0, 2])}, [3, 2])
+        >>> grown.n_states.tolist(), grown.scores.shape
+        ([3, 2], (2, 1))
+        """
         return ScoredCounts(self.counts.regrow(remap, n_states), self.scores)
 
     def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
-        """The counts as :meth:`FamilyCounts.validate`; per feature, a finite non-negative
-        weight of impossible rows and a finite log-likelihood of at most 0."""
+        """Check statistics read from a model file: the counts as :meth:`FamilyCounts.validate`;
+        per candidate, a weight of impossible rows in ``[0, rows' weight]`` and a finite
+        log-likelihood of at most 0.
+
+        Parameters
+        ----------
+        layout : Layout
+        where : str, default="stats_"
+            As in :meth:`FamilyCounts.validate`.
+
+        Raises
+        ------
+        ValueError
+            If they do not fit, naming the field and the problem.
+
+        Examples
+        --------
+        >>> fc = family_counts(np.array([[0, 0], [1, 1]]), [(1,), (1, 0)], [2, 2], target=1)
+        >>> ScoredCounts(fc, np.array([[0.0], [0.5]])).validate(checks.Layout(2, (2,), ("",)))
+        Traceback (most recent call last):
+        ValueError: stats_.scores: impossible-row weights must be >= 0 and log-likelihoods <= 0
+        """
         helpers.validate_scored(self, layout, where, FamilyCounts)
 
 
@@ -268,10 +469,51 @@ class ExpectedCounts(WithCounts):
         raise ValueError(helpers.EM_REFUSAL)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> ExpectedCounts:
+        """Refuse to regrow: the counts of an EM fit take no more rows.
+
+        Parameters
+        ----------
+        remap, n_states
+            As in :meth:`FamilyCounts.regrow` (unused).
+
+        Returns
+        -------
+        ExpectedCounts
+            Never: it always raises.
+
+        Raises
+        ------
+        ValueError
+            Always, saying to fit again on all the rows.
+
+        Examples
+        --------
+        >>> fc = family_counts(np.array([[0, 0], [1, 1]]), [(1,), (1, 0)], [2, 2], target=1)
+        >>> ExpectedCounts(fc, fc).regrow({}, [2, 2])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ValueError: a model fitted by EM (missing='em') cannot take more rows with partial_fit...
+        """
         raise ValueError(helpers.EM_REFUSAL)
 
     def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
-        """Both as :meth:`FamilyCounts.validate`."""
+        """Check both counts, read from a model file, as :meth:`FamilyCounts.validate`.
+
+        Parameters
+        ----------
+        layout : Layout
+        where : str, default="stats_"
+            As in :meth:`FamilyCounts.validate`.
+
+        Raises
+        ------
+        ValueError
+            If either does not fit, naming the field (``stats_.expected.counts``).
+
+        Examples
+        --------
+        >>> fc = family_counts(np.array([[0, 0], [1, 1]]), [(1,), (1, 0)], [2, 2], target=1)
+        >>> ExpectedCounts(fc, fc).validate(checks.Layout(2, (2,), ("",)))  # fits: no output
+        """
         helpers.validate_expected(self, layout, where, FamilyCounts)
 
 
