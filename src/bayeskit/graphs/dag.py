@@ -15,13 +15,11 @@ rules and is kept to cross-check it.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Hashable, Iterable, Mapping
-from itertools import combinations
+from collections.abc import Hashable, Iterable
 from typing import Any
 
-from bayeskit._text import shown
 from bayeskit.data.validation import check_count
+from bayeskit.graphs import _dag_helpers as h
 
 __all__ = ["DAG", "as_dag", "bayes_ball", "edge_pairs", "structural_hamming_distance"]
 
@@ -59,30 +57,7 @@ class DAG:
     """
 
     def __init__(self, nodes: Iterable[Node] = (), edges: Iterable[tuple[Node, Node]] = ()):
-        order: dict[Node, int] = {}
-        for node in nodes:
-            _check_name(node)
-            if node in order:
-                msg = f"node {node!r} is listed twice"
-                raise ValueError(msg)
-            order[node] = len(order)
-        pairs = []
-        for edge in edges:
-            if not isinstance(edge, tuple | list) or len(edge) != 2:
-                msg = f"an edge must be a (parent, child) pair, got {shown(edge)}"
-                raise ValueError(msg)
-            u, v = edge
-            for node in (u, v):
-                _check_name(node)
-                order.setdefault(node, len(order))
-            if u == v:
-                msg = f"edge {shown(u)} -> {shown(v)} is a self-loop"
-                raise ValueError(msg)
-            pairs.append((u, v))
-        if len(set(pairs)) != len(pairs):
-            dup = next(p for i, p in enumerate(pairs) if p in pairs[:i])
-            msg = f"edge {shown(dup[0])} -> {shown(dup[1])} is listed twice"
-            raise ValueError(msg)
+        order, pairs = h.read_structure(nodes, edges)
         self._nodes = tuple(order)
         self._index = order
         self._parents: dict[Node, list[Node]] = {n: [] for n in self._nodes}
@@ -90,7 +65,7 @@ class DAG:
         for u, v in pairs:
             self._parents[v].append(u)
             self._children[u].append(v)
-        cycle = self._find_cycle()
+        cycle = h.find_cycle(self._nodes, self._children)
         if cycle:
             msg = "the edges make a cycle: " + " -> ".join(map(repr, [*cycle, cycle[0]]))
             raise ValueError(msg)
@@ -146,43 +121,138 @@ class DAG:
 
     # ------------------------------------------------------------------ family
     def parents(self, node: Node) -> tuple[Node, ...]:
-        """The node's parents, in the order their edges were given."""
+        """The node's parents, in the order their edges were given.
+
+        Parameters
+        ----------
+        node : node
+            A node of the DAG; a KeyError names the nodes otherwise.
+
+        Returns
+        -------
+        tuple of nodes
+            The axis order of the node's CPT in a network over this DAG (the node last).
+
+        Examples
+        --------
+        >>> g = DAG(edges=[("a", "c"), ("b", "c"), ("c", "d")])  # a -> c <- b, c -> d
+        >>> g.parents("c"), g.parents("a")
+        (('a', 'b'), ())
+        """
         return tuple(self._parents[self._check(node)])
 
     def children(self, node: Node) -> tuple[Node, ...]:
-        """The node's children, in the order their edges were given."""
+        """The node's children, in the order their edges were given.
+
+        Parameters
+        ----------
+        node : node
+            A node of the DAG; a KeyError names the nodes otherwise.
+
+        Returns
+        -------
+        tuple of nodes
+
+        Examples
+        --------
+        >>> g = DAG(edges=[("a", "c"), ("b", "c"), ("c", "d")])  # a -> c <- b, c -> d
+        >>> g.children("a"), g.children("d")
+        (('c',), ())
+        """
         return tuple(self._children[self._check(node)])
 
     def roots(self) -> list[Node]:
-        """The nodes without parents."""
+        """The nodes without parents.
+
+        Returns
+        -------
+        list of nodes
+            In node order.
+
+        Examples
+        --------
+        >>> DAG(edges=[("a", "c"), ("b", "c"), ("c", "d")]).roots()
+        ['a', 'b']
+        """
         return [n for n in self._nodes if not self._parents[n]]
 
     def leaves(self) -> list[Node]:
-        """The nodes without children."""
+        """The nodes without children.
+
+        Returns
+        -------
+        list of nodes
+            In node order.
+
+        Examples
+        --------
+        >>> DAG(edges=[("a", "c"), ("b", "c"), ("c", "d")]).leaves()
+        ['d']
+        """
         return [n for n in self._nodes if not self._children[n]]
 
     def ancestors(self, nodes: Any) -> set[Node]:
         """Every node with a directed path to one of ``nodes`` (not the nodes themselves,
-        unless one is an ancestor of another)."""
-        return self._reach(self._set(nodes), self._parents)
+        unless one is an ancestor of another).
+
+        Parameters
+        ----------
+        nodes : node or iterable of nodes
+            One node (a string is one node) or several; a KeyError for one not in the DAG.
+
+        Returns
+        -------
+        set of nodes
+
+        Examples
+        --------
+        >>> g = DAG(edges=[("a", "c"), ("b", "c"), ("c", "d")])  # a -> c <- b, c -> d
+        >>> sorted(g.ancestors("d")), sorted(g.ancestors(["b", "c"]))
+        (['a', 'b', 'c'], ['a', 'b'])
+        """
+        return h.reach(self._set(nodes), self._parents)
 
     def descendants(self, nodes: Any) -> set[Node]:
-        """Every node a directed path from one of ``nodes`` reaches (same convention)."""
-        return self._reach(self._set(nodes), self._children)
+        """Every node a directed path from one of ``nodes`` reaches (not the nodes themselves,
+        unless one is a descendant of another).
 
-    def _reach(self, start: set[Node], step: dict[Node, list[Node]]) -> set[Node]:
-        seen: set[Node] = set()
-        todo = list(start)
-        while todo:
-            for nxt in step[todo.pop()]:
-                if nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        return seen
+        Parameters
+        ----------
+        nodes : node or iterable of nodes
+            One node (a string is one node) or several; a KeyError for one not in the DAG.
+
+        Returns
+        -------
+        set of nodes
+
+        Examples
+        --------
+        >>> g = DAG(edges=[("a", "c"), ("b", "c"), ("c", "d")])  # a -> c <- b, c -> d
+        >>> sorted(g.descendants("a")), g.descendants("d")
+        (['c', 'd'], set())
+        """
+        return h.reach(self._set(nodes), self._children)
 
     def markov_blanket(self, node: Node) -> list[Node]:
         """Parents, children and the children's other parents: given them, the node is
-        independent of every other node. In node order."""
+        independent of every other node.
+
+        Parameters
+        ----------
+        node : node
+            A node of the DAG; a KeyError names the nodes otherwise.
+
+        Returns
+        -------
+        list of nodes
+            In node order, without the node itself.
+
+        Examples
+        --------
+        >>> g = DAG(edges=[("a", "c"), ("b", "c"), ("c", "d")])  # a -> c <- b, c -> d
+        >>> g.markov_blanket("a")  # its child c and c's other parent b
+        ['c', 'b']
+        """
         node = self._check(node)
         out = set(self._parents[node]) | set(self._children[node])
         for child in self._children[node]:
@@ -192,126 +262,159 @@ class DAG:
 
     def topological_order(self) -> list[Node]:
         """Parents before children; among the nodes ready at a step, the first in node order
-        (Kahn's algorithm with a priority on the nodes' order), so the order is unique."""
-        import heapq
+        (Kahn's algorithm with a priority on the nodes' order), so the order is unique.
 
-        indegree = {n: len(self._parents[n]) for n in self._nodes}
-        ready = [self._index[n] for n in self._nodes if not indegree[n]]
-        heapq.heapify(ready)
-        out = []
-        while ready:
-            node = self._nodes[heapq.heappop(ready)]
-            out.append(node)
-            for child in self._children[node]:
-                indegree[child] -= 1
-                if not indegree[child]:
-                    heapq.heappush(ready, self._index[child])
-        return out
+        Returns
+        -------
+        list of nodes
+            Every node once, each after all its parents.
 
-    def _find_cycle(self) -> list[Node]:
-        """One directed cycle, as its nodes in order; [] when there is none."""
-        state = dict.fromkeys(self._nodes, 0)  # 0 unseen, 1 on the path, 2 done
-        for root in self._nodes:
-            if state[root]:
-                continue
-            path, stack = [], [(root, iter(self._children[root]))]
-            state[root] = 1
-            path.append(root)
-            while stack:
-                node, it = stack[-1]
-                nxt = next(it, None)
-                if nxt is None:
-                    state[node] = 2
-                    stack.pop()
-                    path.pop()
-                elif state[nxt] == 1:
-                    return path[path.index(nxt) :]
-                elif state[nxt] == 0:
-                    state[nxt] = 1
-                    path.append(nxt)
-                    stack.append((nxt, iter(self._children[nxt])))
-        return []
+        Examples
+        --------
+        >>> g = DAG(nodes=["d", "c", "b", "a"], edges=[("a", "c"), ("b", "c"), ("c", "d")])
+        >>> g.topological_order()
+        ['b', 'a', 'c', 'd']
+        """
+        return h.topological(self._nodes, self._index, self._parents, self._children)
 
     # ------------------------------------------------------------------ independence
     def moral_graph(self, nodes: Any = None) -> dict[Node, set[Node]]:
         """The moral graph (Zhou, *Machine Learning*, Fig. 7.4) of the whole DAG, or of the
-        subgraph on ``nodes``: each edge undirected, and the parents of each child married. As
-        adjacency sets, node -> its neighbours."""
+        subgraph on ``nodes``: each edge undirected, and the parents of each child married.
+
+        Parameters
+        ----------
+        nodes : node or iterable of nodes, optional
+            The subgraph's nodes (its edges those between them); None for the whole DAG.
+
+        Returns
+        -------
+        dict of node -> set of nodes
+            Adjacency sets, node -> its neighbours, the keys in node order.
+
+        Examples
+        --------
+        >>> g = DAG(edges=[("a", "c"), ("b", "c"), ("c", "d")])  # a -> c <- b, c -> d
+        >>> {n: sorted(adj) for n, adj in g.moral_graph(["a", "b", "c"]).items()}
+        {'a': ['b', 'c'], 'c': ['a', 'b'], 'b': ['a', 'c']}
+        """
         keep = set(self._nodes) if nodes is None else self._set(nodes)
-        adj: dict[Node, set[Node]] = {n: set() for n in self._sorted(keep)}
-        for child in adj:
-            parents = [p for p in self._parents[child] if p in keep]
-            for p in parents:
-                adj[p].add(child)
-                adj[child].add(p)
-            for a, b in combinations(parents, 2):
-                adj[a].add(b)
-                adj[b].add(a)
-        return adj
+        return h.moral_adjacency(self._sorted(keep), self._parents)
 
     def moral_edges(self) -> list[tuple[Node, Node]]:
         """The moral graph's edges, each once as ``(u, v)`` with ``u`` before ``v`` in node
-        order, sorted."""
+        order, sorted.
+
+        Returns
+        -------
+        list of (node, node)
+            Sorted by the positions of ``u``, then ``v``.
+
+        Examples
+        --------
+        >>> DAG(edges=[("a", "c"), ("b", "c")]).moral_edges()  # a and b married
+        [('a', 'c'), ('a', 'b'), ('c', 'b')]
+        """
         adj = self.moral_graph()
         pos = self._index
         pairs = {(u, v) if pos[u] < pos[v] else (v, u) for u in adj for v in adj[u]}
         return sorted(pairs, key=lambda e: (pos[e[0]], pos[e[1]]))
 
     def d_separated(self, x: Any, y: Any, given: Any = ()) -> bool:
-        """Whether ``x`` and ``y`` (nodes or sets of nodes) are d-separated by ``given``: in
-        the moral graph of ``x``, ``y``, ``given`` and their ancestors, with ``given`` removed,
-        no path joins ``x`` to ``y``. ValueError if the sets overlap."""
+        """Whether ``x`` and ``y`` are d-separated by ``given``: in the moral graph of ``x``,
+        ``y``, ``given`` and their ancestors, with ``given`` removed, no path joins ``x`` to
+        ``y``.
+
+        Parameters
+        ----------
+        x, y : node or iterable of nodes
+            The two sets of nodes.
+        given : node or iterable of nodes, default=()
+            The observed nodes; None or empty for none.
+
+        Returns
+        -------
+        bool
+            True when every ``x`` is independent of every ``y`` given ``given`` in each
+            distribution the DAG factorises.
+
+        Raises
+        ------
+        ValueError
+            ``x``, ``y`` and ``given`` share a node.
+
+        Examples
+        --------
+        >>> g = DAG(edges=[("a", "c"), ("b", "c"), ("c", "d")])  # a -> c <- b, c -> d
+        >>> g.d_separated("a", "b"), g.d_separated("a", "b", given="d")  # a collider
+        (True, False)
+        >>> g.d_separated("a", "d", given=["c"])
+        True
+        """
         xs, ys, zs = self._set(x), self._set(y), self._set(given) if given is not None else set()
         clash = (xs & ys) | (xs & zs) | (ys & zs)
         if clash:
             msg = f"x, y and given must not share nodes; they share {self._sorted(clash)}"
             raise ValueError(msg)
         keep = xs | ys | zs
-        keep |= self._reach(keep, self._parents)
-        adj = self.moral_graph(keep)
-        seen = set(xs)
-        todo = deque(xs)
-        while todo:
-            for nxt in adj[todo.popleft()]:
-                if nxt in ys:
-                    return False
-                if nxt not in seen and nxt not in zs:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        return True
+        keep |= h.reach(keep, self._parents)
+        return not h.joined(self.moral_graph(keep), xs, ys, zs)
 
     def local_independences(self) -> list[tuple[Node, list[Node], list[Node]]]:
         """The local Markov property: each node is independent of its non-descendants (other
-        than its parents) given its parents. As ``(node, others, parents)``, for the nodes
-        that have such others, in node order."""
-        out = []
-        for node in self._nodes:
-            parents = self._parents[node]
-            desc = self._reach({node}, self._children)
-            others = [n for n in self._nodes if n != node and n not in desc and n not in parents]
-            if others:
-                out.append((node, others, list(parents)))
-        return out
+        than its parents) given its parents.
+
+        Returns
+        -------
+        list of (node, list of nodes, list of nodes)
+            ``(node, others, parents)``, for the nodes that have such others, in node order
+            (``others`` in node order).
+
+        Examples
+        --------
+        >>> DAG(edges=[("a", "c"), ("b", "c"), ("c", "d")]).local_independences()
+        [('a', ['b'], []), ('b', ['a'], []), ('d', ['a', 'b'], ['c'])]
+        """
+        return h.local_statements(self._nodes, self._parents, self._children)
 
     def independences(self, max_given: int | None = None) -> list[tuple[Node, Node, tuple]]:
         """Every statement ``x ⊥ y | Z`` the DAG implies for two nodes ``x`` before ``y`` and a
-        set ``Z`` of other nodes with at most ``max_given`` members (all sizes by default), as
-        ``(x, y, Z)`` with ``Z`` in node order. There are ``O(n^2 2^n)`` candidates: keep
-        ``max_given`` small on networks of more than about 15 nodes."""
+        set ``Z`` of other nodes with at most ``max_given`` members. There are ``O(n^2 2^n)``
+        candidates: keep ``max_given`` small on networks of more than about 15 nodes.
+
+        Parameters
+        ----------
+        max_given : int, optional
+            The most nodes in ``Z``, ``>= 0``; None (the default) for all sizes.
+
+        Returns
+        -------
+        list of (node, node, tuple of nodes)
+            ``(x, y, Z)``, ``x`` before ``y`` and ``Z`` in node order; by pair, then by the
+            size of ``Z``.
+
+        Examples
+        --------
+        >>> DAG(edges=[("a", "c"), ("b", "c"), ("c", "d")]).independences(max_given=1)
+        [('a', 'b', ()), ('a', 'd', ('c',)), ('b', 'd', ('c',))]
+        """
         check_count("max_given", max_given, none_ok=True)
-        out = []
-        for x, y in combinations(self._nodes, 2):
-            rest = [n for n in self._nodes if n not in (x, y)]
-            top = len(rest) if max_given is None else min(max_given, len(rest))
-            for size in range(top + 1):
-                for z in combinations(rest, size):
-                    if self.d_separated(x, y, z):
-                        out.append((x, y, z))
-        return out
+        return h.implied(self._nodes, self.d_separated, max_given)
 
     # ------------------------------------------------------------------ networkx
     def to_networkx(self):
-        """A ``networkx.DiGraph`` with the same nodes (in order) and edges."""
+        """A ``networkx.DiGraph`` with the same nodes (in order) and edges.
+
+        Returns
+        -------
+        networkx.DiGraph
+
+        Examples
+        --------
+        >>> g = DAG(edges=[("a", "c"), ("b", "c")]).to_networkx()
+        >>> list(g.nodes), list(g.edges)
+        (['a', 'c', 'b'], [('a', 'c'), ('b', 'c')])
+        """
         import networkx as nx
 
         g = nx.DiGraph()
@@ -321,8 +424,30 @@ class DAG:
 
     @classmethod
     def from_networkx(cls, graph) -> DAG:
-        """The DAG of a ``networkx.DiGraph`` (its node order kept); ValueError for a cycle,
-        TypeError for an undirected graph."""
+        """The DAG of a ``networkx.DiGraph``, its node order kept.
+
+        Parameters
+        ----------
+        graph : networkx.DiGraph
+            A directed graph without cycles.
+
+        Returns
+        -------
+        DAG
+
+        Raises
+        ------
+        TypeError
+            For an undirected graph.
+        ValueError
+            For a cycle or a self-loop (as the constructor).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> DAG.from_networkx(nx.DiGraph([("a", "b"), ("b", "c")])).edges
+        (('a', 'b'), ('b', 'c'))
+        """
         if not graph.is_directed():
             msg = "from_networkx needs a directed graph (networkx.DiGraph)"
             raise TypeError(msg)
@@ -362,25 +487,7 @@ def edge_pairs(edges: Any, what: str = "edges") -> list[tuple[Node, Node]]:
     ...
     ValueError: start: 'a' is no (parent, child) pair; a single edge goes in a list: [('a', 'b')]
     """
-    if isinstance(edges, DAG):
-        return list(edges.edges)
-    if isinstance(edges, str | bytes) or not isinstance(edges, Iterable):
-        msg = (
-            f"{what} must be a DAG or a list of (parent, child) pairs, got "
-            f"{type(edges).__name__} {edges!r}"
-        )
-        raise TypeError(msg)
-    items = list(edges)
-    out = []
-    for edge in items:
-        if isinstance(edge, str | bytes) or not isinstance(edge, tuple | list) or len(edge) != 2:
-            hint = ""
-            if len(items) == 2 and not any(isinstance(e, tuple | list) for e in items):
-                hint = f"; a single edge goes in a list: [{tuple(items)!r}]"
-            msg = f"{what}: {shown(edge)} is no (parent, child) pair{hint}"
-            raise ValueError(msg)
-        out.append((edge[0], edge[1]))
-    return out
+    return h.pairs_of(edges, what, DAG)
 
 
 def as_dag(structure: Any, nodes: Iterable[Node] | None = None, what: str = "structure") -> DAG:
@@ -425,30 +532,7 @@ def as_dag(structure: Any, nodes: Iterable[Node] | None = None, what: str = "str
     ...
     ValueError: structure: the edges make a cycle: 'a' -> 'b' -> 'a'
     """
-    if isinstance(structure, DAG):
-        return structure
-    extra: list = []
-    if hasattr(structure, "is_directed") and hasattr(structure, "edges"):  # networkx
-        if not structure.is_directed():
-            msg = f"{what} must be a directed graph (networkx.DiGraph), got an undirected one"
-            raise TypeError(msg)
-        extra, structure = list(structure.nodes), list(structure.edges)
-    elif isinstance(structure, Mapping):
-        unknown = sorted(map(str, set(structure) - {"nodes", "edges"}))
-        if unknown or "edges" not in structure and "nodes" not in structure:
-            msg = (
-                f"{what} must be a DAG, a list of (parent, child) pairs or a mapping "
-                f"{{'nodes': [...], 'edges': [...]}}, got a mapping with keys {unknown}"
-            )
-            raise TypeError(msg)
-        extra, structure = list(structure.get("nodes", ())), structure.get("edges", ())
-    pairs = edge_pairs(structure, what)
-    order = list(dict.fromkeys([*(nodes or ()), *extra]))
-    try:
-        return DAG(nodes=order, edges=pairs)
-    except ValueError as exc:
-        msg = f"{what}: {exc}"
-        raise ValueError(msg) from None
+    return h.structure_dag(structure, nodes, what, DAG)
 
 
 def bayes_ball(dag: DAG, x: Any, y: Any, given: Any = ()) -> bool:
@@ -483,24 +567,7 @@ def bayes_ball(dag: DAG, x: Any, y: Any, given: Any = ()) -> bool:
     dag = as_dag(dag, what="dag")
     xs, ys = dag._set(x), dag._set(y)
     zs = dag._set(given) if given is not None else set()
-    visited: set[tuple[Node, bool]] = set()
-    todo = deque((n, True) for n in xs)  # (node, the ball came from a child)
-    while todo:
-        node, from_child = todo.popleft()
-        if (node, from_child) in visited:
-            continue
-        visited.add((node, from_child))
-        if node in ys and node not in zs:
-            return False
-        if from_child and node not in zs:  # up to the parents, down to the children
-            todo.extend((p, True) for p in dag._parents[node])
-            todo.extend((c, False) for c in dag._children[node])
-        elif not from_child:
-            if node not in zs:  # a chain: on to the children
-                todo.extend((c, False) for c in dag._children[node])
-            else:  # an observed collider bounces the ball back up to its parents
-                todo.extend((p, True) for p in dag._parents[node])
-    return True
+    return not h.ball_reaches(dag._parents, dag._children, xs, ys, zs)
 
 
 def structural_hamming_distance(learned: DAG, true: DAG) -> int:
@@ -530,29 +597,4 @@ def structural_hamming_distance(learned: DAG, true: DAG) -> int:
     >>> structural_hamming_distance([("b", "a"), ("a", "c")], [("a", "b"), ("b", "c")])
     3
     """
-    # edge lists: each over the other's nodes too, so a node no edge names still counts
-    given = [g for g in (learned, true) if isinstance(g, DAG)]
-    nodes = given[0].nodes if given else None
-    learned = as_dag(learned, nodes, "learned")
-    true = as_dag(true, nodes if nodes is not None else learned.nodes, "true")
-    if set(learned.nodes) != set(true.nodes):
-        msg = "the structural Hamming distance needs two DAGs over the same nodes"
-        raise ValueError(msg)
-    mine, theirs = set(learned.edges), set(true.edges)
-    pairs = {frozenset(e) for e in mine | theirs}
-    return sum(
-        1
-        for pair in pairs
-        if {e for e in mine if frozenset(e) == pair} != {e for e in theirs if frozenset(e) == pair}
-    )
-
-
-def _check_name(node: Any) -> None:
-    if node is None or isinstance(node, float) and node != node:
-        msg = f"a node name must not be {node!r}"
-        raise ValueError(msg)
-    try:
-        hash(node)
-    except TypeError:
-        msg = f"a node name must be hashable, got {type(node).__name__}"
-        raise TypeError(msg) from None
+    return h.hamming_distance(learned, true, DAG)
