@@ -128,11 +128,32 @@ class CategoricalCounts:
         )
 
     def validate(self, layout: Layout, where: str = "stats_") -> None:
-        """Check the counts fit ``layout`` (read from a model file): ``class_count`` of shape
-        ``(n_classes,)`` and one ``(n_classes, n_states_f)`` table per entry of
-        ``layout.n_states``; all float64, finite, non-negative, with a positive total.
+        """Check the counts fit ``layout`` (read from a model file).
 
-        Raises ValueError naming the field (``where.feature_count[f]``) and the problem.
+        ``class_count`` of shape ``(n_classes,)`` and one ``(n_classes, n_states_f)`` table per
+        entry of ``layout.n_states``; all float64, finite, non-negative, with a positive total.
+
+        Parameters
+        ----------
+        layout : Layout
+            The number of classes and each categorical feature's number of states.
+        where : str, default="stats_"
+            The counts' path in the model, which starts every error message.
+
+        Raises
+        ------
+        ValueError
+            If the counts do not fit, naming the field (``where.feature_count[f]``) and the
+            problem.
+
+        Examples
+        --------
+        >>> cc = categorical_counts(np.array([[0], [1]]), np.array([0, 1]), 2, np.array([2]))
+        >>> cc.validate(Layout(2, (2,), ("states",)))  # fits: no output
+        >>> cc.validate(Layout(2, (3,), ("states",)))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: stats_.feature_count[0]: shape (2, 2) does not match (2, 3): ...
         """
         checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
         tables = checks.sequence(
@@ -145,8 +166,29 @@ class CategoricalCounts:
             checks.counts(table, f"{where}.feature_count[{f}]", dims)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> CategoricalCounts:
-        """Re-lay the tables out for grown vocabularies: old code ``k`` of feature ``f`` moves to
-        ``remap[f][k]`` in a table of ``n_states[f]`` states (new states start at zero)."""
+        """Re-lay the tables out for grown vocabularies (``partial_fit`` meeting new categories).
+
+        Old code ``k`` of feature ``f`` moves to ``remap[f][k]`` in a table of ``n_states[f]``
+        states; the new states' counts start at zero.
+
+        Parameters
+        ----------
+        remap : dict of int to ndarray of int
+            For each categorical feature whose vocabulary grew, the new code of each old code.
+        n_states : ndarray of int, shape (n_features,)
+            Each categorical feature's number of states after growing.
+
+        Returns
+        -------
+        CategoricalCounts
+            New counts; the class counts and the other features' tables are shared, not copied.
+
+        Examples
+        --------
+        >>> cc = categorical_counts(np.array([[0], [1]]), np.array([0, 1]), 2, np.array([2]))
+        >>> cc.regrow({0: np.array([0, 2])}, np.array([3])).feature_count[0].tolist()
+        [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+        """
         tables = list(self.feature_count)
         for f, where in remap.items():
             grown = np.zeros((tables[f].shape[0], int(n_states[f])))
