@@ -71,6 +71,17 @@ class StructureLearner:
         """Those of ``settings`` (option name -> value) the learner takes: how a caller with
         settings of its own (the command line, the network classifier) passes them on.
 
+        Parameters
+        ----------
+        settings : mapping str -> object
+            Option name -> value; names the learner does not take (:attr:`options`) are left
+            out.
+
+        Returns
+        -------
+        dict of str -> object
+            The settings the learner takes, in ``settings``' order.
+
         Examples
         --------
         >>> structure_learner("tree").taken({"max_parents": 2, "ess": 5.0})
@@ -80,7 +91,31 @@ class StructureLearner:
 
     def check_options(self, score: Any, options: Mapping[str, Any]) -> None:
         """The score and ``options`` checked without the data (:func:`check_search_options`):
-        TypeError naming an option the search does not take, ValueError naming a setting."""
+        TypeError naming an option the search does not take, ValueError naming a setting.
+
+        Parameters
+        ----------
+        score : str
+            The score's name (``"bic"``, ``"aic"``, ``"k2"``, ``"bdeu"``, ``"ll"``).
+        options : mapping str -> object
+            The search's options, as ``learn`` would take them.
+
+        Raises
+        ------
+        TypeError
+            An option the search does not take (the message lists those it takes).
+        ValueError
+            An unknown score, or an option's value out of its range.
+
+        Examples
+        --------
+        >>> learner = structure_learner("hill-climb")
+        >>> learner.check_options("bic", {"max_parents": 2})  # fine: nothing happens
+        >>> learner.check_options("bic", {"root": "a"})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        TypeError: learn_structure takes no option 'root'; its options: max_parents, ...
+        """
         check_search_options(score, options, tree=self.tree)
 
 

@@ -94,7 +94,33 @@ class NetworkFit:
 
     def partial_fit(self, data: pd.DataFrame, sample_weight: Any = None) -> NetworkFit:
         """The fit with ``data``'s rows added to the counts (the same states): equal to one
-        fit on all the rows."""
+        fit on all the rows.
+
+        Parameters
+        ----------
+        data : DataFrame
+            Complete rows, a column per node (others are ignored), values named as the
+            network's states (a ValueError names a column with a missing value or a value that
+            is no state).
+        sample_weight : array-like of shape (n_rows,), optional
+            Non-negative weights; an integer weight counts a row that many times.
+
+        Returns
+        -------
+        NetworkFit
+            A new fit (this one is left as it is): the network re-estimated from all the
+            counts, of the same class, DAG and states, with the same estimator and alpha.
+
+        Examples
+        --------
+        >>> from bayeskit.networks import fit_parameters
+        >>> states = {"rain": ["n", "y"], "wet": ["n", "y"]}
+        >>> fit = fit_parameters([("rain", "wet")], pd.DataFrame({"rain": ["y"], "wet": ["y"]}),
+        ...                      estimator="mle", states=states)
+        >>> more = fit.partial_fit(pd.DataFrame({"rain": ["y", "n"], "wet": ["n", "n"]}))
+        >>> more.network.cpt("wet").tolist(), fit.network.cpt("wet").tolist()[1]
+        ([[1.0, 0.0], [0.5, 0.5]], [0.0, 1.0])
+        """
         net = self.network
         states = {n: net.states(n) for n in net.nodes}
         more = count_families(net.dag, encode_data(net.nodes, data, states, sample_weight))
