@@ -19,6 +19,7 @@ from bayeskit.sequences.baum_welch import (
 )
 from bayeskit.sequences.chain import sample_chain, stationary_distribution
 from bayeskit.sequences.emissions import CategoricalEmission, Emission, PoissonEmission
+from bayeskit.sequences.examples import EXAMPLE_HMMS, example_hmm
 from bayeskit.sequences.forward_backward import (
     ForwardBackward,
     forward_backward,
@@ -31,6 +32,7 @@ from bayeskit.sequences.hmm import EMISSIONS, HiddenMarkovModel
 __all__ = [
     "COVARIANCE_TYPES",
     "EMISSIONS",
+    "EXAMPLE_HMMS",
     "CategoricalEmission",
     "Emission",
     "ForwardBackward",
@@ -38,6 +40,7 @@ __all__ = [
     "HiddenMarkovModel",
     "PoissonEmission",
     "baum_welch",
+    "example_hmm",
     "check_parameters",
     "expected_statistics",
     "forward_backward",

@@ -93,3 +93,57 @@ def check_settings(model) -> None:
     if not (model.tol >= 0):
         msg = f"tol must be >= 0, got {model.tol!r}"
         raise ValueError(msg)
+
+
+def _frame_pieces(frames, sequence_column, emission):
+    """Long DataFrames cut anywhere: a sequence that runs on past the end of one frame is held
+    back and joined to the start of the next, so every piece holds whole sequences."""
+    import pandas as pd
+
+    carry = None
+    for frame in frames:
+        if not isinstance(frame, pd.DataFrame):
+            msg = f"with sequence_column set, every chunk must be a DataFrame, got {type(frame)}"
+            raise ValueError(msg)
+        if sequence_column not in frame.columns:
+            msg = f"sequence_column {sequence_column!r} is not a column of a chunk"
+            raise ValueError(msg)
+        if carry is not None:
+            frame = pd.concat([carry, frame], ignore_index=True)
+        if not len(frame):
+            continue
+        ids = frame[sequence_column].to_numpy()
+        tail = len(ids) - int(np.argmax(ids[::-1] != ids[-1])) if (ids != ids[-1]).any() else 0
+        carry = frame.iloc[tail:]
+        if tail:
+            yield sequences(frame.iloc[:tail], None, sequence_column, emission)
+    if carry is not None and len(carry):
+        yield sequences(carry, None, sequence_column, emission)
+
+
+def pieces(chunks, sequence_column, emission):
+    """``(data, offsets)`` of each chunk of whole sequences.
+
+    A chunk is a long DataFrame (with ``sequence_column``; a sequence may run across chunk
+    boundaries), an ``(X, lengths)`` pair, or an array holding one sequence.
+    """
+    if sequence_column is not None:
+        yield from _frame_pieces(chunks, sequence_column, emission)
+        return
+    for chunk in chunks:
+        X, lengths = chunk if isinstance(chunk, tuple) else (chunk, None)
+        yield sequences(X, lengths, None, emission)
+
+
+def reiterable(chunks):
+    """A function giving a fresh pass over ``chunks`` each call; refuses a one-pass iterator
+    (Baum-Welch reads the data once per iteration)."""
+    if callable(chunks):
+        return lambda: iter(chunks())
+    if iter(chunks) is chunks:
+        msg = (
+            "chunks must be re-iterable (a list, a file's read_chunks, or a function returning "
+            "a fresh iterator): Baum-Welch reads the data once per iteration"
+        )
+        raise ValueError(msg)
+    return lambda: iter(chunks)

@@ -365,6 +365,23 @@ def _absolute_change_below(objective, tol: float) -> bool:
     return len(objective) > 1 and abs(objective[-1] - objective[-2]) < tol
 
 
+def _summed_statistics(emission, params, pieces, known, implementation) -> tuple[dict, float]:
+    """The E-step over pieces of whole sequences: their statistics and log-likelihoods added
+    (``known`` applies to a single piece)."""
+    stats, total, count = None, 0.0, 0
+    for piece, offsets in pieces:
+        count += 1
+        part, loglik = expected_statistics(
+            emission, params, piece, offsets, known if count == 1 else None, implementation
+        )
+        stats = part if stats is None else merge_statistics(stats, part)
+        total += float(loglik.sum())
+    if stats is None:
+        msg = "there are no sequences to learn from (every chunk was empty)"
+        raise ValueError(msg)
+    return stats, total
+
+
 def baum_welch(
     emission: Emission,
     params: dict,
@@ -378,6 +395,7 @@ def baum_welch(
     implementation: str = "scaling",
     max_iter: int = 10,
     tol: float = 1e-2,
+    progress=None,
 ) -> EMRun:
     """Baum-Welch from ``params``: E-step, M-step, ... until the objective changes by less
     than ``tol`` or ``max_iter`` iterations are made. Entries of ``startprob_`` and
@@ -389,9 +407,12 @@ def baum_welch(
         The emission distribution.
     params : dict
         The starting parameters.
-    data : ndarray
-        The observations of all sequences, as ``emission.check`` returns them.
-    offsets : ndarray of int
+    data : ndarray or callable
+        The observations of all sequences, as ``emission.check`` returns them; or, for data
+        too large for memory, a function that returns a fresh iterable of ``(data, offsets)``
+        pieces of whole sequences each time it is called (``offsets`` and ``known`` are then
+        None: the pieces carry their own, and every state is unknown).
+    offsets : ndarray of int or None
         Where each sequence starts, and the end.
     update : str
         Letters of the parameters to update.
@@ -405,6 +426,8 @@ def baum_welch(
         The most iterations.
     tol : float, default=1e-2
         The absolute change of the objective under which EM stops.
+    progress : None, bool or callable
+        Called as ``progress(iteration, log_likelihood)``; True shows a display.
 
     Returns
     -------
@@ -425,12 +448,19 @@ def baum_welch(
     [0.0, 6.0]
     >>> bool(np.all(np.diff(run.objective) >= 0))  # the objective never decreases
     True
+
+    The same from two chunks of one sequence each, read afresh on every iteration:
+
+    >>> halves = lambda: iter([(X[:10], np.array([0, 10])), (X[10:], np.array([0, 10]))])
+    >>> run = baum_welch(e, params, halves, None, update="stl", max_iter=50)
+    >>> run.parameters["lambdas_"].ravel().round(3).tolist()
+    [0.0, 6.0]
     """
     zeros = {k: np.asarray(params[k]) == 0 for k in ("startprob_", "transmat_")}
+    pieces = data if callable(data) else (lambda: iter([(data, offsets)]))
 
     def e_step(current, iteration):
-        stats, loglik = expected_statistics(emission, current, data, offsets, known, implementation)
-        total = float(loglik.sum())
+        stats, total = _summed_statistics(emission, current, pieces(), known, implementation)
         objective = total + log_prior(emission, current, startprob_prior, transmat_prior)
         return EStep((current, stats), objective, total)
 
@@ -446,5 +476,6 @@ def baum_welch(
         tol=tol,
         stop=_absolute_change_below,
         m_step_last=True,
+        progress=progress,
         description="Baum-Welch",
     )

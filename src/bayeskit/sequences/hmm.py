@@ -15,15 +15,13 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from bayeskit.estimate.em import EMRun
-from bayeskit.sequences import _data
+from bayeskit.sequences import _data, _learn
+from bayeskit.sequences._choice import ModelChoice
 from bayeskit.sequences.baum_welch import (
-    baum_welch,
     check_parameters,
-    initial_parameters,
     log_frame,
 )
-from bayeskit.sequences.chain import sample_chain, stationary_distribution
+from bayeskit.sequences.chain import sample_chain
 from bayeskit.sequences.emissions import CategoricalEmission, Emission, PoissonEmission
 from bayeskit.sequences.forward_backward import forward_backward, viterbi
 from bayeskit.sequences.gaussian import GaussianEmission
@@ -54,7 +52,7 @@ def _names(emission: Emission) -> tuple[str, ...]:
     return ("startprob_", "transmat_", *emission.parameter_names)
 
 
-class HiddenMarkovModel(BaseEstimator):
+class HiddenMarkovModel(ModelChoice, BaseEstimator):
     """A hidden Markov model with categorical, Gaussian or Poisson emissions.
 
     The names follow hmmlearn's, so that its users can switch without a dictionary:
@@ -255,33 +253,57 @@ class HiddenMarkovModel(BaseEstimator):
         emission = self._emission()
         data, offsets = _data.sequences(X, lengths, self.sequence_column, emission)
         known = _data.known_states(states, len(data), self.n_states)
-        init = _data.letters(emission, self.init_params, "init_params")
-        update = _data.letters(emission, self.params, "params")
-        rng = np.random.default_rng(self.random_state)
-        best: EMRun | None = None
-        for _ in range(self.n_init):
-            given = {k: getattr(self, k) for k in _names(emission) if hasattr(self, k)}
-            start = initial_parameters(emission, data, self.n_states, init, rng, given)
-            run = baum_welch(
-                emission,
-                start,
-                data,
-                offsets,
-                update=update,
-                known=known,
-                startprob_prior=self.startprob_prior,
-                transmat_prior=self.transmat_prior,
-                implementation=self.implementation,
-                max_iter=self.n_iter,
-                tol=self.tol,
-            )
-            if best is None or run.objective[-1] > best.objective[-1]:
-                best = run
-        assert best is not None  # n_init >= 1
-        for name, value in best.parameters.items():
-            setattr(self, name, value)
-        self.objective_, self.n_iter_, self.converged_ = best.objective, best.n_iter, best.converged
-        return self
+        return _learn.learn(self, emission, data, data, offsets, known)
+
+    def fit_chunks(self, chunks, *, progress=None) -> HiddenMarkovModel:
+        """Learn by Baum-Welch from data too large for memory, one chunk at a time.
+
+        Each iteration reads every chunk once: the E-step's expected statistics of each chunk
+        are added up (they are sums over sequences), then one M-step estimates from the total.
+        Memory holds one chunk and its posteriors at a time. The fit equals :meth:`fit` on
+        the whole data up to the order of the sums.
+
+        Parameters
+        ----------
+        chunks : re-iterable
+            A long frame's chunks (:func:`bayeskit.data.read_chunks` of a CSV or Parquet
+            file, or a list of DataFrames) with ``sequence_column`` set (a sequence may run
+            across chunk boundaries, but its rows must be consecutive); or ``(X, lengths)``
+            pairs; or arrays of one sequence each; or a function returning a fresh iterator
+            of any of these. The initialisation looks at the first chunk.
+        progress : bool or callable, optional
+            Called as ``progress(iteration, log_likelihood)``; True shows a display.
+
+        Returns
+        -------
+        HiddenMarkovModel
+            The fitted model.
+
+        Raises
+        ------
+        ValueError
+            When ``chunks`` can be read only once (a generator), is empty, or holds bad data.
+
+        Examples
+        --------
+        >>> X = np.r_[np.zeros(20), np.full(20, 5.0), np.zeros(20)][:, None]
+        >>> chunks = [(X[:30], [30]), (X[30:], [30])]
+        >>> model = HiddenMarkovModel(2, random_state=0).fit_chunks(chunks)
+        >>> sorted(model.means_.ravel().round(2).tolist())
+        [0.0, 5.0]
+        """
+        _data.check_settings(self)
+        emission = self._emission()
+        again = _data.reiterable(chunks)
+
+        def pieces():
+            return _data.pieces(again(), self.sequence_column, emission)
+
+        first = next(iter(pieces()), None)
+        if first is None:
+            msg = "chunks holds no data"
+            raise ValueError(msg)
+        return _learn.learn(self, emission, first[0], pieces, None, progress=progress)
 
     # ---------------------------------------------------------------- inference
 
@@ -309,7 +331,8 @@ class HiddenMarkovModel(BaseEstimator):
 
         Examples
         --------
-        >>> model = _rainy_sunny()
+        >>> from bayeskit.sequences import example_hmm
+        >>> model = example_hmm("rainy-sunny")
         >>> log_prob, post = model.score_samples([[0], [1], [2]])
         >>> round(float(np.exp(log_prob)), 6), post[0].round(4).tolist()
         (0.033612, [0.2317, 0.7683])
@@ -391,7 +414,8 @@ class HiddenMarkovModel(BaseEstimator):
 
         Examples
         --------
-        >>> log_prob, path = _rainy_sunny().decode([[0], [1], [2]])
+        >>> from bayeskit.sequences import example_hmm
+        >>> log_prob, path = example_hmm("rainy-sunny").decode([[0], [1], [2]])
         >>> path.tolist(), round(float(np.exp(log_prob)), 5)
         ([1, 0, 0], 0.01344)
         """
@@ -426,7 +450,8 @@ class HiddenMarkovModel(BaseEstimator):
 
         Examples
         --------
-        >>> _rainy_sunny().predict([[0], [1], [2]]).tolist()
+        >>> from bayeskit.sequences import example_hmm
+        >>> example_hmm("rainy-sunny").predict([[0], [1], [2]]).tolist()
         [1, 0, 0]
         """
         return self.decode(X, lengths)[1]
@@ -447,7 +472,8 @@ class HiddenMarkovModel(BaseEstimator):
 
         Examples
         --------
-        >>> _rainy_sunny().predict_proba([[0], [1], [2]]).round(4).tolist()
+        >>> from bayeskit.sequences import example_hmm
+        >>> example_hmm("rainy-sunny").predict_proba([[0], [1], [2]]).round(4).tolist()
         [[0.2317, 0.7683], [0.6241, 0.3759], [0.864, 0.136]]
         """
         return self.score_samples(X, lengths)[1]
@@ -478,7 +504,8 @@ class HiddenMarkovModel(BaseEstimator):
 
         Examples
         --------
-        >>> X, states = _rainy_sunny().sample(5, random_state=1)
+        >>> from bayeskit.sequences import example_hmm
+        >>> X, states = example_hmm("rainy-sunny").sample(5, random_state=1)
         >>> X.shape, states.shape
         ((5, 1), (5,))
         """
@@ -492,98 +519,3 @@ class HiddenMarkovModel(BaseEstimator):
         rng = np.random.default_rng(self.random_state if random_state is None else random_state)
         states = sample_chain(params["startprob_"], params["transmat_"], n_samples, rng, currstate)
         return emission.sample(params, states, rng), states
-
-    # ---------------------------------------------------------------- model choice
-
-    def n_parameters(self) -> int:
-        """The number of free parameters (for AIC and BIC); frozen ones are not counted.
-
-        Returns
-        -------
-        int
-
-        Examples
-        --------
-        >>> _rainy_sunny().n_parameters()  # 1 start + 2 transition + 2 x 2 emission
-        7
-        """
-        emission, params = self._fitted()
-        update = _data.letters(emission, self.params, "params")
-        n = self.n_states
-        total = (n - 1) * ("s" in update) + n * (n - 1) * ("t" in update)
-        if any(letter in update for letter in emission.codes):
-            total += emission.n_free_parameters(params)
-        return int(total)
-
-    def aic(self, X, lengths=None) -> float:
-        """Akaike's information criterion, ``-2 log P(X) + 2 k`` (lower is better).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_steps, n_features) or pandas.DataFrame
-            The observations.
-        lengths : array-like of int, optional
-            The sequence lengths (default one sequence).
-
-        Returns
-        -------
-        float
-
-        Examples
-        --------
-        >>> round(_rainy_sunny().aic([[0], [1], [2]]), 3)
-        20.786
-        """
-        return -2.0 * self.score(X, lengths) + 2.0 * self.n_parameters()
-
-    def bic(self, X, lengths=None) -> float:
-        """The Bayesian information criterion, ``-2 log P(X) + k log n`` with ``n`` the number
-        of observed steps (lower is better).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_steps, n_features) or pandas.DataFrame
-            The observations.
-        lengths : array-like of int, optional
-            The sequence lengths (default one sequence).
-
-        Returns
-        -------
-        float
-
-        Examples
-        --------
-        >>> round(_rainy_sunny().bic([[0], [1], [2]]), 3)
-        14.476
-        """
-        emission = self._emission()
-        data, _ = _data.sequences(X, lengths, self.sequence_column, emission)
-        return -2.0 * self.score(X, lengths) + self.n_parameters() * float(
-            np.log(max(len(data), 1))
-        )
-
-    def get_stationary_distribution(self) -> np.ndarray:
-        """The stationary distribution ``pi = pi A`` of the state chain.
-
-        Returns
-        -------
-        ndarray of shape (n_states,)
-            The left eigenvector of ``transmat_`` for eigenvalue 1, normalised (for a chain
-            with several closed classes, one of its stationary distributions).
-
-        Examples
-        --------
-        >>> _rainy_sunny().get_stationary_distribution().round(4).tolist()
-        [0.5714, 0.4286]
-        """
-        _, params = self._fitted()
-        return stationary_distribution(params["transmat_"])
-
-
-def _rainy_sunny() -> HiddenMarkovModel:
-    """Wikipedia's rainy (0) / sunny (1) model with walk (0), shop (1), clean (2), for examples."""
-    model = HiddenMarkovModel(2, emission="categorical")
-    model.startprob_ = np.array([0.6, 0.4])
-    model.transmat_ = np.array([[0.7, 0.3], [0.4, 0.6]])
-    model.emissionprob_ = np.array([[0.1, 0.4, 0.5], [0.6, 0.3, 0.1]])
-    return model
