@@ -90,8 +90,33 @@ class MixtureCounts:
         )
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> MixtureCounts:
-        """Re-lay the tables out for grown vocabularies: old code ``k`` of feature ``f`` moves to
-        ``remap[f][k]`` in a table of ``n_states[f]`` states (new states start at zero)."""
+        """Re-lay the tables out for grown vocabularies (``partial_fit`` meeting new categories).
+
+        Old code ``k`` of feature ``f`` moves to ``remap[f][k]`` in a table of ``n_states[f]``
+        states; the new states' expected counts start at zero.
+
+        Parameters
+        ----------
+        remap : dict of int to ndarray of int
+            For each categorical feature whose vocabulary grew, the new code of each old code.
+        n_states : ndarray of int, shape (n_features,)
+            Each categorical feature's number of states after growing.
+
+        Returns
+        -------
+        MixtureCounts
+            New statistics; the arrays other than the regrown tables are shared, not copied.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit import SubclassNaiveBayes
+        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"]})  # codes: rain 0, sun 1
+        >>> stats = SubclassNaiveBayes().fit(X, ["play", "stay", "play", "stay"]).stats_
+        >>> grown = stats.regrow({0: np.array([0, 2])}, np.array([3]))  # a new code 1: "snow"
+        >>> grown.feature_count[0][:, 0].round(6).tolist()  # (class, component 0, state)
+        [[0.0, 0.0, 2.0], [2.0, 0.0, 0.0]]
+        """
         tables = list(self.feature_count)
         for f, where in remap.items():
             old = tables[f]
@@ -109,12 +134,40 @@ class MixtureCounts:
         )
 
     def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
-        """Check statistics read from a model file against ``layout``: every count array
-        float64, finite and non-negative, of the shapes the classes, the component slots and the
-        vocabularies give; ``n_components`` integers in ``[1, n_slots]``; no count in a slot
-        beyond a class's components; each class's component counts summing to its class count;
-        the record free of NaN. Numeric (unbinned) columns are refused. ValueError naming the
-        field otherwise."""
+        """Check statistics read from a model file against ``layout``.
+
+        Every count array float64, finite and non-negative, of the shapes the classes, the
+        component slots and the vocabularies give; ``n_components`` integers in
+        ``[1, n_slots]``; no count in a slot beyond a class's components; each class's
+        component counts summing to its class count; the record free of NaN. Numeric
+        (unbinned) columns are refused.
+
+        Parameters
+        ----------
+        layout : Layout
+            The number of classes, each categorical feature's number of states and the
+            numeric columns (there must be none).
+        where : str, default="stats_"
+            The statistics' path in the model, which starts every error message.
+
+        Raises
+        ------
+        ValueError
+            If the statistics do not fit, naming the field and the problem.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit import SubclassNaiveBayes
+        >>> from bayeskit.stats import Layout
+        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"]})
+        >>> stats = SubclassNaiveBayes().fit(X, ["play", "stay", "play", "stay"]).stats_
+        >>> stats.validate(Layout(2, (2,), ("states",)))  # fits: no output
+        >>> stats.validate(Layout(2, (2,), ("states",), 1, ("temp",)))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: stats_.feature_count: a mixture of naive Bayes components has tables ...
+        """
         n_classes = layout.n_classes
         total = checks.class_count(self.class_count, f"{where}.class_count", n_classes)
         comp = checks.counts(
