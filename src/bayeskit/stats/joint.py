@@ -75,11 +75,34 @@ class JointCounts:
         return JointCounts(self.class_count + other.class_count, self.n_states, combos, counts)
 
     def validate(self, layout: Layout, where: str = "stats_") -> None:
-        """Check the counts fit ``layout`` (read from a model file): ``class_count`` as in
-        :class:`~bayeskit.stats.CategoricalCounts`; ``n_states`` equal to the vocabulary sizes;
-        ``combos`` signed integer codes in ``[-1, n_states_j)``, distinct and sorted (the
-        binary search of :meth:`find` relies on it); ``counts`` of shape ``(m, n_classes)``,
-        float64, finite and non-negative. Raises ValueError naming the field."""
+        """Check the counts fit ``layout`` (read from a model file).
+
+        ``class_count`` as in :class:`~bayeskit.stats.CategoricalCounts`; ``n_states`` equal to
+        the vocabulary sizes; ``combos`` signed integer codes in ``[-1, n_states_j)``, distinct
+        and sorted (the binary search of :meth:`find` relies on it); ``counts`` of shape
+        ``(m, n_classes)``, float64, finite and non-negative, summing to the class counts.
+
+        Parameters
+        ----------
+        layout : Layout
+            The number of classes and each categorical feature's number of states.
+        where : str, default="stats_"
+            The counts' path in the model, which starts every error message.
+
+        Raises
+        ------
+        ValueError
+            If the counts do not fit, naming the field and the problem.
+
+        Examples
+        --------
+        >>> jc = joint_counts(np.array([[0, 1], [1, 0]]), np.array([0, 1]), 2, [2, 2])
+        >>> jc.validate(Layout(2, (2, 2), ("states", "states")))  # fits: no output
+        >>> jc.validate(Layout(2, (2, 3), ("states", "states")))
+        Traceback (most recent call last):
+        ...
+        ValueError: stats_.n_states[1]: 2 does not match the vocabulary sizes: 3 states
+        """
         checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
         d = len(layout.n_states)
         sizes = checks.array(
@@ -113,8 +136,30 @@ class JointCounts:
             )
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> JointCounts:
-        """Re-code for grown vocabularies: old code ``k`` of attribute ``f`` becomes
-        ``remap[f][k]``; the domain sizes become ``n_states``."""
+        """Re-code for grown vocabularies (``partial_fit`` meeting new categories).
+
+        Old code ``k`` of attribute ``f`` becomes ``remap[f][k]``; the domain sizes become
+        ``n_states``; the combinations are sorted again.
+
+        Parameters
+        ----------
+        remap : dict of int to ndarray of int
+            For each attribute whose vocabulary grew, the new code of each old code.
+        n_states : array-like of int, shape (n_features,)
+            Each attribute's number of states after growing.
+
+        Returns
+        -------
+        JointCounts
+            The same counts under the new codes (missing codes stay -1).
+
+        Examples
+        --------
+        >>> jc = joint_counts(np.array([[0, 1], [1, 0]]), np.array([0, 1]), 2, [2, 2])
+        >>> grown = jc.regrow({0: np.array([0, 2])}, [3, 2])  # a new code 1 for attribute 0
+        >>> grown.combos.tolist(), grown.counts.tolist()
+        ([[0, 1], [2, 0]], [[1.0, 0.0], [0.0, 1.0]])
+        """
         n_states = np.asarray(n_states, dtype=np.int64)
         rows = self.combos.astype(code_dtype(int(n_states.max(initial=1))))
         for f, where in remap.items():
@@ -131,6 +176,16 @@ class JointCounts:
         Summing the counts of a joint table over the attributes not in ``columns`` is
         marginalisation; for data with missing codes this is "available-case" counting: each
         marginal is counted from the rows that observe it.
+
+        Parameters
+        ----------
+        columns : sequence of int
+            The attributes kept, in the order of the new combinations' columns.
+
+        Returns
+        -------
+        JointCounts
+            Counts over the sub-combinations; ``class_count`` stays that of all the rows.
 
         Examples
         --------
@@ -149,6 +204,17 @@ class JointCounts:
     def find(self, rows: np.ndarray) -> np.ndarray:
         """Index into ``combos`` of each row of ``rows`` (codes over the same attributes), -1 where
         the combination was never seen.
+
+        Parameters
+        ----------
+        rows : ndarray of int, shape (n_rows, n_features)
+            Codes, -1 = missing (a row matches a combination with the same missing codes).
+
+        Returns
+        -------
+        ndarray of intp, shape (n_rows,)
+            The row of ``combos`` (and of ``counts``) each row matches, -1 for none (a code
+            outside the vocabularies matches none).
 
         Examples
         --------
@@ -181,6 +247,23 @@ class JointCounts:
         """The full table of the complete rows, shape ``(n_classes, *n_states)``.
 
         Only for small domains: refuses more than ``max_cells`` cells.
+
+        Parameters
+        ----------
+        max_cells : int, default=10_000_000
+            The largest table built, in cells (``n_classes`` times the product of
+            ``n_states``).
+
+        Returns
+        -------
+        ndarray of float64, shape (n_classes, *n_states)
+            ``out[c, v_1, ..., v_d]`` is the weighted count of class-``c`` rows with those codes;
+            rows with a missing code are left out.
+
+        Raises
+        ------
+        ValueError
+            If the table would have more than ``max_cells`` cells.
 
         Examples
         --------
