@@ -98,13 +98,49 @@ class GaussianMoments:
         return GaussianMoments(n, self.mean + delta * frac_b, self.m2 + other.m2 + delta**2 * cross)
 
     def pooled(self) -> GaussianMoments:
-        """The moments of all classes together, shape ``(1, n_features)``."""
+        """The moments of all classes together, shape ``(1, n_features)``.
+
+        Returns
+        -------
+        GaussianMoments
+            One row: the classes merged by the same exact ``+`` that merges chunks of data.
+
+        Examples
+        --------
+        >>> gm = gaussian_moments(np.array([[1.0], [3.0], [5.0], [7.0]]), np.array([0, 0, 1, 1]), 2)
+        >>> pooled = gm.pooled()
+        >>> pooled.count.tolist(), pooled.mean.tolist(), pooled.m2.tolist()
+        ([[4.0]], [[4.0]], [[20.0]])
+        """
         return _pooled(self)
 
     def validate(self, layout: Layout, where: str = "stats_") -> None:
-        """Check the moments fit ``layout`` (read from a model file): three float64 arrays of
-        shape ``(n_classes, n_numeric)``; counts finite and non-negative, means finite, M2
-        finite and non-negative. Raises ValueError naming the field."""
+        """Check the moments fit ``layout`` (read from a model file).
+
+        Three float64 arrays of shape ``(n_classes, n_numeric)``; counts finite and
+        non-negative, means finite, M2 finite and non-negative, both zero where the count is.
+
+        Parameters
+        ----------
+        layout : Layout
+            The number of classes and of numeric features (``n_classes``, ``n_numeric``).
+        where : str, default="stats_"
+            The moments' path in the model, which starts every error message.
+
+        Raises
+        ------
+        ValueError
+            If the moments do not fit, naming the field and the problem.
+
+        Examples
+        --------
+        >>> gm = gaussian_moments(np.array([[1.0], [3.0], [5.0]]), np.array([0, 0, 1]), 2)
+        >>> gm.validate(Layout(2, (), (), 1, ("temp",)))  # fits: no output
+        >>> gm.validate(Layout(2, (), (), 2, ("temp", "wind")))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: stats_.count: shape (2, 1) does not match (2, 2): 2 classes by 2 numeric ...
+        """
         dims = ((layout.n_classes, "classes"), (layout.n_numeric, "numeric features"))
         count = checks.counts(self.count, f"{where}.count", dims)
         mean = checks.finite(self.mean, f"{where}.mean", dims)
@@ -195,14 +231,52 @@ class ScatterMoments:
         return ScatterMoments(n, mean, self.scatter + other.scatter + outer)
 
     def pooled(self) -> ScatterMoments:
-        """The moments of all classes together, count of shape ``(1,)``."""
+        """The moments of all classes together, count of shape ``(1,)``.
+
+        Returns
+        -------
+        ScatterMoments
+            One class: the classes merged by the same exact ``+`` that merges chunks of data
+            (the scatter about the pooled mean).
+
+        Examples
+        --------
+        >>> x, y = np.array([[0.0, 0.0], [2.0, 2.0], [1.0, 5.0]]), np.array([0, 0, 1])
+        >>> pooled = scatter_moments(x, y, 2).pooled()
+        >>> pooled.count.tolist(), pooled.scatter[0].round(4).tolist()
+        ([3.0], [[2.0, 2.0], [2.0, 12.6667]])
+        """
         return _pooled(self)
 
     def validate(self, layout: Layout, where: str = "stats_") -> None:
         """Check the moments fit ``layout`` (read from a model file): float64 count
         ``(n_classes,)`` finite and non-negative, mean ``(n_classes, d)`` finite, and scatter
         ``(n_classes, d, d)`` finite, symmetric and positive semi-definite (up to rounding), with
-        ``d = n_numeric``. Raises ValueError naming the field."""
+        ``d = n_numeric``; mean and scatter zero where the count is.
+
+        Parameters
+        ----------
+        layout : Layout
+            The number of classes and of numeric features (``n_classes``, ``n_numeric``).
+        where : str, default="stats_"
+            The moments' path in the model, which starts every error message.
+
+        Raises
+        ------
+        ValueError
+            If the moments do not fit, naming the field and the problem (``stats_.scatter[0]``).
+
+        Examples
+        --------
+        >>> x, y = np.array([[0.0, 0.0], [2.0, 2.0], [1.0, 5.0]]), np.array([0, 0, 1])
+        >>> sm = scatter_moments(x, y, 2)
+        >>> sm.validate(Layout(2, (), (), 2, ("a", "b")))  # fits: no output
+        >>> sm.scatter[0] = [[1.0, 2.0], [2.0, 1.0]]  # edited: an eigenvalue of -1
+        >>> sm.validate(Layout(2, (), (), 2, ("a", "b")))
+        Traceback (most recent call last):
+        ...
+        ValueError: stats_.scatter[0]: is not positive semi-definite (eigenvalue -1)
+        """
         n_classes, d = layout.n_classes, layout.n_numeric
         features = (d, "numeric features")
         checks.counts(self.count, f"{where}.count", ((n_classes, "classes"),))
@@ -345,13 +419,50 @@ class ShrinkageMoments:
         return ShrinkageMoments(scatter, a3 + b3, a4 + b4)
 
     def pooled(self) -> ShrinkageMoments:
-        """The moments of all classes together, count of shape ``(1,)``."""
+        """The moments of all classes together, count of shape ``(1,)``.
+
+        Returns
+        -------
+        ShrinkageMoments
+            One class: the classes merged by the same exact ``+`` that merges chunks of data.
+
+        Examples
+        --------
+        >>> x = np.array([[0.0, 0.0], [2.0, 2.0], [1.0, 5.0]])
+        >>> pooled = shrinkage_moments(x, np.array([0, 0, 1]), 2).pooled()
+        >>> whole = shrinkage_moments(x, np.array([0, 0, 0]), 1)  # one class from the start
+        >>> bool(np.allclose(pooled.norm4, whole.norm4) and np.allclose(pooled.norm3, whole.norm3))
+        True
+        """
         return _pooled(self)
 
     def validate(self, layout: Layout, where: str = "stats_") -> None:
         """Check the moments fit ``layout`` (read from a model file): the scatter moments (see
         :meth:`ScatterMoments.validate`), norm3 ``(n_classes, n_numeric)`` finite, norm4
-        ``(n_classes,)`` finite and non-negative. Raises ValueError naming the field."""
+        ``(n_classes,)`` finite and non-negative, both zero where the count is.
+
+        Parameters
+        ----------
+        layout : Layout
+            The number of classes and of numeric features (``n_classes``, ``n_numeric``).
+        where : str, default="stats_"
+            The moments' path in the model, which starts every error message.
+
+        Raises
+        ------
+        ValueError
+            If the moments do not fit, naming the field and the problem.
+
+        Examples
+        --------
+        >>> x, y = np.array([[0.0, 0.0], [2.0, 2.0], [1.0, 5.0]]), np.array([0, 0, 1])
+        >>> sm = shrinkage_moments(x, y, 2)
+        >>> sm.validate(Layout(2, (), (), 2, ("a", "b")))  # fits: no output
+        >>> sm.validate(Layout(3, (), (), 2, ("a", "b")))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: stats_.scatter.count: shape (2,) does not match (3,): 3 classes
+        """
         if not isinstance(self.scatter, ScatterMoments):
             checks.fail(f"{where}.scatter", "expected ScatterMoments")
         self.scatter.validate(layout, f"{where}.scatter")
