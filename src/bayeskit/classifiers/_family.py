@@ -349,7 +349,7 @@ class FamilyClassifier(BayesClassifier):
 
         Returns
         -------
-        log_table : ndarray of shape (n_classes, *states of given, states of feature)
+        log_table : ndarray of shape (n_classes, states of each given feature..., states of feature)
             The smoothed log conditional probabilities: classes in ``classes_`` order, states
             in the order of ``schema_.column(name).categories``; each table sums to 1 along
             its last axis.
@@ -394,7 +394,7 @@ class FamilyClassifier(BayesClassifier):
 
         Returns
         -------
-        log_table : ndarray of shape (n_classes, *states of features)
+        log_table : ndarray of shape (n_classes, states of each feature...)
             The smoothed log joint probabilities, classes in ``classes_`` order and states in
             the order of ``schema_.column(name).categories``; the table sums to 1.
 

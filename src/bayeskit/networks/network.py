@@ -309,7 +309,7 @@ class BayesianNetwork:
 
         Returns
         -------
-        ndarray of shape (*parent cardinalities, cardinality)
+        ndarray of shape (parent cardinalities..., cardinality)
             Axes: the parents (:meth:`DAG.parents` order), then the node; each row sums to 1.
 
         Examples

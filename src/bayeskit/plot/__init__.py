@@ -1,5 +1,5 @@
 """Figures of fitted classifiers (class densities, decision regions) and of Bayesian networks
-(their DAGs), with matplotlib.
+(their DAGs), and of hidden Markov models (state sequences), with matplotlib.
 
 The figures of Zaki & Meira ch. 18 (Figs. 18.1 and 18.2): over two numeric features, each class's
 normal density drawn as level curves, the 1% level (1% of the class's peak density) among them,
@@ -16,5 +16,6 @@ from __future__ import annotations
 from bayeskit.plot.densities import DEFAULT_LEVELS, density_contours  # noqa: F401
 from bayeskit.plot.networks import NETWORK_FONTSIZE, NetworkDrawing, network  # noqa: F401
 from bayeskit.plot.regions import decision_regions
+from bayeskit.plot.sequences import state_sequence
 
-__all__ = ["NetworkDrawing", "decision_regions", "density_contours", "network"]
+__all__ = ["NetworkDrawing", "decision_regions", "density_contours", "network", "state_sequence"]

@@ -64,8 +64,10 @@ class ForwardBackward:
 
 
 def sequence_offsets(lengths, n_steps: int) -> np.ndarray:
-    """Where each sequence starts in a concatenation of ``n_steps`` rows, and where the last
-    ends: ``[0, l_1, l_1 + l_2, ..., n_steps]``.
+    """Where each sequence of a concatenation of ``n_steps`` rows starts, and the end.
+
+    For lengths ``l_1, l_2, ...`` the offsets are ``0, l_1, l_1 + l_2``, and so on up to
+    ``n_steps``.
 
     Parameters
     ----------
