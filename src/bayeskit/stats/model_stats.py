@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bayeskit.stats import _model_checks as _checks
 from bayeskit.stats import checks
 from bayeskit.stats.counts import CategoricalCounts
 from bayeskit.stats.families import FamilyCounts, ScoredCounts, WithCounts
@@ -19,11 +20,6 @@ from bayeskit.stats.joint import JointCounts
 from bayeskit.stats.moments import GaussianMoments, ShrinkageMoments
 
 __all__ = ["EnsembleCounts", "FullStats", "KNNStats", "NaiveStats", "TreeCounts"]
-
-
-def _column(layout: checks.Layout, f: int) -> str:
-    names = layout.column_names
-    return repr(names[f]) if f < len(names) else str(f)
 
 
 @dataclass(frozen=True)
@@ -66,30 +62,7 @@ class NaiveStats:
         """Check statistics read from a model file against ``layout`` (a
         :class:`bayeskit.stats.checks.Layout`); ValueError naming the field if they do not
         fit."""
-        for name, kind in (("counts", CategoricalCounts), ("moments", GaussianMoments)):
-            if not isinstance(getattr(self, name), kind):
-                msg = f"{where}.{name}: expected {kind.__name__}"
-                raise ValueError(msg)
-        self.counts.validate(layout, f"{where}.counts")
-        self.moments.validate(layout, f"{where}.moments")
-        classes = self.counts.class_count
-        rule = "a feature counts only rows counted in class_count (missing values are skipped)"
-        for f, table in enumerate(self.counts.feature_count):
-            checks.at_most(
-                table.sum(axis=1),
-                classes,
-                f"{where}.counts.feature_count[{f}]",
-                f"the weight counted per class of column {_column(layout, f)}",
-                rule,
-            )
-        for j, name in enumerate(layout.numeric_names):
-            checks.at_most(
-                self.moments.count[:, j],
-                classes,
-                f"{where}.moments.count[:, {j}]",
-                f"the weight counted per class of numeric column {name!r}",
-                rule,
-            )
+        _checks.validate_naive(self, layout, where)
 
 
 @dataclass(frozen=True)
@@ -212,28 +185,7 @@ class KNNStats:
         :class:`bayeskit.stats.checks.Layout`): codes in range of the vocabularies, values
         float64 without infinities (NaN = missing), class indices in range, weights finite and
         positive, ``class_count`` their sum per class. ValueError naming the field otherwise."""
-        codes = checks.codes(self.codes, f"{where}.codes", layout.n_states, layout.state_names)
-        n = codes.shape[0]
-        rows = (n, "rows (of codes)")
-        values = checks.array(
-            self.values, f"{where}.values", (rows, (layout.n_numeric, "numeric features"))
-        )
-        if np.isinf(values).any():
-            checks.fail(f"{where}.values", "holds infinite values (NaN is the missing mark)")
-        y = checks.array(self.y, f"{where}.y", (rows,), kind="int")
-        if n and (y.min() < 0 or y.max() >= layout.n_classes):
-            checks.fail(f"{where}.y", f"holds class indices outside [0, {layout.n_classes})")
-        weight = checks.nonnegative(self.weight, f"{where}.weight", (rows,))
-        if (weight <= 0).any():
-            checks.fail(f"{where}.weight", "holds weights of zero (such rows are never kept)")
-        total = checks.class_count(self.class_count, f"{where}.class_count", layout.n_classes)
-        summed = np.bincount(y, weights=weight, minlength=layout.n_classes) if n else 0 * total
-        if not np.allclose(summed, total, rtol=checks.RTOL, atol=0):
-            checks.fail(
-                f"{where}.class_count",
-                f"{total.tolist()} differs from the weights of the rows per class "
-                f"{summed.tolist()}",
-            )
+        _checks.validate_knn(self, layout, where)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> KNNStats:
         """Re-code categorical column ``j`` by ``remap[j]`` (old code -> new code) after its
@@ -310,41 +262,7 @@ class TreeCounts(WithCounts):
         """The tree: node 0 the root, every other node's parent an earlier node that splits on
         a feature, with a code of that feature no sibling has and no feature split twice on a
         path; then the counts as :meth:`FamilyCounts.validate` with the node column."""
-        if not isinstance(self.counts, FamilyCounts):
-            checks.fail(f"{where}.counts", "expected FamilyCounts")
-        split = checks.array(self.split, f"{where}.split", ((None, "nodes"),), kind="int")
-        n = len(split)
-        dims = ((n, "nodes"),)
-        parent = checks.array(self.parent, f"{where}.parent", dims, kind="int")
-        value = checks.array(self.value, f"{where}.value", dims, kind="int")
-        d = len(layout.n_states)
-        if n == 0 or parent[0] != -1 or value[0] != -1:
-            checks.fail(f"{where}.parent", "node 0 must be the root (parent and value -1)")
-        if ((split < -1) | (split >= d)).any():
-            checks.fail(f"{where}.split", f"must be -1 or a feature below {d}")
-        seen: set[tuple[int, int]] = set()
-        path: list[frozenset] = [frozenset()]
-        for i in range(1, n):
-            p, v = int(parent[i]), int(value[i])
-            a = int(split[p]) if 0 <= p < i else -1
-            if a < 0 or not 0 <= v < layout.n_states[a] or (p, v) in seen:
-                checks.fail(
-                    f"{where}.parent[{i}]",
-                    "must be an earlier node that splits, reached by a code of its feature "
-                    "no sibling has",
-                )
-            seen.add((p, v))
-            path.append(path[p] | {a})
-        for i in range(n):
-            if split[i] >= 0 and int(split[i]) in path[i]:
-                checks.fail(f"{where}.split[{i}]", "splits on a feature already split above")
-        wider = checks.Layout(
-            layout.n_classes,
-            (*layout.n_states, n),
-            (*layout.state_names, "nodes of the tree"),
-            column_names=(*layout.column_names, "tree node") if layout.column_names else (),
-        )
-        self.counts.validate(wider, f"{where}.counts")
+        _checks.validate_tree(self, layout, where)
 
 
 @dataclass(frozen=True)
