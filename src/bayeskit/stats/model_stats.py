@@ -56,12 +56,63 @@ class NaiveStats:
         return NaiveStats(self.counts + other.counts, self.moments + other.moments)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> NaiveStats:
+        """The counts regrown for grown vocabularies (see :meth:`CategoricalCounts.regrow`);
+        the moments unchanged.
+
+        Parameters
+        ----------
+        remap : dict of int to ndarray of int
+            For each categorical feature whose vocabulary grew, the new code of each old code.
+        n_states : ndarray of int, shape (n_features,)
+            Each categorical feature's number of states after growing.
+
+        Returns
+        -------
+        NaiveStats
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit import NaiveBayes
+        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "temp": [30.0, 12, 28, 15]})
+        >>> stats = NaiveBayes(discretize=None).fit(X, ["play", "stay", "play", "stay"]).stats_
+        >>> grown = stats.regrow({0: np.array([0, 2])}, np.array([3]))  # a new code 1
+        >>> grown.counts.feature_count[0].tolist()  # (class, sky): rain, new, sun
+        [[0.0, 0.0, 2.0], [2.0, 0.0, 0.0]]
+        """
         return NaiveStats(self.counts.regrow(remap, n_states), self.moments)
 
     def validate(self, layout, where: str = "stats_") -> None:
-        """Check statistics read from a model file against ``layout`` (a
-        :class:`bayeskit.stats.checks.Layout`); ValueError naming the field if they do not
-        fit."""
+        """Check statistics read from a model file against ``layout``.
+
+        The counts as :meth:`CategoricalCounts.validate` and the moments as
+        :meth:`GaussianMoments.validate`; no feature counting more weight in a class than the
+        class count.
+
+        Parameters
+        ----------
+        layout : Layout
+            The classes, vocabulary sizes and numeric columns the statistics must fit.
+        where : str, default="stats_"
+            The statistics' path in the model, which starts every error message.
+
+        Raises
+        ------
+        ValueError
+            If they do not fit, naming the field and the problem.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit import NaiveBayes
+        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "temp": [30.0, 12, 28, 15]})
+        >>> stats = NaiveBayes(discretize=None).fit(X, ["play", "stay", "play", "stay"]).stats_
+        >>> stats.validate(checks.Layout(2, (2,), ("states",), 1, ("temp",)))  # fits: no output
+        >>> stats.validate(checks.Layout(2, (2,), ("states",), 2, ("t", "w")))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: stats_.moments.count: shape (2, 1) does not match (2, 2): ...
+        """
         _checks.validate_naive(self, layout, where)
 
 
@@ -102,12 +153,63 @@ class FullStats:
         return FullStats(self.joint + other.joint, moments)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> FullStats:
+        """The joint counts re-coded for grown vocabularies (see :meth:`JointCounts.regrow`);
+        the moments unchanged.
+
+        Parameters
+        ----------
+        remap : dict of int to ndarray of int
+            For each categorical feature whose vocabulary grew, the new code of each old code.
+        n_states : ndarray of int, shape (n_features,)
+            Each categorical feature's number of states after growing.
+
+        Returns
+        -------
+        FullStats
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit import FullBayes
+        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "temp": [30.0, 12, 28, 15]})
+        >>> stats = FullBayes(discretize=None).fit(X, ["play", "stay", "play", "stay"]).stats_
+        >>> grown = stats.regrow({0: np.array([0, 2])}, np.array([3]))  # a new code 1
+        >>> stats.joint.combos.tolist(), grown.joint.combos.tolist()
+        ([[0], [1]], [[0], [2]])
+        """
         return FullStats(self.joint.regrow(remap, n_states), self.moments)
 
     def validate(self, layout, where: str = "stats_") -> None:
-        """Check statistics read from a model file against ``layout`` (a
-        :class:`bayeskit.stats.checks.Layout`); ValueError naming the field if they do not
-        fit."""
+        """Check statistics read from a model file against ``layout``.
+
+        The joint counts as :meth:`JointCounts.validate` and the moments as
+        :meth:`ShrinkageMoments.validate`; no class with more weight of complete numeric rows
+        than its class count.
+
+        Parameters
+        ----------
+        layout : Layout
+            The classes, vocabulary sizes and numeric columns the statistics must fit.
+        where : str, default="stats_"
+            The statistics' path in the model, which starts every error message.
+
+        Raises
+        ------
+        ValueError
+            If they do not fit, naming the field and the problem.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit import FullBayes
+        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "temp": [30.0, 12, 28, 15]})
+        >>> stats = FullBayes(discretize=None).fit(X, ["play", "stay", "play", "stay"]).stats_
+        >>> stats.validate(checks.Layout(2, (2,), ("states",), 1, ("temp",)))  # fits: no output
+        >>> stats.validate(checks.Layout(2, (2,), ("states",), 2, ("t", "w")))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: stats_.moments.scatter.mean: shape (2, 1) does not match (2, 2): ...
+        """
         for name, kind in (("joint", JointCounts), ("moments", ShrinkageMoments)):
             if not isinstance(getattr(self, name), kind):
                 msg = f"{where}.{name}: expected {kind.__name__}"
@@ -184,12 +286,60 @@ class KNNStats:
         """Check statistics read from a model file against ``layout`` (a
         :class:`bayeskit.stats.checks.Layout`): codes in range of the vocabularies, values
         float64 without infinities (NaN = missing), class indices in range, weights finite and
-        positive, ``class_count`` their sum per class. ValueError naming the field otherwise."""
+        positive, ``class_count`` their sum per class.
+
+        Parameters
+        ----------
+        layout : Layout
+            The classes, vocabulary sizes and numeric columns the statistics must fit.
+        where : str, default="stats_"
+            The statistics' path in the model, which starts every error message.
+
+        Raises
+        ------
+        ValueError
+            If they do not fit, naming the field and the problem.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit import KNNBayes
+        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "temp": [30.0, 12, 28, 15]})
+        >>> stats = KNNBayes().fit(X, ["play", "stay", "play", "stay"]).stats_
+        >>> stats.validate(checks.Layout(2, (2,), ("states",), 1, ("temp",)))  # fits: no output
+        >>> stats.validate(checks.Layout(2, (2,), ("states",), 2, ("t", "w")))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: stats_.values: shape (4, 1) does not match (4, 2): ...
+        """
         _checks.validate_knn(self, layout, where)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> KNNStats:
         """Re-code categorical column ``j`` by ``remap[j]`` (old code -> new code) after its
-        vocabulary grew; ``n_states`` is unused (a row needs no table to be re-laid out)."""
+        vocabulary grew; ``n_states`` is unused (a row needs no table to be re-laid out).
+
+        Parameters
+        ----------
+        remap : dict of int to ndarray of int
+            For each categorical feature whose vocabulary grew, the new code of each old code.
+        n_states : ndarray of int, shape (n_features,)
+            Unused.
+
+        Returns
+        -------
+        KNNStats
+            The same rows, re-coded (missing codes stay -1).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit import KNNBayes
+        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "temp": [30.0, 12, 28, 15]})
+        >>> stats = KNNBayes().fit(X, ["play", "stay", "play", "stay"]).stats_
+        >>> grown = stats.regrow({0: np.array([0, 2])}, np.array([3]))  # a new code 1
+        >>> stats.codes.ravel().tolist(), grown.codes.ravel().tolist()
+        ([1, 0, 1, 0], [2, 0, 2, 0])
+        """
         codes = self.codes.astype(np.int64)
         for j, new_code in remap.items():
             col = codes[:, j]  # a view: re-coded in place
@@ -246,9 +396,31 @@ class TreeCounts(WithCounts):
         return TreeCounts(self.counts + other.counts, self.split, self.parent, self.value)
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> TreeCounts:
-        """Grown vocabularies of the features (``n_states``: features then the class): the
-        counts regrow and each branch's code moves with its category; the node column keeps its
-        size."""
+        """Re-lay the counts out for grown vocabularies of the features: the counts regrow
+        (see :meth:`FamilyCounts.regrow`) and each branch's code moves with its category; the
+        node column keeps its size.
+
+        Parameters
+        ----------
+        remap : dict of int to ndarray of int
+            For each categorical feature whose vocabulary grew, the new code of each old code.
+        n_states : ndarray of int, shape (n_features + 1,)
+            Each feature's number of states after growing, then the number of classes.
+
+        Returns
+        -------
+        TreeCounts
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit import NBTree
+        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "wind": ["n", "y", "n", "n"]})
+        >>> stats = NBTree().fit(X, ["play", "stay", "play", "stay"]).stats_
+        >>> grown = stats.regrow({0: np.array([0, 2])}, np.array([3, 2, 2]))  # a new code 1
+        >>> grown.counts.n_states.tolist()  # sky, wind, the tree node, the class
+        [3, 2, 1, 2]
+        """
         n_states = np.asarray(n_states, dtype=np.int64)
         full = np.concatenate([n_states[:-1], [len(self.split)], n_states[-1:]])
         value = self.value.copy()  # the branches follow their codes to the new ones
@@ -259,9 +431,36 @@ class TreeCounts(WithCounts):
         return TreeCounts(self.counts.regrow(remap, full), self.split, self.parent, value)
 
     def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
-        """The tree: node 0 the root, every other node's parent an earlier node that splits on
+        """Check statistics read from a model file against ``layout``.
+
+        The tree: node 0 the root, every other node's parent an earlier node that splits on
         a feature, with a code of that feature no sibling has and no feature split twice on a
-        path; then the counts as :meth:`FamilyCounts.validate` with the node column."""
+        path; then the counts as :meth:`FamilyCounts.validate` with the node column.
+
+        Parameters
+        ----------
+        layout : Layout
+            The classes, vocabulary sizes and numeric columns the statistics must fit.
+        where : str, default="stats_"
+            The statistics' path in the model, which starts every error message.
+
+        Raises
+        ------
+        ValueError
+            If they do not fit, naming the field and the problem.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit import NBTree
+        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "wind": ["n", "y", "n", "n"]})
+        >>> stats = NBTree().fit(X, ["play", "stay", "play", "stay"]).stats_
+        >>> stats.validate(checks.Layout(2, (2, 2), ("states", "states")))  # fits: no output
+        >>> stats.validate(checks.Layout(2, (3, 2), ("states", "states")))
+        Traceback (most recent call last):
+        ...
+        ValueError: stats_.counts.n_states[0]: is 2, expected 3 states
+        """
         _checks.validate_tree(self, layout, where)
 
 
@@ -307,10 +506,59 @@ class EnsembleCounts:
         )
 
     def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> EnsembleCounts:
+        """Each member regrown for grown vocabularies (see :meth:`ScoredCounts.regrow`).
+
+        Parameters
+        ----------
+        remap : dict of int to ndarray of int
+            For each categorical feature whose vocabulary grew, the new code of each old code.
+        n_states : ndarray of int, shape (n_features + 1,)
+            Each feature's number of states after growing, then the number of classes.
+
+        Returns
+        -------
+        EnsembleCounts
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit.classifiers import SelectiveKDBEnsemble
+        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "wind": ["n", "y", "n", "n"]})
+        >>> stats = SelectiveKDBEnsemble(n_estimators=2).fit(X, ["go", "stay", "go", "stay"]).stats_
+        >>> grown = stats.regrow({0: np.array([0, 2])}, np.array([3, 2, 2]))  # a new code 1
+        >>> [member.n_states.tolist() for member in grown.members]
+        [[3, 2, 2], [3, 2, 2]]
+        """
         return EnsembleCounts(tuple(m.regrow(remap, n_states) for m in self.members))
 
     def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
-        """Each member as :meth:`ScoredCounts.validate`; at least one member."""
+        """Check statistics read from a model file against ``layout``: at least one member,
+        each as :meth:`ScoredCounts.validate`.
+
+        Parameters
+        ----------
+        layout : Layout
+            The classes, vocabulary sizes and numeric columns the statistics must fit.
+        where : str, default="stats_"
+            The statistics' path in the model, which starts every error message.
+
+        Raises
+        ------
+        ValueError
+            If they do not fit, naming the field and the problem.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit.classifiers import SelectiveKDBEnsemble
+        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "wind": ["n", "y", "n", "n"]})
+        >>> stats = SelectiveKDBEnsemble(n_estimators=2).fit(X, ["go", "stay", "go", "stay"]).stats_
+        >>> stats.validate(checks.Layout(2, (2, 2), ("states", "states")))  # fits: no output
+        >>> stats.validate(checks.Layout(2, (3, 2), ("states", "states")))
+        Traceback (most recent call last):
+        ...
+        ValueError: stats_.members[0].counts.n_states[0]: is 2, expected 3 states
+        """
         if not isinstance(self.members, tuple) or not self.members:
             checks.fail(f"{where}.members", "expected a non-empty tuple of ScoredCounts")
         for i, member in enumerate(self.members):
