@@ -16,6 +16,7 @@ from bayeskit.sequences.baum_welch import (
     log_prior,
     maximize,
     merge_statistics,
+    summed_statistics,
 )
 from bayeskit.sequences.chain import sample_chain, stationary_distribution
 from bayeskit.sequences.emissions import CategoricalEmission, Emission, PoissonEmission
@@ -52,5 +53,6 @@ __all__ = [
     "sample_chain",
     "sequence_offsets",
     "stationary_distribution",
+    "summed_statistics",
     "viterbi",
 ]

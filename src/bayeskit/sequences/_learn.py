@@ -11,7 +11,7 @@ from bayeskit.sequences.baum_welch import baum_welch, initial_parameters
 
 def learn(model, emission, sample, data, offsets, known=None, progress=None):
     """Run Baum-Welch from ``model.n_init`` starts (initialised from ``sample``, the data or
-    its first chunk) on ``data`` (an array with ``offsets``, or a function giving pieces); set
+    its first chunk) on ``data`` (an array with ``offsets``, or an E-step function); set
     the best run's parameters and history on ``model``."""
     init = _data.letters(emission, model.init_params, "init_params")
     update = _data.letters(emission, model.params, "params")

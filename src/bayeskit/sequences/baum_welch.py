@@ -27,6 +27,7 @@ __all__ = [
     "log_prior",
     "maximize",
     "merge_statistics",
+    "summed_statistics",
 ]
 
 
@@ -365,9 +366,52 @@ def _absolute_change_below(objective, tol: float) -> bool:
     return len(objective) > 1 and abs(objective[-1] - objective[-2]) < tol
 
 
-def _summed_statistics(emission, params, pieces, known, implementation) -> tuple[dict, float]:
-    """The E-step over pieces of whole sequences: their statistics and log-likelihoods added
-    (``known`` applies to a single piece)."""
+def summed_statistics(
+    emission: Emission, params: dict, pieces, implementation: str = "scaling"
+) -> tuple[dict, float]:
+    """The E-step over pieces of whole sequences (chunks, partitions): their expected
+    statistics merged and their log-likelihoods added.
+
+    Parameters
+    ----------
+    emission : Emission
+        The emission distribution.
+    params : dict
+        ``startprob_``, ``transmat_`` and the emission's parameters.
+    pieces : iterable of (ndarray, ndarray)
+        ``(data, offsets)`` of each piece, ``data`` as ``emission.check`` returns it.
+    implementation : {"scaling", "log"}, default="scaling"
+        Forward-backward's implementation.
+
+    Returns
+    -------
+    stats : dict of str to ndarray
+        As :func:`expected_statistics` gives for all the pieces together.
+    log_likelihood : float
+        The log-likelihood of every sequence of every piece, summed.
+
+    Raises
+    ------
+    ValueError
+        When there are no pieces, or a sequence has probability 0.
+
+    Examples
+    --------
+    >>> from bayeskit.sequences import PoissonEmission
+    >>> e = PoissonEmission({})
+    >>> params = {"startprob_": np.array([0.5, 0.5]), "transmat_": np.full((2, 2), 0.5),
+    ...           "lambdas_": np.array([[1.0], [2.0]])}
+    >>> one = [(e.check([[0.0], [3.0]]), np.array([0, 2]))]
+    >>> two = [(e.check([[0.0]]), np.array([0, 1])), (e.check([[3.0]]), np.array([0, 1]))]
+    >>> a, b = summed_statistics(e, params, one), summed_statistics(e, params, two)
+    >>> bool(np.allclose(a[0]["obs"], b[0]["obs"])), round(a[1] - b[1], 12)  # no transition
+    (True, 0.0)
+    """
+    return _summed(emission, params, pieces, None, implementation)
+
+
+def _summed(emission, params, pieces, known, implementation) -> tuple[dict, float]:
+    """:func:`summed_statistics`, with ``known`` states for a single piece."""
     stats, total, count = None, 0.0, 0
     for piece, offsets in pieces:
         count += 1
@@ -409,9 +453,10 @@ def baum_welch(
         The starting parameters.
     data : ndarray or callable
         The observations of all sequences, as ``emission.check`` returns them; or, for data
-        too large for memory, a function that returns a fresh iterable of ``(data, offsets)``
-        pieces of whole sequences each time it is called (``offsets`` and ``known`` are then
-        None: the pieces carry their own, and every state is unknown).
+        too large for memory or spread over machines, the E-step itself: a function of the
+        current parameters that returns the expected statistics and log-likelihood of all the
+        data (``offsets`` and ``known`` are then None), as :func:`summed_statistics` does for
+        chunks read one at a time.
     offsets : ndarray of int or None
         Where each sequence starts, and the end.
     update : str
@@ -432,9 +477,8 @@ def baum_welch(
     Returns
     -------
     EMRun
-        ``parameters`` (the M-step after the last E-step), the ``objective`` history
-        (log-likelihood plus log prior), ``log_likelihood`` history, ``n_iter``,
-        ``converged``.
+        The last M-step's ``parameters``; ``objective`` (log-likelihood plus log prior) and
+        ``log_likelihood`` per iteration; ``n_iter``; ``converged``.
 
     Examples
     --------
@@ -444,28 +488,31 @@ def baum_welch(
     >>> params = {"startprob_": np.full(2, 0.5), "transmat_": np.full((2, 2), 0.5),
     ...           "lambdas_": np.array([[1.0], [3.0]])}
     >>> run = baum_welch(e, params, X, np.array([0, 20]), update="stl", max_iter=50)
-    >>> run.parameters["lambdas_"].ravel().round(3).tolist()
-    [0.0, 6.0]
-    >>> bool(np.all(np.diff(run.objective) >= 0))  # the objective never decreases
-    True
+    >>> rates, climbs = run.parameters["lambdas_"], np.diff(run.objective)
+    >>> rates.ravel().round(3).tolist(), bool(np.all(climbs >= 0))
+    ([0.0, 6.0], True)
 
     The same from two chunks of one sequence each, read afresh on every iteration:
 
-    >>> halves = lambda: iter([(X[:10], np.array([0, 10])), (X[10:], np.array([0, 10]))])
-    >>> run = baum_welch(e, params, halves, None, update="stl", max_iter=50)
+    >>> halves = [(X[:10], np.array([0, 10])), (X[10:], np.array([0, 10]))]
+    >>> e_step = lambda current: summed_statistics(e, current, halves)
+    >>> run = baum_welch(e, params, e_step, None, update="stl", max_iter=50)
     >>> run.parameters["lambdas_"].ravel().round(3).tolist()
     [0.0, 6.0]
     """
     zeros = {k: np.asarray(params[k]) == 0 for k in ("startprob_", "transmat_")}
-    pieces = data if callable(data) else (lambda: iter([(data, offsets)]))
+    whole = [(data, offsets)]
 
     def e_step(current, iteration):
-        stats, total = _summed_statistics(emission, current, pieces(), known, implementation)
+        if callable(data):
+            stats, total = data(current)
+        else:
+            stats, total = _summed(emission, current, whole, known, implementation)
         objective = total + log_prior(emission, current, startprob_prior, transmat_prior)
         return EStep((current, stats), objective, total)
 
-    def m_step(statistics):
-        current, stats = statistics
+    def m_step(step):
+        current, stats = step
         return maximize(emission, stats, current, update, startprob_prior, transmat_prior, zeros)
 
     return run_em(

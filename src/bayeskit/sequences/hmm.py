@@ -20,6 +20,7 @@ from bayeskit.sequences._choice import ModelChoice
 from bayeskit.sequences.baum_welch import (
     check_parameters,
     log_frame,
+    summed_statistics,
 )
 from bayeskit.sequences.chain import sample_chain
 from bayeskit.sequences.emissions import CategoricalEmission, Emission, PoissonEmission
@@ -303,7 +304,11 @@ class HiddenMarkovModel(ModelChoice, BaseEstimator):
         if first is None:
             msg = "chunks holds no data"
             raise ValueError(msg)
-        return _learn.learn(self, emission, first[0], pieces, None, progress=progress)
+
+        def e_step(params):
+            return summed_statistics(emission, params, pieces(), self.implementation)
+
+        return _learn.learn(self, emission, first[0], e_step, None, progress=progress)
 
     # ---------------------------------------------------------------- inference
 
