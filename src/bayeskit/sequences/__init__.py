@@ -27,6 +27,7 @@ from bayeskit.sequences.forward_backward import (
     sequence_offsets,
     viterbi,
 )
+from bayeskit.sequences.frames import long_frame
 from bayeskit.sequences.gaussian import COVARIANCE_TYPES, GaussianEmission
 from bayeskit.sequences.hmm import EMISSIONS, HiddenMarkovModel
 
@@ -47,6 +48,7 @@ __all__ = [
     "forward_backward",
     "initial_parameters",
     "log_frame",
+    "long_frame",
     "log_prior",
     "maximize",
     "merge_statistics",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from bayeskit.sequences.forward_backward import sequence_offsets
+from bayeskit.sequences.frames import long_frame
 
 
 def sequences(X, lengths, sequence_column, emission) -> tuple[np.ndarray, np.ndarray]:
@@ -14,36 +15,10 @@ def sequences(X, lengths, sequence_column, emission) -> tuple[np.ndarray, np.nda
     sequence (the column itself is not an observation); ``lengths`` then must be None.
     """
     if sequence_column is not None:
-        import pandas as pd
-
-        if not isinstance(X, pd.DataFrame):
-            msg = "sequence_column is set, so X must be a pandas DataFrame"
-            raise ValueError(msg)
-        if sequence_column not in X.columns:
-            msg = f"sequence_column {sequence_column!r} is not a column of X"
-            raise ValueError(msg)
         if lengths is not None:
             msg = "give either lengths or sequence_column, not both"
             raise ValueError(msg)
-        ids = X[sequence_column].to_numpy()
-        if len(ids) and pd.isna(ids).any():
-            msg = f"sequence_column {sequence_column!r} has missing ids"
-            raise ValueError(msg)
-        change = np.flatnonzero(ids[1:] != ids[:-1]) + 1 if len(ids) else np.zeros(0, int)
-        starts = np.r_[0, change] if len(ids) else np.zeros(0, int)
-        firsts = ids[starts]
-        if len(pd.unique(firsts)) != len(firsts):
-            values, counts = np.unique(firsts.astype(str), return_counts=True)
-            again = values[np.argmax(counts > 1)]
-            msg = (
-                f"the rows of sequence {again!r} (column {sequence_column!r}) are not "
-                f"consecutive; sort the frame by sequence, keeping time order within each"
-            )
-            raise ValueError(msg)
-        lengths = np.diff(np.r_[starts, len(ids)])
-        X = X.drop(columns=[sequence_column])
-    if hasattr(X, "to_numpy") and not isinstance(X, np.ndarray):
-        X = X.to_numpy()
+        X, lengths = long_frame(X, sequence_column)
     data = emission.check(X)
     return data, sequence_offsets(lengths, len(data))
 
@@ -147,3 +122,16 @@ def reiterable(chunks):
         )
         raise ValueError(msg)
     return lambda: iter(chunks)
+
+
+def head_rows(pieces, budget: int = 100_000):
+    """Rows for the initialisation from every piece alike: the first rows of each, in a
+    first pass (a piece may hold one regime only); None when there are none."""
+    heads, total = [], 0
+    for data, _ in pieces:
+        heads.append(data[: max(1, budget // 100)])
+        total += len(heads[-1])
+        if total >= budget:
+            break
+    heads = [h for h in heads if len(h)]
+    return np.concatenate(heads) if heads else None

@@ -271,7 +271,7 @@ class HiddenMarkovModel(ModelChoice, BaseEstimator):
             file, or a list of DataFrames) with ``sequence_column`` set (a sequence may run
             across chunk boundaries, but its rows must be consecutive); or ``(X, lengths)``
             pairs; or arrays of one sequence each; or a function returning a fresh iterator
-            of any of these. The initialisation looks at the first chunk.
+            of any of these. The initialisation looks at the first rows of every chunk.
         progress : bool or callable, optional
             Called as ``progress(iteration, log_likelihood)``; True shows a display.
 
@@ -300,15 +300,79 @@ class HiddenMarkovModel(ModelChoice, BaseEstimator):
         def pieces():
             return _data.pieces(again(), self.sequence_column, emission)
 
-        first = next(iter(pieces()), None)
-        if first is None:
+        sample = _data.head_rows(pieces())
+        if sample is None:
             msg = "chunks holds no data"
             raise ValueError(msg)
 
         def e_step(params):
             return summed_statistics(emission, params, pieces(), self.implementation)
 
-        return _learn.learn(self, emission, first[0], e_step, None, progress=progress)
+        return _learn.learn(self, emission, sample, e_step, None, progress=progress)
+
+    def fit_e_step(self, e_step, sample, *, progress=None) -> HiddenMarkovModel:
+        """Learn by Baum-Welch with an E-step of your own (data on a cluster, say).
+
+        Parameters
+        ----------
+        e_step : callable
+            ``e_step(params) -> (stats, log_likelihood)``: the expected statistics of all the
+            data under the parameters ``params`` (a dict of ``startprob_``, ``transmat_`` and
+            the emission's arrays), merged over its parts, and their log-likelihood;
+            :func:`~bayeskit.sequences.summed_statistics` computes them for a part.
+            :func:`bayeskit.dask.fit_hmm` runs it on each partition of a Dask DataFrame.
+        sample : array-like or pandas.DataFrame
+            Observations (with ``sequence_column`` for a long frame) that the initialisation
+            looks at: a part of the data is enough.
+        progress : bool or callable, optional
+            Called as ``progress(iteration, log_likelihood)``; True shows a display.
+
+        Returns
+        -------
+        HiddenMarkovModel
+            The fitted model.
+
+        Raises
+        ------
+        ValueError
+            On bad settings or a bad ``sample``.
+
+        Examples
+        --------
+        >>> from bayeskit.sequences import sequence_offsets, summed_statistics
+        >>> X = np.r_[np.zeros(20), np.full(20, 5.0)][:, None]
+        >>> model = HiddenMarkovModel(2, random_state=0)
+        >>> gaussian, parts = model.emission_distribution(), [X[:20], X[20:]]
+        >>> pieces = [(gaussian.check(p), sequence_offsets(None, len(p))) for p in parts]
+        >>> model.fit_e_step(lambda params: summed_statistics(gaussian, params, pieces), X)
+        HiddenMarkovModel(random_state=0)
+        >>> sorted(model.means_.ravel().round(2).tolist())
+        [0.0, 5.0]
+        """
+        _data.check_settings(self)
+        emission = self._emission()
+        data, _ = _data.sequences(sample, None, self.sequence_column, emission)
+        return _learn.learn(self, emission, data, e_step, None, progress=progress)
+
+    def emission_distribution(self) -> Emission:
+        """The emission distribution the settings describe (``emission``, ``covariance_type``,
+        the priors, ...), which reads and estimates the emission's parameters.
+
+        Returns
+        -------
+        Emission
+
+        Raises
+        ------
+        ValueError
+            On an unknown ``emission`` or covariance type.
+
+        Examples
+        --------
+        >>> HiddenMarkovModel(2, emission="poisson").emission_distribution().parameter_names
+        ('lambdas_',)
+        """
+        return self._emission()
 
     # ---------------------------------------------------------------- inference
 

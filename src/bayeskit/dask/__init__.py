@@ -36,21 +36,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["SCHEMA_ROWS", "fit", "learn_structure", "predict", "predict_proba"]
+from bayeskit.dask._common import _dask, _tree
+from bayeskit.dask.sequences import fit_hmm
+
+__all__ = ["SCHEMA_ROWS", "fit", "fit_hmm", "learn_structure", "predict", "predict_proba"]
 
 #: Rows of the first partition the schema is inferred from (column kinds, and the cut points of
 #: binned numeric columns); the vocabularies come from every row.
 SCHEMA_ROWS = 1_000_000
-
-
-def _dask():
-    try:
-        import dask
-        import dask.dataframe as dd
-    except ImportError as exc:  # pragma: no cover - the extra not installed
-        msg = f"bayeskit.dask needs dask ({exc}); install bayeskit[dask]"
-        raise ImportError(msg) from exc
-    return dask, dd
 
 
 def _check(model: Any, ddf: Any, target: Any) -> None:
@@ -79,16 +72,6 @@ def _check(model: Any, ddf: Any, target: Any) -> None:
     if target not in ddf.columns:
         msg = f"ddf has no column {target!r} (its columns: {list(ddf.columns)})"
         raise ValueError(msg)
-
-
-def _tree(parts: list, combine: Any) -> Any:
-    """Delayed ``parts`` combined pairwise by ``combine`` (a tree of depth log2 n)."""
-    dask, _ = _dask()
-    step = dask.delayed(combine, pure=True)
-    while len(parts) > 1:
-        parts = [step(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
-                 for i in range(0, len(parts), 2)]  # fmt: skip
-    return parts[0]
 
 
 def _add(a: Any, b: Any) -> Any:
