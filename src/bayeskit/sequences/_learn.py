@@ -1,12 +1,15 @@
-"""Baum-Welch from ``n_init`` starts for a :class:`~bayeskit.sequences.HiddenMarkovModel`."""
+"""Baum-Welch from ``n_init`` starts for a :class:`~bayeskit.sequences.HiddenMarkovModel`, on
+data in memory, in chunks, or wherever an E-step of your own computes the statistics."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bayeskit.estimate.em import EMRun
 from bayeskit.sequences import _data
-from bayeskit.sequences.baum_welch import baum_welch, initial_parameters
+from bayeskit.sequences.baum_welch import baum_welch, initial_parameters, summed_statistics
 
 
 def learn(model, emission, sample, data, offsets, known=None, progress=None):
@@ -42,3 +45,113 @@ def learn(model, emission, sample, data, offsets, known=None, progress=None):
         setattr(model, name, value)
     model.objective_, model.n_iter_, model.converged_ = best.objective, best.n_iter, best.converged
     return model
+
+
+class LargeData:
+    """What :class:`~bayeskit.sequences.HiddenMarkovModel` offers for data too large for
+    memory: Baum-Welch over chunks, and over an E-step of your own (a cluster's)."""
+
+    if TYPE_CHECKING:  # provided by the model
+        sequence_column: str | None
+        implementation: str
+
+        def _emission(self) -> Any: ...
+
+    def fit_chunks(self, chunks, *, progress=None) -> Any:
+        """Learn by Baum-Welch from data too large for memory, one chunk at a time.
+
+        Each iteration reads every chunk once: the E-step's expected statistics of each chunk
+        are added up (they are sums over sequences), then one M-step estimates from the total.
+        Memory holds one chunk and its posteriors at a time. The fit equals :meth:`fit` on
+        the whole data up to the order of the sums.
+
+        Parameters
+        ----------
+        chunks : re-iterable
+            A long frame's chunks (:func:`bayeskit.data.read_chunks` of a CSV or Parquet
+            file, or a list of DataFrames) with ``sequence_column`` set (a sequence may run
+            across chunk boundaries, but its rows must be consecutive); or ``(X, lengths)``
+            pairs; or arrays of one sequence each; or a function returning a fresh iterator
+            of any of these. The initialisation looks at the first rows of every chunk.
+        progress : bool or callable, optional
+            Called as ``progress(iteration, log_likelihood)``; True shows a display.
+
+        Returns
+        -------
+        HiddenMarkovModel
+            The fitted model.
+
+        Raises
+        ------
+        ValueError
+            When ``chunks`` can be read only once (a generator), is empty, or holds bad data.
+
+        Examples
+        --------
+        >>> from bayeskit.sequences import HiddenMarkovModel
+        >>> X = np.r_[np.zeros(20), np.full(20, 5.0), np.zeros(20)][:, None]
+        >>> chunks = [(X[:30], [30]), (X[30:], [30])]
+        >>> model = HiddenMarkovModel(2, random_state=0).fit_chunks(chunks)
+        >>> sorted(model.means_.ravel().round(2).tolist())
+        [0.0, 5.0]
+        """
+        _data.check_settings(self)
+        emission = self._emission()
+        again = _data.reiterable(chunks)
+
+        def pieces():
+            return _data.pieces(again(), self.sequence_column, emission)
+
+        sample = _data.head_rows(pieces())
+        if sample is None:
+            msg = "chunks holds no data"
+            raise ValueError(msg)
+
+        def e_step(params):
+            return summed_statistics(emission, params, pieces(), self.implementation)
+
+        return learn(self, emission, sample, e_step, None, progress=progress)
+
+    def fit_e_step(self, e_step, sample, *, progress=None) -> Any:
+        """Learn by Baum-Welch with an E-step of your own (data on a cluster, say).
+
+        Parameters
+        ----------
+        e_step : callable
+            ``e_step(params) -> (stats, log_likelihood)``: the expected statistics of all the
+            data under the parameters ``params`` (a dict of ``startprob_``, ``transmat_`` and
+            the emission's arrays), merged over its parts, and their log-likelihood;
+            :func:`~bayeskit.sequences.summed_statistics` computes them for a part.
+            :func:`bayeskit.dask.fit_hmm` runs it on each partition of a Dask DataFrame.
+        sample : array-like or pandas.DataFrame
+            Observations (with ``sequence_column`` for a long frame) that the initialisation
+            looks at: a part of the data is enough.
+        progress : bool or callable, optional
+            Called as ``progress(iteration, log_likelihood)``; True shows a display.
+
+        Returns
+        -------
+        HiddenMarkovModel
+            The fitted model.
+
+        Raises
+        ------
+        ValueError
+            On bad settings or a bad ``sample``.
+
+        Examples
+        --------
+        >>> from bayeskit.sequences import HiddenMarkovModel, sequence_offsets, summed_statistics
+        >>> X = np.r_[np.zeros(20), np.full(20, 5.0)][:, None]
+        >>> model = HiddenMarkovModel(2, random_state=0)
+        >>> gaussian, parts = model.emission_distribution(), [X[:20], X[20:]]
+        >>> pieces = [(gaussian.check(p), sequence_offsets(None, len(p))) for p in parts]
+        >>> model.fit_e_step(lambda params: summed_statistics(gaussian, params, pieces), X)
+        HiddenMarkovModel(random_state=0)
+        >>> sorted(model.means_.ravel().round(2).tolist())
+        [0.0, 5.0]
+        """
+        _data.check_settings(self)
+        emission = self._emission()
+        data, _ = _data.sequences(sample, None, self.sequence_column, emission)
+        return learn(self, emission, data, e_step, None, progress=progress)

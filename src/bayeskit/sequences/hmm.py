@@ -17,10 +17,10 @@ from sklearn.utils.validation import check_is_fitted
 
 from bayeskit.sequences import _data, _learn
 from bayeskit.sequences._choice import ModelChoice
+from bayeskit.sequences._learn import LargeData
 from bayeskit.sequences.baum_welch import (
     check_parameters,
     log_frame,
-    summed_statistics,
 )
 from bayeskit.sequences.chain import sample_chain
 from bayeskit.sequences.emissions import CategoricalEmission, Emission, PoissonEmission
@@ -53,7 +53,7 @@ def _names(emission: Emission) -> tuple[str, ...]:
     return ("startprob_", "transmat_", *emission.parameter_names)
 
 
-class HiddenMarkovModel(ModelChoice, BaseEstimator):
+class HiddenMarkovModel(ModelChoice, LargeData, BaseEstimator):
     """A hidden Markov model with categorical, Gaussian or Poisson emissions.
 
     The names follow hmmlearn's, so that its users can switch without a dictionary:
@@ -255,104 +255,6 @@ class HiddenMarkovModel(ModelChoice, BaseEstimator):
         data, offsets = _data.sequences(X, lengths, self.sequence_column, emission)
         known = _data.known_states(states, len(data), self.n_states)
         return _learn.learn(self, emission, data, data, offsets, known)
-
-    def fit_chunks(self, chunks, *, progress=None) -> HiddenMarkovModel:
-        """Learn by Baum-Welch from data too large for memory, one chunk at a time.
-
-        Each iteration reads every chunk once: the E-step's expected statistics of each chunk
-        are added up (they are sums over sequences), then one M-step estimates from the total.
-        Memory holds one chunk and its posteriors at a time. The fit equals :meth:`fit` on
-        the whole data up to the order of the sums.
-
-        Parameters
-        ----------
-        chunks : re-iterable
-            A long frame's chunks (:func:`bayeskit.data.read_chunks` of a CSV or Parquet
-            file, or a list of DataFrames) with ``sequence_column`` set (a sequence may run
-            across chunk boundaries, but its rows must be consecutive); or ``(X, lengths)``
-            pairs; or arrays of one sequence each; or a function returning a fresh iterator
-            of any of these. The initialisation looks at the first rows of every chunk.
-        progress : bool or callable, optional
-            Called as ``progress(iteration, log_likelihood)``; True shows a display.
-
-        Returns
-        -------
-        HiddenMarkovModel
-            The fitted model.
-
-        Raises
-        ------
-        ValueError
-            When ``chunks`` can be read only once (a generator), is empty, or holds bad data.
-
-        Examples
-        --------
-        >>> X = np.r_[np.zeros(20), np.full(20, 5.0), np.zeros(20)][:, None]
-        >>> chunks = [(X[:30], [30]), (X[30:], [30])]
-        >>> model = HiddenMarkovModel(2, random_state=0).fit_chunks(chunks)
-        >>> sorted(model.means_.ravel().round(2).tolist())
-        [0.0, 5.0]
-        """
-        _data.check_settings(self)
-        emission = self._emission()
-        again = _data.reiterable(chunks)
-
-        def pieces():
-            return _data.pieces(again(), self.sequence_column, emission)
-
-        sample = _data.head_rows(pieces())
-        if sample is None:
-            msg = "chunks holds no data"
-            raise ValueError(msg)
-
-        def e_step(params):
-            return summed_statistics(emission, params, pieces(), self.implementation)
-
-        return _learn.learn(self, emission, sample, e_step, None, progress=progress)
-
-    def fit_e_step(self, e_step, sample, *, progress=None) -> HiddenMarkovModel:
-        """Learn by Baum-Welch with an E-step of your own (data on a cluster, say).
-
-        Parameters
-        ----------
-        e_step : callable
-            ``e_step(params) -> (stats, log_likelihood)``: the expected statistics of all the
-            data under the parameters ``params`` (a dict of ``startprob_``, ``transmat_`` and
-            the emission's arrays), merged over its parts, and their log-likelihood;
-            :func:`~bayeskit.sequences.summed_statistics` computes them for a part.
-            :func:`bayeskit.dask.fit_hmm` runs it on each partition of a Dask DataFrame.
-        sample : array-like or pandas.DataFrame
-            Observations (with ``sequence_column`` for a long frame) that the initialisation
-            looks at: a part of the data is enough.
-        progress : bool or callable, optional
-            Called as ``progress(iteration, log_likelihood)``; True shows a display.
-
-        Returns
-        -------
-        HiddenMarkovModel
-            The fitted model.
-
-        Raises
-        ------
-        ValueError
-            On bad settings or a bad ``sample``.
-
-        Examples
-        --------
-        >>> from bayeskit.sequences import sequence_offsets, summed_statistics
-        >>> X = np.r_[np.zeros(20), np.full(20, 5.0)][:, None]
-        >>> model = HiddenMarkovModel(2, random_state=0)
-        >>> gaussian, parts = model.emission_distribution(), [X[:20], X[20:]]
-        >>> pieces = [(gaussian.check(p), sequence_offsets(None, len(p))) for p in parts]
-        >>> model.fit_e_step(lambda params: summed_statistics(gaussian, params, pieces), X)
-        HiddenMarkovModel(random_state=0)
-        >>> sorted(model.means_.ravel().round(2).tolist())
-        [0.0, 5.0]
-        """
-        _data.check_settings(self)
-        emission = self._emission()
-        data, _ = _data.sequences(sample, None, self.sequence_column, emission)
-        return _learn.learn(self, emission, data, e_step, None, progress=progress)
 
     def emission_distribution(self) -> Emission:
         """The emission distribution the settings describe (``emission``, ``covariance_type``,
