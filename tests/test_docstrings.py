@@ -16,7 +16,9 @@ in each docstring once, by hand (or the write finds no run and says so).
 
 Report. ``python tests/test_docstrings.py --report`` lists the public names (each public
 package's ``__all__``, each object once) whose docstring lacks a Parameters, Returns, Raises or
-Examples section where one applies, with the counts.
+Examples section where one applies, with the counts; ``--report --methods`` does the same for
+the public methods of those classes. The test fails on any gap, so a new public name or method
+lands with its sections.
 """
 
 from __future__ import annotations
@@ -205,6 +207,19 @@ def test_public_docstrings_keep_numpydoc_section_order():
         if [ORDER.index(s) for s in found] != sorted(ORDER.index(s) for s in found):
             wrong.append(f"{name}: {found}")
     assert wrong == []
+
+
+@pytest.mark.parametrize("methods", [False, True], ids=["classes and functions", "methods"])
+def test_every_public_name_has_its_numpydoc_sections(methods):
+    """Every public class, function and method documents its Parameters, Returns, Raises
+    (where its own body raises) and Examples, as ``--report`` counts them."""
+    defs = public_methods() if methods else public_definitions()
+    gaps = [
+        f"{name}: {', '.join(missing(obj))}" for name, obj in sorted(defs.items()) if missing(obj)
+    ]
+    assert gaps == [], "run: python tests/test_docstrings.py --report" + (
+        " --methods" if methods else ""
+    )
 
 
 # --------------------------------------------------------------------------------------------

@@ -248,6 +248,11 @@ def merge_statistics(a: dict, b: dict) -> dict:
     -------
     dict of str to ndarray
 
+    Raises
+    ------
+    ValueError
+        When the two hold different statistics (of different emissions).
+
     Examples
     --------
     >>> merge_statistics({"start": np.array([1.0, 0.0])}, {"start": np.array([0.5, 0.5])})

@@ -256,7 +256,7 @@ class JointCounts:
 
         Returns
         -------
-        ndarray of float64, shape (n_classes, *n_states)
+        ndarray of float64, shape (n_classes, n_states...)
             ``out[c, v_1, ..., v_d]`` is the weighted count of class-``c`` rows with those codes;
             rows with a missing code are left out.
 
