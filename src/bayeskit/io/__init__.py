@@ -44,6 +44,30 @@ The stats tree has one node type per kind of value, each a JSON object with one 
   its class name in an allow-list gathered from :mod:`bayeskit.stats` (e.g. ``NaiveStats``
   holding a ``CategoricalCounts`` and a ``GaussianMoments``).
 
+Hidden Markov models
+~~~~~~~~~~~~~~~~~~~~
+A :class:`~bayeskit.sequences.HiddenMarkovModel` is determined by its constructor parameters
+and its parameter arrays, so its file (same archive, same ``format_version``: an addition) has
+``model`` ``"hidden-markov-model"``, ``params`` as above (``emission`` one of its names: a
+custom :class:`~bayeskit.sequences.Emission` object cannot be saved), and ``fitted`` an object
+with exactly the keys
+
+* ``parameters``: attribute name -> ``arrays.npz`` key, one entry for each of ``startprob_``,
+  ``transmat_`` and the emission's (``emissionprob_``; ``means_`` and ``covars_``;
+  ``lambdas_``), every array float64, saved and loaded bit for bit;
+* ``objective`` (the key of a float64 array, one entry per iteration), ``n_iter`` (an integer)
+  and ``converged`` (a boolean): ``objective_``, ``n_iter_`` and ``converged_`` after ``fit``,
+  all three null for parameters set by hand;
+* ``symbols``: null, or, for a categorical emission, the names of its symbols (distinct strings,
+  one per column of ``emissionprob_``), kept as the model's ``symbols_`` (the command line's
+  ``bayeskit hmm`` stores the values it coded ``0 .. K-1`` there).
+
+Loading checks the parameters' names, types and ranges (init_params and params letters among
+the emission's), that ``parameters`` names exactly the attributes the emission has, the arrays'
+dtypes, the history's length (``n_iter``), the symbols, and then the arrays' shapes and values
+by the model's own :func:`~bayeskit.sequences.check_parameters` (probability rows summing to 1,
+positive definite covariances, ...).
+
 Safety
 ------
 Loading never executes code from the file: no pickle anywhere (object arrays are refused on save
@@ -143,6 +167,7 @@ import json
 import math
 import os
 import secrets
+import sys
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -155,6 +180,7 @@ from bayeskit.classifiers import MODELS
 from bayeskit.exceptions import ModelFileError
 from bayeskit.io._format import (
     _ARRAYS,
+    _HMM_MODEL,
     _META,
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -177,6 +203,16 @@ def _model_name(model: Any) -> str:
         if type(model) is cls:
             return name
     raise TypeError(_what_saves(model))
+
+
+def _is_hmm(model: Any) -> bool:
+    """Whether ``model`` is a hidden Markov model (saved by :mod:`bayeskit.io._sequences`);
+    :mod:`bayeskit.sequences` is imported only when one is saved or loaded."""
+    if "bayeskit.sequences.hmm" not in sys.modules:
+        return False  # never imported: no model can be one
+    from bayeskit.io._sequences import is_hmm
+
+    return is_hmm(model)
 
 
 def _what_saves(model: Any) -> str:
@@ -215,7 +251,8 @@ def _what_saves(model: Any) -> str:
         )
     return (
         f"cannot save a {kind}: only the models registered in bayeskit.classifiers.MODELS can "
-        f"be saved ({', '.join(MODELS)})"
+        f"be saved ({', '.join(MODELS)}), and hidden Markov models "
+        "(bayeskit.sequences.HiddenMarkovModel)"
     )
 
 
@@ -253,50 +290,9 @@ def _json_param(value: Any, where: str) -> Any:
     raise TypeError(msg)
 
 
-def save(model: Any, path: str | os.PathLike) -> Path:
-    """Save a fitted model to ``path`` (see the module docstring for the format).
-
-    The file is written to a temporary name next to ``path`` and moved into place, so a failed
-    save never leaves a half-written file behind.
-
-    Parameters
-    ----------
-    model : estimator
-        A fitted model whose class is registered in :data:`bayeskit.classifiers.MODELS`.
-    path : str or path-like
-        Where to write; an existing file is replaced. ``.bayeskit`` is a good suffix.
-
-    Returns
-    -------
-    pathlib.Path
-        The path written.
-
-    Raises
-    ------
-    sklearn.exceptions.NotFittedError
-        If the model is not fitted.
-    TypeError
-        If the model is not a registered class, or a parameter, class label or statistic cannot
-        be expressed in the format (the message names it). The message says what saves other
-        objects: a Bayesian network is written by :func:`bayeskit.networks.write_bif` or
-        :func:`~bayeskit.networks.write_xmlbif`; of a scikit-learn ``Pipeline``, save the model
-        step (``pipeline[-1]``).
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> from bayeskit import NaiveBayes, save
-    >>> model = NaiveBayes().fit([["a"], ["b"], ["a"]], [0, 1, 0])
-    >>> save(model, pathlib.Path(tempfile.mkdtemp()) / "m.bayeskit").name
-    'm.bayeskit'
-    """
-    name = _model_name(model)
+def _classifier_fitted(model: Any) -> tuple[dict, dict[str, Any]]:
+    """The ``fitted`` section of a classifier's file and the arrays its stats tree refers to."""
     check_is_fitted(model, "stats_")
-    cls_name = type(model).__name__
-    params = {
-        k: _json_param(v, f"parameter {k!r} of {cls_name}")
-        for k, v in model.get_params(deep=False).items()
-    }
     classes = np.asarray(model.classes_)
     if classes.dtype.kind not in "biufUO":
         msg = f"class labels of dtype {classes.dtype} cannot be saved"
@@ -309,8 +305,72 @@ def save(model: Any, path: str | os.PathLike) -> Path:
     names = getattr(model, "feature_names_in_", None)
     writer = _TreeWriter()
     tree = writer.node(model.stats_, "stats_")
+    fitted = {
+        "classes": {"dtype": classes.dtype.str, "values": class_values},
+        "n_features_in": int(model.n_features_in_),
+        "feature_names_in": None if names is None else [str(n) for n in names],
+        "schema": None if schema is None else schema.to_dict(),
+        "stats": tree,
+    }
+    return fitted, writer.arrays
+
+
+def save(model: Any, path: str | os.PathLike) -> Path:
+    """Save a fitted model to ``path`` (see the module docstring for the format).
+
+    The file is written to a temporary name next to ``path`` and moved into place, so a failed
+    save never leaves a half-written file behind.
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted model whose class is registered in :data:`bayeskit.classifiers.MODELS`, or a
+        fitted (or set by hand) :class:`~bayeskit.sequences.HiddenMarkovModel`.
+    path : str or path-like
+        Where to write; an existing file is replaced. ``.bayeskit`` is a good suffix.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If the model is not fitted.
+    ValueError
+        If a hidden Markov model's parameters, set by hand, are not a valid model.
+    TypeError
+        If the model is not a registered class, or a parameter, class label or statistic cannot
+        be expressed in the format (the message names it), or a hidden Markov model's emission
+        is a custom :class:`~bayeskit.sequences.Emission` object. The message says what saves other
+        objects: a Bayesian network is written by :func:`bayeskit.networks.write_bif` or
+        :func:`~bayeskit.networks.write_xmlbif`; of a scikit-learn ``Pipeline``, save the model
+        step (``pipeline[-1]``).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from bayeskit import NaiveBayes, save
+    >>> model = NaiveBayes().fit([["a"], ["b"], ["a"]], [0, 1, 0])
+    >>> save(model, pathlib.Path(tempfile.mkdtemp()) / "m.bayeskit").name
+    'm.bayeskit'
+    """
+    arrays: dict[str, Any]  # (a key could be allow_pickle, as numpy types it)
+    if _is_hmm(model):
+        from bayeskit.io._sequences import hmm_fitted
+
+        name = _HMM_MODEL
+        fitted, arrays = hmm_fitted(model)
+    else:
+        name = _model_name(model)
+        fitted, arrays = _classifier_fitted(model)
+    cls_name = type(model).__name__
+    params = {
+        k: _json_param(v, f"parameter {k!r} of {cls_name}")
+        for k, v in model.get_params(deep=False).items()
+    }
     buffer = io.BytesIO()
-    arrays: dict[str, Any] = writer.arrays  # (a key could be allow_pickle, as numpy types it)
     np.savez(buffer, **arrays)
     array_bytes = buffer.getvalue()
     doc = {
@@ -319,13 +379,7 @@ def save(model: Any, path: str | os.PathLike) -> Path:
         "bayeskit_version": __version__,
         "model": name,
         "params": params,
-        "fitted": {
-            "classes": {"dtype": classes.dtype.str, "values": class_values},
-            "n_features_in": int(model.n_features_in_),
-            "feature_names_in": None if names is None else [str(n) for n in names],
-            "schema": None if schema is None else schema.to_dict(),
-            "stats": tree,
-        },
+        "fitted": fitted,
         "arrays": {"member": _ARRAYS, "sha256": _sha256(array_bytes)},
     }
     try:
@@ -369,7 +423,10 @@ def load(path: str | os.PathLike) -> Any:
     name only known classes; then every field is validated (class labels, schema, and each
     array's shape, dtype and values, by the statistics' own ``validate``: see "Validation" in
     the module docstring). Only then is the model built with its parameters, handed the
-    statistics, and its tables are estimated from them.
+    statistics, and its tables are estimated from them. A hidden Markov model's file is checked
+    likewise, its parameter arrays by the model's own
+    :func:`~bayeskit.sequences.check_parameters`, and they are set on the model as they were
+    saved.
 
     Parameters
     ----------
@@ -406,6 +463,13 @@ def load(path: str | os.PathLike) -> Any:
 
     meta_bytes, array_bytes = read_archive(path)
     doc = read_document(meta_bytes, array_bytes, fail)
+    name = doc.get("model")
+    if name == _HMM_MODEL:
+        from bayeskit.io._sequences import read_hmm
+
+        return read_hmm(doc, read_arrays(array_bytes, fail), fail)
+    if not isinstance(name, str) or name not in MODELS:
+        fail(f"unknown model {name!r}; this bayeskit knows {', '.join([*MODELS, _HMM_MODEL])}")
     model = read_model(doc, fail)
     arrays = read_arrays(array_bytes, fail)
     return read_fitted(model, doc.get("fitted"), arrays, fail)

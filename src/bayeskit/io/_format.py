@@ -16,6 +16,8 @@ FORMAT_NAME = "bayeskit-model"
 #: The newest format version this bayeskit writes and reads.
 FORMAT_VERSION = 1
 
+#: The ``model`` name of a hidden Markov model's file (:mod:`bayeskit.io._sequences`).
+_HMM_MODEL = "hidden-markov-model"
 _META = "bayeskit.json"
 _ARRAYS = "arrays.npz"
 _MEMBERS = {_META, _ARRAYS}
