@@ -446,7 +446,7 @@ def baum_welch(
     tol: float = 1e-2,
     progress=None,
 ) -> EMRun:
-    """Baum-Welch from ``params``: E-step, M-step, ... until the objective changes by less
+    """Baum-Welch from ``params``: E-steps and M-steps in turn until the objective changes by less
     than ``tol`` or ``max_iter`` iterations are made. Entries of ``startprob_`` and
     ``transmat_`` that are 0 in ``params`` stay 0.
 

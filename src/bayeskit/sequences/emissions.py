@@ -300,7 +300,7 @@ def _rows_observed(X: np.ndarray) -> np.ndarray:
 
 
 class CategoricalEmission(Emission):
-    """One categorical symbol per step, codes ``0 .. n_features - 1`` (-1 or NaN = missing).
+    """One categorical symbol per step, coded from 0 to ``n_features - 1`` (-1 or NaN = missing).
 
     Parameters
     ----------

@@ -137,7 +137,7 @@ class CategoricalCounts:
         ----------
         layout : Layout
             The number of classes and each categorical feature's number of states.
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             The counts' path in the model, which starts every error message.
 
         Raises

@@ -272,7 +272,7 @@ class FamilyCounts:
         ----------
         layout : Layout
             The class and vocabulary sizes the counts must fit.
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             The counts' path, which starts every error message.
 
         Raises
@@ -413,7 +413,7 @@ class ScoredCounts(WithCounts):
         Parameters
         ----------
         layout : Layout
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             As in :meth:`FamilyCounts.validate`.
 
         Raises
@@ -501,7 +501,7 @@ class ExpectedCounts(WithCounts):
         Parameters
         ----------
         layout : Layout
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             As in :meth:`FamilyCounts.validate`.
 
         Raises

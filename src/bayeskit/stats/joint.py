@@ -86,7 +86,7 @@ class JointCounts:
         ----------
         layout : Layout
             The number of classes and each categorical feature's number of states.
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             The counts' path in the model, which starts every error message.
 
         Raises

@@ -147,7 +147,7 @@ class MixtureCounts:
         layout : Layout
             The number of classes, each categorical feature's number of states and the
             numeric columns (there must be none).
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             The statistics' path in the model, which starts every error message.
 
         Raises

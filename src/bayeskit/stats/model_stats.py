@@ -93,7 +93,7 @@ class NaiveStats:
         ----------
         layout : Layout
             The classes, vocabulary sizes and numeric columns the statistics must fit.
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             The statistics' path in the model, which starts every error message.
 
         Raises
@@ -190,7 +190,7 @@ class FullStats:
         ----------
         layout : Layout
             The classes, vocabulary sizes and numeric columns the statistics must fit.
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             The statistics' path in the model, which starts every error message.
 
         Raises
@@ -292,7 +292,7 @@ class KNNStats:
         ----------
         layout : Layout
             The classes, vocabulary sizes and numeric columns the statistics must fit.
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             The statistics' path in the model, which starts every error message.
 
         Raises
@@ -441,7 +441,7 @@ class TreeCounts(WithCounts):
         ----------
         layout : Layout
             The classes, vocabulary sizes and numeric columns the statistics must fit.
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             The statistics' path in the model, which starts every error message.
 
         Raises
@@ -539,7 +539,7 @@ class EnsembleCounts:
         ----------
         layout : Layout
             The classes, vocabulary sizes and numeric columns the statistics must fit.
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             The statistics' path in the model, which starts every error message.
 
         Raises

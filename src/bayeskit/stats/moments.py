@@ -124,7 +124,7 @@ class GaussianMoments:
         ----------
         layout : Layout
             The number of classes and of numeric features (``n_classes``, ``n_numeric``).
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             The moments' path in the model, which starts every error message.
 
         Raises
@@ -258,7 +258,7 @@ class ScatterMoments:
         ----------
         layout : Layout
             The number of classes and of numeric features (``n_classes``, ``n_numeric``).
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             The moments' path in the model, which starts every error message.
 
         Raises
@@ -445,7 +445,7 @@ class ShrinkageMoments:
         ----------
         layout : Layout
             The number of classes and of numeric features (``n_classes``, ``n_numeric``).
-        where : str, default="stats_"
+        where : str, default=``"stats_"``
             The moments' path in the model, which starts every error message.
 
         Raises
