@@ -228,7 +228,9 @@ class GaussianMixtureEmission(Emission):
         comp = self.component_log_likelihood(params, X)
         self._cache = (X, comp)
         with np.errstate(under="ignore"):
-            return special.logsumexp(comp, axis=2)
+            out = special.logsumexp(comp, axis=2)
+        out[np.isnan(X).all(axis=1)] = 0.0  # exactly, not the log of the weights' sum
+        return out
 
     def statistics(self, X, posteriors, params: dict | None = None):
         """The posterior-weighted moments of every (state, component) pair.
@@ -295,9 +297,9 @@ class GaussianMixtureEmission(Emission):
         if self.kind != "tied":
             inner, flat = self._flat(params)
             new = inner.estimate(stats, flat, update)
-            if "m" in new:
+            if "means_" in new:
                 out["means_"] = new["means_"].reshape(n, m, d)
-            if "c" in new:
+            if "covars_" in new:
                 out["covars_"] = new["covars_"].reshape(np.shape(params["covars_"]))
             return out
         mu0 = self._means_prior(n, d)
@@ -308,7 +310,7 @@ class GaussianMixtureEmission(Emission):
             inner = self._gaussian("tied", mu0[j])
             new = inner.estimate(own, {"means_": means[j], "covars_": covars[j]}, update)
             new_means[j] = new.get("means_", means[j])
-            if "c" in new and own["post"].sum() > 0:
+            if "covars_" in new and own["post"].sum() > 0:
                 covars[j] = new["covars_"]
         if "m" in update:
             out["means_"] = new_means
