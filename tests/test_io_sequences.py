@@ -89,7 +89,7 @@ def test_round_trip_is_exact(tmp_path, emission, covariance_type):
     again = bayeskit.load(bayeskit.save(model, tmp_path / "m.bayeskit"))
     assert type(again) is HiddenMarkovModel
     assert again.get_params() == model.get_params()
-    names = ["startprob_", "transmat_", *model._emission().parameter_names]
+    names = ["startprob_", "transmat_", *model.emission_distribution().parameter_names]
     for name in names:
         saved, loaded = getattr(model, name), getattr(again, name)
         assert loaded.dtype == saved.dtype
@@ -102,11 +102,13 @@ def test_round_trip_is_exact(tmp_path, emission, covariance_type):
     assert again.score(X, LENGTHS) == model.score(X, LENGTHS)
 
 
-def test_parameters_set_by_hand_and_symbols_round_trip(tmp_path):
+def test_parameters_set_by_hand_symbols_and_names_round_trip(tmp_path):
     model = example_hmm("casino")
     model.symbols_ = np.array(list("123456"), dtype=object)
+    model.feature_names_in_ = np.array(["roll"], dtype=object)
     again = bayeskit.load(bayeskit.save(model, tmp_path / "casino.bayeskit"))
     assert again.symbols_.tolist() == list("123456")
+    assert again.feature_names_in_.tolist() == ["roll"]
     assert not hasattr(again, "objective_")
     assert np.array_equal(again.emissionprob_, model.emissionprob_)
 
@@ -180,6 +182,8 @@ def test_missing_parameter_is_refused(tmp_path):
         (lambda f: f.doc["fitted"].__setitem__("n_iter", 999), "fitted.objective has shape"),
         (lambda f: f.doc["fitted"].__setitem__("converged", "yes"), "fitted.converged"),
         (lambda f: f.doc["fitted"].__setitem__("symbols", ["a", "b"]), "not categorical"),
+        (lambda f: f.doc["fitted"].__setitem__("feature_names_in", ["a"]), "means_ has 2"),
+        (lambda f: f.doc["fitted"].__setitem__("feature_names_in", ["a", "a"]), "distinct"),
         (lambda f: f.doc["fitted"].pop("symbols"), "'fitted' must be a JSON object"),
         (lambda f: f.arrays.__setitem__("a9", np.zeros(1)), "does not refer to"),
         (lambda f: f.doc.__setitem__("model", "hidden-markov"), "unknown model"),

@@ -60,7 +60,10 @@ with exactly the keys
   all three null for parameters set by hand;
 * ``symbols``: null, or, for a categorical emission, the names of its symbols (distinct strings,
   one per column of ``emissionprob_``), kept as the model's ``symbols_`` (the command line's
-  ``bayeskit hmm`` stores the values it coded ``0 .. K-1`` there).
+  ``bayeskit hmm`` stores the values it coded ``0 .. K-1`` there);
+* ``feature_names_in``: null, or the names of the columns the emission reads (distinct strings,
+  as many as its arrays have features), kept as the model's ``feature_names_in_`` (set by
+  ``bayeskit hmm fit``).
 
 Loading checks the parameters' names, types and ranges (init_params and params letters among
 the emission's), that ``parameters`` names exactly the attributes the emission has, the arrays'

@@ -25,7 +25,7 @@ __all__ = ["HMM_MODEL", "hmm_fitted", "is_hmm", "read_hmm"]
 
 #: The ``model`` name of a hidden Markov model's file.
 HMM_MODEL = _HMM_MODEL
-_FITTED_KEYS = {"parameters", "objective", "n_iter", "converged", "symbols"}
+_FITTED_KEYS = {"parameters", "objective", "n_iter", "converged", "symbols", "feature_names_in"}
 _PRIORS = (
     "startprob_prior",
     "transmat_prior",
@@ -49,7 +49,7 @@ def is_hmm(model: Any) -> bool:
 
 
 def _parameter_names(model: HiddenMarkovModel) -> tuple[Any, tuple[str, ...]]:
-    emission = model._emission()
+    emission = model.emission_distribution()
     return emission, ("startprob_", "transmat_", *emission.parameter_names)
 
 
@@ -90,6 +90,7 @@ def hmm_fitted(model: HiddenMarkovModel) -> tuple[dict, dict[str, np.ndarray]]:
         "n_iter": None,
         "converged": None,
         "symbols": _symbols_to_save(model, values),
+        "feature_names_in": _names_to_save(model),
     }
     if hasattr(model, "objective_"):
         fitted["objective"] = key = f"a{len(arrays)}"
@@ -115,6 +116,17 @@ def _symbols_to_save(model: HiddenMarkovModel, values: dict) -> list[str] | None
             f"symbols_ names {len(out)} symbols but emissionprob_ has "
             f"{values['emissionprob_'].shape[1]}"
         )
+        raise TypeError(msg)
+    return out
+
+
+def _names_to_save(model: HiddenMarkovModel) -> list[str] | None:
+    names = getattr(model, "feature_names_in_", None)
+    if names is None:
+        return None
+    out = list(np.asarray(names, dtype=object).ravel())
+    if not all(isinstance(s, str) for s in out) or len(set(out)) != len(out):
+        msg = "feature_names_in_ must be distinct strings to be saved"
         raise TypeError(msg)
     return out
 
@@ -199,7 +211,7 @@ def _read_params(params: Any, fail: Fail) -> HiddenMarkovModel:
         )
     _check_settings(params, fail)
     model = HiddenMarkovModel(**params)
-    emission = model._emission()
+    emission = model.emission_distribution()
     letters = "st" + "".join(emission.codes)
     for name in ("init_params", "params"):
         given = getattr(model, name)
@@ -254,6 +266,25 @@ def _read_history(fitted: dict, arrays: dict, fail: Fail) -> tuple | None:
     return objective.tolist(), n_iter, converged
 
 
+def _read_names(raw: Any, values: dict, fail: Fail) -> np.ndarray | None:
+    """The feature names, one per column the emission reads (where its arrays say how many)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not all(isinstance(s, str) for s in raw) or not raw:
+        fail("fitted.feature_names_in must be null or a list of strings")
+    if len(set(raw)) != len(raw):
+        fail("fitted.feature_names_in must be distinct")
+    if "layout_" not in values:  # (a product emission's columns are its layout's business)
+        widths = {"emissionprob_": 1, "means_": None, "lambdas_": None}
+        for name, width in widths.items():
+            if name in values:
+                n = width if width is not None else values[name].shape[-1]
+                if len(raw) != n:
+                    fail(f"fitted.feature_names_in names {len(raw)} columns; {name} has {n}")
+                break
+    return np.array(raw, dtype=object)
+
+
 def _read_symbols(raw: Any, values: dict, fail: Fail) -> np.ndarray | None:
     if raw is None:
         return None
@@ -296,10 +327,13 @@ def read_hmm(doc: dict, arrays: dict[str, np.ndarray], fail: Fail) -> HiddenMark
     except Exception as exc:  # noqa: BLE001 - whatever the numbers do, the user gets one error
         fail(f"fitted.parameters: {exc}", exc)
     symbols = _read_symbols(fitted["symbols"], values, fail)
+    names_in = _read_names(fitted["feature_names_in"], values, fail)
     for name, value in values.items():
         setattr(model, name, value)
     if history is not None:
         model.objective_, model.n_iter_, model.converged_ = history
     if symbols is not None:
         model.symbols_ = symbols
+    if names_in is not None:
+        model.feature_names_in_ = names_in
     return model
