@@ -60,3 +60,28 @@ def test_fit_chunks_refuses_a_generator_and_empty_input():
     # a function returning a fresh iterator is fine
     model = started().fit_chunks(lambda: iter([(X, lengths)]))
     assert model.n_iter_ == 6
+
+
+def test_partial_fit_accumulates_statistics_like_one_fit_step():
+    X, lengths = data()
+    cut = np.cumsum([0, *lengths])
+    # two partial fits from the same start: the second M-step uses both parts' statistics,
+    # which (the first part's taken under the first parameters) differ from one fit step
+    stream = started()
+    stream.partial_fit(X[: cut[2]], lengths[:2])
+    after_one = {k: getattr(stream, k).copy() for k in PARAMS}
+    stream.partial_fit(X[cut[2] :], lengths[2:])
+    one_step = started().set_params(n_iter=1).fit(X[: cut[2]], lengths[:2])
+    for name in PARAMS:  # a single call is one Baum-Welch iteration
+        np.testing.assert_allclose(after_one[name], getattr(one_step, name), rtol=1e-12)
+    assert stream.stats_["trans"].sum() == pytest.approx(sum(n - 1 for n in lengths), rel=1e-12)
+
+
+def test_partial_fit_continues_from_fit_and_checks_decay():
+    X, lengths = data()
+    model = started().fit(X, lengths)
+    means = model.means_.copy()
+    model.partial_fit(X[:37])  # continues from the fitted parameters, no re-initialisation
+    assert np.abs(model.means_ - means).max() < 0.5
+    with pytest.raises(ValueError, match=r"decay must be in \(0, 1\]"):
+        model.partial_fit(X[:37], decay=0.0)

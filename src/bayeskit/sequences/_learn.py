@@ -9,7 +9,15 @@ import numpy as np
 
 from bayeskit.estimate.em import EMRun
 from bayeskit.sequences import _data
-from bayeskit.sequences.baum_welch import baum_welch, initial_parameters, summed_statistics
+from bayeskit.sequences.baum_welch import (
+    baum_welch,
+    check_parameters,
+    expected_statistics,
+    initial_parameters,
+    maximize,
+    merge_statistics,
+    summed_statistics,
+)
 
 
 def learn(model, emission, sample, data, offsets, known=None, progress=None):
@@ -44,6 +52,7 @@ def learn(model, emission, sample, data, offsets, known=None, progress=None):
     for name, value in best.parameters.items():
         setattr(model, name, value)
     model.objective_, model.n_iter_, model.converged_ = best.objective, best.n_iter, best.converged
+    model.stats_ = None  # partial_fit's statistics start afresh from these parameters
     return model
 
 
@@ -54,6 +63,14 @@ class LargeData:
     if TYPE_CHECKING:  # provided by the model
         sequence_column: str | None
         implementation: str
+        init_params: str | None
+        params: str | None
+        n_states: int
+        random_state: Any
+        startprob_prior: Any
+        transmat_prior: Any
+        stats_: dict | None
+        zeros_: dict
 
         def _emission(self) -> Any: ...
 
@@ -155,3 +172,78 @@ class LargeData:
         emission = self._emission()
         data, _ = _data.sequences(sample, None, self.sequence_column, emission)
         return learn(self, emission, data, e_step, None, progress=progress)
+
+    def partial_fit(self, X, lengths=None, *, decay: float = 1.0) -> Any:
+        """Learn from new sequences as they arrive: one incremental Baum-Welch step.
+
+        The expected statistics of ``X`` under the current parameters are added to those of
+        every earlier call (``stats_``), and the parameters are re-estimated from the total
+        (incremental EM for a stream, Neal and Hinton 1998, without revisiting old data). The
+        first call on a model without parameters initialises them from ``X`` as :meth:`fit`
+        does (``init_params``); on a fitted model it continues from its parameters. Each
+        sequence must lie within one call. :meth:`fit` starts the statistics afresh.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_steps, n_features) or pandas.DataFrame
+            New sequences, one after the other (with ``sequence_column`` for a long frame).
+        lengths : array-like of int, optional
+            Their lengths (default one sequence).
+        decay : float in (0, 1], default=1.0
+            The weight of the earlier statistics: 1 counts every call's data alike; below 1
+            forgets, geometrically, statistics computed under older (worse) parameters, so the
+            model follows the stream faster and tracks a drifting one.
+
+        Returns
+        -------
+        HiddenMarkovModel
+            The updated model.
+
+        Raises
+        ------
+        ValueError
+            On bad settings, data or ``decay``, or a sequence of probability 0 under the model.
+
+        Examples
+        --------
+        >>> from bayeskit.sequences import HiddenMarkovModel
+        >>> model = HiddenMarkovModel(2, emission="poisson", init_params="stl", random_state=0)
+        >>> counts = np.r_[np.zeros(10), np.full(10, 6.0)][:, None]
+        >>> for day in range(5):
+        ...     model = model.partial_fit(counts)
+        >>> sorted(model.lambdas_.ravel().round(1).tolist())  # the first days' guesses weigh
+        [0.4, 5.6]
+        >>> for day in range(5):
+        ...     model = model.partial_fit(counts, decay=0.5)
+        >>> sorted(model.lambdas_.ravel().round(1).tolist())
+        [0.0, 6.0]
+        """
+        _data.check_settings(self)
+        if not 0.0 < decay <= 1.0:
+            msg = f"decay must be in (0, 1], got {decay!r}"
+            raise ValueError(msg)
+        emission = self._emission()
+        data, offsets = _data.sequences(X, lengths, self.sequence_column, emission)
+        names = ("startprob_", "transmat_", *emission.parameter_names)
+        earlier = getattr(self, "stats_", None)
+        if earlier is None and not all(hasattr(self, k) for k in names):
+            init = _data.letters(emission, self.init_params, "init_params")
+            given = {k: getattr(self, k) for k in names if hasattr(self, k)}
+            rng = np.random.default_rng(self.random_state)
+            params = initial_parameters(emission, data, self.n_states, init, rng, given)
+        else:  # continue from the fitted (or hand-set) parameters
+            params = {k: getattr(self, k) for k in names}
+            check_parameters(emission, params, self.n_states)
+        if earlier is None:
+            self.zeros_ = {k: np.asarray(params[k]) == 0 for k in ("startprob_", "transmat_")}
+        stats, _ = expected_statistics(emission, params, data, offsets, None, self.implementation)
+        if earlier is not None and decay < 1.0:
+            earlier = {k: decay * v for k, v in earlier.items()}
+        total = stats if earlier is None else merge_statistics(earlier, stats)
+        update = _data.letters(emission, self.params, "params")
+        priors = (self.startprob_prior, self.transmat_prior)
+        new = maximize(emission, total, params, update, *priors, self.zeros_)
+        for name, value in new.items():
+            setattr(self, name, value)
+        self.stats_ = total
+        return self
