@@ -29,7 +29,9 @@ from bayeskit.sequences.forward_backward import (
 )
 from bayeskit.sequences.frames import long_frame
 from bayeskit.sequences.gaussian import COVARIANCE_TYPES, GaussianEmission
+from bayeskit.sequences.gmm import GaussianMixtureEmission
 from bayeskit.sequences.hmm import EMISSIONS, HiddenMarkovModel
+from bayeskit.sequences.mixed import ProductEmission
 
 __all__ = [
     "COVARIANCE_TYPES",
@@ -39,8 +41,10 @@ __all__ = [
     "Emission",
     "ForwardBackward",
     "GaussianEmission",
+    "GaussianMixtureEmission",
     "HiddenMarkovModel",
     "PoissonEmission",
+    "ProductEmission",
     "baum_welch",
     "example_hmm",
     "check_parameters",

@@ -26,6 +26,8 @@ from bayeskit.sequences.chain import sample_chain
 from bayeskit.sequences.emissions import CategoricalEmission, Emission, PoissonEmission
 from bayeskit.sequences.forward_backward import forward_backward, viterbi
 from bayeskit.sequences.gaussian import GaussianEmission
+from bayeskit.sequences.gmm import GaussianMixtureEmission
+from bayeskit.sequences.mixed import ProductEmission
 
 __all__ = ["EMISSIONS", "HiddenMarkovModel"]
 
@@ -33,6 +35,8 @@ __all__ = ["EMISSIONS", "HiddenMarkovModel"]
 EMISSIONS: dict[str, type[Emission]] = {
     "categorical": CategoricalEmission,
     "gaussian": GaussianEmission,
+    "gmm": GaussianMixtureEmission,
+    "mixed": ProductEmission,
     "poisson": PoissonEmission,
 }
 _EMISSION_SETTINGS = (
@@ -46,6 +50,9 @@ _EMISSION_SETTINGS = (
     "covars_weight",
     "lambdas_prior",
     "lambdas_weight",
+    "n_mix",
+    "weights_prior",
+    "column_emissions",
 )
 
 
@@ -66,9 +73,12 @@ class HiddenMarkovModel(ModelChoice, LargeData, BaseEstimator):
     ----------
     n_states : int, default=2
         The number of hidden states.
-    emission : {"gaussian", "categorical", "poisson"} or Emission, default="gaussian"
-        The distribution of an observation given the state: a multivariate Gaussian, one
-        categorical symbol (codes ``0..n_features - 1``), or independent Poisson counts.
+    emission : {"gaussian", "categorical", "poisson", "gmm", "mixed"} or Emission
+        Default ``"gaussian"``. The distribution of an observation given the state: a
+        multivariate Gaussian, one
+        categorical symbol (codes ``0..n_features - 1``), or independent Poisson counts;
+        ``"gmm"`` a mixture of ``n_mix`` Gaussians, ``"mixed"`` a DataFrame's columns each
+        with its own emission (:class:`~bayeskit.sequences.ProductEmission`).
     covariance_type : {"diag", "full", "spherical", "tied"}, default="diag"
         The Gaussian's covariance form (the shape of ``covars_``: see
         :class:`~bayeskit.sequences.emissions.GaussianEmission`).
@@ -87,6 +97,14 @@ class HiddenMarkovModel(ModelChoice, LargeData, BaseEstimator):
         about ``0.01 / n``, where ``n`` is the state's expected count).
     lambdas_prior, lambdas_weight : float, default=0.0
         The Poisson rates' gamma prior.
+    n_mix : int, default=1
+        The number of Gaussians of each state's mixture (``emission="gmm"``).
+    weights_prior : float or array-like, default=1.0
+        Dirichlet concentration of each state's mixture weights (``emission="gmm"``).
+    column_emissions : dict, optional
+        ``emission="mixed"``: an emission name per column of a DataFrame (``"categorical"``,
+        ``"gaussian"`` or ``"poisson"``); the columns left out are categorical when
+        non-numeric, Gaussian when numeric (see :class:`~bayeskit.sequences.ProductEmission`).
     algorithm : {"viterbi", "map"}, default="viterbi"
         How :meth:`decode` and :meth:`predict` choose states: the most probable path, or each
         step's most probable state.
@@ -101,7 +119,8 @@ class HiddenMarkovModel(ModelChoice, LargeData, BaseEstimator):
     init_params : str, optional
         Letters of the parameters that :meth:`fit` initialises: ``s`` start, ``t``
         transitions, and the emission's (``e`` categorical, ``m``/``c`` Gaussian means and
-        covariances, ``l`` Poisson rates). Default all. Parameters left out must be set by
+        covariances, ``l`` Poisson rates, ``w`` mixture weights, ``k`` a mixed emission's
+        column layout). Default all. Parameters left out must be set by
         hand before ``fit``.
     params : str, optional
         Letters of the parameters Baum-Welch updates (the rest stay frozen). Default all.
@@ -162,6 +181,9 @@ class HiddenMarkovModel(ModelChoice, LargeData, BaseEstimator):
         covars_weight=1.0,
         lambdas_prior=0.0,
         lambdas_weight=0.0,
+        n_mix: int = 1,
+        weights_prior=1.0,
+        column_emissions: dict | None = None,
         algorithm: str = "viterbi",
         implementation: str = "scaling",
         n_iter: int = 10,
@@ -186,6 +208,9 @@ class HiddenMarkovModel(ModelChoice, LargeData, BaseEstimator):
         self.covars_weight = covars_weight
         self.lambdas_prior = lambdas_prior
         self.lambdas_weight = lambdas_weight
+        self.n_mix = n_mix
+        self.weights_prior = weights_prior
+        self.column_emissions = column_emissions
         self.algorithm = algorithm
         self.implementation = implementation
         self.n_iter = n_iter

@@ -226,11 +226,42 @@ class ProductEmission(Emission):
     # ------------------------------------------------------------ the protocol
 
     def initialize(self, X, n_states, rng):
+        """Starting parameters: the layout of the table last read by :meth:`check`, random
+        categorical rows, k-means Gaussian means, Poisson rates about the column means.
+
+        Parameters
+        ----------
+        X : ndarray
+            The observations, as this emission's :meth:`check` returned them.
+        n_states : int
+            The number of hidden states.
+        rng : numpy.random.Generator
+            The random numbers.
+
+        Returns
+        -------
+        dict
+            ``layout_``, ``emissionprob_``, ``means_``, ``covars_`` and ``lambdas_``.
+
+        Raises
+        ------
+        ValueError
+            When :meth:`check` has read no table yet.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> e = ProductEmission({})
+        >>> X = e.check(pd.DataFrame({"a": ["x", "y", "x"], "b": [1.0, 2.0, 3.0]}))
+        >>> p = e.initialize(X, 2, np.random.default_rng(0))
+        >>> p["emissionprob_"].shape, p["means_"].shape, p["lambdas_"].shape
+        ((2, 2), (2, 1), (2, 0))
+        """
         if not self._names:
             msg = "ProductEmission.initialize needs observations read by its own check"
             raise ValueError(msg)
         categories = {
-            p: sorted(self._codebook[n], key=self._codebook[n].get)
+            p: [label for label, _ in sorted(self._codebook[n].items(), key=_by_code)]
             for p, (n, k) in enumerate(zip(self._names, self._kinds, strict=True))
             if k == "categorical"
         }
@@ -392,6 +423,10 @@ class ProductEmission(Emission):
 
     def n_free_parameters(self, params):
         return sum(e.n_free_parameters(own) for e, _, own in self._parts(params))
+
+
+def _by_code(item: tuple[str, int]) -> int:
+    return item[1]
 
 
 def _part_data(e: Emission, X: np.ndarray) -> np.ndarray:
