@@ -77,6 +77,10 @@ class GaussianMixtureEmission(Emission):
         self.n_mix = int(n_mix)
         self._cache: tuple | None = None
 
+    def __getstate__(self):
+        # the last observations are a cache for the E-step, not state: never pickle data
+        return {**self.__dict__, "_cache": None}
+
     # ------------------------------------------------------------ the components as Gaussians
 
     def _gaussian(self, kind: str, means_prior=0.0) -> GaussianEmission:

@@ -40,6 +40,10 @@ class ProductEmission(Emission):
     or when ``column_emissions`` says so, Poisson when ``column_emissions`` says so, and
     Gaussian otherwise. Missing values (NaN, None) add nothing to a step's density.
 
+    :meth:`check` codes a categorical column's values in the emission's own codebook, which
+    the other methods translate to the model's categories (``layout_``): give them
+    observations read by the same emission object, as the hidden Markov model does.
+
     Parameters
     ----------
     settings : dict
@@ -84,6 +88,10 @@ class ProductEmission(Emission):
         self._kinds: list[str] = []
         self._codebook: dict[str, dict[str, int]] = {}
         self._cache: tuple | None = None
+
+    def __getstate__(self):
+        # the last observations are a cache for the E-step, not state: never pickle data
+        return {**self.__dict__, "_cache": None}
 
     # ------------------------------------------------------------ reading the table
 
