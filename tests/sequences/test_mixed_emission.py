@@ -264,3 +264,13 @@ def test_plain_arrays_name_their_columns_by_position():
     e = ProductEmission({})
     params = e.initialize(e.check(X), 2, rng)
     assert e.describe(params) == {"0": "gaussian", "1": ["a", "b", "c"]}
+
+
+def test_integer_codes_match_whether_or_not_missing_values_made_them_float():
+    e = ProductEmission({"column_emissions": {"code": "categorical"}})
+    fit = pd.DataFrame({"code": [1, 2, 2, 1]})
+    params = e.initialize(e.check(fit), 1, np.random.default_rng(0))
+    assert e.describe(params) == {"code": ["1", "2"]}
+    fresh = ProductEmission({"column_emissions": {"code": "categorical"}})
+    later = fresh.log_likelihood(params, fresh.check(pd.DataFrame({"code": [2.0, np.nan]})))
+    np.testing.assert_allclose(later[:, 0], [np.log(params["emissionprob_"][0, 1]), 0.0])

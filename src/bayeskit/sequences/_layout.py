@@ -71,14 +71,22 @@ def column_kind(series, asked: str | None) -> str:
     return "gaussian" if numeric and not isinstance(dtype, pd.CategoricalDtype) else "categorical"
 
 
+def _label(value) -> str:
+    """A category's text; a whole float reads as the integer (1.0 -> "1"), so that a column of
+    integer codes matches whether NaN made it float or not."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def labels_of(series) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """A categorical column's values as text, where they are missing, and its declared
     categories (those of a pandas category dtype, else none)."""
     import pandas as pd
 
     missing = np.asarray(series.isna(), dtype=bool)
-    text = np.array([str(v) for v in series.to_numpy(dtype=object)], dtype=object)
+    text = np.array([_label(v) for v in series.to_numpy(dtype=object)], dtype=object)
     declared: list[str] = []
     if isinstance(series.dtype, pd.CategoricalDtype):
-        declared = [str(c) for c in series.cat.categories]
+        declared = [_label(c) for c in series.cat.categories]
     return text, missing, declared
