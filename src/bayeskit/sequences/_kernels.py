@@ -44,6 +44,8 @@ def _forward_backward_scaled(
     beta = np.empty((longest, n))
     scale = np.empty(longest)
     weighted = np.empty(n)
+    work = np.empty(n)
+    trans_t = np.ascontiguousarray(trans.T)
     for s in range(first, last):
         a = offsets[s]
         steps = offsets[s + 1] - a
@@ -63,14 +65,18 @@ def _forward_backward_scaled(
                 alpha[0, j] /= total
         t = 1
         while ok and t < steps:
+            # alpha_{t-1} A as a sum of rows (contiguous, no reduction: the loops vectorise)
+            for j in range(n):
+                work[j] = 0.0
+            for i in range(n):
+                ai = alpha[t - 1, i]
+                for j in range(n):
+                    work[j] += ai * trans[i, j]
             total = 0.0
             for j in range(n):
-                acc = 0.0
-                for i in range(n):
-                    acc += alpha[t - 1, i] * trans[i, j]
-                acc *= frame[a + t, j]
-                alpha[t, j] = acc
-                total += acc
+                v = work[j] * frame[a + t, j]
+                alpha[t, j] = v
+                total += v
             if not (total > 0.0 and total < np.inf):
                 ok = False
                 break
@@ -92,11 +98,14 @@ def _forward_backward_scaled(
         for t in range(steps - 2, -1, -1):
             for j in range(n):
                 weighted[j] = frame[a + t + 1, j] * beta[t + 1, j]
+            for i in range(n):  # A w as a sum of the columns of A (rows of its transpose)
+                work[i] = 0.0
+            for j in range(n):
+                wj = weighted[j]
+                for i in range(n):
+                    work[i] += wj * trans_t[j, i]
             for i in range(n):
-                acc = 0.0
-                for j in range(n):
-                    acc += trans[i, j] * weighted[j]
-                beta[t, i] = acc / scale[t + 1]
+                beta[t, i] = work[i] / scale[t + 1]
             if want_xi:
                 inv = 1.0 / scale[t + 1]
                 for i in range(n):

@@ -232,7 +232,7 @@ def expected_statistics(
     assert fb.posteriors is not None
     assert fb.transitions is not None
     stats = {"start": fb.posteriors[offsets[:-1][lengths > 0]].sum(axis=0), "trans": fb.transitions}
-    stats.update(emission.statistics(data, fb.posteriors))
+    stats.update(emission.statistics(data, fb.posteriors, params))
     return stats, fb.log_likelihood
 
 

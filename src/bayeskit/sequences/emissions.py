@@ -171,7 +171,7 @@ class Emission(ABC):
         """
 
     @abstractmethod
-    def statistics(self, X: np.ndarray, posteriors: np.ndarray) -> dict:
+    def statistics(self, X: np.ndarray, posteriors: np.ndarray, params: dict) -> dict:
         """The posterior-weighted sufficient statistics of the observations.
 
         Parameters
@@ -180,6 +180,9 @@ class Emission(ABC):
             The observations, as :meth:`check` returns them.
         posteriors : ndarray of shape (n_steps, n_states)
             ``P(z_t = j | x)`` of every step.
+        params : dict
+            The parameters the posteriors were computed with (a mixture splits each state's
+            posterior among its components by them; other emissions need not read them).
 
         Returns
         -------
@@ -190,7 +193,8 @@ class Emission(ABC):
         Examples
         --------
         >>> e = PoissonEmission({})
-        >>> e.statistics(e.check([[1.0], [3.0]]), np.array([[1.0, 0.0], [0.5, 0.5]]))["obs"]
+        >>> post = np.array([[1.0, 0.0], [0.5, 0.5]])
+        >>> e.statistics(e.check([[1.0], [3.0]]), post, {"lambdas_": np.ones((2, 1))})["obs"]
         array([[2.5],
                [1.5]])
         """
@@ -388,7 +392,7 @@ class CategoricalEmission(Emission):
         out[X < 0] = 0.0
         return out
 
-    def statistics(self, X, posteriors):
+    def statistics(self, X, posteriors, params=None):
         k = self.n_symbols(X) if self.settings.get("n_features") is None else None
         k = int(self.settings["n_features"]) if k is None else k
         seen = X >= 0
@@ -487,7 +491,7 @@ class PoissonEmission(Emission):
             x @ np.log(lam).T - seen @ lam.T - (special.gammaln(x + 1) * seen).sum(axis=1)[:, None]
         )
 
-    def statistics(self, X, posteriors):
+    def statistics(self, X, posteriors, params=None):
         seen = _rows_observed(X)
         return {"post_f": posteriors.T @ seen, "obs": posteriors.T @ np.where(seen, X, 0.0)}
 

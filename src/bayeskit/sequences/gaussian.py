@@ -181,7 +181,7 @@ class GaussianEmission(Emission):
             out[rows, k] = -0.5 * (X.shape[1] * math.log(2 * np.pi) + log_det + (z * z).sum(axis=0))
         return out
 
-    def statistics(self, X, posteriors):
+    def statistics(self, X, posteriors, params=None):
         missing = np.isnan(X)
         post = posteriors.sum(axis=0)
         if missing.any():

@@ -75,11 +75,6 @@ class GaussianMixtureEmission(Emission):
             msg = f"n_mix must be a positive integer, got {n_mix!r}"
             raise ValueError(msg)
         self.n_mix = int(n_mix)
-        self._cache: tuple | None = None
-
-    def __getstate__(self):
-        # the last observations are a cache for the E-step, not state: never pickle data
-        return {**self.__dict__, "_cache": None}
 
     # ------------------------------------------------------------ the components as Gaussians
 
@@ -230,13 +225,12 @@ class GaussianMixtureEmission(Emission):
 
     def log_likelihood(self, params, X):
         comp = self.component_log_likelihood(params, X)
-        self._cache = (X, comp)
         with np.errstate(under="ignore"):
             out = special.logsumexp(comp, axis=2)
         out[np.isnan(X).all(axis=1)] = 0.0  # exactly, not the log of the weights' sum
         return out
 
-    def statistics(self, X, posteriors, params: dict | None = None):
+    def statistics(self, X, posteriors, params):
         """The posterior-weighted moments of every (state, component) pair.
 
         Parameters
@@ -245,10 +239,8 @@ class GaussianMixtureEmission(Emission):
             The observations, as :meth:`check` returns them.
         posteriors : ndarray of shape (n_steps, n_states)
             ``P(z_t = j | x)`` of every step.
-        params : dict, optional
-            The parameters that split the posteriors among the components. Default: those
-            of the last :meth:`log_likelihood` call on the same observations (Baum-Welch's
-            E-step makes that call just before).
+        params : dict
+            The parameters that split the posteriors among the components.
 
         Returns
         -------
@@ -256,11 +248,6 @@ class GaussianMixtureEmission(Emission):
             :class:`~bayeskit.sequences.GaussianEmission`'s statistics of the
             ``n_states * n_mix`` components (``post``, ``post_f``, ``obs`` and ``obs**2`` or
             ``obs*obs.T``), sums over steps that add across sequences.
-
-        Raises
-        ------
-        RuntimeError
-            Without ``params`` when :meth:`log_likelihood` has not seen ``X``.
 
         Examples
         --------
@@ -271,17 +258,7 @@ class GaussianMixtureEmission(Emission):
         >>> e.statistics(X, np.ones((2, 1)), params)["post"].tolist()
         [1.0, 1.0]
         """
-        if params is not None:
-            resp = self.responsibilities(params, X, posteriors)
-        else:
-            cached = self._cache
-            if cached is None or not _same(cached[0], X):
-                msg = (
-                    "a mixture's statistics need the parameters: pass params=, or call "
-                    "log_likelihood on the same observations first"
-                )
-                raise RuntimeError(msg)
-            resp = self._split(cached[1], posteriors)
+        resp = self.responsibilities(params, X, posteriors)
         n, m = resp.shape[1:]
         return self._gaussian(self.kind).statistics(X, resp.reshape(len(X), n * m))
 
@@ -363,8 +340,3 @@ def _full_cov(covars: np.ndarray, kind: str, d: int) -> np.ndarray:
     if kind == "spherical":
         return c[0] * np.eye(d)
     return c if kind == "tied" else c[0]
-
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two observation arrays are the same (the one object, or equal values)."""
-    return a is b or (a.shape == b.shape and np.array_equal(a, b, equal_nan=True))

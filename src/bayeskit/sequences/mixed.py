@@ -87,11 +87,6 @@ class ProductEmission(Emission):
         self._names: list[str] = []
         self._kinds: list[str] = []
         self._codebook: dict[str, dict[str, int]] = {}
-        self._cache: tuple | None = None
-
-    def __getstate__(self):
-        # the last observations are a cache for the E-step, not state: never pickle data
-        return {**self.__dict__, "_cache": None}
 
     # ------------------------------------------------------------ reading the table
 
@@ -315,13 +310,12 @@ class ProductEmission(Emission):
 
     def log_likelihood(self, params, X):
         coded = self._in_model_codes(params, X)
-        self._cache = (X, coded, params["layout_"])
         out = np.zeros((len(X), len(params["means_"])))
         for e, columns, own in self._parts(params):
             out += e.log_likelihood(own, _part_data(e, coded[:, columns]))
         return out
 
-    def statistics(self, X, posteriors, params: dict | None = None):
+    def statistics(self, X, posteriors, params):
         """Each part's statistics, their keys prefixed by the part (``"0:emission_counts"``).
 
         Parameters
@@ -330,20 +324,13 @@ class ProductEmission(Emission):
             The observations, as :meth:`check` returns them.
         posteriors : ndarray of shape (n_steps, n_states)
             ``P(z_t = j | x)`` of every step.
-        params : dict, optional
-            The parameters whose categories the counts follow. Default: those of the last
-            :meth:`log_likelihood` call on the same observations (Baum-Welch's E-step makes
-            that call just before).
+        params : dict
+            The parameters whose categories the counts follow.
 
         Returns
         -------
         dict of str to ndarray
             Sums over steps, which add across sequences, chunks and partitions.
-
-        Raises
-        ------
-        RuntimeError
-            Without ``params`` when :meth:`log_likelihood` has not seen ``X``.
 
         Examples
         --------
@@ -354,20 +341,11 @@ class ProductEmission(Emission):
         >>> e.statistics(X, np.ones((3, 1)), params)
         {'0:emission_counts': array([[2., 1.]])}
         """
-        if params is not None:
-            coded, layout = self._in_model_codes(params, X), params["layout_"]
-        elif self._cache is not None and _same(self._cache[0], X):
-            coded, layout = self._cache[1], self._cache[2]
-        else:
-            msg = (
-                "a product emission's statistics need the parameters: pass params=, or call "
-                "log_likelihood on the same observations first"
-            )
-            raise RuntimeError(msg)
+        coded, layout = self._in_model_codes(params, X), params["layout_"]
         shell = _shell(layout, posteriors.shape[1])
         stats = {}
-        for e, columns, _ in self._parts(shell):
-            part = e.statistics(_part_data(e, coded[:, columns]), posteriors)
+        for e, columns, own in self._parts(shell):
+            part = e.statistics(_part_data(e, coded[:, columns]), posteriors, own)
             stats.update({self._tag(e, columns) + k: v for k, v in part.items()})
         return stats
 
@@ -455,7 +433,3 @@ def _shell(layout, n_states: int) -> dict:
         "covars_": np.ones((n_states, kinds.count("gaussian"))),
         "lambdas_": np.ones((n_states, kinds.count("poisson"))),
     }
-
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    return a is b or (a.shape == b.shape and np.array_equal(a, b, equal_nan=True))
