@@ -499,3 +499,10 @@ network_app = _Typer(
     no_args_is_help=True,
 )
 app.add_typer(network_app, name="network")
+
+# ------------------------------------------------------------------ hidden Markov models
+hmm_app = _Typer(
+    help="Hidden Markov models of sequences in a long table: fit, decode, score, sample.",
+    no_args_is_help=True,
+)
+app.add_typer(hmm_app, name="hmm")
