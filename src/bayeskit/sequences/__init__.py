@@ -19,6 +19,7 @@ from bayeskit.sequences.baum_welch import (
     summed_statistics,
 )
 from bayeskit.sequences.chain import sample_chain, stationary_distribution
+from bayeskit.sequences.dynamic import DynamicBayesianNetwork, example_dbn
 from bayeskit.sequences.emissions import CategoricalEmission, Emission, PoissonEmission
 from bayeskit.sequences.examples import EXAMPLE_HMMS, example_hmm
 from bayeskit.sequences.forward_backward import (
@@ -38,6 +39,7 @@ __all__ = [
     "EMISSIONS",
     "EXAMPLE_HMMS",
     "CategoricalEmission",
+    "DynamicBayesianNetwork",
     "Emission",
     "ForwardBackward",
     "GaussianEmission",
@@ -46,6 +48,7 @@ __all__ = [
     "PoissonEmission",
     "ProductEmission",
     "baum_welch",
+    "example_dbn",
     "example_hmm",
     "check_parameters",
     "expected_statistics",

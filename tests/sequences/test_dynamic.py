@@ -1,0 +1,77 @@
+"""Dynamic Bayesian networks: textbook figures, and an HMM as the special case."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bayeskit.graphs import DAG
+from bayeskit.networks import BayesianNetwork
+from bayeskit.sequences import DynamicBayesianNetwork, example_dbn, example_hmm
+
+
+def test_umbrella_world_figures():
+    """Russell and Norvig, 15.2: filtering 0.818, 0.883; smoothing day 1 given two days 0.883;
+    the most likely sequence of Fig. 15.5."""
+    dbn = example_dbn("umbrella")
+    two = pd.DataFrame({"umbrella": ["yes", "yes"]})
+    # the book prints 0.818, 0.883 and 0.883; exact: 9/11, 0.5645/0.6391 and 0.5645/0.6391
+    filtered, smoothed = dbn.filter(two)["rain"]["yes"], dbn.smooth(two)["rain"]["yes"]
+    np.testing.assert_allclose(filtered, [9 / 11, 0.8833570], atol=1e-7)
+    np.testing.assert_allclose(smoothed, [0.8833570, 0.8833570], atol=1e-7)
+    five = pd.DataFrame({"umbrella": ["yes", "yes", "no", "yes", "yes"]})
+    path, _ = dbn.most_probable_sequence(five)
+    assert path["rain"].tolist() == ["yes", "yes", "no", "yes", "yes"]
+
+
+def test_an_hmm_is_the_special_case():
+    """Posteriors, filtering, log-likelihood and Viterbi path of the DBN built from a
+    categorical HMM equal the HMM's own forward-backward and Viterbi."""
+    hmm = example_hmm("casino", random_state=3)
+    rolls, _ = hmm.sample(60)
+    dbn = DynamicBayesianNetwork.from_hmm(hmm)
+    seen = pd.DataFrame({"symbol": [str(v) for v in rolls[:, 0]]})
+    smooth = dbn.smooth(seen)["state"].to_numpy()
+    np.testing.assert_allclose(smooth, hmm.predict_proba(rolls), atol=1e-12)
+    assert dbn.log_likelihood(seen) == pytest.approx(hmm.score(rolls), rel=1e-12)
+    path, log_p = dbn.most_probable_sequence(seen)
+    vit_log_p, vit_path = hmm.decode(rolls)
+    assert path["state"].astype(int).tolist() == vit_path.tolist()
+    assert log_p == pytest.approx(vit_log_p, rel=1e-10)
+    # filtering at step k = the smoothed posterior of a sequence cut after k
+    filtered = dbn.filter(seen.iloc[:8])["state"].to_numpy()
+    for k in (0, 3, 7):
+        np.testing.assert_allclose(filtered[k], hmm.predict_proba(rolls[: k + 1])[-1], atol=1e-12)
+
+
+def test_missing_observations_are_summed_out():
+    dbn = example_dbn("umbrella")
+    gap = pd.DataFrame({"umbrella": ["yes", None, "yes"]})
+    post = dbn.smooth(gap)
+    assert list(post["umbrella"].index) == [1]  # the unobserved umbrella gets a posterior
+    both = dbn.log_likelihood(gap)
+    assert np.isfinite(both)
+    assert both > dbn.log_likelihood(pd.DataFrame({"umbrella": ["yes"] * 3}))
+
+
+def test_bad_networks_and_observations_are_refused():
+    yn = ["yes", "no"]
+
+    def net(edges, cpts):
+        return BayesianNetwork(DAG(edges=edges), cpts, states=dict.fromkeys(cpts, yn))
+
+    with pytest.raises(ValueError, match="ends with neither slice suffix"):
+        DynamicBayesianNetwork(net([("a0", "b")], {"a0": [0.5, 0.5], "b": [[1, 0], [0, 1]]}))
+    with pytest.raises(ValueError, match="must have a node in both slices"):
+        DynamicBayesianNetwork(net([("a0", "at"), ("a0", "b0")],
+            {"a0": [0.5, 0.5], "at": [[1, 0], [0, 1]], "b0": [[1, 0], [0, 1]]}))  # fmt: skip
+    with pytest.raises(ValueError, match="has a parent 'at' in the step"):
+        DynamicBayesianNetwork(net([("at", "a0")], {"at": [0.5, 0.5], "a0": [[1, 0], [0, 1]]}))
+    dbn = example_dbn("umbrella")
+    with pytest.raises(ValueError, match="column 'snow' is no variable"):
+        dbn.smooth(pd.DataFrame({"snow": ["yes"]}))
+    with pytest.raises(ValueError, match="no step"):
+        dbn.smooth(pd.DataFrame({"umbrella": []}))
+    with pytest.raises(ValueError, match="n_steps must be a positive integer"):
+        dbn.unroll(0)
