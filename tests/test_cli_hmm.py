@@ -222,3 +222,16 @@ def test_model_files_that_are_not_hidden_markov_models_are_refused(files, tmp_pa
             "holds a NaiveBayes, not a hidden Markov model")  # fmt: skip
     refused(run("hmm", "sample", files / "gauss.csv", "--length", 3, "-o", tmp_path / "s.csv"),
             "not a bayeskit model file")  # fmt: skip
+
+
+def test_classifier_commands_refuse_a_hidden_markov_model_file(tmp_path):
+    from bayeskit import save
+    from bayeskit.sequences import example_hmm
+
+    path = save(example_hmm("casino"), tmp_path / "casino.bayeskit")
+    data = tmp_path / "rows.csv"
+    data.write_text("a\n1\n")
+    for command in (["show", str(path)], ["predict", str(path), str(data)]):
+        result = runner.invoke(app, command)
+        assert result.exit_code != 0
+        assert "holds a hidden Markov model: use bayeskit hmm decode" in result.output

@@ -49,6 +49,7 @@ from bayeskit.cli import evaluate  # noqa: F401  # isort: skip
 from bayeskit.cli import explain  # noqa: F401  # isort: skip
 from bayeskit.cli import network_learn  # noqa: F401  # isort: skip
 from bayeskit.cli import network_query  # noqa: F401  # isort: skip
+from bayeskit.cli import hmm  # noqa: F401  # isort: skip
 
 # re-exported: the tests and benchmarks read these from bayeskit.cli
 from bayeskit.cli._app import (  # noqa: F401

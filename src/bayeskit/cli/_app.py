@@ -87,8 +87,21 @@ class_report = _on_call("bayeskit.evaluate", "class_report")
 cross_validate = _on_call("bayeskit.evaluate", "cross_validate")
 holdout = _on_call("bayeskit.evaluate", "holdout")
 compare_models = _on_call("bayeskit.evaluate", "compare")
-load_model = _on_call("bayeskit.io", "load")
+_load_any = _on_call("bayeskit.io", "load")
 save_model = _on_call("bayeskit.io", "save")
+
+
+def load_model(path: Any) -> Any:
+    """A saved classifier; a hidden Markov model's file is refused, naming its commands."""
+    model = _load_any(path)
+    if type(model).__name__ == "HiddenMarkovModel":
+        msg = (
+            f"{path} holds a hidden Markov model: use bayeskit hmm decode, bayeskit hmm score "
+            "or bayeskit hmm sample"
+        )
+        raise typer.BadParameter(msg, param_hint="'MODEL'")
+    return model
+
 
 # --------------------------------------------------------------------------------------------
 # help text: plain metavars (typer writes `{DATA}` in a usage line, `<str>` beside an argument

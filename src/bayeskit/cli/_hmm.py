@@ -10,7 +10,7 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from bayeskit.cli._app import _err, _fail, _names, _refusals, load_model, np, pd
+from bayeskit.cli._app import _err, _fail, _load_any, _names, _refusals, np, pd
 from bayeskit.cli._data import _check_names, _parse_numbers, _read_table
 
 #: The emissions of a model file the commands read: a column per feature, or symbols.
@@ -124,7 +124,7 @@ def _load_hmm(path: Path) -> Any:
         msg = f"no model file at {path}"
         raise typer.BadParameter(msg, param_hint="'MODEL'")
     with _refusals():
-        model = load_model(path)
+        model = _load_any(path)
     if not isinstance(model, HiddenMarkovModel):
         msg = (
             f"{path} holds a {type(model).__name__}, not a hidden Markov model: use it with "
