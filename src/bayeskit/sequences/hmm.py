@@ -143,11 +143,23 @@ class HiddenMarkovModel(ModelChoice, LargeData, BaseEstimator):
         Gaussian emissions, in the shape of ``covariance_type``.
     lambdas_ : ndarray of shape (n_states, n_features)
         Poisson emissions.
+    weights_ : ndarray of shape (n_states, n_mix)
+        Gaussian-mixture emissions' component weights (their ``means_`` and ``covars_`` have
+        a component axis after the state's).
+    layout_ : ndarray
+        Mixed emissions: the columns, their kinds and categories, coded as numbers
+        (:meth:`~bayeskit.sequences.ProductEmission.describe` reads them back).
     objective_ : list of float
         The objective (log-likelihood plus the priors' log density) of each iteration of the
         kept start; it never decreases.
     n_iter_ : int
     converged_ : bool
+    stats_ : dict of str to ndarray or None
+        The expected statistics :meth:`partial_fit` has gathered (None after :meth:`fit`).
+    symbols_ : ndarray of str
+        Set by the command line for categorical data: the value each code stands for.
+    feature_names_in_ : ndarray of str
+        Set by the command line: the observation columns, by name.
 
     Examples
     --------
