@@ -25,6 +25,7 @@ from bayeskit.sequences.examples import EXAMPLE_HMMS, example_hmm
 from bayeskit.sequences.forward_backward import (
     ForwardBackward,
     forward_backward,
+    run_forward_backward,
     sequence_offsets,
     viterbi,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "log_prior",
     "maximize",
     "merge_statistics",
+    "run_forward_backward",
     "sample_chain",
     "sequence_offsets",
     "stationary_distribution",

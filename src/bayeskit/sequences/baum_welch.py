@@ -16,7 +16,7 @@ import numpy as np
 
 from bayeskit.estimate.em import EMRun, EStep, run_em
 from bayeskit.sequences.emissions import Emission, _check_stochastic, _dirichlet_mode, _xlogy
-from bayeskit.sequences.forward_backward import forward_backward
+from bayeskit.sequences.forward_backward import run_forward_backward
 
 __all__ = [
     "baum_welch",
@@ -215,13 +215,13 @@ def expected_statistics(
     ([1.0, 0.0], [[1.0, 0.0], [0.0, 0.0]], [3.0, 0.0])
     """
     lengths = np.diff(offsets)
-    fb = forward_backward(
-        params["startprob_"],
-        params["transmat_"],
-        log_frame(emission, params, data, known),
-        lengths,
-        implementation=implementation,
-    )
+    frame = np.ascontiguousarray(log_frame(emission, params, data, known), dtype=np.float64)
+    if np.isnan(frame).any():
+        msg = "the emission log-likelihoods have NaN entries"
+        raise ValueError(msg)
+    start = np.ascontiguousarray(params["startprob_"], dtype=np.float64)
+    trans = np.ascontiguousarray(params["transmat_"], dtype=np.float64)
+    fb = run_forward_backward(start, trans, frame, np.asarray(offsets, np.intp), implementation)
     bad = np.flatnonzero(fb.log_likelihood == -np.inf)
     if len(bad):
         msg = (

@@ -160,10 +160,11 @@ class DynamicBayesianNetwork:
         h0, ht, o0, ot = (hidden + first, hidden + step, observed + first, observed + step)
         dag = DAG(edges=[(h0, o0), (h0, ht), (ht, ot)])
         emit = np.asarray(params["emissionprob_"], dtype=float)
-        cpts = {h0: params["startprob_"], ht: params["transmat_"], o0: emit, ot: emit}
+        cpts: dict[Any, Any] = {h0: params["startprob_"], ht: params["transmat_"], o0: emit,
+                                ot: emit}  # fmt: skip
         names = {h0: range(model.n_states), ht: range(model.n_states), o0: range(emit.shape[1]),
                  ot: range(emit.shape[1])}  # fmt: skip
-        states = {k: [str(v) for v in r] for k, r in names.items()}
+        states: dict[Any, Any] = {k: [str(v) for v in r] for k, r in names.items()}
         return cls(BayesianNetwork(dag, cpts, states=states))
 
     def states(self, node: str) -> tuple[str, ...]:
@@ -227,7 +228,10 @@ class DynamicBayesianNetwork:
             raise ValueError(msg)
         if n_steps in self._unrolled:
             return self._unrolled[n_steps]
-        edges, cpts, states, order = [], {}, {}, []
+        edges: list = []
+        order: list = []
+        cpts: dict[Any, Any] = {}
+        states: dict[Any, Any] = {}
         for k in range(n_steps):
             for b in self.nodes:
                 source = self._node[b, min(k, 1)]
@@ -453,6 +457,7 @@ def example_dbn(name: str) -> DynamicBayesianNetwork:
     yn = ["yes", "no"]
     dag = DAG(edges=[("rain0", "umbrella0"), ("rain0", "raint"), ("raint", "umbrellat")])
     umbrella = [[0.9, 0.1], [0.2, 0.8]]
-    cpts = {"rain0": [0.5, 0.5], "umbrella0": umbrella, "raint": [[0.7, 0.3], [0.3, 0.7]],
-            "umbrellat": umbrella}  # fmt: skip
-    return DynamicBayesianNetwork(BayesianNetwork(dag, cpts, states=dict.fromkeys(cpts, yn)))
+    cpts: dict[Any, Any] = {"rain0": [0.5, 0.5], "umbrella0": umbrella,
+                            "raint": [[0.7, 0.3], [0.3, 0.7]], "umbrellat": umbrella}  # fmt: skip
+    states: dict[Any, Any] = dict.fromkeys(cpts, yn)
+    return DynamicBayesianNetwork(BayesianNetwork(dag, cpts, states=states))

@@ -28,7 +28,13 @@ import numpy as np
 from bayeskit._compiled import planned_threads, run_blocks
 from bayeskit.sequences import _kernels
 
-__all__ = ["ForwardBackward", "forward_backward", "sequence_offsets", "viterbi"]
+__all__ = [
+    "ForwardBackward",
+    "forward_backward",
+    "run_forward_backward",
+    "sequence_offsets",
+    "viterbi",
+]
 
 IMPLEMENTATIONS = ("scaling", "log")
 
@@ -201,6 +207,64 @@ def forward_backward(
         raise ValueError(msg)
     start, trans, frame = _parameters(startprob, transmat, log_frame)
     offsets = sequence_offsets(lengths, frame.shape[0])
+    return run_forward_backward(
+        start, trans, frame, offsets, implementation, posteriors, transitions
+    )
+
+
+def run_forward_backward(
+    start: np.ndarray,
+    trans: np.ndarray,
+    frame: np.ndarray,
+    offsets: np.ndarray,
+    implementation: str = "scaling",
+    posteriors: bool = True,
+    transitions: bool = True,
+) -> ForwardBackward:
+    """:func:`forward_backward` on inputs already checked: float64 C-ordered arrays of
+    matching shapes without NaN, and ``offsets`` from :func:`sequence_offsets` (Baum-Welch
+    calls it once per iteration, with what it checked once).
+
+    Parameters
+    ----------
+    start : ndarray of shape (n_states,)
+        ``P(z_1 = j)``.
+    trans : ndarray of shape (n_states, n_states)
+        The transition matrix.
+    frame : ndarray of shape (n_steps, n_states)
+        The emission log-likelihoods.
+    offsets : ndarray of int of shape (n_sequences + 1,)
+        Where each sequence starts, and the end.
+    implementation : {"scaling", "log"}, default="scaling"
+        As :func:`forward_backward`'s.
+    posteriors, transitions : bool, default=True
+        What to compute besides the log-likelihoods.
+
+    Returns
+    -------
+    ForwardBackward
+
+    Raises
+    ------
+    ValueError
+        When ``offsets`` does not rise from 0 to the number of steps.
+
+    Examples
+    --------
+    >>> fb = run_forward_backward(np.array([0.5, 0.5]), np.full((2, 2), 0.5),
+    ...                           np.log([[0.9, 0.2]]), np.array([0, 1]))
+    >>> fb.posteriors.round(4).tolist()
+    [[0.8182, 0.1818]]
+    """
+    if (
+        offsets.ndim != 1
+        or len(offsets) < 1
+        or offsets[0] != 0
+        or offsets[-1] != len(frame)
+        or np.any(np.diff(offsets) < 0)
+    ):
+        msg = f"offsets must rise from 0 to the {len(frame)} steps, got {offsets[:6].tolist()}..."
+        raise ValueError(msg)
     n_seq, n = len(offsets) - 1, start.shape[0]
     post = np.zeros(frame.shape) if posteriors else np.zeros((0, n))
     loglik = np.zeros(n_seq)
