@@ -75,3 +75,49 @@ def test_bad_networks_and_observations_are_refused():
         dbn.smooth(pd.DataFrame({"umbrella": []}))
     with pytest.raises(ValueError, match="n_steps must be a positive integer"):
         dbn.unroll(0)
+
+
+def sampled_long_frame(dbn, n_seq, length):
+    unrolled = dbn.unroll(length)
+    rows = []
+    for k in range(n_seq):
+        one = unrolled.sample(1, seed=k)
+        for t in range(length):
+            rows.append({"seq": k, **{v: one[f"{v}@{t}"].iloc[0] for v in dbn.nodes}})
+    return pd.DataFrame(rows)
+
+
+def test_fit_dbn_counts_first_steps_and_transitions():
+    from bayeskit.sequences import fit_dbn
+
+    truth = example_dbn("umbrella")
+    data = sampled_long_frame(truth, 30, 20)
+    learned = fit_dbn(truth.network.dag, data, sequence_column="seq", states={
+        "rain": ["yes", "no"], "umbrella": ["yes", "no"]})  # fmt: skip
+    # transitions: a crosstab of consecutive rain values within each sequence
+    prev = data.groupby("seq")["rain"].shift()
+    table = pd.crosstab(prev[prev.notna()], data["rain"][prev.notna()], normalize="index")
+    expected = table.loc[["yes", "no"], ["yes", "no"]].to_numpy()
+    np.testing.assert_allclose(learned.network.cpt("raint"), expected, rtol=1e-12)
+    firsts = data.groupby("seq")["rain"].first().value_counts(normalize=True)
+    np.testing.assert_allclose(learned.network.cpt("rain0"), firsts[["yes", "no"]], rtol=1e-12)
+    # the step's emission: the (rain, umbrella) pairs of every step after the first
+    np.testing.assert_allclose(
+        learned.network.cpt("umbrellat"),
+        pd.crosstab(data["rain"][prev.notna()], data["umbrella"][prev.notna()],
+                    normalize="index").loc[["yes", "no"], ["yes", "no"]].to_numpy(),
+        rtol=1e-12,
+    )  # fmt: skip
+
+
+def test_fit_dbn_refuses_missing_values_and_unknown_variables():
+    from bayeskit.sequences import fit_dbn
+
+    truth = example_dbn("umbrella")
+    data = sampled_long_frame(truth, 3, 5)
+    with pytest.raises(ValueError, match="column 'umbrella' has missing values"):
+        fit_dbn(truth.network.dag, data.assign(umbrella=None), sequence_column="seq")
+    with pytest.raises(ValueError, match="variable 'rain' of the structure has no column"):
+        fit_dbn(truth.network.dag, data.drop(columns="rain"), sequence_column="seq")
+    with pytest.raises(ValueError, match="every sequence has a single step"):
+        fit_dbn(truth.network.dag, data.groupby("seq").head(1), sequence_column="seq")

@@ -20,6 +20,7 @@ from bayeskit.sequences.baum_welch import (
 )
 from bayeskit.sequences.chain import sample_chain, stationary_distribution
 from bayeskit.sequences.dynamic import DynamicBayesianNetwork, example_dbn
+from bayeskit.sequences.dynamic_learning import fit_dbn
 from bayeskit.sequences.emissions import CategoricalEmission, Emission, PoissonEmission
 from bayeskit.sequences.examples import EXAMPLE_HMMS, example_hmm
 from bayeskit.sequences.forward_backward import (
@@ -53,6 +54,7 @@ __all__ = [
     "example_hmm",
     "check_parameters",
     "expected_statistics",
+    "fit_dbn",
     "forward_backward",
     "initial_parameters",
     "log_frame",
