@@ -118,7 +118,7 @@ def fit_dbn(
     pairs = pd.concat(
         [previous.add_suffix(first), current.add_suffix(step)], axis=1
     )  # fmt: skip
-    all_states = {v + s: named[v] for v in variables for s in suffixes}
+    all_states: dict[Any, Any] = {v + s: named[v] for v in variables for s in suffixes}
     firsts = [n for n in dag.nodes if str(n).endswith(first)]
     dag0 = DAG(firsts, [(p, n) for n in firsts for p in dag.parents(n)])
     fit0 = fit_parameters(
