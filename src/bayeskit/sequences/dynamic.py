@@ -50,6 +50,9 @@ class DynamicBayesianNetwork:
         The process's variables, without suffixes, in the network's order.
     network : BayesianNetwork
         The 2TBN as given.
+    history_, n_iter_, converged_ : list of float, int, bool, or None
+        For a network learned by EM (:func:`~bayeskit.sequences.fit_dbn`): the
+        log-likelihood per iteration, the iterations made and whether EM converged.
 
     Raises
     ------
@@ -122,6 +125,9 @@ class DynamicBayesianNetwork:
                     )
                     raise ValueError(msg)
         self._unrolled: dict[int, BayesianNetwork] = {}
+        self.history_: list[float] | None = None
+        self.n_iter_: int | None = None
+        self.converged_: bool | None = None
 
     @classmethod
     def from_hmm(cls, model: Any, *, hidden: str = "state", observed: str = "symbol") -> Any:

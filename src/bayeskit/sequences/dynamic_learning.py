@@ -44,8 +44,14 @@ def fit_dbn(
     alpha: float | None = None,
     states: dict | None = None,
     suffixes: tuple[str, str] = ("0", "t"),
+    latent: dict | None = None,
+    max_iter: int = 100,
+    tol: float = 1e-6,
+    random_state: Any = None,
+    start: DynamicBayesianNetwork | None = None,
 ) -> DynamicBayesianNetwork:
-    """Fit a dynamic Bayesian network's CPTs to complete sequences.
+    """Fit a dynamic Bayesian network's CPTs to sequences: by counting when they are complete,
+    by EM when values are missing or variables hidden.
 
     Parameters
     ----------
@@ -66,10 +72,26 @@ def fit_dbn(
         Each variable's states (default: its column's values, as networks name them).
     suffixes : pair of str, default=("0", "t")
         The first slice's suffix and the step's.
+    latent : dict of variable to int or list of str, optional
+        Hidden variables (no column in ``data``) and their number of states (named "0",
+        "1", ...) or state names. With these, or with missing values (NaN), the CPTs are
+        learned by EM: the E-step's expected counts come from the junction tree of each
+        sequence's unrolled network, summed over the steps that share a table, and the
+        M-step is ``estimator`` (one that is the mode of a fixed Dirichlet prior).
+    max_iter : int, default=100
+        EM's most iterations.
+    tol : float, default=1e-6
+        EM stops when the log-likelihood's relative change is at most this.
+    random_state : int, numpy Generator or None, optional
+        EM's random starting CPTs.
+    start : DynamicBayesianNetwork, optional
+        EM's starting CPTs instead (a network of the same structure and states).
 
     Returns
     -------
     DynamicBayesianNetwork
+        With ``history_`` (EM's log-likelihood per iteration), ``n_iter_`` and
+        ``converged_`` when learned by EM.
 
     Raises
     ------
@@ -93,18 +115,20 @@ def fit_dbn(
     dag = as_dag(structure, what="structure")
     variables = _variables(dag, suffixes)
     X, lengths = long_frame(data, sequence_column)
-    absent = [v for v in variables if v not in X.columns]
+    hidden = dict(latent or {})
+    absent = [v for v in variables if v not in X.columns and v not in hidden]
     if absent:
         msg = f"variable {absent[0]!r} of the structure has no column in the data"
         raise ValueError(msg)
-    X = X[variables]
-    if X.isna().to_numpy().any():
-        column = X.columns[X.isna().any().to_numpy()][0]
-        msg = (
-            f"column {column!r} has missing values; fit_dbn counts complete sequences (an "
-            f"unobserved variable's posterior is given by DynamicBayesianNetwork.smooth)"
-        )
-        raise ValueError(msg)
+    if hidden or X[[v for v in variables if v in X.columns]].isna().to_numpy().any():
+        return _fit_em(dag, X, lengths, variables, hidden, suffixes, estimator, alpha, states,
+                       max_iter, tol, random_state, start)  # fmt: skip
+    return _fit_counts(dag, X[variables], lengths, variables, suffixes, estimator, alpha, states)
+
+
+def _fit_counts(dag, X, lengths, variables, suffixes, estimator, alpha, states):
+    """Complete sequences: first steps and consecutive pairs counted, tables estimated."""
+    first, step = suffixes
     given = dict(states or {})
     named = {v: [str(s) for s in given[v]] if v in given else list(node_states(v, X[v].to_numpy()))
              for v in variables}  # fmt: skip
@@ -132,3 +156,99 @@ def fit_dbn(
         raise ValueError(msg)
     cpts = {n: (fit0 if n in dag0 else fit1).network.cpt(n) for n in dag.nodes}
     return DynamicBayesianNetwork(BayesianNetwork(dag, cpts, states=all_states), suffixes=suffixes)
+
+
+def _em_setup(dag, X, variables, hidden, suffixes, states):
+    """Each variable's states and the data as state codes (-1: missing or hidden)."""
+    given = dict(states or {})
+    named: dict[str, list[str]] = {}
+    for v in variables:
+        if v in hidden:
+            spec = hidden[v]
+            named[v] = [str(k) for k in range(spec)] if isinstance(spec, int) else list(spec)
+            if v in X.columns:
+                msg = f"latent variable {v!r} has a column in the data"
+                raise ValueError(msg)
+        elif v in given:
+            named[v] = [str(s) for s in given[v]]
+        else:
+            named[v] = list(node_states(v, X[v].dropna().to_numpy()))
+    codes = np.full((len(X), len(variables)), -1, dtype=np.intp)
+    for j, v in enumerate(variables):
+        if v in hidden:
+            continue
+        index = {name: k for k, name in enumerate(named[v])}
+        text = X[v].astype(object).where(X[v].notna(), None)
+        for i, value in enumerate(text):
+            if value is None:
+                continue
+            key = value if isinstance(value, str) else str(value)
+            if key not in index:
+                key = next(iter(node_states(v, [value])), key)
+            if key not in index:
+                msg = f"column {v!r}: value {value!r} is not among the states {named[v]}"
+                raise ValueError(msg)
+            codes[i, j] = index[key]
+    return named, codes
+
+
+def _fit_em(dag, X, lengths, variables, hidden, suffixes, estimator, alpha, states, max_iter,
+            tol, random_state, start):  # fmt: skip
+    """EM over the unrolled networks, the counts of the steps that share a table tied."""
+    from bayeskit.estimate.em import EStep, run_em, settled
+    from bayeskit.estimate.registry import get_estimator
+    from bayeskit.inference import JunctionTree
+
+    first, step = suffixes
+    named, codes = _em_setup(dag, X, variables, hidden, suffixes, states)
+    all_states: dict[Any, Any] = {v + s: named[v] for v in variables for s in suffixes}
+    rng = np.random.default_rng(random_state)
+    shapes = {n: tuple(len(all_states[p]) for p in dag.parents(n)) + (len(all_states[n]),)
+              for n in dag.nodes}  # fmt: skip
+    cpts = {n: rng.dirichlet(np.ones(shape[-1]), size=shape[:-1]) for n, shape in shapes.items()}
+    if start is not None:
+        given = {n: np.asarray(start.network.cpt(n), dtype=float) for n in dag.nodes
+                 if n in start.network.dag}  # fmt: skip
+        wrong = [n for n in dag.nodes if n not in given or given[n].shape != shapes[n]]
+        if wrong:
+            msg = f"start has no CPT of node {wrong[0]!r} of shape {shapes[wrong[0]]}"
+            raise ValueError(msg)
+        cpts = given
+    dbn = DynamicBayesianNetwork(BayesianNetwork(dag, cpts, states=all_states), suffixes=suffixes)
+    rule = get_estimator(estimator, "estimator", fixed_prior=True)
+    weight = 1.0 if alpha is None else alpha
+    offsets = np.r_[0, np.cumsum(lengths)].astype(int)
+    by_length: dict[int, list[int]] = {}
+    for s, n in enumerate(lengths):
+        if n:
+            by_length.setdefault(int(n), []).append(s)
+    template = list(dbn.nodes)
+    trees: dict[int, JunctionTree] = {}
+    rows = {n: np.stack([codes[offsets[s] : offsets[s + 1]].ravel() for s in seqs])
+            for n, seqs in by_length.items()}  # fmt: skip
+
+    def e_step(tables, iteration):
+        counts = {n: np.zeros(shape) for n, shape in shapes.items()}
+        total = 0.0
+        for n, batch in rows.items():
+            if n not in trees:
+                trees[n] = JunctionTree(dbn.unroll(n))
+            unrolled = [
+                tables[f"{v}{first if k == 0 else step}"] for k in range(n) for v in template
+            ]
+            family, log_e = trees[n].expected_family_counts(batch, tables=unrolled)
+            for i, c in enumerate(family):
+                k, v = divmod(i, len(template))
+                counts[f"{template[v]}{first if k == 0 else step}"] += c
+            total += float(log_e.sum())
+        return EStep(counts, total)
+
+    def m_step(counts):
+        return {n: rule.probabilities(c, weight) for n, c in counts.items()}
+
+    run = run_em(e_step, m_step, cpts, max_iter=max_iter, tol=tol, stop=settled,
+                 m_step_last=True, description="EM")  # fmt: skip
+    net = BayesianNetwork(dag, run.parameters, states=all_states)
+    out = DynamicBayesianNetwork(net, suffixes=suffixes)
+    out.history_, out.n_iter_, out.converged_ = run.objective, run.n_iter, run.converged
+    return out
