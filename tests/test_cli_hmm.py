@@ -235,3 +235,17 @@ def test_classifier_commands_refuse_a_hidden_markov_model_file(tmp_path):
         result = runner.invoke(app, command)
         assert result.exit_code != 0
         assert "holds a hidden Markov model: use bayeskit hmm decode" in result.output
+
+
+def test_decode_draws_the_first_sequence(files, gauss_model, casino_model, tmp_path):
+    from PIL import Image
+
+    ok(run("hmm", "decode", gauss_model, files / "gauss.csv", "--plot", tmp_path / "g.png"))
+    with Image.open(tmp_path / "g.png") as image:
+        assert image.size[0] > 300
+    ok(run("hmm", "decode", casino_model, files / "casino.csv", "--plot", tmp_path / "c.svg"))
+    assert (tmp_path / "c.svg").read_text().lstrip().startswith("<?xml")
+    result = runner.invoke(app, ["hmm", "decode", str(gauss_model), str(files / "gauss.csv"),
+                                 "--plot", str(tmp_path / "g.gif")])  # fmt: skip
+    assert result.exit_code != 0
+    assert "--plot writes .png, .svg or .pdf files" in result.output

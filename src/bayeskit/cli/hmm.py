@@ -20,6 +20,7 @@ from bayeskit.cli._app import (
     MISSING_MARKS,
     _Data,
     _emit,
+    _err,
     _fmt,
     _names,
     _note,
@@ -289,6 +290,15 @@ def hmm_decode(
         ),
     ] = False,
     output: _TableOut = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot",
+            metavar="FILE",
+            help="Also draw the first sequence (its first observation column) with its decoded "
+            "states and the state posteriors, to FILE (.png, .svg or .pdf).",
+        ),
+    ] = None,
 ) -> None:
     """The hidden state of every row of DATA, by a saved hidden Markov model: DATA's sequence
     column (if any) and a column state, in DATA's row order."""
@@ -306,7 +316,35 @@ def hmm_decode(
             post = model.predict_proba(X)
             for k in range(model.n_states):
                 result[f"proba_{k}"] = post[:, k]
+        if plot is not None:
+            _plot_first_sequence(model, X, sequence_column, path, plot)
     _write_table(result, output, "decoded steps")
+
+
+def _plot_first_sequence(model, X, sequence_column, path, target: Path) -> None:
+    """The first sequence's observations, decoded states and posteriors, saved to ``target``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from bayeskit.plot import state_sequence
+
+    if target.suffix.lower() not in (".png", ".svg", ".pdf"):
+        msg = f"--plot writes .png, .svg or .pdf files, got {target.name!r}"
+        raise typer.BadParameter(msg, param_hint="'--plot'")
+    rows = len(X)
+    if sequence_column is not None and rows:
+        ids = X[sequence_column].to_numpy()
+        rows = int(np.argmax(ids != ids[0])) or rows
+    observed = X.drop(columns=[sequence_column]) if sequence_column is not None else X
+    values = model.emission_distribution().check(observed.iloc[:rows])
+    post = model.predict_proba(X.iloc[:rows])
+    ax = state_sequence(np.asarray(values, dtype=float), states=path[:rows], posteriors=post)
+    ax.set_title(f"first sequence ({rows} steps)")
+    ax.figure.savefig(target, bbox_inches="tight")
+    plt.close(ax.figure)
+    _err().print(f"drew the first sequence to {escape(str(target))}")
 
 
 @hmm_app.command("score")
