@@ -137,8 +137,8 @@ class CategoricalCounts:
         ----------
         layout : Layout
             The number of classes and each categorical feature's number of states.
-        where : str, default=``"stats_"``
-            The counts' path in the model, which starts every error message.
+        where : str, optional
+            The counts' path in the model, which starts every error message. Default ``"stats_"``.
 
         Raises
         ------

@@ -272,8 +272,8 @@ class FamilyCounts:
         ----------
         layout : Layout
             The class and vocabulary sizes the counts must fit.
-        where : str, default=``"stats_"``
-            The counts' path, which starts every error message.
+        where : str, optional
+            The counts' path, which starts every error message. Default ``"stats_"``.
 
         Raises
         ------
@@ -413,8 +413,8 @@ class ScoredCounts(WithCounts):
         Parameters
         ----------
         layout : Layout
-        where : str, default=``"stats_"``
-            As in :meth:`FamilyCounts.validate`.
+        where : str, optional
+            As in :meth:`FamilyCounts.validate`. Default ``"stats_"``.
 
         Raises
         ------
@@ -501,8 +501,8 @@ class ExpectedCounts(WithCounts):
         Parameters
         ----------
         layout : Layout
-        where : str, default=``"stats_"``
-            As in :meth:`FamilyCounts.validate`.
+        where : str, optional
+            As in :meth:`FamilyCounts.validate`. Default ``"stats_"``.
 
         Raises
         ------

@@ -147,8 +147,8 @@ class MixtureCounts:
         layout : Layout
             The number of classes, each categorical feature's number of states and the
             numeric columns (there must be none).
-        where : str, default=``"stats_"``
-            The statistics' path in the model, which starts every error message.
+        where : str, optional
+            Where the statistics are in the model (``"stats_"``), to start error messages.
 
         Raises
         ------

@@ -93,8 +93,9 @@ class NaiveStats:
         ----------
         layout : Layout
             The classes, vocabulary sizes and numeric columns the statistics must fit.
-        where : str, default=``"stats_"``
-            The statistics' path in the model, which starts every error message.
+        where : str, optional
+            The statistics' path in the model, which starts every error message (default
+            ``"stats_"``).
 
         Raises
         ------
@@ -190,8 +191,9 @@ class FullStats:
         ----------
         layout : Layout
             The classes, vocabulary sizes and numeric columns the statistics must fit.
-        where : str, default=``"stats_"``
-            The statistics' path in the model, which starts every error message.
+        where : str, optional
+            The statistics' path in the model, which starts every error message (default
+            ``"stats_"``).
 
         Raises
         ------
@@ -292,8 +294,9 @@ class KNNStats:
         ----------
         layout : Layout
             The classes, vocabulary sizes and numeric columns the statistics must fit.
-        where : str, default=``"stats_"``
-            The statistics' path in the model, which starts every error message.
+        where : str, optional
+            The statistics' path in the model, which starts every error message (default
+            ``"stats_"``).
 
         Raises
         ------
@@ -441,8 +444,9 @@ class TreeCounts(WithCounts):
         ----------
         layout : Layout
             The classes, vocabulary sizes and numeric columns the statistics must fit.
-        where : str, default=``"stats_"``
-            The statistics' path in the model, which starts every error message.
+        where : str, optional
+            The statistics' path in the model, which starts every error message (default
+            ``"stats_"``).
 
         Raises
         ------
@@ -539,8 +543,9 @@ class EnsembleCounts:
         ----------
         layout : Layout
             The classes, vocabulary sizes and numeric columns the statistics must fit.
-        where : str, default=``"stats_"``
-            The statistics' path in the model, which starts every error message.
+        where : str, optional
+            The statistics' path in the model, which starts every error message (default
+            ``"stats_"``).
 
         Raises
         ------

@@ -124,8 +124,8 @@ class GaussianMoments:
         ----------
         layout : Layout
             The number of classes and of numeric features (``n_classes``, ``n_numeric``).
-        where : str, default=``"stats_"``
-            The moments' path in the model, which starts every error message.
+        where : str, optional
+            The moments' path in the model, which starts every error message. Default ``"stats_"``.
 
         Raises
         ------
@@ -258,8 +258,8 @@ class ScatterMoments:
         ----------
         layout : Layout
             The number of classes and of numeric features (``n_classes``, ``n_numeric``).
-        where : str, default=``"stats_"``
-            The moments' path in the model, which starts every error message.
+        where : str, optional
+            The moments' path in the model, which starts every error message. Default ``"stats_"``.
 
         Raises
         ------
@@ -445,8 +445,8 @@ class ShrinkageMoments:
         ----------
         layout : Layout
             The number of classes and of numeric features (``n_classes``, ``n_numeric``).
-        where : str, default=``"stats_"``
-            The moments' path in the model, which starts every error message.
+        where : str, optional
+            The moments' path in the model, which starts every error message. Default ``"stats_"``.
 
         Raises
         ------
