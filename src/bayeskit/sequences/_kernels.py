@@ -5,12 +5,12 @@ rows ``offsets[s]:offsets[s + 1]`` of the per-step arrays. A block's kernel allo
 work space and returns its own expected transition counts, so blocks run at once in Python
 threads (the kernels release the GIL) and their counts are added afterwards.
 
-Scaled pass (``forward_backward_scaled``): ``frame[t, j] = P(x_t | state j) / m_t`` with ``m_t``
-the row's largest emission probability, so a row is never all below the floating-point range;
-each forward row is normalised by its sum ``c_t``, and ``log P(x) = sum_t log c_t + sum_t log
-m_t`` (``top`` holds ``log m_t``). Where a row's sum is 0 or not finite (the model gives
-the sequence a probability below the range a scaled pass can hold), the kernel marks the
-sequence with NaN in ``loglik``; the caller redoes it in log space.
+Scaled pass (``forward_backward_scaled``): from the emission log-likelihoods it forms
+``frame[t, j] = P(x_t | state j) / m_t`` with ``m_t`` the row's largest emission probability,
+so a row is never all below the floating-point range; each forward row is normalised by its
+sum ``c_t``, and ``log P(x) = sum_t log c_t + sum_t log m_t``. Where a row's sum is 0 or not
+finite (the model gives the sequence a probability below the range a scaled pass can hold),
+the kernel marks the sequence with NaN in ``loglik``; the caller redoes it in log space.
 
 Log-space pass (``forward_backward_log``): the same recursions on logarithms, each sum a
 log-sum-exp. Slower (an ``exp`` per term) but without range limits; a sequence of probability
@@ -35,7 +35,7 @@ def _longest(offsets, first, last):
 
 
 def _forward_backward_scaled(
-    start, trans, frame, top, offsets, first, last, posteriors, loglik, want_posteriors, want_xi
+    start, trans, log_frame, offsets, first, last, posteriors, loglik, want_posteriors, want_xi
 ):
     n = start.shape[0]
     xi = np.zeros((n, n))
@@ -46,16 +46,28 @@ def _forward_backward_scaled(
     weighted = np.empty(n)
     work = np.empty(n)
     trans_t = np.ascontiguousarray(trans.T)
+    frame = np.empty((longest, n))
     for s in range(first, last):
         a = offsets[s]
         steps = offsets[s + 1] - a
         if steps == 0:
             loglik[s] = 0.0
             continue
+        # each row scaled by its largest emission probability m_t: frame = P(x_t | j) / m_t
+        tops = 0.0
+        for t in range(steps):
+            top = -np.inf
+            for j in range(n):
+                top = max(top, log_frame[a + t, j])
+            if not (top > -np.inf and top < np.inf):
+                top = 0.0  # a row the model cannot emit: its sum is 0 and the pass fails
+            tops += top
+            for j in range(n):
+                frame[t, j] = math.exp(log_frame[a + t, j] - top)
         ok = True
         total = 0.0
         for j in range(n):
-            alpha[0, j] = start[j] * frame[a, j]
+            alpha[0, j] = start[j] * frame[0, j]
             total += alpha[0, j]
         if not (total > 0.0 and total < np.inf):
             ok = False
@@ -74,7 +86,7 @@ def _forward_backward_scaled(
                     work[j] += ai * trans[i, j]
             total = 0.0
             for j in range(n):
-                v = work[j] * frame[a + t, j]
+                v = work[j] * frame[t, j]
                 alpha[t, j] = v
                 total += v
             if not (total > 0.0 and total < np.inf):
@@ -87,9 +99,9 @@ def _forward_backward_scaled(
         if not ok:
             loglik[s] = np.nan
             continue
-        acc = 0.0
+        acc = tops
         for t in range(steps):
-            acc += math.log(scale[t]) + top[a + t]
+            acc += math.log(scale[t])
         loglik[s] = acc
         if not (want_posteriors or want_xi):
             continue
@@ -97,7 +109,7 @@ def _forward_backward_scaled(
             beta[steps - 1, j] = 1.0
         for t in range(steps - 2, -1, -1):
             for j in range(n):
-                weighted[j] = frame[a + t + 1, j] * beta[t + 1, j]
+                weighted[j] = frame[t + 1, j] * beta[t + 1, j]
             for i in range(n):  # A w as a sum of the columns of A (rows of its transpose)
                 work[i] = 0.0
             for j in range(n):

@@ -270,10 +270,7 @@ def run_forward_backward(
     loglik = np.zeros(n_seq)
     blocks = _blocks(offsets, n)
     if implementation == "scaling":
-        top = frame.max(axis=1) if frame.size else np.zeros(0)
-        top[~np.isfinite(top)] = 0.0
-        scaled = np.exp(frame - top[:, None])
-        run = partial(_kernels.forward_backward_scaled, start, trans, scaled, top, offsets)
+        run = partial(_kernels.forward_backward_scaled, start, trans, frame, offsets)
         xis = run_blocks(
             [partial(run, a, b, post, loglik, posteriors, transitions) for a, b in blocks],
             len(blocks),
