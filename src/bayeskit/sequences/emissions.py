@@ -337,7 +337,10 @@ class CategoricalEmission(Emission):
                 raise ValueError(msg)
             X = np.where(np.isnan(X), -1, X)
         elif not np.issubdtype(X.dtype, np.integer):
-            msg = f"symbol codes must be integers, got dtype {X.dtype}"
+            msg = (
+                f"symbol codes must be integers 0..K-1, got dtype {X.dtype}; for symbols "
+                "written as text use emission='mixed' (it codes a DataFrame's text columns)"
+            )
             raise ValueError(msg)
         codes = X[:, 0].astype(np.intp)
         if np.any(codes < -1):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 from scipy import linalg
@@ -77,12 +78,15 @@ class GaussianEmission(Emission):
 
     def initialize(self, X, n_states, rng):
         from sklearn.cluster import KMeans
+        from sklearn.exceptions import ConvergenceWarning
 
         full_rows = X[_rows_observed(X).all(axis=1)]
         d = X.shape[1]
         if len(full_rows) >= n_states:
             seed = int(rng.integers(2**31 - 1))
-            km = KMeans(n_clusters=n_states, n_init=1, random_state=seed).fit(full_rows)
+            with warnings.catch_warnings():  # fewer distinct rows than states: centres repeat
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                km = KMeans(n_clusters=n_states, n_init=1, random_state=seed).fit(full_rows)
             means = km.cluster_centers_
         else:
             means = rng.normal(size=(n_states, d))

@@ -10,8 +10,11 @@ the same log prior. The mixture weights get a Dirichlet mode.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy import special
+from sklearn.exceptions import ConvergenceWarning
 
 from bayeskit.sequences.emissions import Emission, _check_stochastic, _dirichlet_mode, _xlogy
 from bayeskit.sequences.gaussian import COVARIANCE_TYPES, GaussianEmission
@@ -171,6 +174,11 @@ class GaussianMixtureEmission(Emission):
         return self._gaussian(self.kind).check(X)
 
     def initialize(self, X, n_states, rng):
+        with warnings.catch_warnings():  # fewer distinct rows than clusters: centres repeat
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            return self._initialize(X, n_states, rng)
+
+    def _initialize(self, X, n_states, rng):
         from sklearn.cluster import KMeans
 
         d, m = X.shape[1], self.n_mix
