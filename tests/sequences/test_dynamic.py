@@ -190,3 +190,31 @@ def test_one_em_step_equals_the_hmm_expected_counts():
     counts = np.stack([np.bincount(rolls[later, 0], post[later, j], 6) for j in range(2)])
     np.testing.assert_allclose(step.network.cpt("symbolt"),
                                counts / counts.sum(axis=1, keepdims=True), rtol=1e-10)  # fmt: skip
+
+
+def test_forward_filtering_equals_one_calibration_per_step(monkeypatch):
+    """Two hidden chains and an observed child of both, with gaps in the evidence: the linear
+    forward pass over a slice's joint state gives the junction tree's filtered posteriors."""
+    from bayeskit.sequences import dynamic
+
+    yn = ["yes", "no"]
+    dag = DAG(edges=[("a0", "at"), ("b0", "bt"), ("a0", "bt"), ("a0", "o0"), ("b0", "o0"),
+                     ("at", "ot"), ("bt", "ot"), ("at", "bt")])  # fmt: skip
+    rng = np.random.default_rng(2)
+
+    def table(*shape):
+        return rng.dirichlet(np.ones(shape[-1]), size=shape[:-1])
+
+    cpts = {"a0": table(2), "b0": table(2), "o0": table(2, 2, 3), "at": table(2, 2),
+            "bt": table(2, 2, 2, 2), "ot": table(2, 2, 3)}  # fmt: skip
+    states = {**dict.fromkeys(["a0", "at", "b0", "bt"], yn),
+              "o0": ["x", "y", "z"], "ot": ["x", "y", "z"]}  # fmt: skip
+    dbn = DynamicBayesianNetwork(BayesianNetwork(dag, cpts, states=states))
+    seen = pd.DataFrame({"o": ["x", None, "z", "y", "y", None, "x", "z"],
+                         "a": [None, None, "yes", None, None, None, None, "no"]})  # fmt: skip
+    forward = dbn.filter(seen)
+    monkeypatch.setattr(dynamic, "FORWARD_MAX_CELLS", 0)
+    calibrated = dbn.filter(seen)
+    assert sorted(forward) == sorted(calibrated) == ["a", "b", "o"]
+    for name in forward:
+        pd.testing.assert_frame_equal(forward[name], calibrated[name], rtol=1e-12, atol=1e-14)

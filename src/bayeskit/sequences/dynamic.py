@@ -24,11 +24,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bayeskit.factors import Factor
 from bayeskit.graphs import DAG
 from bayeskit.inference import ExactInference, JunctionTree
 from bayeskit.networks import BayesianNetwork
 
-__all__ = ["DynamicBayesianNetwork", "example_dbn"]
+__all__ = ["FORWARD_MAX_CELLS", "DynamicBayesianNetwork", "example_dbn"]
+
+#: Filtering runs the forward pass over a slice's joint state (linear in the number of steps)
+#: while the joint of two slices has at most this many cells, else one junction-tree
+#: calibration per step (quadratic).
+FORWARD_MAX_CELLS = 1 << 20
 
 
 class DynamicBayesianNetwork:
@@ -113,6 +119,7 @@ class DynamicBayesianNetwork:
             raise ValueError(msg)
         self.nodes = tuple(slices[0])
         self._node = {(b, k): n for n, (b, k) in self._base.items()}
+        self._step = {n for n, (_, k) in self._base.items() if k == 1}
         for b in self.nodes:
             s0, s1 = network.states(self._node[b, 0]), network.states(self._node[b, 1])
             if tuple(s0) != tuple(s1):
@@ -347,20 +354,60 @@ class DynamicBayesianNetwork:
         [0.818, 0.883, 0.19]
         """
         n = self._steps(observations)
-        tree = JunctionTree(self.unroll(n))
-        rows: dict[str, dict[int, np.ndarray]] = {}
-        for k in range(n):
-            marginals = tree.calibrate(self._evidence(observations, upto=k))
-            for b in self.nodes:
-                key = f"{b}@{k}"
-                if key in marginals:
-                    rows.setdefault(b, {})[k] = marginals[key].values
+        evidence = self._evidence(observations)
+        cells = np.prod([len(self.states(b)) for b in self.nodes], dtype=float)
+        if cells**2 <= FORWARD_MAX_CELLS:
+            rows = self._forward_rows(evidence, n)
+        else:  # a slice too large to hold jointly: one calibration per step (quadratic in n)
+            tree = JunctionTree(self.unroll(n))
+            rows = {}
+            for k in range(n):
+                marginals = tree.calibrate(self._evidence(observations, upto=k))
+                for b in self.nodes:
+                    if f"{b}@{k}" in marginals:
+                        rows.setdefault(b, {})[k] = marginals[f"{b}@{k}"].values
         out = {}
         for b, by_step in rows.items():
             table = pd.DataFrame.from_dict(by_step, orient="index", columns=list(self.states(b)))
             table.index.name, table.columns.name = "step", "state"
             out[b] = table
         return out
+
+    def _factor(self, node, tags: tuple[str, str], evidence: Mapping) -> Factor:
+        """``node``'s CPT as a factor over its family, each variable named ``(tag, variable)``
+        (``tags``: the previous slice's tag and the current one's), reduced by ``evidence``."""
+        family = [*self.network.dag.parents(node), node]
+        names = [(tags[self._base[v][1]] if node in self._step else tags[1], self._base[v][0])
+                 for v in family]  # fmt: skip
+        states = {name: list(self.network.states(v)) for name, v in zip(names, family, strict=True)}
+        factor = Factor(names, self.network.cpt(node), states)
+        return factor.reduce({k: v for k, v in evidence.items() if k in states})
+
+    def _forward_rows(self, evidence: Mapping, n_steps: int) -> dict[str, dict[int, np.ndarray]]:
+        """Filtering by the forward pass over the joint state of a slice (the frontier
+        algorithm, Murphy 2002, 3.5): linear in the number of steps."""
+        rows: dict[str, dict[int, np.ndarray]] = {}
+        alpha: Factor | None = None
+        for k in range(n_steps):
+            seen = {("cur", b): evidence[f"{b}@{k}"] for b in self.nodes if f"{b}@{k}" in evidence}
+            if k > 0:
+                seen.update({("prev", b): evidence[f"{b}@{k - 1}"] for b in self.nodes
+                             if f"{b}@{k - 1}" in evidence})  # fmt: skip
+            nodes = [self._node[b, 0 if k == 0 else 1] for b in self.nodes]
+            factors = [self._factor(v, ("prev", "cur"), seen) for v in nodes]
+            if alpha is not None:  # yesterday's filtered joint, its variables now "prev"
+                moved = [("prev", b) for _, b in alpha.variables]
+                states = {m: alpha.states[v] for m, v in zip(moved, alpha.variables, strict=True)}
+                factors.append(Factor(moved, alpha.values, states))
+            joint = factors[0]
+            for f in factors[1:]:
+                joint = joint * f
+            earlier = [v for v in joint.variables if v[0] == "prev"]
+            alpha = (joint.marginalize(earlier) if earlier else joint).normalize()
+            for t, b in alpha.variables:
+                others = [v for v in alpha.variables if v != (t, b)]
+                rows.setdefault(b, {})[k] = alpha.marginalize(others).values
+        return rows
 
     def most_probable_sequence(self, observations: pd.DataFrame) -> tuple[pd.DataFrame, float]:
         """The most probable joint assignment of every unobserved value (for an HMM, the
