@@ -361,9 +361,12 @@ def log_prior(emission: Emission, params: dict, startprob_prior=1.0, transmat_pr
     >>> round(log_prior(PoissonEmission({}), params, startprob_prior=2.0), 4)
     -1.3863
     """
-    total = np.sum(_xlogy(np.asarray(startprob_prior, float) - 1.0, params["startprob_"]))
-    total += np.sum(_xlogy(np.asarray(transmat_prior, float) - 1.0, params["transmat_"]))
-    return float(total) + emission.log_prior(params)
+    total = 0.0
+    for prior, name in ((startprob_prior, "startprob_"), (transmat_prior, "transmat_")):
+        weight = np.asarray(prior, dtype=float) - 1.0
+        if weight.any():  # a flat prior (1) adds nothing
+            total += float(np.sum(_xlogy(weight, params[name])))
+    return total + emission.log_prior(params)
 
 
 def _absolute_change_below(objective, tol: float) -> bool:

@@ -257,13 +257,13 @@ class GaussianEmission(Emission):
         if self.kind in ("diag", "spherical"):
             c = np.asarray(params["covars_"], dtype=float)
             var = np.tile(c[:, None], (1, d)) if self.kind == "spherical" else c
-            return float(
-                np.sum(
-                    -kappa * diff**2 / (2 * var)
-                    - max(nu - 1, 0) / 2 * np.log(var)
-                    - psi / (2 * var)
-                )
-            )
+            inv = 0.5 / var
+            total = -float(np.sum(psi * inv))
+            if np.any(kappa):
+                total -= float(np.sum(kappa * diff**2 * inv))
+            if nu > 1:
+                total -= (nu - 1) / 2 * float(np.sum(np.log(var)))
+            return total
         covs = self.full_covariances(params, n)
         prec = np.linalg.inv(covs)
         total = -0.5 * kappa * float(np.einsum("ki,kij,kj->", diff, prec, diff))
