@@ -203,3 +203,34 @@ def test_edited_symbols_are_refused(tmp_path):
     _refused(file.write(), "fitted.symbols must be distinct")
     file.doc["fitted"]["symbols"] = ["walk", "shop"]
     _refused(file.write(), "fitted.symbols names 2 symbols")
+
+
+def test_an_array_header_claiming_more_than_its_bytes_is_refused_before_allocating():
+    import io as _io
+    import zipfile
+
+    from bayeskit.exceptions import ModelFileError
+    from bayeskit.io._read import read_arrays
+
+    header = _io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": "<f8", "fortran_order": False, "shape": (10**12,)}
+    )
+    buffer = _io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as npz:
+        npz.writestr("a0.npy", header.getvalue() + b"\0" * 16)
+
+    def fail(what, exc=None):
+        raise ModelFileError(what)
+
+    with pytest.raises(ModelFileError, match=r"declares shape \(1000000000000,\)"):
+        read_arrays(buffer.getvalue(), fail)
+
+
+def test_priors_saved_as_arrays_come_back_as_arrays(tmp_path):
+    X = np.random.default_rng(0).normal(size=(60, 2))
+    model = HiddenMarkovModel(2, means_prior=np.zeros((2, 2)), means_weight=1.0,
+                              random_state=0, n_iter=3).fit(X)  # fmt: skip
+    loaded = bayeskit.load(bayeskit.save(model, tmp_path / "m.bayeskit"))
+    loaded.fit(X)  # refits: the prior is an array again
+    np.testing.assert_allclose(loaded.means_, model.means_, rtol=1e-12)

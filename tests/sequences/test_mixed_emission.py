@@ -272,3 +272,24 @@ def test_integer_codes_match_whether_or_not_missing_values_made_them_float():
     fresh = ProductEmission({"column_emissions": {"code": "categorical"}})
     later = fresh.log_likelihood(params, fresh.check(pd.DataFrame({"code": [2.0, np.nan]})))
     np.testing.assert_allclose(later[:, 0], [np.log(params["emissionprob_"][0, 1]), 0.0])
+
+
+def test_a_layout_read_from_a_file_is_checked_whole():
+    from bayeskit.sequences import _layout
+
+    good = _layout.encode(["w", "t"], ["categorical", "gaussian"], {0: ["fog", "sun"]})
+    assert _layout.decode(good)[0] == ["w", "t"]
+    twice = _layout.encode(["w", "w"], ["categorical", "gaussian"], {0: ["fog", "sun"]})
+    with pytest.raises(ValueError, match="names a column twice"):
+        _layout.decode(twice)
+    repeated = _layout.encode(["w"], ["categorical"], {0: ["fog", "fog"]})
+    with pytest.raises(ValueError, match="a category twice"):
+        _layout.decode(repeated)
+    surrogate = good.copy()
+    surrogate[0, 2] = 0xD800
+    with pytest.raises(ValueError, match="not valid Unicode"):
+        _layout.decode(surrogate)
+    fractional = good.copy()
+    fractional[1, 1] = 1.5
+    with pytest.raises(ValueError, match="whole numbers"):
+        _layout.decode(fractional)

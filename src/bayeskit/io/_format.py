@@ -24,6 +24,9 @@ _MEMBERS = {_META, _ARRAYS}
 _ARRAY_KINDS = "biufcUS"  # bool, integers, floats, complex, fixed-width strings: no objects
 _MAX_DEPTH = 64
 _MAX_META_BYTES = 1 << 30
+#: The most bytes the arrays of a model file may hold once decompressed (4 GiB): a larger claim
+#: is refused before anything is decompressed.
+_MAX_ARRAY_BYTES = 1 << 32
 
 
 def _stats_types() -> dict[str, Any]:

@@ -21,6 +21,7 @@ from bayeskit.exceptions import ModelFileError
 from bayeskit.io._format import (
     _ARRAY_KINDS,
     _ARRAYS,
+    _MAX_ARRAY_BYTES,
     _MAX_META_BYTES,
     _MEMBERS,
     _META,
@@ -65,6 +66,9 @@ def read_archive(path: Path) -> tuple[bytes, bytes]:
         info = archive.getinfo(_META)
         if info.file_size > _MAX_META_BYTES:
             fail(f"{_META} claims {info.file_size} bytes, more than a model file can hold")
+        size = archive.getinfo(_ARRAYS).file_size
+        if size > _MAX_ARRAY_BYTES:
+            fail(f"{_ARRAYS} claims {size} bytes, more than a model file can hold")
         try:
             meta = archive.read(_META)
             arrays = archive.read(_ARRAYS)
@@ -141,6 +145,7 @@ def read_arrays(array_bytes: bytes, fail) -> dict[str, np.ndarray]:
     """The arrays of the statistics, read without pickle, of the dtypes a file may hold."""
     if not array_bytes.startswith(b"PK"):
         fail(f"{_ARRAYS} is not an npz archive")
+    _check_array_sizes(array_bytes, fail)
     try:
         with np.load(io.BytesIO(array_bytes), allow_pickle=False) as npz:
             arrays = {k: npz[k] for k in npz.files}
@@ -150,6 +155,34 @@ def read_arrays(array_bytes: bytes, fail) -> dict[str, np.ndarray]:
         if arr.dtype.kind not in _ARRAY_KINDS:
             fail(f"{_ARRAYS} array {key!r} has dtype {arr.dtype}, which model files never hold")
     return arrays
+
+
+def _check_array_sizes(array_bytes: bytes, fail) -> None:
+    """Each array's header against its member's size, before numpy allocates what the header
+    declares (a tiny file could otherwise claim terabytes)."""
+    problem = None
+    try:
+        with zipfile.ZipFile(io.BytesIO(array_bytes)) as npz:
+            for info in npz.infolist():
+                with npz.open(info) as member:
+                    version = np.lib.format.read_magic(member)
+                    read = (
+                        np.lib.format.read_array_header_1_0
+                        if version == (1, 0)
+                        else np.lib.format.read_array_header_2_0
+                    )
+                    shape, _, dtype = read(member)
+                declared = int(np.prod(shape, dtype=object)) * dtype.itemsize
+                if declared > info.file_size:
+                    problem = (
+                        f"{_ARRAYS} array {info.filename!r} declares shape {shape} "
+                        f"({declared} bytes) but holds {info.file_size} bytes"
+                    )
+                    break
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError, TypeError) as exc:
+        fail(f"{_ARRAYS} cannot be read without pickle ({exc})", exc)
+    if problem is not None:
+        fail(problem)
 
 
 def read_fitted(model: Any, fitted: Any, arrays: dict[str, np.ndarray], fail) -> Any:

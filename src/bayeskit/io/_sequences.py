@@ -20,6 +20,7 @@ from bayeskit.sequences import (
     HiddenMarkovModel,
     check_parameters,
 )
+from bayeskit.sequences.mixed import COLUMN_EMISSIONS
 
 __all__ = ["HMM_MODEL", "hmm_fitted", "is_hmm", "read_hmm"]
 
@@ -38,6 +39,7 @@ _PRIORS = (
     "lambdas_weight",
     "weights_prior",
 )
+_COLUMN_KINDS = COLUMN_EMISSIONS
 _MAX_PRIOR_DEPTH = 3  # a number, a vector, or a matrix of concentrations
 
 Fail = Callable[..., NoReturn]
@@ -141,17 +143,24 @@ def _is_int(value: Any, least: int) -> bool:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer beyond the floats' range
+        return False
 
 
 def _is_prior(value: Any, depth: int = 0) -> bool:
+    """A finite number, or a rectangular nest of lists of them (an array's shape)."""
     if _is_number(value):
         return True
-    return (
-        isinstance(value, list)
-        and depth < _MAX_PRIOR_DEPTH
-        and all(_is_prior(v, depth + 1) for v in value)
-    )
+    if not (isinstance(value, list) and depth < _MAX_PRIOR_DEPTH):
+        return False
+    if not all(_is_prior(v, depth + 1) for v in value):
+        return False
+    shapes = {np.shape(v) for v in value}
+    return len(shapes) <= 1
 
 
 def _is_plain(value: Any, depth: int = 0) -> bool:
@@ -168,7 +177,7 @@ def _is_plain(value: Any, depth: int = 0) -> bool:
 def _is_column_emissions(value: Any) -> bool:
     return value is None or (
         isinstance(value, dict)
-        and all(isinstance(v, str) and v in EMISSIONS for v in value.values())
+        and all(isinstance(v, str) and v in _COLUMN_KINDS for v in value.values())
     )
 
 
@@ -177,8 +186,14 @@ def _check_settings(params: dict, fail: Fail) -> None:
     (one this module does not know, of plain JSON: the model checks it when it uses it)."""
     checks: dict[str, tuple[Callable[[Any], bool], str]] = {
         "n_states": (lambda v: _is_int(v, 1), "a positive integer"),
-        "emission": (lambda v: v in EMISSIONS, f"one of {sorted(EMISSIONS)}"),
-        "covariance_type": (lambda v: v in COVARIANCE_TYPES, f"one of {list(COVARIANCE_TYPES)}"),
+        "emission": (
+            lambda v: isinstance(v, str) and v in EMISSIONS,
+            f"one of {sorted(EMISSIONS)}",
+        ),
+        "covariance_type": (
+            lambda v: isinstance(v, str) and v in COVARIANCE_TYPES,
+            f"one of {list(COVARIANCE_TYPES)}",
+        ),
         "n_features": (lambda v: v is None or _is_int(v, 1), "null or a positive integer"),
         "min_covar": (lambda v: _is_number(v) and v >= 0, "a number >= 0"),
         "algorithm": (lambda v: v in ("viterbi", "map"), "'viterbi' or 'map'"),
@@ -192,7 +207,7 @@ def _check_settings(params: dict, fail: Fail) -> None:
         "sequence_column": (lambda v: v is None or isinstance(v, str), "null or a string"),
         "n_mix": (lambda v: _is_int(v, 1), "a positive integer"),
         "column_emissions": (_is_column_emissions, "null or an object of emission names"),
-        **{name: (_is_prior, "a finite number or a list of them") for name in _PRIORS},
+        **{name: (_is_prior, "a finite number or a rectangular list of them") for name in _PRIORS},
     }
     for name, value in params.items():
         ok, what = checks.get(name, (_is_plain, "plain JSON"))
@@ -210,6 +225,9 @@ def _read_params(params: Any, fail: Fail) -> HiddenMarkovModel:
             f"parameters {unknown} are not parameters of HiddenMarkovModel (known: {sorted(known)})"
         )
     _check_settings(params, fail)
+    # a prior saved from an array comes back as lists: the model computes with arrays
+    params = {k: np.asarray(v, dtype=float) if k in _PRIORS and isinstance(v, list) else v
+              for k, v in params.items()}  # fmt: skip
     model = HiddenMarkovModel(**params)
     emission = model.emission_distribution()
     letters = "st" + "".join(emission.codes)

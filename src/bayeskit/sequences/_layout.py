@@ -11,7 +11,22 @@ _CATEGORY = 3
 
 
 def _text(codes: np.ndarray) -> str:
-    return "".join(chr(int(c)) for c in codes if c >= 0)
+    """The text of a record's code points (whole numbers of valid characters, then -1s)."""
+    codes = np.asarray(codes)
+    used = codes[codes != -1]
+    if np.any(used != np.round(used)) or np.any(used < 0) or np.any(used > 0x10FFFF):
+        msg = "layout_ holds a text that is not whole code points followed by -1 padding"
+        raise ValueError(msg)
+    if np.any(codes[len(used) :] != -1):
+        msg = "layout_ holds a text with padding inside it"
+        raise ValueError(msg)
+    text = "".join(chr(int(c)) for c in used)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        msg = "layout_ holds a text that is not valid Unicode (a lone surrogate)"
+        raise ValueError(msg) from exc
+    return text
 
 
 def encode(names: list[str], kinds: list[str], categories: dict[int, list[str]]) -> np.ndarray:
@@ -36,6 +51,9 @@ def decode(layout) -> tuple[list[str], list[str], dict[int, list[str]]]:
     names: list[str] = []
     kinds: list[str] = []
     categories: dict[int, list[str]] = {}
+    if np.any(a[:, :2] != np.round(a[:, :2])):
+        msg = "layout_'s positions and kind codes must be whole numbers"
+        raise ValueError(msg)
     for row in a:
         p, k = int(row[0]), int(row[1])
         if k == _CATEGORY:
@@ -49,9 +67,15 @@ def decode(layout) -> tuple[list[str], list[str], dict[int, list[str]]]:
         else:
             msg = f"layout_ has a bad record (position {p}, kind {k})"
             raise ValueError(msg)
+    if len(set(names)) != len(names):
+        msg = f"layout_ names a column twice: {names}"
+        raise ValueError(msg)
     for p, kind in enumerate(kinds):
         if kind == "categorical" and not categories.get(p):
             msg = f"layout_ gives column {names[p]!r} no categories"
+            raise ValueError(msg)
+        if len(set(categories.get(p, []))) != len(categories.get(p, [])):
+            msg = f"layout_ gives column {names[p]!r} a category twice"
             raise ValueError(msg)
     return names, kinds, categories
 

@@ -26,7 +26,10 @@ from bayeskit.sequences import _layout
 from bayeskit.sequences.emissions import CategoricalEmission, Emission, PoissonEmission
 from bayeskit.sequences.gaussian import GaussianEmission
 
-__all__ = ["ProductEmission"]
+__all__ = ["COLUMN_EMISSIONS", "ProductEmission"]
+
+#: The emissions a column of a mixed emission may have (``column_emissions`` values).
+COLUMN_EMISSIONS = _layout.KINDS
 
 _NAMES = {"categorical": ("emissionprob_",), "gaussian": ("means_", "covars_")}
 _NAMES["poisson"] = ("lambdas_",)
