@@ -76,11 +76,13 @@ Safety
 Loading never executes code from the file: no pickle anywhere (object arrays are refused on save
 and on load), the model class is looked up by name in ``MODELS`` and statistics classes in the
 allow-list (anything else is refused), and parameters go through the model's own constructor and
-argument checks. The digests detect truncation, corruption and edits made without recomputing
-them; they are not a signature, so a file from an untrusted source is still only as trustworthy
-as its numbers, but it cannot make bayeskit run anything. Every problem with a file raises
-:class:`~bayeskit.exceptions.ModelFileError` (a ``ValueError``) naming the file and what is
-wrong; a file that does not exist raises ``FileNotFoundError``.
+argument checks. Sizes are checked before anything is allocated: the metadata may hold at most
+1 GiB, the arrays at most 4 GiB once decompressed, and each array's header may not declare more
+bytes than its member holds. The digests detect truncation, corruption and edits made without
+recomputing them; they are not a signature, so a file from an untrusted source is still only as
+trustworthy as its numbers, but it cannot make bayeskit run anything. Every problem with a file
+raises :class:`~bayeskit.exceptions.ModelFileError` (a ``ValueError``) naming the file and what
+is wrong; a file that does not exist raises ``FileNotFoundError``.
 
 Validation
 ----------
