@@ -192,9 +192,10 @@ def test_one_em_step_equals_the_hmm_expected_counts():
                                counts / counts.sum(axis=1, keepdims=True), rtol=1e-10)  # fmt: skip
 
 
-def test_forward_filtering_equals_one_calibration_per_step(monkeypatch):
+def test_frontier_passes_equal_the_junction_tree(monkeypatch):
     """Two hidden chains and an observed child of both, with gaps in the evidence: the linear
-    forward pass over a slice's joint state gives the junction tree's filtered posteriors."""
+    forward (and backward) passes over a slice's joint state give the junction tree's
+    filtered (and smoothed) posteriors."""
     from bayeskit.sequences import dynamic
 
     yn = ["yes", "no"]
@@ -212,9 +213,10 @@ def test_forward_filtering_equals_one_calibration_per_step(monkeypatch):
     dbn = DynamicBayesianNetwork(BayesianNetwork(dag, cpts, states=states))
     seen = pd.DataFrame({"o": ["x", None, "z", "y", "y", None, "x", "z"],
                          "a": [None, None, "yes", None, None, None, None, "no"]})  # fmt: skip
-    forward = dbn.filter(seen)
+    forward, smoothed = dbn.filter(seen), dbn.smooth(seen)
     monkeypatch.setattr(dynamic, "FORWARD_MAX_CELLS", 0)
-    calibrated = dbn.filter(seen)
-    assert sorted(forward) == sorted(calibrated) == ["a", "b", "o"]
+    calibrated, tree = dbn.filter(seen), dbn.smooth(seen)
+    assert sorted(forward) == sorted(calibrated) == sorted(smoothed) == ["a", "b", "o"]
     for name in forward:
         pd.testing.assert_frame_equal(forward[name], calibrated[name], rtol=1e-12, atol=1e-14)
+        pd.testing.assert_frame_equal(smoothed[name], tree[name], rtol=1e-12, atol=1e-14)

@@ -283,6 +283,23 @@ class DynamicBayesianNetwork:
             raise ValueError(msg)
         return len(frame)
 
+    def _small(self) -> bool:
+        """Whether two slices' joint state is small enough for the frontier passes."""
+        cells = np.prod([len(self.states(b)) for b in self.nodes], dtype=float)
+        return bool(cells**2 <= FORWARD_MAX_CELLS)
+
+    def _tables(self, rows: dict[str, dict[int, np.ndarray]]) -> dict[str, pd.DataFrame]:
+        """Per variable, its rows (step -> marginal) as a table: a row per step, a column per
+        state."""
+        out = {}
+        for b, by_step in rows.items():
+            table = pd.DataFrame.from_dict(
+                dict(sorted(by_step.items())), orient="index", columns=list(self.states(b))
+            )
+            table.index.name, table.columns.name = "step", "state"
+            out[b] = table
+        return out
+
     def _frames(self, marginals: Mapping, n_steps: int) -> dict[str, pd.DataFrame]:
         out = {}
         for b in self.nodes:
@@ -325,6 +342,8 @@ class DynamicBayesianNetwork:
         [0.862, 0.799, 0.191]
         """
         n = self._steps(observations)
+        if self._small():
+            return self._tables(self._forward_rows(self._evidence(observations), n, smooth=True))
         tree = JunctionTree(self.unroll(n))
         return self._frames(tree.calibrate(self._evidence(observations)), n)
 
@@ -355,8 +374,7 @@ class DynamicBayesianNetwork:
         """
         n = self._steps(observations)
         evidence = self._evidence(observations)
-        cells = np.prod([len(self.states(b)) for b in self.nodes], dtype=float)
-        if cells**2 <= FORWARD_MAX_CELLS:
+        if self._small():
             rows = self._forward_rows(evidence, n)
         else:  # a slice too large to hold jointly: one calibration per step (quadratic in n)
             tree = JunctionTree(self.unroll(n))
@@ -366,12 +384,7 @@ class DynamicBayesianNetwork:
                 for b in self.nodes:
                     if f"{b}@{k}" in marginals:
                         rows.setdefault(b, {})[k] = marginals[f"{b}@{k}"].values
-        out = {}
-        for b, by_step in rows.items():
-            table = pd.DataFrame.from_dict(by_step, orient="index", columns=list(self.states(b)))
-            table.index.name, table.columns.name = "step", "state"
-            out[b] = table
-        return out
+        return self._tables(rows)
 
     def _factor(self, node, tags: tuple[str, str], evidence: Mapping) -> Factor:
         """``node``'s CPT as a factor over its family, each variable named ``(tag, variable)``
@@ -383,11 +396,29 @@ class DynamicBayesianNetwork:
         factor = Factor(names, self.network.cpt(node), states)
         return factor.reduce({k: v for k, v in evidence.items() if k in states})
 
-    def _forward_rows(self, evidence: Mapping, n_steps: int) -> dict[str, dict[int, np.ndarray]]:
-        """Filtering by the forward pass over the joint state of a slice (the frontier
-        algorithm, Murphy 2002, 3.5): linear in the number of steps."""
+    @staticmethod
+    def _renamed(factor: Factor, tag: str) -> Factor:
+        """``factor`` with each variable ``(old tag, name)`` named ``(tag, name)``."""
+        moved = [(tag, b) for _, b in factor.variables]
+        states = {m: factor.states[v] for m, v in zip(moved, factor.variables, strict=True)}
+        return Factor(moved, factor.values, states)
+
+    @staticmethod
+    def _rows_of(belief: Factor, k: int, rows: dict) -> None:
+        """Each variable's marginal of a slice's joint ``belief``, as step ``k``'s row."""
+        for t, b in belief.variables:
+            others = [v for v in belief.variables if v != (t, b)]
+            rows.setdefault(b, {})[k] = belief.marginalize(others).values
+
+    def _forward_rows(
+        self, evidence: Mapping, n_steps: int, smooth: bool = False
+    ) -> dict[str, dict[int, np.ndarray]]:
+        """Filtering (or, with ``smooth``, smoothing by a backward pass as well) over the
+        joint state of a slice (the frontier algorithm, Murphy 2002, 3.5): linear in the
+        number of steps."""
         rows: dict[str, dict[int, np.ndarray]] = {}
-        alpha: Factor | None = None
+        alphas: list[Factor] = []
+        steps: list[Factor] = []  # each step's own factor over the previous and current slice
         for k in range(n_steps):
             seen = {("cur", b): evidence[f"{b}@{k}"] for b in self.nodes if f"{b}@{k}" in evidence}
             if k > 0:
@@ -395,18 +426,25 @@ class DynamicBayesianNetwork:
                              if f"{b}@{k - 1}" in evidence})  # fmt: skip
             nodes = [self._node[b, 0 if k == 0 else 1] for b in self.nodes]
             factors = [self._factor(v, ("prev", "cur"), seen) for v in nodes]
-            if alpha is not None:  # yesterday's filtered joint, its variables now "prev"
-                moved = [("prev", b) for _, b in alpha.variables]
-                states = {m: alpha.states[v] for m, v in zip(moved, alpha.variables, strict=True)}
-                factors.append(Factor(moved, alpha.values, states))
-            joint = factors[0]
+            own = factors[0]
             for f in factors[1:]:
-                joint = joint * f
+                own = own * f
+            steps.append(own)
+            joint = own if k == 0 else own * self._renamed(alphas[-1], "prev")
             earlier = [v for v in joint.variables if v[0] == "prev"]
-            alpha = (joint.marginalize(earlier) if earlier else joint).normalize()
-            for t, b in alpha.variables:
-                others = [v for v in alpha.variables if v != (t, b)]
-                rows.setdefault(b, {})[k] = alpha.marginalize(others).values
+            alphas.append((joint.marginalize(earlier) if earlier else joint).normalize())
+            if not smooth:
+                self._rows_of(alphas[-1], k, rows)
+        if smooth:
+            beta: Factor | None = None
+            for k in range(n_steps - 1, -1, -1):
+                belief = alphas[k] if beta is None else alphas[k] * beta
+                self._rows_of(belief.normalize(), k, rows)
+                if k > 0:  # beta_{k-1}(x) = sum_y P(y, e_k | x) beta_k(y)
+                    message = steps[k] if beta is None else steps[k] * beta
+                    later = [v for v in message.variables if v[0] == "cur"]
+                    back = message.marginalize(later) if later else message
+                    beta = self._renamed(back, "cur").normalize()
         return rows
 
     def most_probable_sequence(self, observations: pd.DataFrame) -> tuple[pd.DataFrame, float]:
