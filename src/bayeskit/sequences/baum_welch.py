@@ -13,9 +13,10 @@ objective, the log-likelihood plus the priors' log density, never decreases.
 from __future__ import annotations
 
 import numpy as np
+from scipy import special
 
 from bayeskit.estimate.em import EMRun, EStep, run_em
-from bayeskit.sequences.emissions import Emission, _check_stochastic, _dirichlet_mode, _xlogy
+from bayeskit.sequences.emissions import Emission, _check_stochastic, _dirichlet_mode
 from bayeskit.sequences.forward_backward import run_forward_backward
 
 __all__ = [
@@ -365,7 +366,7 @@ def log_prior(emission: Emission, params: dict, startprob_prior=1.0, transmat_pr
     for prior, name in ((startprob_prior, "startprob_"), (transmat_prior, "transmat_")):
         weight = np.asarray(prior, dtype=float) - 1.0
         if weight.any():  # a flat prior (1) adds nothing
-            total += float(np.sum(_xlogy(weight, params[name])))
+            total += float(np.sum(special.xlogy(weight, params[name])))
     return total + emission.log_prior(params)
 
 

@@ -301,16 +301,13 @@ class DynamicBayesianNetwork:
         return out
 
     def _frames(self, marginals: Mapping, n_steps: int) -> dict[str, pd.DataFrame]:
-        out = {}
+        """The unrolled network's marginals (``"rain@3"`` -> factor) as :meth:`_tables`."""
+        rows: dict[str, dict[int, np.ndarray]] = {}
         for b in self.nodes:
-            rows = {
-                k: marginals[f"{b}@{k}"].values for k in range(n_steps) if f"{b}@{k}" in marginals
-            }
-            if rows:
-                table = pd.DataFrame.from_dict(rows, orient="index", columns=list(self.states(b)))
-                table.index.name, table.columns.name = "step", "state"
-                out[b] = table
-        return out
+            for k in range(n_steps):
+                if f"{b}@{k}" in marginals:
+                    rows.setdefault(b, {})[k] = marginals[f"{b}@{k}"].values
+        return self._tables(rows)
 
     # ---------------------------------------------------------------- inference
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit.factors.states import node_states
+from bayeskit.factors.states import node_states, state_codes
 from bayeskit.graphs import DAG, as_dag
 from bayeskit.networks import BayesianNetwork, fit_parameters
 from bayeskit.sequences.dynamic import DynamicBayesianNetwork
@@ -177,18 +177,7 @@ def _em_setup(dag, X, variables, hidden, suffixes, states):
     for j, v in enumerate(variables):
         if v in hidden:
             continue
-        index = {name: k for k, name in enumerate(named[v])}
-        text = X[v].astype(object).where(X[v].notna(), None)
-        for i, value in enumerate(text):
-            if value is None:
-                continue
-            key = value if isinstance(value, str) else str(value)
-            if key not in index:
-                key = next(iter(node_states(v, [value])), key)
-            if key not in index:
-                msg = f"column {v!r}: value {value!r} is not among the states {named[v]}"
-                raise ValueError(msg)
-            codes[i, j] = index[key]
+        codes[:, j] = state_codes(X[v], named[v], f"column {v!r}")
     return named, codes
 
 

@@ -30,11 +30,6 @@ from scipy import special
 __all__ = ["CategoricalEmission", "Emission", "PoissonEmission"]
 
 
-def _xlogy(a, p):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(a == 0, 0.0, a * np.log(p))
-
-
 class Emission(ABC):
     """The protocol of an emission distribution ``P(x_t | z_t = j)``, one per hidden state.
 
@@ -415,7 +410,7 @@ class CategoricalEmission(Emission):
 
     def log_prior(self, params):
         prior = np.asarray(self.settings.get("emissionprob_prior", 1.0), dtype=float)
-        return float(np.sum(_xlogy(prior - 1.0, params["emissionprob_"])))
+        return float(np.sum(special.xlogy(prior - 1.0, params["emissionprob_"])))
 
     def sample(self, params, states, rng):
         p = np.asarray(params["emissionprob_"], dtype=float)[states]
@@ -512,7 +507,7 @@ class PoissonEmission(Emission):
         lam = np.asarray(params["lambdas_"], dtype=float)
         a = self.settings.get("lambdas_prior", 0.0)
         b = self.settings.get("lambdas_weight", 0.0)
-        return float(np.sum(_xlogy(np.broadcast_to(a, lam.shape), lam) - b * lam))
+        return float(np.sum(special.xlogy(np.broadcast_to(a, lam.shape), lam) - b * lam))
 
     def sample(self, params, states, rng):
         return rng.poisson(np.asarray(params["lambdas_"], dtype=float)[states]).astype(float)

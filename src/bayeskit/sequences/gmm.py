@@ -16,7 +16,7 @@ import numpy as np
 from scipy import special
 from sklearn.exceptions import ConvergenceWarning
 
-from bayeskit.sequences.emissions import Emission, _check_stochastic, _dirichlet_mode, _xlogy
+from bayeskit.sequences.emissions import Emission, _check_stochastic, _dirichlet_mode
 from bayeskit.sequences.gaussian import COVARIANCE_TYPES, GaussianEmission
 
 __all__ = ["GaussianMixtureEmission"]
@@ -310,7 +310,7 @@ class GaussianMixtureEmission(Emission):
     def log_prior(self, params):
         w = np.asarray(params["weights_"], dtype=float)
         alpha = np.asarray(self.settings.get("weights_prior", 1.0), dtype=float)
-        total = float(np.sum(_xlogy(np.broadcast_to(alpha - 1.0, w.shape), w)))
+        total = float(np.sum(special.xlogy(np.broadcast_to(alpha - 1.0, w.shape), w)))
         if self.kind != "tied":
             inner, flat = self._flat(params)
             return total + inner.log_prior(flat)

@@ -315,6 +315,15 @@ class HiddenMarkovModel(ModelChoice, LargeData, BaseEstimator):
 
     # ---------------------------------------------------------------- inference
 
+    def _forward_backward(self, X, lengths, posteriors: bool):
+        """Forward-backward on ``X`` under the fitted parameters (no expected transitions)."""
+        emission, params = self._fitted()
+        data, offsets = _data.sequences(X, lengths, self.sequence_column, emission)
+        frame = log_frame(emission, params, data)
+        return forward_backward(params["startprob_"], params["transmat_"], frame,
+                                np.diff(offsets), implementation=self.implementation,
+                                posteriors=posteriors, transitions=False)  # fmt: skip
+
     def score_samples(self, X, lengths=None) -> tuple[float, np.ndarray]:
         """The log-likelihood of the sequences and the state posteriors of every step.
 
@@ -345,16 +354,7 @@ class HiddenMarkovModel(ModelChoice, LargeData, BaseEstimator):
         >>> round(float(np.exp(log_prob)), 6), post[0].round(4).tolist()
         (0.033612, [0.2317, 0.7683])
         """
-        emission, params = self._fitted()
-        data, offsets = _data.sequences(X, lengths, self.sequence_column, emission)
-        fb = forward_backward(
-            params["startprob_"],
-            params["transmat_"],
-            log_frame(emission, params, data),
-            np.diff(offsets),
-            implementation=self.implementation,
-            transitions=False,
-        )
+        fb = self._forward_backward(X, lengths, posteriors=True)
         assert fb.posteriors is not None  # asked for
         return float(fb.log_likelihood.sum()), fb.posteriors
 
@@ -383,18 +383,7 @@ class HiddenMarkovModel(ModelChoice, LargeData, BaseEstimator):
         >>> round(float(np.exp(model.score([[0], [2], [1]]))) * 1728, 9)
         61.0
         """
-        emission, params = self._fitted()
-        data, offsets = _data.sequences(X, lengths, self.sequence_column, emission)
-        fb = forward_backward(
-            params["startprob_"],
-            params["transmat_"],
-            log_frame(emission, params, data),
-            np.diff(offsets),
-            implementation=self.implementation,
-            posteriors=False,
-            transitions=False,
-        )
-        return float(fb.log_likelihood.sum())
+        return float(self._forward_backward(X, lengths, posteriors=False).log_likelihood.sum())
 
     def decode(self, X, lengths=None, algorithm: str | None = None) -> tuple[float, np.ndarray]:
         """The most likely states: the best path (Viterbi) or each step's best state (MAP).
