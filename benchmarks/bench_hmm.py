@@ -102,10 +102,14 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--dim", type=int, default=10)
     parser.add_argument("--write", choices=["yes", "no"], default="yes")
+    parser.add_argument(
+        "--cells", default="", help="comma-separated indices of the grid's cells to run (all)"
+    )
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     rows = []
-    for n_seq, length, n in CELLS:
+    cells = [CELLS[int(k)] for k in args.cells.split(",")] if args.cells else CELLS
+    for n_seq, length, n in cells:
         X, lengths, guess = problem(n_seq, length, n, args.dim)
         for op in ("forward-backward", "Baum-Welch"):
             contenders = {

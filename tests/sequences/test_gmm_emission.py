@@ -163,10 +163,11 @@ def test_one_component_is_the_gaussian_emission(kind):
     full = {"startprob_": np.array([0.4, 0.6]), "transmat_": np.array([[0.7, 0.3], [0.4, 0.6]])}
     s_mix, ll_mix = expected_statistics(e, {**full, **params}, X, np.array([0, 40]))
     s_g, ll_g = expected_statistics(g, {**full, **flat}, X, np.array([0, 40]))
-    assert np.array_equal(ll_mix, ll_g)
+    # equal up to rounding: the diagonal Gaussian's E-step is one compiled pass
+    np.testing.assert_allclose(ll_mix, ll_g, rtol=1e-13)
     new_mix = maximize(e, s_mix, {**full, **params}, "stwmc")
     new_g = maximize(g, s_g, {**full, **flat}, "stmc")
-    np.testing.assert_array_equal(new_mix["means_"][:, 0], new_g["means_"])
+    np.testing.assert_allclose(new_mix["means_"][:, 0], new_g["means_"], rtol=1e-12)
     covs = new_mix["covars_"] if kind == "tied" else new_mix["covars_"][:, 0]
     np.testing.assert_allclose(covs, new_g["covars_"], rtol=1e-13)
     assert e.log_prior(params) == pytest.approx(g.log_prior(flat), rel=1e-13)

@@ -34,105 +34,130 @@ def _longest(offsets, first, last):
     return longest
 
 
+@serial_kernel
+def scaled_sequence(start, trans, trans_t, log_frame, a, steps, buffers, xi, backward):
+    """The scaled pass over one sequence, rows ``a .. a + steps - 1`` of ``log_frame``.
+
+    ``buffers`` is ``(frame, alpha, beta, scale, weighted, work)`` of at least ``steps`` rows.
+    Returns ``log P(x)``, or NaN when a row's sum leaves the floating-point range. With
+    ``backward`` it also leaves the scaled ``beta`` rows (``alpha[t] * beta[t]`` is then the
+    posterior of step ``t`` up to rounding) and adds the sequence's expected transitions
+    ``sum_t alpha_t(i) w_t(j) / c_{t+1}`` to ``xi``; the caller multiplies ``xi`` by ``A``
+    elementwise once, after its last sequence.
+    """
+    frame, alpha, beta, scale, weighted, work = buffers
+    n = start.shape[0]
+    # each row scaled by its largest emission probability m_t: frame = P(x_t | j) / m_t
+    tops = 0.0
+    for t in range(steps):
+        top = -np.inf
+        for j in range(n):
+            top = max(top, log_frame[a + t, j])
+        if not (top > -np.inf and top < np.inf):
+            top = 0.0  # a row the model cannot emit: its sum is 0 and the pass fails
+        tops += top
+        for j in range(n):
+            frame[t, j] = math.exp(log_frame[a + t, j] - top)
+    total = 0.0
+    for j in range(n):
+        alpha[0, j] = start[j] * frame[0, j]
+        total += alpha[0, j]
+    if not (total > 0.0 and total < np.inf):
+        return np.nan
+    scale[0] = total
+    inv = 1.0 / total
+    for j in range(n):
+        alpha[0, j] *= inv
+    for t in range(1, steps):
+        # alpha_{t-1} A as a sum of rows (contiguous, no reduction: the loops vectorise)
+        for j in range(n):
+            work[j] = 0.0
+        for i in range(n):
+            ai = alpha[t - 1, i]
+            for j in range(n):
+                work[j] += ai * trans[i, j]
+        total = 0.0
+        for j in range(n):
+            v = work[j] * frame[t, j]
+            alpha[t, j] = v
+            total += v
+        if not (total > 0.0 and total < np.inf):
+            return np.nan
+        scale[t] = total
+        inv = 1.0 / total
+        for j in range(n):
+            alpha[t, j] *= inv
+    # sum_t log c_t as the log of running products, one logarithm per 1e100 of range
+    acc = tops
+    product = 1.0
+    for t in range(steps):
+        product *= scale[t]
+        if product > 1e100 or product < 1e-100:
+            acc += math.log(product)
+            product = 1.0
+    acc += math.log(product)
+    if not backward:
+        return acc
+    for j in range(n):
+        beta[steps - 1, j] = 1.0
+    for t in range(steps - 2, -1, -1):
+        for j in range(n):
+            weighted[j] = frame[t + 1, j] * beta[t + 1, j]
+        for i in range(n):  # A w as a sum of the columns of A (rows of its transpose)
+            work[i] = 0.0
+        for j in range(n):
+            wj = weighted[j]
+            for i in range(n):
+                work[i] += wj * trans_t[j, i]
+        inv = 1.0 / scale[t + 1]
+        for i in range(n):
+            beta[t, i] = work[i] * inv
+        for i in range(n):
+            ai = alpha[t, i] * inv
+            for j in range(n):
+                xi[i, j] += ai * weighted[j]
+    return acc
+
+
+@serial_kernel
+def scaled_buffers(longest, n):
+    frame = np.empty((longest, n))
+    alpha = np.empty((longest, n))
+    beta = np.empty((longest, n))
+    return frame, alpha, beta, np.empty(longest), np.empty(n), np.empty(n)
+
+
 def _forward_backward_scaled(
     start, trans, log_frame, offsets, first, last, posteriors, loglik, want_posteriors, want_xi
 ):
     n = start.shape[0]
     xi = np.zeros((n, n))
-    longest = _longest(offsets, first, last)
-    alpha = np.empty((longest, n))
-    beta = np.empty((longest, n))
-    scale = np.empty(longest)
-    weighted = np.empty(n)
-    work = np.empty(n)
+    buffers = scaled_buffers(_longest(offsets, first, last), n)
+    alpha, beta = buffers[1], buffers[2]
     trans_t = np.ascontiguousarray(trans.T)
-    frame = np.empty((longest, n))
+    backward = want_posteriors or want_xi
     for s in range(first, last):
         a = offsets[s]
         steps = offsets[s + 1] - a
         if steps == 0:
             loglik[s] = 0.0
             continue
-        # each row scaled by its largest emission probability m_t: frame = P(x_t | j) / m_t
-        tops = 0.0
+        loglik[s] = scaled_sequence(start, trans, trans_t, log_frame, a, steps, buffers, xi,
+                                     backward)  # fmt: skip
+        if not (want_posteriors and loglik[s] == loglik[s]):
+            continue
         for t in range(steps):
-            top = -np.inf
-            for j in range(n):
-                top = max(top, log_frame[a + t, j])
-            if not (top > -np.inf and top < np.inf):
-                top = 0.0  # a row the model cannot emit: its sum is 0 and the pass fails
-            tops += top
-            for j in range(n):
-                frame[t, j] = math.exp(log_frame[a + t, j] - top)
-        ok = True
-        total = 0.0
-        for j in range(n):
-            alpha[0, j] = start[j] * frame[0, j]
-            total += alpha[0, j]
-        if not (total > 0.0 and total < np.inf):
-            ok = False
-        else:
-            scale[0] = total
-            for j in range(n):
-                alpha[0, j] /= total
-        t = 1
-        while ok and t < steps:
-            # alpha_{t-1} A as a sum of rows (contiguous, no reduction: the loops vectorise)
-            for j in range(n):
-                work[j] = 0.0
-            for i in range(n):
-                ai = alpha[t - 1, i]
-                for j in range(n):
-                    work[j] += ai * trans[i, j]
             total = 0.0
             for j in range(n):
-                v = work[j] * frame[t, j]
-                alpha[t, j] = v
+                v = alpha[t, j] * beta[t, j]
+                posteriors[a + t, j] = v
                 total += v
-            if not (total > 0.0 and total < np.inf):
-                ok = False
-                break
-            scale[t] = total
+            inv = 1.0 / total
             for j in range(n):
-                alpha[t, j] /= total
-            t += 1
-        if not ok:
-            loglik[s] = np.nan
-            continue
-        acc = tops
-        for t in range(steps):
-            acc += math.log(scale[t])
-        loglik[s] = acc
-        if not (want_posteriors or want_xi):
-            continue
+                posteriors[a + t, j] *= inv
+    for i in range(n):
         for j in range(n):
-            beta[steps - 1, j] = 1.0
-        for t in range(steps - 2, -1, -1):
-            for j in range(n):
-                weighted[j] = frame[t + 1, j] * beta[t + 1, j]
-            for i in range(n):  # A w as a sum of the columns of A (rows of its transpose)
-                work[i] = 0.0
-            for j in range(n):
-                wj = weighted[j]
-                for i in range(n):
-                    work[i] += wj * trans_t[j, i]
-            for i in range(n):
-                beta[t, i] = work[i] / scale[t + 1]
-            if want_xi:
-                inv = 1.0 / scale[t + 1]
-                for i in range(n):
-                    ai = alpha[t, i] * inv
-                    for j in range(n):
-                        xi[i, j] += ai * trans[i, j] * weighted[j]
-        if want_posteriors:
-            for t in range(steps):
-                total = 0.0
-                for j in range(n):
-                    v = alpha[t, j] * beta[t, j]
-                    posteriors[a + t, j] = v
-                    total += v
-                for j in range(n):
-                    posteriors[a + t, j] /= total
+            xi[i, j] *= trans[i, j]
     return xi
 
 

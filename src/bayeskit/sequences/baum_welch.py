@@ -12,12 +12,15 @@ objective, the log-likelihood plus the priors' log density, never decreases.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from scipy import special
 
+from bayeskit._compiled import run_blocks
 from bayeskit.estimate.em import EMRun, EStep, run_em
-from bayeskit.sequences.emissions import Emission, _check_stochastic, _dirichlet_mode
-from bayeskit.sequences.forward_backward import run_forward_backward
+from bayeskit.sequences.emissions import Emission, _check_stochastic, _normalised_rows
+from bayeskit.sequences.forward_backward import _blocks, _check_offsets, run_forward_backward
 
 __all__ = [
     "baum_welch",
@@ -168,6 +171,20 @@ def log_frame(emission: Emission, params: dict, data: np.ndarray, known=None) ->
     return frame
 
 
+def _run(emission, params, data, offsets, known, implementation, transitions=True, posteriors=True):
+    """Forward-backward under ``params`` (checked) on ``data`` with checked ``offsets``."""
+    frame = np.ascontiguousarray(log_frame(emission, params, data, known), dtype=np.float64)
+    # log-likelihoods are below +inf, so a sum is NaN only when an entry is (one pass, no mask)
+    if np.isnan(frame.sum()) and np.isnan(frame).any():
+        msg = "the emission log-likelihoods have NaN entries"
+        raise ValueError(msg)
+    start = np.ascontiguousarray(params["startprob_"], dtype=np.float64)
+    trans = np.ascontiguousarray(params["transmat_"], dtype=np.float64)
+    return run_forward_backward(
+        start, trans, frame, offsets, implementation, posteriors, transitions
+    )
+
+
 def expected_statistics(
     emission: Emission,
     params: dict,
@@ -215,26 +232,60 @@ def expected_statistics(
     >>> stats["start"].tolist(), stats["trans"].tolist(), stats["obs"].ravel().tolist()
     ([1.0, 0.0], [[1.0, 0.0], [0.0, 0.0]], [3.0, 0.0])
     """
-    lengths = np.diff(offsets)
-    frame = np.ascontiguousarray(log_frame(emission, params, data, known), dtype=np.float64)
-    if np.isnan(frame).any():
-        msg = "the emission log-likelihoods have NaN entries"
-        raise ValueError(msg)
-    start = np.ascontiguousarray(params["startprob_"], dtype=np.float64)
-    trans = np.ascontiguousarray(params["transmat_"], dtype=np.float64)
-    fb = run_forward_backward(start, trans, frame, np.asarray(offsets, np.intp), implementation)
-    bad = np.flatnonzero(fb.log_likelihood == -np.inf)
-    if len(bad):
+    offsets = np.asarray(offsets, np.intp)
+    step = None
+    if known is None and implementation == "scaling":
+        step = emission._compiled_e_step(params, data)
+    if step is None:
+        stats, loglik = _generic(emission, params, data, offsets, known, implementation)
+    else:
+        stats, loglik = _compiled(step, emission, params, data, offsets)
+    if loglik.sum() == -np.inf:
+        bad = np.flatnonzero(loglik == -np.inf)
         msg = (
             f"sequence {int(bad[0])} has probability 0 under the model (a transition or "
             f"emission it needs is 0); give it a prior above 1 or other starting values"
         )
         raise ValueError(msg)
+    return stats, loglik
+
+
+def _generic(emission, params, data, offsets, known, implementation) -> tuple[dict, np.ndarray]:
+    """The E-step by the emission's log-likelihoods, forward-backward and its statistics."""
+    fb = _run(emission, params, data, offsets, known, implementation)
+    if fb.log_likelihood.sum() == -np.inf:  # the caller refuses it; no statistics to gather
+        return {}, fb.log_likelihood
     assert fb.posteriors is not None
     assert fb.transitions is not None
-    stats = {"start": fb.posteriors[offsets[:-1][lengths > 0]].sum(axis=0), "trans": fb.transitions}
+    firsts = offsets[:-1] if len(offsets) == 2 else offsets[:-1][offsets[1:] > offsets[:-1]]
+    stats = {"start": fb.posteriors[firsts].sum(axis=0), "trans": fb.transitions}
     stats.update(emission.statistics(data, fb.posteriors, params))
     return stats, fb.log_likelihood
+
+
+def _compiled(step, emission, params, data, offsets) -> tuple[dict, np.ndarray]:
+    """:func:`expected_statistics` by an emission's compiled E-step, a block of sequences per
+    thread; a sequence the scaled pass could not do is redone by the generic steps."""
+    start = np.ascontiguousarray(params["startprob_"], dtype=np.float64)
+    trans = np.ascontiguousarray(params["transmat_"], dtype=np.float64)
+    _check_offsets(offsets, len(data))
+    loglik = np.zeros(len(offsets) - 1)
+    blocks = _blocks(offsets, len(start))
+    parts = run_blocks([partial(step, start, trans, offsets, a, b, loglik) for a, b in blocks],
+                       len(blocks))  # fmt: skip
+    stats = None
+    for xi, firsts, emitted in parts:
+        part = {"start": firsts, "trans": xi, **emitted}
+        stats = part if stats is None else merge_statistics(stats, part)
+    assert stats is not None
+    if np.isnan(loglik.sum()):
+        redo = np.flatnonzero(np.isnan(loglik))
+        rows = np.concatenate([np.arange(offsets[s], offsets[s + 1]) for s in redo])
+        sub = np.concatenate([[0], np.cumsum(offsets[redo + 1] - offsets[redo])])
+        again, loglik[redo] = _generic(emission, params, data[rows], sub, None, "scaling")
+        if again:
+            stats = merge_statistics(stats, again)
+    return stats, loglik
 
 
 def merge_statistics(a: dict, b: dict) -> dict:
@@ -276,9 +327,10 @@ def merge_statistics(a: dict, b: dict) -> dict:
 
 def _mode(counts, prior, previous, zero) -> np.ndarray:
     """The Dirichlet mode, with the entries that started at 0 held at 0."""
-    mode = np.maximum(counts + np.asarray(prior, dtype=float) - 1.0, 0.0)
-    mode[zero] = 0.0
-    return _dirichlet_mode(mode, 1.0, previous)
+    mode = np.maximum(counts + (np.asarray(prior, dtype=float) - 1.0), 0.0)
+    if zero is not None:
+        mode[zero] = 0.0
+    return _normalised_rows(mode, previous)
 
 
 def maximize(
@@ -332,7 +384,7 @@ def maximize(
     ):
         if letter in update:
             old = np.asarray(params[name], dtype=float)
-            new[name] = _mode(stats[key], prior, old, zeros.get(name, np.zeros(old.shape, bool)))
+            new[name] = _mode(stats[key], prior, old, zeros.get(name))
     new.update(emission.estimate(stats, params, update))
     return new
 
@@ -364,6 +416,8 @@ def log_prior(emission: Emission, params: dict, startprob_prior=1.0, transmat_pr
     """
     total = 0.0
     for prior, name in ((startprob_prior, "startprob_"), (transmat_prior, "transmat_")):
+        if np.ndim(prior) == 0 and prior == 1:
+            continue  # a flat prior adds nothing
         weight = np.asarray(prior, dtype=float) - 1.0
         if weight.any():  # a flat prior (1) adds nothing
             total += float(np.sum(special.xlogy(weight, params[name])))

@@ -165,6 +165,15 @@ class Emission(ABC):
         [[-2.0]]
         """
 
+    def _compiled_e_step(self, params: dict, X: np.ndarray):
+        """Optional: the whole E-step as one compiled call per block of sequences, or None
+        (the default) for the generic steps (:meth:`log_likelihood`, forward-backward,
+        :meth:`statistics`). The call is ``step(start, trans, offsets, first, last, loglik)``
+        and returns ``(expected transitions, first-step posteriors, statistics)`` of sequences
+        ``first .. last - 1``, with NaN in ``loglik`` for a sequence it could not do (which
+        adds nothing; the generic steps redo it)."""
+        return None
+
     @abstractmethod
     def statistics(self, X: np.ndarray, posteriors: np.ndarray, params: dict) -> dict:
         """The posterior-weighted sufficient statistics of the observations.
@@ -287,11 +296,17 @@ class Emission(ABC):
 def _dirichlet_mode(counts: np.ndarray, prior, previous: np.ndarray) -> np.ndarray:
     """Rows of ``counts + prior - 1`` (floored at 0) normalised; a row with nothing in it keeps
     ``previous`` (no evidence to move it), so no state ever gets NaN parameters."""
-    mode = np.maximum(counts + np.asarray(prior, dtype=float) - 1.0, 0.0)
+    mode = np.maximum(counts + (np.asarray(prior, dtype=float) - 1.0), 0.0)
+    return _normalised_rows(mode, previous)
+
+
+def _normalised_rows(mode: np.ndarray, previous: np.ndarray) -> np.ndarray:
+    """Rows of ``mode`` (>= 0) divided by their sums; a row summing to 0 keeps ``previous``."""
     total = mode.sum(axis=-1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = mode / total
-    return np.where(total > 0, out, previous)
+    if (total > 0).all():  # the common case, one division
+        return mode / total
+    filled = total > 0
+    return np.where(filled, mode / np.where(filled, total, 1.0), previous)
 
 
 def _rows_observed(X: np.ndarray) -> np.ndarray:
@@ -423,12 +438,14 @@ class CategoricalEmission(Emission):
 
 
 def _check_stochastic(p: np.ndarray, name: str) -> None:
-    if not np.all(np.isfinite(p)) or np.any(p < 0):
+    sums = p.sum(axis=-1)
+    # NaN fails ">= 0"; an infinite entry makes its row's sum infinite
+    if not ((p >= 0).all() and np.isfinite(sums).all()):
         msg = f"{name} must hold probabilities (finite, >= 0)"
         raise ValueError(msg)
-    sums = p.sum(axis=-1)
-    if not np.allclose(sums, 1.0, rtol=0, atol=1e-8):
-        worst = int(np.argmax(np.abs(sums - 1.0)))
+    gaps = np.abs(sums - 1.0)
+    if gaps.size and gaps.max() > 1e-8:
+        worst = int(np.argmax(gaps))
         msg = f"{name} rows must sum to 1; row {worst} sums to {float(sums.flat[worst]):.10g}"
         raise ValueError(msg)
 

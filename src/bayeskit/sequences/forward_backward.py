@@ -129,6 +129,19 @@ def _blocks(offsets: np.ndarray, n_states: int) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
 
 
+def _check_offsets(offsets: np.ndarray, n_steps: int) -> None:
+    """Raise ``ValueError`` unless ``offsets`` rises from 0 to ``n_steps``."""
+    if (
+        offsets.ndim != 1
+        or len(offsets) < 1
+        or offsets[0] != 0
+        or offsets[-1] != n_steps
+        or (len(offsets) > 2 and not (offsets[1:] >= offsets[:-1]).all())
+    ):
+        msg = f"offsets must rise from 0 to the {n_steps} steps, got {offsets[:6].tolist()}..."
+        raise ValueError(msg)
+
+
 def _log(p: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore"):
         return np.log(p)
@@ -247,7 +260,8 @@ def run_forward_backward(
     Raises
     ------
     ValueError
-        When ``offsets`` does not rise from 0 to the number of steps.
+        When ``offsets`` does not rise from 0 to the number of steps, or on an unknown
+        ``implementation``.
 
     Examples
     --------
@@ -256,15 +270,10 @@ def run_forward_backward(
     >>> fb.posteriors.round(4).tolist()
     [[0.8182, 0.1818]]
     """
-    if (
-        offsets.ndim != 1
-        or len(offsets) < 1
-        or offsets[0] != 0
-        or offsets[-1] != len(frame)
-        or np.any(np.diff(offsets) < 0)
-    ):
-        msg = f"offsets must rise from 0 to the {len(frame)} steps, got {offsets[:6].tolist()}..."
+    if implementation not in IMPLEMENTATIONS:
+        msg = f"implementation must be one of {IMPLEMENTATIONS}, got {implementation!r}"
         raise ValueError(msg)
+    _check_offsets(offsets, len(frame))
     n_seq, n = len(offsets) - 1, start.shape[0]
     post = np.zeros(frame.shape) if posteriors else np.zeros((0, n))
     loglik = np.zeros(n_seq)
@@ -275,18 +284,22 @@ def run_forward_backward(
             [partial(run, a, b, post, loglik, posteriors, transitions) for a, b in blocks],
             len(blocks),
         )
-        redo = np.flatnonzero(np.isnan(loglik))
+        # one reduction tells whether any sequence failed (NaN) or is impossible (-inf)
+        total = loglik.sum()
+        redo = np.flatnonzero(np.isnan(loglik)) if np.isnan(total) else ()
     else:
-        xis, redo = [], np.arange(n_seq)
+        xis, redo, total = [], np.arange(n_seq), np.nan
     if len(redo):
         xis += _redo_in_log_space(
             start, trans, frame, offsets, redo, post, loglik, posteriors, transitions
         )
-    impossible = np.flatnonzero(loglik == -np.inf)
-    if posteriors:
-        for s in impossible:
+        total = loglik.sum()
+    if posteriors and total == -np.inf:
+        for s in np.flatnonzero(loglik == -np.inf):
             post[offsets[s] : offsets[s + 1]] = np.nan
-    xi = np.sum(xis, axis=0) if transitions and xis else (np.zeros((n, n)) if transitions else None)
+    xi = None
+    if transitions:
+        xi = (xis[0] if len(xis) == 1 else np.sum(xis, axis=0)) if xis else np.zeros((n, n))
     return ForwardBackward(loglik, post if posteriors else None, xi)
 
 

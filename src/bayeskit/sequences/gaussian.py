@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 from scipy import linalg
 
+from bayeskit.sequences import _gaussian_kernels
 from bayeskit.sequences.emissions import Emission, _rows_observed
 
 __all__ = ["COVARIANCE_TYPES", "GaussianEmission"]
@@ -157,18 +158,46 @@ class GaussianEmission(Emission):
                 msg = f"covars_ of state {k} must be symmetric, positive definite"
                 raise ValueError(msg)
 
-    def log_likelihood(self, params, X):
+    def _means(self, params, X) -> np.ndarray:
         means = np.asarray(params["means_"], dtype=float)
         if X.shape[1] != means.shape[1]:
             msg = f"X has {X.shape[1]} features but the model has {means.shape[1]}"
             raise ValueError(msg)
+        return means
+
+    def _variances(self, params, d: int) -> np.ndarray:
+        """The per-feature variances ``(n_states, d)`` of a diagonal or spherical form."""
+        c = np.asarray(params["covars_"], dtype=float)
+        return np.tile(c[:, None], (1, d)) if self.kind == "spherical" else c
+
+    def _compiled_e_step(self, params, X):
+        if self.kind not in ("diag", "spherical") or X.dtype != np.float64:
+            return None
+        means = np.ascontiguousarray(self._means(params, X))
+        var = self._variances(params, X.shape[1])
+        prec, log_norm = (
+            np.ascontiguousarray(1.0 / var),
+            np.ascontiguousarray(np.log(2 * np.pi * var)),
+        )
+        data = np.ascontiguousarray(X)
+
+        def step(start, trans, offsets, first, last, loglik):
+            xi, firsts, post, lost, s1, s2 = _gaussian_kernels.diag_e_step(
+                start, trans, data, means, prec, log_norm, offsets, first, last, loglik
+            )
+            stats = {"post": post, "post_f": post[:, None] - lost, "obs": s1, "obs**2": s2}
+            return xi, firsts, stats
+
+        return step
+
+    def log_likelihood(self, params, X):
+        means = self._means(params, X)
         n = means.shape[0]
         if self.kind in ("diag", "spherical"):
-            c = np.asarray(params["covars_"], dtype=float)
-            var = np.tile(c[:, None], (1, X.shape[1])) if self.kind == "spherical" else c
+            var = self._variances(params, X.shape[1])
             prec = 1.0 / var
-            missing = np.isnan(X)
-            if not missing.any():  # the common case: no masks to multiply
+            # the common case, no missing values (a finite sum says so without a mask)
+            if not np.isnan(X.sum()) or not (missing := np.isnan(X)).any():
                 const = np.log(2 * np.pi * var).sum(axis=1) + (means * means * prec).sum(axis=1)
                 quad = (X * X) @ prec.T - 2.0 * X @ (means * prec).T
                 return -0.5 * (quad + const)
@@ -186,9 +215,8 @@ class GaussianEmission(Emission):
         return out
 
     def statistics(self, X, posteriors, params=None):
-        missing = np.isnan(X)
         post = posteriors.sum(axis=0)
-        if missing.any():
+        if np.isnan(X.sum()) and (missing := np.isnan(X)).any():
             x = np.where(missing, 0.0, X)
             post_f = posteriors.T @ ~missing
         else:
@@ -208,9 +236,14 @@ class GaussianEmission(Emission):
         denom = stats["post_f"]
         means = old_means
         if "m" in update:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                means = (kappa * mu0 + stats["obs"]) / (kappa + denom)
-            means = np.where(np.isfinite(means), means, old_means)
+            flat = np.ndim(kappa) == 0 and kappa == 0  # no prior on the means (the default)
+            num = stats["obs"] if flat else kappa * mu0 + stats["obs"]
+            den = denom if flat else kappa + denom
+            seen = den > 0
+            if seen.all():
+                means = num / den
+            else:  # a state or feature without evidence keeps its mean
+                means = np.where(seen, num / np.where(seen, den, 1.0), old_means)
             out["means_"] = means
         if "c" in update:
             out["covars_"] = self._covariances(
@@ -225,7 +258,10 @@ class GaussianEmission(Emission):
         diff = means - mu0
         if self.kind in ("diag", "spherical"):
             denom = stats["post_f"]
-            c_n = kappa * diff**2 + stats["obs**2"] - 2 * means * stats["obs"] + means**2 * denom
+            # the scatter about the means: sum w x^2 - 2 mu sum w x + mu^2 sum w
+            c_n = stats["obs**2"] - means * (2.0 * stats["obs"] - means * denom)
+            if not (np.ndim(kappa) == 0 and kappa == 0):
+                c_n += kappa * diff**2
             c_d = max(nu - 1.0, 0.0) + denom
             if self.kind == "spherical":
                 var = (psi * c_n.shape[1] + c_n.sum(axis=1)) / np.maximum(c_d.sum(axis=1), 1e-5)
@@ -255,10 +291,9 @@ class GaussianEmission(Emission):
         n, d = means.shape
         diff = means - mu0
         if self.kind in ("diag", "spherical"):
-            c = np.asarray(params["covars_"], dtype=float)
-            var = np.tile(c[:, None], (1, d)) if self.kind == "spherical" else c
+            var = self._variances(params, d)
             inv = 0.5 / var
-            total = -float(np.sum(psi * inv))
+            total = -float(np.sum(psi * inv)) if np.ndim(psi) else -psi * float(inv.sum())
             if np.any(kappa):
                 total -= float(np.sum(kappa * diff**2 * inv))
             if nu > 1:

@@ -18,13 +18,10 @@ from sklearn.utils.validation import check_is_fitted
 from bayeskit.sequences import _data, _learn
 from bayeskit.sequences._choice import ModelChoice
 from bayeskit.sequences._learn import LargeData
-from bayeskit.sequences.baum_welch import (
-    check_parameters,
-    log_frame,
-)
+from bayeskit.sequences.baum_welch import _run, check_parameters, log_frame
 from bayeskit.sequences.chain import sample_chain
 from bayeskit.sequences.emissions import CategoricalEmission, Emission, PoissonEmission
-from bayeskit.sequences.forward_backward import forward_backward, viterbi
+from bayeskit.sequences.forward_backward import viterbi
 from bayeskit.sequences.gaussian import GaussianEmission
 from bayeskit.sequences.gmm import GaussianMixtureEmission
 from bayeskit.sequences.mixed import ProductEmission
@@ -319,10 +316,7 @@ class HiddenMarkovModel(ModelChoice, LargeData, BaseEstimator):
         """Forward-backward on ``X`` under the fitted parameters (no expected transitions)."""
         emission, params = self._fitted()
         data, offsets = _data.sequences(X, lengths, self.sequence_column, emission)
-        frame = log_frame(emission, params, data)
-        return forward_backward(params["startprob_"], params["transmat_"], frame,
-                                np.diff(offsets), implementation=self.implementation,
-                                posteriors=posteriors, transitions=False)  # fmt: skip
+        return _run(emission, params, data, offsets, None, self.implementation, False, posteriors)
 
     def score_samples(self, X, lengths=None) -> tuple[float, np.ndarray]:
         """The log-likelihood of the sequences and the state posteriors of every step.
