@@ -47,6 +47,43 @@ def _diag_frame(X, a, steps, means, prec, log_norm, const, out, full):
 
 
 @serial_kernel
+def _add_moments(X, a, steps, alpha, beta, full, firsts, post, lost, s1, s2):
+    """Add a sequence's posterior-weighted moments; ``beta`` rows become the posteriors."""
+    n, d = s1.shape
+    for t in range(steps):
+        total = 0.0
+        for k in range(n):
+            g = alpha[t, k] * beta[t, k]
+            beta[t, k] = g
+            total += g
+        inv = 1.0 / total
+        for k in range(n):
+            beta[t, k] *= inv
+            post[k] += beta[t, k]
+    for k in range(n):
+        firsts[k] += beta[0, k]
+    for t in range(steps):
+        row = a + t
+        if full[t]:  # the common case: no test per feature
+            for k in range(n):
+                g = beta[t, k]
+                for f in range(d):
+                    wx = g * X[row, f]
+                    s1[k, f] += wx
+                    s2[k, f] += wx * X[row, f]
+            continue
+        for k in range(n):
+            g = beta[t, k]
+            for f in range(d):
+                x = X[row, f]
+                if x == x:
+                    s1[k, f] += g * x
+                    s2[k, f] += g * x * x
+                else:
+                    lost[k, f] += g
+
+
+@serial_kernel
 def diag_e_step(start, trans, X, means, prec, log_norm, offsets, first, last, loglik):
     """Sequences ``first .. last - 1``: their log-likelihoods into ``loglik`` (NaN where the
     scaled pass fails; such a sequence adds nothing) and their statistics: expected transitions,
@@ -69,7 +106,6 @@ def diag_e_step(start, trans, X, means, prec, log_norm, offsets, first, last, lo
     lost = np.zeros((n, d))
     s1 = np.zeros((n, d))
     s2 = np.zeros((n, d))
-    gamma = np.empty(n)
     for s in range(first, last):
         a = offsets[s]
         steps = offsets[s + 1] - a
@@ -81,32 +117,7 @@ def diag_e_step(start, trans, X, means, prec, log_norm, offsets, first, last, lo
         loglik[s] = value
         if value != value:
             continue
-        for t in range(steps):
-            row = a + t
-            total = 0.0
-            for k in range(n):
-                g = alpha[t, k] * beta[t, k]
-                gamma[k] = g
-                total += g
-            inv = 1.0 / total
-            for k in range(n):
-                g = gamma[k] * inv
-                post[k] += g
-                if t == 0:
-                    firsts[k] += g
-                if full[t]:
-                    for f in range(d):
-                        wx = g * X[row, f]
-                        s1[k, f] += wx
-                        s2[k, f] += wx * X[row, f]
-                else:
-                    for f in range(d):
-                        x = X[row, f]
-                        if x == x:
-                            s1[k, f] += g * x
-                            s2[k, f] += g * x * x
-                        else:
-                            lost[k, f] += g
+        _add_moments(X, a, steps, alpha, beta, full, firsts, post, lost, s1, s2)
     for i in range(n):
         for j in range(n):
             xi[i, j] *= trans[i, j]

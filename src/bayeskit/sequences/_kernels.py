@@ -7,8 +7,8 @@ threads (the kernels release the GIL) and their counts are added afterwards.
 
 Scaled pass (``forward_backward_scaled``): from the emission log-likelihoods it forms
 ``frame[t, j] = P(x_t | state j) / m_t`` with ``m_t`` the row's largest emission probability,
-so a row is never all below the floating-point range; each forward row is normalised by its
-sum ``c_t``, and ``log P(x) = sum_t log c_t + sum_t log m_t``. Where a row's sum is 0 or not
+so a row is never all below the floating-point range; a forward row is renormalised when its
+sum falls below ``RESCALE_BELOW`` (see :func:`scaled_sequence`). Where a row's sum is 0 or not
 finite (the model gives the sequence a probability below the range a scaled pass can hold),
 the kernel marks the sequence with NaN in ``loglik``; the caller redoes it in log space.
 
@@ -34,16 +34,28 @@ def _longest(offsets, first, last):
     return longest
 
 
+#: A forward row is rescaled only when its sum falls below this; between rescalings the
+#: recursion carries no division, so one step does not wait on the last one's normalisation.
+RESCALE_BELOW = 1e-100
+
+
 @serial_kernel
 def scaled_sequence(start, trans, trans_t, log_frame, a, steps, buffers, xi, backward):
     """The scaled pass over one sequence, rows ``a .. a + steps - 1`` of ``log_frame``.
 
     ``buffers`` is ``(frame, alpha, beta, scale, weighted, work)`` of at least ``steps`` rows.
     Returns ``log P(x)``, or NaN when a row's sum leaves the floating-point range. With
-    ``backward`` it also leaves the scaled ``beta`` rows (``alpha[t] * beta[t]`` is then the
-    posterior of step ``t`` up to rounding) and adds the sequence's expected transitions
-    ``sum_t alpha_t(i) w_t(j) / c_{t+1}`` to ``xi``; the caller multiplies ``xi`` by ``A``
+    ``backward`` it also leaves the scaled ``beta`` rows, scaled so that ``alpha[t] * beta[t]``
+    is the posterior of step ``t`` up to rounding, and adds the sequence's expected transitions
+    ``sum_t alpha_t(i) w_t(j) / s_{t+1}`` to ``xi``; the caller multiplies ``xi`` by ``A``
     elementwise once, after its last sequence.
+
+    Scaling: the first forward row is normalised, and a later one is divided by its sum
+    ``s_t`` only when the sum drops below :data:`RESCALE_BELOW` (``s_t = 1`` otherwise). The
+    sums never grow (``frame <= 1`` and ``A``'s rows sum to 1), so nothing overflows; the
+    backward pass divides by the same ``s_{t+1}`` and starts from ``1 / S``, ``S`` the last
+    forward row's sum, so that ``sum_j alpha_t(j) beta_t(j) = 1`` at every step and
+    ``log P(x) = sum_t log m_t + sum_t log s_t + log S``.
     """
     frame, alpha, beta, scale, weighted, work = buffers
     n = start.shape[0]
@@ -68,6 +80,7 @@ def scaled_sequence(start, trans, trans_t, log_frame, a, steps, buffers, xi, bac
     inv = 1.0 / total
     for j in range(n):
         alpha[0, j] *= inv
+    total = 1.0
     for t in range(1, steps):
         # alpha_{t-1} A as a sum of rows (contiguous, no reduction: the loops vectorise)
         for j in range(n):
@@ -81,25 +94,28 @@ def scaled_sequence(start, trans, trans_t, log_frame, a, steps, buffers, xi, bac
             v = work[j] * frame[t, j]
             alpha[t, j] = v
             total += v
-        if not (total > 0.0 and total < np.inf):
-            return np.nan
-        scale[t] = total
-        inv = 1.0 / total
-        for j in range(n):
-            alpha[t, j] *= inv
-    # sum_t log c_t as the log of running products, one logarithm per 1e100 of range
-    acc = tops
+        scale[t] = 1.0
+        if not (total >= RESCALE_BELOW):
+            if not (total > 0.0):  # 0 (out of range) or NaN
+                return np.nan
+            scale[t] = total
+            inv = 1.0 / total
+            for j in range(n):
+                alpha[t, j] *= inv
+            total = 1.0
+    # sum_t log s_t as the log of running products, one logarithm per 1e100 of range
+    acc = tops + math.log(total)
     product = 1.0
     for t in range(steps):
         product *= scale[t]
-        if product > 1e100 or product < 1e-100:
+        if product < 1e-100 or product > 1e100:
             acc += math.log(product)
             product = 1.0
     acc += math.log(product)
     if not backward:
         return acc
     for j in range(n):
-        beta[steps - 1, j] = 1.0
+        beta[steps - 1, j] = 1.0 / total
     for t in range(steps - 2, -1, -1):
         for j in range(n):
             weighted[j] = frame[t + 1, j] * beta[t + 1, j]
