@@ -416,7 +416,7 @@ def log_prior(emission: Emission, params: dict, startprob_prior=1.0, transmat_pr
     """
     total = 0.0
     for prior, name in ((startprob_prior, "startprob_"), (transmat_prior, "transmat_")):
-        if np.ndim(prior) == 0 and prior == 1:
+        if isinstance(prior, int | float) and prior == 1:
             continue  # a flat prior adds nothing
         weight = np.asarray(prior, dtype=float) - 1.0
         if weight.any():  # a flat prior (1) adds nothing

@@ -17,6 +17,12 @@ __all__ = ["COVARIANCE_TYPES", "GaussianEmission"]
 COVARIANCE_TYPES = ("diag", "full", "spherical", "tied")
 
 
+def _is_number(value, equal_to=None) -> bool:
+    """Whether a setting is a plain number (equal to ``equal_to`` when given), not an array."""
+    plain = isinstance(value, int | float)
+    return plain and (equal_to is None or value == equal_to)
+
+
 class GaussianEmission(Emission):
     """A Gaussian per state, with one of four covariance forms (NaN = missing).
 
@@ -236,7 +242,7 @@ class GaussianEmission(Emission):
         denom = stats["post_f"]
         means = old_means
         if "m" in update:
-            flat = np.ndim(kappa) == 0 and kappa == 0  # no prior on the means (the default)
+            flat = _is_number(kappa, 0)  # no prior on the means (the default)
             num = stats["obs"] if flat else kappa * mu0 + stats["obs"]
             den = denom if flat else kappa + denom
             seen = den > 0
@@ -260,7 +266,7 @@ class GaussianEmission(Emission):
             denom = stats["post_f"]
             # the scatter about the means: sum w x^2 - 2 mu sum w x + mu^2 sum w
             c_n = stats["obs**2"] - means * (2.0 * stats["obs"] - means * denom)
-            if not (np.ndim(kappa) == 0 and kappa == 0):
+            if not _is_number(kappa, 0):
                 c_n += kappa * diff**2
             c_d = max(nu - 1.0, 0.0) + denom
             if self.kind == "spherical":
@@ -293,7 +299,7 @@ class GaussianEmission(Emission):
         if self.kind in ("diag", "spherical"):
             var = self._variances(params, d)
             inv = 0.5 / var
-            total = -float(np.sum(psi * inv)) if np.ndim(psi) else -psi * float(inv.sum())
+            total = -psi * float(inv.sum()) if _is_number(psi) else -float(np.sum(psi * inv))
             if np.any(kappa):
                 total -= float(np.sum(kappa * diff**2 * inv))
             if nu > 1:
