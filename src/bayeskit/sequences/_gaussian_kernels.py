@@ -12,9 +12,11 @@ of its step's density and of its feature's moments, as there.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
-from bayeskit._compiled import serial_kernel
+from bayeskit._compiled import planned_threads, row_blocks, run_blocks, serial_kernel
 from bayeskit.sequences._kernels import _longest, scaled_buffers, scaled_sequence
 
 
@@ -43,7 +45,24 @@ def _diag_frame(X, a, steps, means, prec, log_norm, const, out, full):
                     if x == x:
                         diff = x - means[k, f]
                         acc += log_norm[k, f] + diff * diff * prec[k, f]
-            out[t, k] = -0.5 * acc
+            out[t, k] = -0.5 * acc + 0.0  # + 0.0: a row with nothing seen gets 0, not -0
+
+
+def diag_log_likelihood(X, means, var):
+    """``log N(x_t | means[k], diag(var[k]))`` of every row and state ``(n_steps, n_states)``,
+    over each row's seen features (a row with none gets 0); blocks of rows on all cores."""
+    prec = np.ascontiguousarray(1.0 / var)
+    log_norm = np.ascontiguousarray(np.log(2 * np.pi * var))
+    const = log_norm.sum(axis=1)
+    out = np.empty((len(X), len(means)))
+    full = np.empty(len(X), dtype=np.bool_)
+    blocks = row_blocks(len(X), planned_threads(X.size * len(means)))
+    run_blocks(
+        [partial(_diag_frame, X[b], 0, b.stop - b.start, means, prec, log_norm, const, out[b],
+                 full[b]) for b in blocks],
+        len(blocks),
+    )  # fmt: skip
+    return out
 
 
 @serial_kernel

@@ -270,7 +270,8 @@ def _compiled(step, emission, params, data, offsets) -> tuple[dict, np.ndarray]:
     trans = np.ascontiguousarray(params["transmat_"], dtype=np.float64)
     _check_offsets(offsets, len(data))
     loglik = np.zeros(len(offsets) - 1)
-    blocks = _blocks(offsets, len(start))
+    n = len(start)
+    blocks = _blocks(offsets, n, n * (n + 3 * data.shape[-1]))  # densities and moments too
     parts = run_blocks([partial(step, start, trans, offsets, a, b, loglik) for a, b in blocks],
                        len(blocks))  # fmt: skip
     stats = None

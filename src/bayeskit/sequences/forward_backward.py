@@ -118,10 +118,11 @@ def sequence_offsets(lengths, n_steps: int) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(lengths_)]).astype(np.intp)
 
 
-def _blocks(offsets: np.ndarray, n_states: int) -> list[tuple[int, int]]:
-    """Consecutive ranges of sequences with near-equal numbers of steps, one per thread."""
+def _blocks(offsets: np.ndarray, n_states: int, per_step: int = 0) -> list[tuple[int, int]]:
+    """Consecutive ranges of sequences with near-equal numbers of steps, one per thread;
+    ``per_step`` is the work of a step (default ``n_states ** 2``, forward-backward's)."""
     n_seq = len(offsets) - 1
-    threads = min(planned_threads(int(offsets[-1]) * n_states * n_states), n_seq)
+    threads = min(planned_threads(int(offsets[-1]) * (per_step or n_states * n_states)), n_seq)
     if threads <= 1:
         return [(0, n_seq)]
     cuts = np.searchsorted(offsets, np.linspace(0, offsets[-1], threads + 1)[1:-1])
