@@ -214,9 +214,49 @@ def test_frontier_passes_equal_the_junction_tree(monkeypatch):
     seen = pd.DataFrame({"o": ["x", None, "z", "y", "y", None, "x", "z"],
                          "a": [None, None, "yes", None, None, None, None, "no"]})  # fmt: skip
     forward, smoothed = dbn.filter(seen), dbn.smooth(seen)
+    path, log_p = dbn.most_probable_sequence(seen)
+    log_lik = dbn.log_likelihood(seen)
     monkeypatch.setattr(dynamic, "FORWARD_MAX_CELLS", 0)
     calibrated, tree = dbn.filter(seen), dbn.smooth(seen)
     assert sorted(forward) == sorted(calibrated) == sorted(smoothed) == ["a", "b", "o"]
     for name in forward:
         pd.testing.assert_frame_equal(forward[name], calibrated[name], rtol=1e-12, atol=1e-14)
         pd.testing.assert_frame_equal(smoothed[name], tree[name], rtol=1e-12, atol=1e-14)
+    # the unrolled network's exact MAP assignment and evidence probability
+    unrolled_path, unrolled_log_p = dbn.most_probable_sequence(seen)
+    pd.testing.assert_frame_equal(path, unrolled_path)
+    assert log_p == pytest.approx(unrolled_log_p, rel=1e-12)
+    assert log_lik == pytest.approx(dbn.log_likelihood(seen), rel=1e-12)
+
+
+def test_impossible_observations_and_unknown_states_are_refused():
+    yn = ["yes", "no"]
+    dag = DAG(edges=[("rain0", "umbrella0"), ("rain0", "raint"), ("raint", "umbrellat")])
+    sure = [[1.0, 0.0], [0.0, 1.0]]  # rain persists; the umbrella shows it
+    names = ["rain0", "umbrella0", "raint", "umbrellat"]
+    cpts = {"rain0": [0.5, 0.5], "umbrella0": sure, "raint": sure, "umbrellat": sure}
+    net = BayesianNetwork(dag, cpts, states=dict.fromkeys(names, yn))
+    dbn = DynamicBayesianNetwork(net)
+    clash = pd.DataFrame({"umbrella": ["yes", "no"]})
+    for ask in (dbn.smooth, dbn.filter, dbn.most_probable_sequence):
+        with pytest.raises(ValueError, match="probability 0"):
+            ask(clash)
+    assert dbn.log_likelihood(clash) == -np.inf
+    with pytest.raises(ValueError, match="'maybe' is no state of 'umbrella'"):
+        example_dbn("umbrella").smooth(pd.DataFrame({"umbrella": ["yes", "maybe"]}))
+
+
+def test_the_log_space_filter_equals_the_compiled_one():
+    from bayeskit.sequences import _kernels, _slices
+
+    rng = np.random.default_rng(3)
+    start, trans = rng.dirichlet(np.ones(5)), rng.dirichlet(np.ones(5), size=5)
+    frame = np.log(rng.random((40, 5)))
+    frame[rng.random(frame.shape) < 0.3] = -np.inf
+    frame[:, 0] = np.log(0.5)  # every step possible
+    fast, slow = np.empty_like(frame), np.empty_like(frame)
+    value = _kernels.forward_rows(start, trans, frame, fast)
+    with np.errstate(divide="ignore"):
+        again = _slices._log_forward(np.log(start), np.log(trans), frame, slow)
+    np.testing.assert_allclose(fast, slow, rtol=1e-10, atol=1e-14)
+    assert value == pytest.approx(again, rel=1e-12)

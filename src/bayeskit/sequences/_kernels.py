@@ -136,6 +136,28 @@ def scaled_sequence(start, trans, trans_t, log_frame, a, steps, buffers, xi, bac
 
 
 @serial_kernel
+def forward_rows(start, trans, log_frame, out):
+    """Filtering over one sequence (all rows of ``log_frame``): each step's forward row,
+    normalised, into ``out``; returns ``log P(x)`` (NaN when out of the scaled pass's range)."""
+    steps, n = log_frame.shape
+    buffers = scaled_buffers(steps, n)
+    xi = np.zeros((n, n))
+    trans_t = np.ascontiguousarray(trans.T)
+    value = scaled_sequence(start, trans, trans_t, log_frame, 0, steps, buffers, xi, False)
+    if value != value:
+        return value
+    alpha = buffers[1]
+    for t in range(steps):
+        total = 0.0
+        for j in range(n):
+            total += alpha[t, j]
+        inv = 1.0 / total
+        for j in range(n):
+            out[t, j] = alpha[t, j] * inv
+    return value
+
+
+@serial_kernel
 def scaled_buffers(longest, n):
     frame = np.empty((longest, n))
     alpha = np.empty((longest, n))

@@ -9,11 +9,13 @@ step's nodes another (``"t"``): ``rain0 -> raint`` is the rain's persistence, ``
 umbrellat`` the umbrella it causes. A hidden Markov model is the special case of one hidden
 node with one observed child.
 
-Inference unrolls the network over the sequence's steps (``X@0, X@1, ...``) and runs bayeskit's
-exact engines on it (the junction tree's cliques then hold at most two slices' interface):
-smoothing (each unobserved node's posterior given the whole sequence), filtering (given the
-steps so far), the most probable joint assignment (the Viterbi path of an HMM), and the
-log-likelihood.
+Inference answers smoothing (each unobserved node's posterior given the whole sequence),
+filtering (given the steps so far), the most probable joint assignment (the Viterbi path of an
+HMM) and the log-likelihood. While a slice's joint state is small enough to enumerate, the
+network is a hidden Markov model over that joint state and the compiled
+forward-backward and Viterbi passes answer in time linear in the number of steps; otherwise
+the network is unrolled over the steps (``X@0, X@1, ...``) and bayeskit's exact engines run
+on it.
 """
 
 from __future__ import annotations
@@ -24,16 +26,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit.factors import Factor
 from bayeskit.graphs import DAG
 from bayeskit.inference import ExactInference, JunctionTree
 from bayeskit.networks import BayesianNetwork
+from bayeskit.sequences._slices import SliceChain
 
 __all__ = ["FORWARD_MAX_CELLS", "DynamicBayesianNetwork", "example_dbn"]
 
-#: Filtering runs the forward pass over a slice's joint state (linear in the number of steps)
-#: while the joint of two slices has at most this many cells, else one junction-tree
-#: calibration per step (quadratic).
+#: Inference runs on a slice's joint state as a Markov chain (linear in the number of steps)
+#: while the joint of two slices has at most this many cells; else on the unrolled network
+#: (for filtering, one junction-tree calibration per step: quadratic).
 FORWARD_MAX_CELLS = 1 << 20
 
 
@@ -132,6 +134,7 @@ class DynamicBayesianNetwork:
                     )
                     raise ValueError(msg)
         self._unrolled: dict[int, BayesianNetwork] = {}
+        self._slice_chain: SliceChain | None = None
         self.history_: list[float] | None = None
         self.n_iter_: int | None = None
         self.converged_: bool | None = None
@@ -340,7 +343,9 @@ class DynamicBayesianNetwork:
         """
         n = self._steps(observations)
         if self._small():
-            return self._tables(self._forward_rows(self._evidence(observations), n, smooth=True))
+            codes = self._codes(observations)
+            joint, _ = self._chain().smoothed(codes)
+            return self._tables(self._chain().marginals(joint, codes))
         tree = JunctionTree(self.unroll(n))
         return self._frames(tree.calibrate(self._evidence(observations)), n)
 
@@ -370,10 +375,11 @@ class DynamicBayesianNetwork:
         [0.818, 0.883, 0.19]
         """
         n = self._steps(observations)
-        evidence = self._evidence(observations)
         if self._small():
-            rows = self._forward_rows(evidence, n)
+            codes = self._codes(observations)
+            rows = self._chain().marginals(self._chain().filtered(codes), codes)
         else:  # a slice too large to hold jointly: one calibration per step (quadratic in n)
+            self._evidence(observations)
             tree = JunctionTree(self.unroll(n))
             rows = {}
             for k in range(n):
@@ -383,66 +389,30 @@ class DynamicBayesianNetwork:
                         rows.setdefault(b, {})[k] = marginals[f"{b}@{k}"].values
         return self._tables(rows)
 
-    def _factor(self, node, tags: tuple[str, str], evidence: Mapping) -> Factor:
-        """``node``'s CPT as a factor over its family, each variable named ``(tag, variable)``
-        (``tags``: the previous slice's tag and the current one's), reduced by ``evidence``."""
-        family = [*self.network.dag.parents(node), node]
-        names = [(tags[self._base[v][1]] if node in self._step else tags[1], self._base[v][0])
-                 for v in family]  # fmt: skip
-        states = {name: list(self.network.states(v)) for name, v in zip(names, family, strict=True)}
-        factor = Factor(names, self.network.cpt(node), states)
-        return factor.reduce({k: v for k, v in evidence.items() if k in states})
+    def _chain(self) -> SliceChain:
+        """The network as a chain over a slice's joint state (made once)."""
+        if self._slice_chain is None:
+            self._slice_chain = SliceChain(self)
+        return self._slice_chain
 
-    @staticmethod
-    def _renamed(factor: Factor, tag: str) -> Factor:
-        """``factor`` with each variable ``(old tag, name)`` named ``(tag, name)``."""
-        moved = [(tag, b) for _, b in factor.variables]
-        states = {m: factor.states[v] for m, v in zip(moved, factor.variables, strict=True)}
-        return Factor(moved, factor.values, states)
-
-    @staticmethod
-    def _rows_of(belief: Factor, k: int, rows: dict) -> None:
-        """Each variable's marginal of a slice's joint ``belief``, as step ``k``'s row."""
-        for t, b in belief.variables:
-            others = [v for v in belief.variables if v != (t, b)]
-            rows.setdefault(b, {})[k] = belief.marginalize(others).values
-
-    def _forward_rows(
-        self, evidence: Mapping, n_steps: int, smooth: bool = False
-    ) -> dict[str, dict[int, np.ndarray]]:
-        """Filtering (or, with ``smooth``, smoothing by a backward pass as well) over the
-        joint state of a slice (the frontier algorithm, Murphy 2002, 3.5): linear in the
-        number of steps."""
-        rows: dict[str, dict[int, np.ndarray]] = {}
-        alphas: list[Factor] = []
-        steps: list[Factor] = []  # each step's own factor over the previous and current slice
-        for k in range(n_steps):
-            seen = {("cur", b): evidence[f"{b}@{k}"] for b in self.nodes if f"{b}@{k}" in evidence}
-            if k > 0:
-                seen.update({("prev", b): evidence[f"{b}@{k - 1}"] for b in self.nodes
-                             if f"{b}@{k - 1}" in evidence})  # fmt: skip
-            nodes = [self._node[b, 0 if k == 0 else 1] for b in self.nodes]
-            factors = [self._factor(v, ("prev", "cur"), seen) for v in nodes]
-            own = factors[0]
-            for f in factors[1:]:
-                own = own * f
-            steps.append(own)
-            joint = own if k == 0 else own * self._renamed(alphas[-1], "prev")
-            earlier = [v for v in joint.variables if v[0] == "prev"]
-            alphas.append((joint.marginalize(earlier) if earlier else joint).normalize())
-            if not smooth:
-                self._rows_of(alphas[-1], k, rows)
-        if smooth:
-            beta: Factor | None = None
-            for k in range(n_steps - 1, -1, -1):
-                belief = alphas[k] if beta is None else alphas[k] * beta
-                self._rows_of(belief.normalize(), k, rows)
-                if k > 0:  # beta_{k-1}(x) = sum_y P(y, e_k | x) beta_k(y)
-                    message = steps[k] if beta is None else steps[k] * beta
-                    later = [v for v in message.variables if v[0] == "cur"]
-                    back = message.marginalize(later) if later else message
-                    beta = self._renamed(back, "cur").normalize()
-        return rows
+    def _codes(self, frame: pd.DataFrame) -> np.ndarray:
+        """Each step's state code of each variable ``(n_steps, n_variables)``, -1 where not
+        observed (NaN or an absent column)."""
+        self._evidence(frame.iloc[:0])  # the columns' names checked
+        codes = np.full((len(frame), len(self.nodes)), -1, dtype=np.intp)
+        for i, b in enumerate(self.nodes):
+            if b not in frame.columns:
+                continue
+            index = {name: k for k, name in enumerate(self.states(b))}
+            for k, value in enumerate(frame[b].to_numpy()):
+                if pd.isna(value):
+                    continue
+                name = value if isinstance(value, str) else str(value)
+                if name not in index:
+                    msg = f"{name!r} is no state of {b!r} (its states: {list(self.states(b))})"
+                    raise ValueError(msg)
+                codes[k, i] = index[name]
+        return codes
 
     def most_probable_sequence(self, observations: pd.DataFrame) -> tuple[pd.DataFrame, float]:
         """The most probable joint assignment of every unobserved value (for an HMM, the
@@ -475,6 +445,16 @@ class DynamicBayesianNetwork:
         ['yes', 'yes', 'no', 'yes', 'yes']
         """
         n = self._steps(observations)
+        if self._small():
+            codes = self._codes(observations)
+            path, log_p = self._chain().most_probable(codes)
+            table = pd.DataFrame(index=pd.RangeIndex(n, name="step"))
+            for i, b in enumerate(self.nodes):
+                if (codes[:, i] < 0).any():
+                    names = self.states(b)
+                    table[b] = [names[c] if s < 0 else None
+                                for c, s in zip(path[:, i], codes[:, i], strict=True)]  # fmt: skip
+            return table, log_p
         evidence = self._evidence(observations)
         exact = ExactInference(self.unroll(n))
         result = exact.map_query(None, evidence)
@@ -511,6 +491,8 @@ class DynamicBayesianNetwork:
         0.3515
         """
         n = self._steps(observations)
+        if self._small():
+            return self._chain().log_likelihood(self._codes(observations))
         return float(ExactInference(self.unroll(n)).probability_of_evidence(
             self._evidence(observations), log=True))  # fmt: skip
 
