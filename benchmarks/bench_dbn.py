@@ -6,8 +6,8 @@ drawn from the model. Two questions:
 * smoothing: every day's P(rain | all the umbrellas);
 * filtering: every day's P(rain | the umbrellas up to that day).
 
-bayeskit: ``DynamicBayesianNetwork.smooth`` (one junction-tree calibration of the unrolled
-network) and ``filter`` (a forward pass over a day's joint state). pyAgrum 3 (whose
+bayeskit: ``DynamicBayesianNetwork.smooth`` and ``filter`` (compiled forward-backward and
+forward passes over a day's joint state, the network as a hidden Markov model). pyAgrum 3 (whose
 ``pyagrum.lib.dynamicBN`` needs IPython, so the network is unrolled here by hand, node for node
 as bayeskit unrolls it): ``LazyPropagation`` on the unrolled network, with all the evidence for
 smoothing and, for filtering, one inference per day with the evidence up to that day (its API
