@@ -18,7 +18,9 @@ def _clg_data(n, rng):
     b = rng.integers(0, 3, n)
     y1, y2 = rng.normal(size=n), rng.normal(2.0, 3.0, size=n)
     b0 = np.array([[1.0, -2.0, 0.5], [3.0, 0.0, -1.0]])
-    slopes = np.array([[[1.0, 0.5], [2.0, 0.0], [-1.0, 1.0]], [[0.0, -0.5], [1.5, 2.0], [3.0, 1.0]]])
+    slopes = np.array(
+        [[[1.0, 0.5], [2.0, 0.0], [-1.0, 1.0]], [[0.0, -0.5], [1.5, 2.0], [3.0, 1.0]]]
+    )
     sd = np.array([[0.5, 1.0, 2.0], [1.5, 0.3, 1.0]])
     mean = b0[a, b] + slopes[a, b, 0] * y1 + slopes[a, b, 1] * y2
     x = mean + sd[a, b] * rng.normal(size=n)
@@ -120,7 +122,8 @@ def test_a_determined_or_constant_node_is_refused_unless_floored():
     with pytest.raises(ValueError, match="'x' is constant"):
         root.estimate(root.statistic(np.full(5, 3.0), np.zeros((5, 0))))
     floored = root.estimate(root.statistic(np.full(5, 3.0), np.zeros((5, 0))), min_variance=1e-3)
-    assert float(floored.variance) == 1e-3 and float(floored.intercept) == 3.0
+    assert float(floored.variance) == 1e-3
+    assert float(floored.intercept) == 3.0
 
 
 def test_a_configuration_without_rows_is_named():
@@ -161,7 +164,8 @@ def test_density_sampling_and_canonical_form_agree_with_independent_formulas():
     sd = np.sqrt(np.array([0.25, 4.0]))[a]
     np.testing.assert_allclose(cpd.log_density(x, parents), stats.norm.logpdf(x, mean, sd))
     form = cpd.to_factor()
-    assert form.discrete == ("a",) and form.continuous == ("y", "x")
+    assert form.discrete == ("a",)
+    assert form.continuous == ("y", "x")
     np.testing.assert_allclose(
         form.log_value(a, np.column_stack([y, x])), cpd.log_density(x, parents), rtol=1e-12
     )
