@@ -185,7 +185,9 @@ class LinearGaussianCPD:
             config = np.zeros(len(parents), dtype=np.intp)
         return np.where(missing.any(axis=1), -1, config), parents[:, cont]
 
-    def statistic(self, child: np.ndarray, parents: np.ndarray, weights: Any = None) -> Any:
+    def statistic(
+        self, child: np.ndarray, parents: np.ndarray, weights: Any = None
+    ) -> ScatterMoments:
         """The scatter moments of ``(continuous parents, child)`` per configuration of the
         discrete parents, over the rows with nothing missing.
 

@@ -4,7 +4,8 @@
 (:class:`ExactInference`); approximate, by Gibbs sampling (:class:`GibbsSampler`), likelihood
 weighting and rejection sampling. Every engine checks its input the same way
 (:class:`EvidenceChecker`) and raises :class:`ZeroProbabilityEvidence` for evidence of
-probability zero.
+probability zero. In linear-Gaussian networks, :class:`GaussianInference` answers exactly from
+the joint Gaussian in canonical form.
 
 The engines read a network through its public attributes only (``dag``, ``nodes``,
 ``states(node)``, ``cardinality(node)``, ``cpt(node)``): this layer does not import
@@ -19,6 +20,7 @@ from bayeskit.inference.evidence import (
     zero_evidence,
 )
 from bayeskit.inference.exact import ENGINES, ExactInference
+from bayeskit.inference.gaussian import GaussianInference, GaussianPosterior
 from bayeskit.inference.junction import JunctionTree
 from bayeskit.inference.sampling import (
     CompiledNetwork,
@@ -37,6 +39,8 @@ __all__ = [
     "DeterministicCPTWarning",
     "EvidenceChecker",
     "ExactInference",
+    "GaussianInference",
+    "GaussianPosterior",
     "GibbsResult",
     "GibbsSampler",
     "InferenceTooLarge",

@@ -10,13 +10,16 @@ classifiers and is imported from there (``bayeskit.classifiers`` or ``bayeskit``
 below the classifiers and never imports them. Factors, CPDs (:meth:`BayesianNetwork.cpd`),
 marginals and MAP answers print as tables with the states named (text and HTML) and turn into
 labelled pandas objects; evidence of probability zero raises :class:`ZeroProbabilityEvidence`
-from every query."""
+from every query. :class:`HybridNetwork` holds continuous (linear-Gaussian) nodes beside discrete
+ones (conditional linear Gaussian networks); :class:`GaussianInference` answers exact queries
+on its all-continuous networks."""
 
 from bayeskit.factors import CPD, Factor, Marginals
 from bayeskit.graphs import DAG, bayes_ball, structural_hamming_distance
 from bayeskit.inference import (
     DeterministicCPTWarning,
     ExactInference,
+    GaussianInference,
     GibbsResult,
     GibbsSampler,
     InferenceTooLarge,
@@ -42,6 +45,7 @@ from bayeskit.learning import (
 from bayeskit.networks.bif import BIFError, RenormalizedCPTWarning, read_bif, write_bif
 from bayeskit.networks.examples import example_network
 from bayeskit.networks.fitting import fit_em, fit_parameters, structural_em
+from bayeskit.networks.hybrid import HybridNetwork
 from bayeskit.networks.network import BayesianNetwork
 from bayeskit.networks.xmlbif import XMLBIFError, read_xmlbif, write_xmlbif
 
@@ -56,8 +60,10 @@ __all__ = [
     "EMResult",
     "ExactInference",
     "Factor",
+    "GaussianInference",
     "GibbsResult",
     "GibbsSampler",
+    "HybridNetwork",
     "InferenceTooLarge",
     "JunctionTree",
     "MAPResult",

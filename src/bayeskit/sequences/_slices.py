@@ -69,7 +69,7 @@ class SliceChain:
         self.start = np.ascontiguousarray(start.reshape(n))
         self.trans = np.ascontiguousarray(trans.reshape(n, n))
         # the coordinate of each variable in each joint state
-        self._coords = np.stack(np.unravel_index(np.arange(n), self.cards)) if n else None
+        self._coords = np.stack(np.unravel_index(np.arange(n), self.cards))
 
     def frame(self, codes: np.ndarray) -> np.ndarray:
         """The log-likelihood of each step's observations per joint state: 0 where the state
