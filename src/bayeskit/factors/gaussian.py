@@ -36,8 +36,8 @@ ZERO_VARIANCE = 1e-12
 
 @dataclass(frozen=True)
 class CanonicalForm:
-    """A Gaussian potential in canonical form per configuration of discrete variables:
-    ``phi_c(z) = exp(-z^T K[c] z / 2 + h[c] . z + g[c])`` over continuous variables ``z``.
+    """A Gaussian potential in canonical form per configuration of discrete variables,
+    ``phi_c(z) = exp(-z^T K[c] z / 2 + h[c]^T z + g[c])`` over continuous variables ``z``.
 
     Attributes
     ----------
@@ -103,12 +103,14 @@ class LinearGaussianCPD:
     parents : sequence
         All its parents, in the order the data's columns give them; those named in ``states``
         are discrete, the others continuous.
-    intercept : float or array-like of shape (*discrete cardinalities,)
-        ``b0`` per configuration of the discrete parents (in the order of ``parents``).
-    coefficients : array-like of shape (*discrete cardinalities, n_continuous_parents)
-        ``b`` per configuration, in the order of the continuous parents.
-    variance : float or array-like of shape (*discrete cardinalities,)
-        ``s2 > 0`` per configuration.
+    intercept : float or array-like
+        ``b0`` per configuration of the discrete parents: an array with an axis per discrete
+        parent (its states, in the order of ``parents``); a number without discrete parents.
+    coefficients : array-like
+        ``b`` per configuration, in the order of the continuous parents: the intercept's axes
+        and one more, of length the number of continuous parents.
+    variance : float or array-like
+        ``s2 > 0`` per configuration, shaped as ``intercept``.
     states : mapping, optional
         The state names of each discrete parent.
 
