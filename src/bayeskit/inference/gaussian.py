@@ -82,14 +82,41 @@ class GaussianPosterior:
         return pd.DataFrame({"mean": self.mean, "std": self.std}, index=list(self.variables))
 
 
-@dataclass(frozen=True)
 class _Plan:
-    """The factorisation for one set of evidence variables."""
+    """What one set of evidence variables ``E`` needs, computed once: the other nodes ``R``,
+    the Cholesky factor of ``K_RR``, and the conditional mean as a linear function of the
+    evidence, ``mean_R(e) = base - gain e`` (``base = K_RR^-1 h_R``, ``gain = K_RR^-1 K_RE``);
+    the posterior covariances of the query sets asked so far."""
 
-    evidence: np.ndarray  # indices of E
-    rest: np.ndarray  # indices of R
-    chol: tuple  # scipy's cho_factor of K_RR
-    log_det: float  # log |K_RR|
+    def __init__(self, K: np.ndarray, h: np.ndarray, evidence: np.ndarray):
+        n = len(h)
+        self.evidence = evidence
+        self.rest = np.setdiff1d(np.arange(n), evidence)
+        self.where = {int(v): k for k, v in enumerate(self.rest)}
+        r = len(self.rest)
+        if r:
+            self.chol = linalg.cho_factor(K[np.ix_(self.rest, self.rest)], lower=True)
+            self.log_det = 2.0 * float(np.log(np.diag(self.chol[0])).sum())
+            self.base = linalg.cho_solve(self.chol, h[self.rest])
+            self.gain = linalg.cho_solve(self.chol, K[np.ix_(self.rest, evidence)])
+        else:
+            self.chol, self.log_det = (np.zeros((0, 0)), True), 0.0
+            self.base, self.gain = np.zeros(0), np.zeros((0, len(evidence)))
+        self._covariances: dict[tuple, np.ndarray] = {}
+
+    def columns(self, query: Sequence[int]) -> list[int]:
+        """The positions of the query nodes among ``R``."""
+        return [self.where[i] for i in query]
+
+    def covariance(self, cols: Sequence[int]) -> np.ndarray:
+        """The posterior covariance of the nodes at positions ``cols`` of ``R``."""
+        key = tuple(cols)
+        if key not in self._covariances:
+            unit = np.zeros((len(self.rest), len(cols)))
+            unit[list(cols), np.arange(len(cols))] = 1.0
+            cov = linalg.cho_solve(self.chol, unit)[list(cols)]
+            self._covariances[key] = (cov + cov.T) / 2
+        return self._covariances[key]
 
 
 class GaussianInference:
@@ -168,28 +195,20 @@ class GaussianInference:
                 raise ValueError(msg)
         return at, values
 
-    def _plan(self, evidence: Sequence[int]) -> _Plan:
-        key = tuple(sorted(evidence))
+    def _plan(self, evidence: Sequence[int]) -> tuple[_Plan, np.ndarray]:
+        """The plan of an evidence set, and the order that puts evidence given in the order
+        ``evidence`` into the plan's (sorted) order."""
+        order = np.argsort(np.asarray(evidence, dtype=np.intp), kind="stable")
+        key = tuple(int(evidence[i]) for i in order)
         plan = self._plans.get(key)
         if plan is not None:
             self._plans.move_to_end(key)
-            return plan
-        e = np.array(key, dtype=np.intp)
-        rest = np.setdiff1d(np.arange(len(self.nodes)), e)
-        k_rr = self._K[np.ix_(rest, rest)]
-        chol = linalg.cho_factor(k_rr, lower=True) if len(rest) else (np.zeros((0, 0)), True)
-        log_det = 2.0 * float(np.log(np.diag(chol[0])).sum()) if len(rest) else 0.0
-        plan = _Plan(e, rest, chol, log_det)
+            return plan, order
+        plan = _Plan(self._K, self._h, np.array(key, dtype=np.intp))
         self._plans[key] = plan
         if len(self._plans) > PLANS_KEPT:
             self._plans.popitem(last=False)
-        return plan
-
-    def _reduced(self, plan: _Plan, order: list[int], values: np.ndarray) -> np.ndarray:
-        """``h_R - K_RE e`` for evidence rows ``values`` ``(n_rows, |E|)`` whose columns are
-        the evidence variables ``order``: ``(n_rows, |R|)``."""
-        e_cols = np.asarray(order, dtype=np.intp)
-        return self._h[plan.rest][None, :] - values @ self._K[np.ix_(plan.rest, e_cols)].T
+        return plan, order
 
     # ------------------------------------------------------------------ questions
 
@@ -228,15 +247,11 @@ class GaussianInference:
         if overlap:
             msg = f"{self.nodes[overlap.pop()]!r} is both queried and observed"
             raise ValueError(msg)
-        plan = self._plan(e)
-        where = {int(v): k for k, v in enumerate(plan.rest)}
-        cols = [where[i] for i in q]
-        h = self._reduced(plan, e, values[None, :])[0]
-        mean = linalg.cho_solve(plan.chol, h)[cols]
-        unit = np.zeros((len(plan.rest), len(cols)))
-        unit[cols, np.arange(len(cols))] = 1.0
-        cov = linalg.cho_solve(plan.chol, unit)[cols]
-        return GaussianPosterior(tuple(self.nodes[i] for i in q), mean, (cov + cov.T) / 2)
+        plan, order = self._plan(e)
+        cols = plan.columns(q)
+        mean = plan.base[cols] - plan.gain[cols] @ values[order]
+        cov = plan.covariance(cols)
+        return GaussianPosterior(tuple(self.nodes[i] for i in q), mean, cov.copy())
 
     def query_batch(self, variables: Any, evidence: pd.DataFrame) -> pd.DataFrame:
         """The posterior means and standard deviations of ``variables`` for each row of
@@ -279,18 +294,27 @@ class GaussianInference:
         columns = list(evidence.columns)
         for seen, rows in patterns:
             e = [self._index[columns[c]] for c in seen]
-            plan = self._plan(e)
-            where = {int(v): k for k, v in enumerate(plan.rest)}
-            cols = [where[i] for i in q]
-            h = self._reduced(plan, e, values[np.ix_(rows, seen)])
-            means[rows] = linalg.cho_solve(plan.chol, h.T)[cols].T
-            unit = np.zeros((len(plan.rest), len(cols)))
-            unit[cols, np.arange(len(cols))] = 1.0
-            stds[rows] = np.sqrt(np.diag(linalg.cho_solve(plan.chol, unit)[cols]))
+            plan, order = self._plan(e)
+            cols = plan.columns(q)
+            # the posterior means are linear in the evidence: one product for all the rows
+            whole = len(rows) == len(values) and len(seen) == values.shape[1]
+            block = values[:, seen[order]] if whole else values[np.ix_(rows, seen[order])]
+            part = plan.base[cols][None, :] - block @ plan.gain[cols].T
+            std = np.sqrt(np.diag(plan.covariance(cols)))
+            if whole:
+                means, stds = part, np.broadcast_to(std, part.shape)
+            else:
+                means[rows], stds[rows] = part, std
         names = [self.nodes[i] for i in q]
-        index = pd.MultiIndex.from_product([names, ["mean", "std"]])
-        data = np.stack([means, stds], axis=2).reshape(len(evidence), -1)
-        return pd.DataFrame(data, index=evidence.index, columns=index)
+        k = len(names)  # (variable, mean|std) columns, built from codes (no factorising)
+        index = pd.MultiIndex(
+            levels=[pd.Index(names, dtype=object), ["mean", "std"]],
+            codes=[np.repeat(np.arange(k), 2), np.tile([0, 1], k)],
+            verify_integrity=False,
+        )
+        data = np.empty((len(evidence), 2 * k))
+        data[:, 0::2], data[:, 1::2] = means, stds
+        return pd.DataFrame(data, index=evidence.index, columns=index, copy=False)
 
     def _batch(self, variables: Any, evidence: pd.DataFrame):
         if not isinstance(evidence, pd.DataFrame):
@@ -310,10 +334,15 @@ class GaussianInference:
             msg = "evidence must be finite (NaN: not observed)"
             raise ValueError(msg)
         seen = ~np.isnan(values)
-        keys, inverse = np.unique(seen, axis=0, return_inverse=True)
+        if seen.all():  # the common case: every row observes every column
+            return q, values, [(np.arange(seen.shape[1]), np.arange(len(seen)))]
+        # rows grouped by which columns they observe: each row's pattern packed into bytes
+        packed = np.ascontiguousarray(np.packbits(seen, axis=1))
+        keys, first, inverse = np.unique(
+            packed.view(f"V{packed.shape[1]}").ravel(), return_index=True, return_inverse=True
+        )
         patterns = [
-            (np.flatnonzero(key), np.flatnonzero(inverse.ravel() == k))
-            for k, key in enumerate(keys)
+            (np.flatnonzero(seen[first[k]]), np.flatnonzero(inverse == k)) for k in range(len(keys))
         ]
         return q, values, patterns
 
@@ -346,11 +375,12 @@ class GaussianInference:
         -1.2655
         """
         e, values = self._evidence(evidence)
-        plan = self._plan(e)
-        return float(self._log_evidence(plan, e, values[None, :])[0])
+        plan, order = self._plan(e)
+        return float(self._log_evidence(plan, values[None, order])[0])
 
-    def _log_evidence(self, plan: _Plan, e: list[int], values: np.ndarray) -> np.ndarray:
-        e_cols = np.asarray(e, dtype=np.intp)
+    def _log_evidence(self, plan: _Plan, values: np.ndarray) -> np.ndarray:
+        """``log p(e)`` of evidence rows ``values`` ``(n_rows, |E|)`` in the plan's order."""
+        e_cols = plan.evidence
         k_ee = self._K[np.ix_(e_cols, e_cols)]
         g = (
             self._g
@@ -359,8 +389,9 @@ class GaussianInference:
         )
         if not len(plan.rest):
             return g
-        h = self._reduced(plan, e, values)
-        solved = linalg.cho_solve(plan.chol, h.T).T
+        # the reduced form h' = h_R - K_RE e, and K_RR^-1 h' = base - gain e
+        h = self._h[plan.rest][None, :] - values @ self._K[np.ix_(plan.rest, e_cols)].T
+        solved = plan.base[None, :] - values @ plan.gain.T
         r = len(plan.rest)
         return (
             g
