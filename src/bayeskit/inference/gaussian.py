@@ -309,7 +309,7 @@ class GaussianInference:
         k = len(names)  # (variable, mean|std) columns, built from codes (no factorising)
         index = pd.MultiIndex(
             levels=[pd.Index(names, dtype=object), ["mean", "std"]],
-            codes=[np.repeat(np.arange(k), 2), np.tile([0, 1], k)],
+            codes=[np.repeat(np.arange(k), 2).tolist(), [0, 1] * k],
             verify_integrity=False,
         )
         data = np.empty((len(evidence), 2 * k))

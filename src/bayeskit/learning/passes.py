@@ -41,8 +41,9 @@ from typing import Any
 import numpy as np
 
 from bayeskit.data.rows import distinct_rows
+from bayeskit.learning._scorer import candidates
 from bayeskit.learning.parameters import chunk_codes, merge_distinct
-from bayeskit.learning.scores import Scorer, candidates, cell_batches, family_scores
+from bayeskit.learning.scores import CountScorer, cell_batches, family_scores
 from bayeskit.stats.extensions import extension_counts, family_table, parent_configurations
 
 __all__ = ["ChunkPasses", "PassScores", "add_counts", "count_needs"]
@@ -134,7 +135,7 @@ def _sparse_score(table: tuple, r: int, q: float, kind: str, n_rows: float, ess:
     return float(scores[0])
 
 
-class PassScores(Scorer):
+class PassScores(CountScorer):
     """Family scores over data read in passes (the interface of the in-memory scorer,
     :class:`~bayeskit.learning.scores._FamilyScores`): :meth:`prefetch` counts every family
     asked for in one pass of ``read`` and scores it; a family asked for and not counted yet

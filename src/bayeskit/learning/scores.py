@@ -33,6 +33,8 @@ from bayeskit.data.codes import code_dtype
 from bayeskit.data.rows import distinct_rows
 from bayeskit.data.validation import check_real
 from bayeskit.graphs.dag import as_dag
+from bayeskit.learning._scorer import Scorer, candidates
+from bayeskit.learning.gaussian_scores import GaussianScores, continuous_frame
 from bayeskit.learning.parameters import NetworkData, count_families, encode_data
 from bayeskit.stats.extensions import extension_counts, family_table, parent_configurations
 
@@ -134,7 +136,9 @@ def score(
 ) -> float:
     """The score of ``dag`` (a DAG, or a list of (parent, child) pairs:
     :func:`~bayeskit.graphs.dag.as_dag`) on complete ``data``: the sum of its families'
-    terms.
+    terms. Data whose columns are all continuous (numbers the one column rule calls numeric,
+    no ``states``) is scored by linear-Gaussian families
+    (:mod:`bayeskit.learning.gaussian_scores`; ``"ll"``, ``"aic"`` and ``"bic"``).
 
     ``states`` (node -> state names) as :func:`~bayeskit.networks.fit_parameters`; by default
     each column's categories or distinct values, so a state never seen still counts in
@@ -176,6 +180,13 @@ def score(
         msg = f"score must be one of {SCORES}, got {shown(kind)}"
         raise ValueError(msg)
     check_real("ess", ess, above=0)
+    names = list(dag.nodes)
+    if isinstance(data, pd.DataFrame) and all(n in data.columns for n in names):
+        if continuous_frame(data[names], states):  # linear-Gaussian families
+            values = data[names].to_numpy(dtype=np.float64, na_value=np.nan)
+            scorer = GaussianScores(values, kind, sample_weight, names)
+            at = {n: j for j, n in enumerate(names)}
+            return sum(scorer(at[v], frozenset(at[p] for p in dag.parents(v))) for v in names)
     enc = encode_data(dag.nodes, data, states, sample_weight)
     counts = count_families(dag, enc)
     pos = {n: j for j, n in enumerate(dag.nodes)}
@@ -183,56 +194,11 @@ def score(
     return sum(family_score(t, kind, n_rows=enc.n_rows, ess=ess) for t in tables)
 
 
-class Scorer:
-    """What the climb asks of a family scorer: ``scorer(v, parents)`` (a family's score),
-    ``scorer.extensions(v, parents)`` (with each other node added as a parent), both kept once
-    computed; ``prefetch(needs)``, the families the next calls will ask for, ``(node, parents,
-    extensions too)``, counted together where that saves passes over the data (``lazy``);
-    ``lookahead``, the next best moves' families to count with them; ``close``. In memory
-    every family is counted when asked for (the search's in-memory scorer); over data read in
-    passes see :class:`bayeskit.learning.passes.PassScores`."""
-
-    lazy = False
-
-    def __init__(self, r: Any, kind: str, ess: float, n_rows: float | None):
-        self.r = np.asarray(r, dtype=np.int64)
-        self.n_nodes = len(self.r)
-        self.kind, self.ess = kind, ess
-        self._n_rows = n_rows  # None: known once a first pass has read the data
-        self.cache: dict[tuple[int, frozenset], float] = {}
-        self._extended: dict[tuple[int, frozenset], np.ndarray] = {}
-
-    @property
-    def lookahead(self) -> int:
-        """Moves whose families a pass counts beyond the next one: none in memory."""
-        return 0
-
-    @property
-    def n_rows(self) -> float:
-        """The data's number of rows (their total weight), which the scores' penalties use."""
-        if self._n_rows is None:
-            msg = "the data has not been read yet: its number of rows is not known"
-            raise RuntimeError(msg)
-        return self._n_rows
-
-    def has(self, v: int, parents: frozenset, ext: bool) -> bool:
-        """Whether ``v``'s family with ``parents`` (and, with ``ext``, its extensions) is kept."""
-        key = (v, frozenset(parents))
-        return key in self.cache and (not ext or key in self._extended)
-
-    def prefetch(self, needs: Iterable[tuple[int, frozenset, bool]]) -> None:
-        """Nothing to do where each family is counted when asked for."""
-
-    def close(self) -> None:
-        """Nothing held beyond the scores."""
+class CountScorer(Scorer):
+    """A scorer whose families are count tables: scored by :func:`family_scores`."""
 
     def _scores(self, flat, r, rows, q) -> np.ndarray:
         return family_scores(flat, r, rows, q, self.kind, self.n_rows, self.ess)
-
-
-def candidates(n_nodes: int, v: int, parents: Iterable[int]) -> np.ndarray:
-    """The nodes that could join ``v``'s family as a parent: every other node not in it."""
-    return np.array([u for u in range(n_nodes) if u != v and u not in parents], dtype=np.int64)
 
 
 def cell_batches(cands: np.ndarray, cells: np.ndarray):
@@ -248,7 +214,7 @@ def cell_batches(cands: np.ndarray, cells: np.ndarray):
         yield cands[start:]
 
 
-class _FamilyScores(Scorer):
+class _FamilyScores(CountScorer):
     """Family scores of one data set, each computed once and kept.
 
     ``family(v, parents)`` is one family's score; ``extensions(v, parents)`` scores the family

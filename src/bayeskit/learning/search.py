@@ -42,6 +42,7 @@ from bayeskit.data.validation import check_count, check_real, check_seed
 from bayeskit.graphs.dag import DAG, as_dag, edge_pairs
 from bayeskit.graphs.trees import maximum_spanning_tree
 from bayeskit.learning._climb import _Climb, _climb, _tolerance
+from bayeskit.learning.gaussian_scores import GaussianScores, continuous_frame
 from bayeskit.learning.parameters import NetworkData, distinct_chunk_rows, encode_data, in_chunks
 from bayeskit.learning.passes import ChunkPasses, PassScores
 from bayeskit.learning.scores import SCORES, _FamilyScores
@@ -295,6 +296,9 @@ def family_scorer(data: Any, score: str, ess: float, states: Any, sample_weight:
             return PassScores(nodes, given, passes, score, ess), list(nodes)
         return _FamilyScores(NetworkData(nodes, given, *rows), score, ess), list(nodes)
     names = list(data.columns) if isinstance(data, pd.DataFrame) else []
+    if continuous_frame(data, states):  # numbers only: linear-Gaussian families
+        values = data.to_numpy(dtype=np.float64, na_value=np.nan)
+        return GaussianScores(values, score, sample_weight, names), names
     return _FamilyScores(encode_data(names, data, states, sample_weight), score, ess), names
 
 

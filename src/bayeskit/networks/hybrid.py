@@ -26,6 +26,8 @@ from bayeskit.data.kinds import CATEGORICAL, column_kind
 from bayeskit.factors import CPD, LinearGaussianCPD
 from bayeskit.factors.states import node_states, state_codes
 from bayeskit.graphs import DAG
+from bayeskit.learning import learn_structure
+from bayeskit.learning.gaussian_scores import continuous_frame
 
 __all__ = ["HybridNetwork"]
 
@@ -313,6 +315,54 @@ class HybridNetwork:
         return pd.DataFrame(frame)
 
     # ------------------------------------------------------------------ learning
+
+    @classmethod
+    def learn(cls, data: pd.DataFrame, score: str = "bic", **search: Any) -> HybridNetwork:
+        """Structure and parameters from continuous data: the DAG of
+        :func:`~bayeskit.learning.learn_structure` (linear-Gaussian family scores), then
+        :meth:`fit`.
+
+        Parameters
+        ----------
+        data : pandas.DataFrame
+            Complete data, a continuous column per node.
+        score : {"bic", "aic", "ll"}, default="bic"
+            The structure score.
+        **search
+            Options of :func:`~bayeskit.learning.learn_structure` (``max_parents``,
+            ``black_list``, ``white_list``, ``tabu_length``, ...).
+
+        Returns
+        -------
+        HybridNetwork
+
+        Raises
+        ------
+        ValueError
+            When a column is not continuous (structure learning over discrete and continuous
+            columns together is not available: give the DAG to :meth:`fit`), or as
+            :func:`~bayeskit.learning.learn_structure` and :meth:`fit`.
+
+        Examples
+        --------
+        >>> rng = np.random.default_rng(0)
+        >>> x = rng.normal(size=3000)
+        >>> noise = rng.normal(size=(2, 3000))
+        >>> data = pd.DataFrame({"x": x, "y": x + noise[0], "z": noise[1]})
+        >>> HybridNetwork.learn(data).dag.edges
+        (('x', 'y'),)
+        """
+        if not continuous_frame(data, None):
+            kinds = {c: column_kind(data[c])[0] for c in getattr(data, "columns", [])}
+            odd = next((c for c, k in kinds.items() if k == CATEGORICAL), None)
+            msg = (
+                f"HybridNetwork.learn needs continuous columns only; column {odd!r} is "
+                "discrete. For discrete and continuous columns together give the DAG to "
+                "HybridNetwork.fit (BayesianNetwork.learn learns discrete networks)"
+            )
+            raise ValueError(msg)
+        dag = learn_structure(data, score, **search)
+        return cls.fit(dag, data)
 
     @classmethod
     def fit(

@@ -1,0 +1,62 @@
+"""What a structure search asks of a family scorer (:class:`Scorer`), whatever the data: the
+interface shared by the scorers of discrete data (counts, :mod:`bayeskit.learning.scores`),
+of data read in passes (:mod:`bayeskit.learning.passes`) and of continuous data (scatter
+moments, :mod:`bayeskit.learning.gaussian_scores`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Scorer", "candidates"]
+
+
+class Scorer:
+    """What the climb asks of a family scorer: ``scorer(v, parents)`` (a family's score),
+    ``scorer.extensions(v, parents)`` (with each other node added as a parent), both kept once
+    computed; ``prefetch(needs)``, the families the next calls will ask for, ``(node, parents,
+    extensions too)``, counted together where that saves passes over the data (``lazy``);
+    ``lookahead``, the next best moves' families to count with them; ``close``. In memory
+    every family is counted when asked for (the search's in-memory scorer); over data read in
+    passes see :class:`bayeskit.learning.passes.PassScores`."""
+
+    lazy = False
+
+    def __init__(self, r: Any, kind: str, ess: float, n_rows: float | None):
+        self.r = np.asarray(r, dtype=np.int64)
+        self.n_nodes = len(self.r)
+        self.kind, self.ess = kind, ess
+        self._n_rows = n_rows  # None: known once a first pass has read the data
+        self.cache: dict[tuple[int, frozenset], float] = {}
+        self._extended: dict[tuple[int, frozenset], np.ndarray] = {}
+
+    @property
+    def lookahead(self) -> int:
+        """Moves whose families a pass counts beyond the next one: none in memory."""
+        return 0
+
+    @property
+    def n_rows(self) -> float:
+        """The data's number of rows (their total weight), which the scores' penalties use."""
+        if self._n_rows is None:
+            msg = "the data has not been read yet: its number of rows is not known"
+            raise RuntimeError(msg)
+        return self._n_rows
+
+    def has(self, v: int, parents: frozenset, ext: bool) -> bool:
+        """Whether ``v``'s family with ``parents`` (and, with ``ext``, its extensions) is kept."""
+        key = (v, frozenset(parents))
+        return key in self.cache and (not ext or key in self._extended)
+
+    def prefetch(self, needs: Iterable[tuple[int, frozenset, bool]]) -> None:
+        """Nothing to do where each family is counted when asked for."""
+
+    def close(self) -> None:
+        """Nothing held beyond the scores."""
+
+
+def candidates(n_nodes: int, v: int, parents: Iterable[int]) -> np.ndarray:
+    """The nodes that could join ``v``'s family as a parent: every other node not in it."""
+    return np.array([u for u in range(n_nodes) if u != v and u not in parents], dtype=np.int64)
