@@ -86,3 +86,41 @@ def test_weights_are_repeated_rows_and_scores_need_numbers():
     data["d"] = 1.5
     with pytest.raises(ValueError, match="column 'd' is constant"):
         learn_structure(data)
+
+
+def _gaussian_test_model():
+    """bnlearn's ``gaussian.test`` model, from the script that generates its data set:
+    A ~ N(1, 1), B ~ N(2, 3^2), E ~ N(3.5, 2^2), G ~ N(5, 2^2), C = 2 (A + B) + N(2, 0.5^2),
+    D = 1.5 B + N(6, 0.33^2), F = 2 A + D + E + 1.5 G + N(0, 1)."""
+    from bayeskit.factors import LinearGaussianCPD
+    from bayeskit.networks import HybridNetwork
+
+    cpds = [
+        LinearGaussianCPD("A", [], 1.0, [], 1.0),
+        LinearGaussianCPD("B", [], 2.0, [], 9.0),
+        LinearGaussianCPD("C", ["A", "B"], 2.0, [2.0, 2.0], 0.25),
+        LinearGaussianCPD("D", ["B"], 6.0, [1.5], 0.33**2),
+        LinearGaussianCPD("E", [], 3.5, [], 4.0),
+        LinearGaussianCPD("F", ["A", "D", "E", "G"], 0.0, [2.0, 1.0, 1.0, 1.5], 1.0),
+        LinearGaussianCPD("G", [], 5.0, [], 4.0),
+    ]
+    edges = [("A", "C"), ("B", "C"), ("B", "D"), ("A", "F"), ("D", "F"), ("E", "F"), ("G", "F")]
+    return HybridNetwork(DAG(list("ABCDEFG"), edges), cpds)
+
+
+@pytest.mark.parametrize(("n", "tol"), [(5_000, 0.05), (50_000, 0.02)])
+def test_bnlearn_gaussian_test_model_is_recovered(n, tol):
+    from bayeskit.networks import HybridNetwork
+
+    truth = _gaussian_test_model()
+    data = truth.sample(n, seed=11)
+    learned = HybridNetwork.learn(data)
+    assert {frozenset(e) for e in learned.dag.edges} == {frozenset(e) for e in truth.dag.edges}
+    # the edges into the two colliders are compelled (the v-structures); B - D is not
+    compelled = {("A", "C"), ("B", "C"), ("A", "F"), ("D", "F"), ("E", "F"), ("G", "F")}
+    assert compelled <= set(learned.dag.edges)
+    for node in ("C", "F"):
+        got, want = learned.cpd(node), truth.cpd(node)
+        order = [got.parents.index(p) for p in want.parents]
+        np.testing.assert_allclose(got.coefficients[order], want.coefficients, atol=tol)
+        assert float(got.variance) == pytest.approx(float(want.variance), rel=4 * tol)

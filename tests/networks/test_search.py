@@ -319,5 +319,5 @@ def test_tree_start_obeys_the_lists_and_progress_is_reported(data):
     assert max(t for _, t in seen) == pytest.approx(score(got, data, "bic", states=STATES))
     one = learn_structure(data, "bic", states=STATES, max_parents=1)
     assert all(len(one.parents(n)) <= 1 for n in one)
-    with pytest.raises(ValueError, match="start must be a DAG, 'tree' or 'empty'"):
+    with pytest.raises(ValueError, match="start must be a DAG, 'auto', 'tree' or 'empty'"):
         learn_structure(data, start="forest")

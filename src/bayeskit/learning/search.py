@@ -60,7 +60,7 @@ def learn_structure(
     score: str = "bic",
     *,
     max_parents: int | None = None,
-    start: Any = "tree",
+    start: Any = "auto",
     black_list: Iterable[tuple[Any, Any]] = (),
     white_list: Iterable[tuple[Any, Any]] = (),
     tabu_length: int = 10,
@@ -89,12 +89,17 @@ def learn_structure(
     score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
     max_parents : int, optional
         The most parents a node may have.
-    start : DAG, list of (parent, child) pairs, or {"tree", "empty"}, default="tree"
+    start : DAG, list of (parent, child) pairs, or {"auto", "tree", "empty"}, default="auto"
         The graph to start from: a DAG over the same nodes, an edge list over some of them
         (:func:`~bayeskit.graphs.dag.as_dag`), ``"empty"`` (or None), or
         ``"tree"``, the forest :func:`learn_tree` gives for the same score, its edges kept only
         where the lists and ``max_parents`` allow (turned around where only the other direction
-        is allowed).
+        is allowed). ``"auto"``: ``"tree"`` for discrete data; for continuous data the better
+        of the climbs from ``"tree"`` and from ``"empty"`` (a climb costs little there, no
+        pass over the data; on bnlearn's ``gaussian.test`` model, 40 samples of 5,000 and
+        50,000 rows, the climb from the tree missed the true skeleton 18 times and the climb
+        from the empty graph never, while on random networks neither start is the better
+        one).
     black_list, white_list : lists of (parent, child) pairs, or DAGs
         Edges never added; edges never removed or reversed (they are added to the start).
     tabu_length, restarts, perturb, max_iter, seed :
@@ -143,12 +148,24 @@ def learn_structure(
     rng = check_seed(seed)
     scorer, nodes = family_scorer(data, score, ess, states, sample_weight, max_distinct_rows)
     with closing(scorer):
-        parents, limits = _start_graph(scorer, nodes, start, black_list, white_list, max_parents)
-        graph = _Climb(parents, scorer, limits)
-        if graph.cyclic():
-            msg = "the start graph with the white-listed edges has a cycle"
-            raise ValueError(msg)
-        best = _climbs(graph, limits, tabu_length, restarts, perturb, max_iter, rng, progress)
+        if isinstance(start, str) and start == "auto":
+            starts = ["tree", "empty"] if isinstance(scorer, GaussianScores) else ["tree"]
+        else:
+            starts = [start]
+        best: list[set[int]] = []
+        best_total = -np.inf
+        for first in starts:
+            parents, limits = _start_graph(
+                scorer, nodes, first, black_list, white_list, max_parents
+            )
+            graph = _Climb(parents, scorer, limits)
+            if graph.cyclic():
+                msg = "the start graph with the white-listed edges has a cycle"
+                raise ValueError(msg)
+            found = _climbs(graph, limits, tabu_length, restarts, perturb, max_iter, rng, progress)
+            total = sum(scorer(v, frozenset(found[v])) for v in range(len(nodes)))
+            if not best or total > best_total + _tolerance(best_total):
+                best, best_total = found, total
         return DAG(nodes=nodes, edges=[(nodes[u], nodes[v]) for v in range(len(nodes))
                                        for u in sorted(best[v])])  # fmt: skip
 
@@ -197,7 +214,7 @@ def _start_parents(start: Any, nodes: list, pos: dict, white: set) -> list[set[i
     parents: list[set[int]] = [set() for _ in nodes]
     if isinstance(start, str):
         if start not in ("tree", "empty"):
-            msg = f"start must be a DAG, 'tree' or 'empty', got {start!r}"
+            msg = f"start must be a DAG, 'auto', 'tree' or 'empty', got {start!r}"
             raise ValueError(msg)
     elif start is not None:
         start = as_dag(start, None if isinstance(start, DAG) else nodes, "start")
