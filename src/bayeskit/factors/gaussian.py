@@ -112,7 +112,7 @@ class LinearGaussianCPD:
     variance : float or array-like
         ``s2 > 0`` per configuration, shaped as ``intercept``.
     states : mapping, optional
-        The state names of each discrete parent.
+        The state names of each discrete parent (entries for other variables are ignored).
 
     Raises
     ------
@@ -140,11 +140,7 @@ class LinearGaussianCPD:
     ):
         self.variable = variable
         self.parents = tuple(parents)
-        states = dict(states or {})
-        unknown = [p for p in states if p not in self.parents]
-        if unknown:
-            msg = f"states name {unknown[0]!r}, which is not a parent of {variable!r}"
-            raise ValueError(msg)
+        states = dict(states or {})  # entries for other variables are ignored, as a CPD does
         self.states = {p: tuple(states[p]) for p in self.parents if p in states}
         self.discrete_parents = tuple(p for p in self.parents if p in self.states)
         self.continuous_parents = tuple(p for p in self.parents if p not in self.states)

@@ -5,7 +5,8 @@
 weighting and rejection sampling. Every engine checks its input the same way
 (:class:`EvidenceChecker`) and raises :class:`ZeroProbabilityEvidence` for evidence of
 probability zero. In linear-Gaussian networks, :class:`GaussianInference` answers exactly from
-the joint Gaussian in canonical form.
+the joint Gaussian in canonical form; in conditional linear Gaussian networks,
+:class:`HybridInference` over the configurations of the discrete nodes.
 
 The engines read a network through its public attributes only (``dag``, ``nodes``,
 ``states(node)``, ``cardinality(node)``, ``cpt(node)``): this layer does not import
@@ -21,6 +22,7 @@ from bayeskit.inference.evidence import (
 )
 from bayeskit.inference.exact import ENGINES, ExactInference
 from bayeskit.inference.gaussian import GaussianInference, GaussianPosterior
+from bayeskit.inference.hybrid import HybridInference, MixturePosterior
 from bayeskit.inference.junction import JunctionTree
 from bayeskit.inference.sampling import (
     CompiledNetwork,
@@ -43,9 +45,11 @@ __all__ = [
     "GaussianPosterior",
     "GibbsResult",
     "GibbsSampler",
+    "HybridInference",
     "InferenceTooLarge",
     "JunctionTree",
     "MAPResult",
+    "MixturePosterior",
     "VariableElimination",
     "ZeroProbabilityEvidence",
     "check_network",

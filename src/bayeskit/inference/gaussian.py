@@ -184,16 +184,8 @@ class GaussianInference:
     def _evidence(self, evidence: Mapping | None) -> tuple[list[int], np.ndarray]:
         evidence = dict(evidence or {})
         at = self._indices(list(evidence), "evidence variable")
-        values = np.empty(len(at))
-        for k, (node, value) in enumerate(evidence.items()):
-            if isinstance(value, str | bytes | bool | np.bool_) or not np.isscalar(value):
-                msg = f"evidence for the continuous node {node!r} must be a number, got {value!r}"
-                raise ValueError(msg)
-            values[k] = float(value)  # type: ignore[arg-type]  # a number, checked above
-            if not math.isfinite(values[k]):
-                msg = f"evidence for {node!r} must be finite, got {value!r}"
-                raise ValueError(msg)
-        return at, values
+        values = np.array([continuous_value(node, v) for node, v in evidence.items()])
+        return at, values.reshape(len(at))
 
     def _plan(self, evidence: Sequence[int]) -> tuple[_Plan, np.ndarray]:
         """The plan of an evidence set, and the order that puts evidence given in the order
@@ -376,25 +368,37 @@ class GaussianInference:
         """
         e, values = self._evidence(evidence)
         plan, order = self._plan(e)
-        return float(self._log_evidence(plan, values[None, order])[0])
+        return float(log_evidence(self._K, self._h, self._g, plan, values[None, order])[0])
 
-    def _log_evidence(self, plan: _Plan, values: np.ndarray) -> np.ndarray:
-        """``log p(e)`` of evidence rows ``values`` ``(n_rows, |E|)`` in the plan's order."""
-        e_cols = plan.evidence
-        k_ee = self._K[np.ix_(e_cols, e_cols)]
-        g = (
-            self._g
-            + values @ self._h[e_cols]
-            - 0.5 * np.einsum("ni,ij,nj->n", values, k_ee, values)
-        )
-        if not len(plan.rest):
-            return g
-        # the reduced form h' = h_R - K_RE e, and K_RR^-1 h' = base - gain e
-        h = self._h[plan.rest][None, :] - values @ self._K[np.ix_(plan.rest, e_cols)].T
-        solved = plan.base[None, :] - values @ plan.gain.T
-        r = len(plan.rest)
-        return (
-            g
-            + 0.5 * np.einsum("ni,ni->n", h, solved)
-            + 0.5 * (r * math.log(2 * math.pi) - plan.log_det)
-        )
+
+def log_evidence(K: np.ndarray, h: np.ndarray, g: float, plan: _Plan, values: np.ndarray):
+    """``log p(e)`` under the canonical form ``(K, h, g)`` of evidence rows ``values``
+    ``(n_rows, |E|)``, columns in the plan's (sorted) order of the evidence variables: the
+    reduced form ``g' = g + h_E e - e^T K_EE e / 2``, ``h' = h_R - K_RE e`` integrated over the
+    others, ``g' + h'^T K_RR^-1 h' / 2 + |R| log(2 pi) / 2 - log|K_RR| / 2``."""
+    e_cols = plan.evidence
+    k_ee = K[np.ix_(e_cols, e_cols)]
+    reduced = g + values @ h[e_cols] - 0.5 * np.einsum("ni,ij,nj->n", values, k_ee, values)
+    if not len(plan.rest):
+        return reduced
+    h_r = h[plan.rest][None, :] - values @ K[np.ix_(plan.rest, e_cols)].T
+    solved = plan.base[None, :] - values @ plan.gain.T  # K_RR^-1 h'
+    r = len(plan.rest)
+    return (
+        reduced
+        + 0.5 * np.einsum("ni,ni->n", h_r, solved)
+        + 0.5 * (r * math.log(2 * math.pi) - plan.log_det)
+    )
+
+
+def continuous_value(node: Any, value: Any) -> float:
+    """Evidence ``value`` for the continuous ``node`` as a float; ``ValueError`` naming the
+    node for a string, a boolean, a non-scalar or a value that is not finite."""
+    if isinstance(value, str | bytes | bool | np.bool_) or not np.isscalar(value):
+        msg = f"evidence for the continuous node {node!r} must be a number, got {value!r}"
+        raise ValueError(msg)
+    number = float(value)  # type: ignore[arg-type]  # a number, checked above
+    if not math.isfinite(number):
+        msg = f"evidence for {node!r} must be finite, got {value!r}"
+        raise ValueError(msg)
+    return number

@@ -12,7 +12,7 @@ marginals and MAP answers print as tables with the states named (text and HTML) 
 labelled pandas objects; evidence of probability zero raises :class:`ZeroProbabilityEvidence`
 from every query. :class:`HybridNetwork` holds continuous (linear-Gaussian) nodes beside discrete
 ones (conditional linear Gaussian networks); :class:`GaussianInference` answers exact queries
-on its all-continuous networks."""
+on its all-continuous networks, :class:`HybridInference` on mixed ones."""
 
 from bayeskit.factors import CPD, Factor, Marginals
 from bayeskit.graphs import DAG, bayes_ball, structural_hamming_distance
@@ -22,6 +22,7 @@ from bayeskit.inference import (
     GaussianInference,
     GibbsResult,
     GibbsSampler,
+    HybridInference,
     InferenceTooLarge,
     JunctionTree,
     MAPResult,
@@ -63,6 +64,7 @@ __all__ = [
     "GaussianInference",
     "GibbsResult",
     "GibbsSampler",
+    "HybridInference",
     "HybridNetwork",
     "InferenceTooLarge",
     "JunctionTree",

@@ -1,0 +1,127 @@
+"""Exact inference in conditional linear Gaussian networks, against independent computations:
+the discrete engines on a discrete network, the Gaussian engine on a continuous one, and the
+closed-form densities of a small CLG network written out by hand with scipy."""
+
+import numpy as np
+import pytest
+from scipy import stats
+from tests.networks.test_gaussian_networks import random_gaussian_network
+
+from bayeskit.factors import CPD, InferenceTooLarge, LinearGaussianCPD
+from bayeskit.graphs import DAG
+from bayeskit.inference import hybrid
+from bayeskit.networks import (
+    ExactInference,
+    GaussianInference,
+    HybridNetwork,
+    ZeroProbabilityEvidence,
+    example_network,
+)
+
+
+def test_a_discrete_network_answers_as_the_discrete_engine():
+    net = example_network("asia")
+    hybrid_net = HybridNetwork(net.dag, [net.cpd(v) for v in net.nodes])
+    engine, exact = hybrid.HybridInference(hybrid_net), ExactInference(net)
+    evidence = {"xray": "yes", "smoke": "no"}
+    for query in (["lung"], ["tub", "either"]):
+        got = engine.query(query, evidence)
+        want = exact.query(query, evidence)
+        np.testing.assert_allclose(got.values, want.values, rtol=1e-12)
+    want_log = exact.probability_of_evidence(evidence, log=True)
+    assert engine.log_probability_of_evidence(evidence) == pytest.approx(want_log, rel=1e-12)
+
+
+def test_a_continuous_network_answers_as_the_gaussian_engine():
+    net, names, _, _ = random_gaussian_network(6, np.random.default_rng(0))
+    evidence = {"x5": 1.5, "x2": -0.5}
+    mix = hybrid.HybridInference(net).query(["x0", "x3"], evidence)
+    post = GaussianInference(net).query(["x0", "x3"], evidence)
+    assert mix.weights.tolist() == [1.0]
+    np.testing.assert_allclose(mix.mean, post.mean, rtol=1e-12)
+    np.testing.assert_allclose(mix.covariance, post.covariance, rtol=1e-12)
+
+
+AB = {"a": ["a0", "a1"], "b": ["b0", "b1", "b2"]}
+P_A = np.array([0.3, 0.7])
+P_B = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])
+MU_Y, VAR_Y = 1.0, 4.0
+C, D, S = np.array([0.5, -1.0]), np.array([2.0, -0.5]), np.array([1.0, 0.25])  # x | a, y
+E, F, T = np.array([0.0, 1.0, -2.0]), np.array([1.0, -1.0, 0.5]), np.array([0.5, 1.0, 2.0])
+
+
+def _clg():
+    return HybridNetwork(
+        DAG(edges=[("a", "b"), ("a", "x"), ("y", "x"), ("x", "z"), ("b", "z")]),
+        [
+            CPD("a", [], P_A, AB),
+            CPD("b", ["a"], P_B, AB),
+            LinearGaussianCPD("y", [], MU_Y, [], VAR_Y),
+            LinearGaussianCPD("x", ["a", "y"], C, D[:, None], S, AB),
+            LinearGaussianCPD("z", ["x", "b"], E, F[:, None], T, AB),
+        ],
+    )
+
+
+def _by_hand(x, z):
+    """p(a, b, x, z) with y integrated out: x | a ~ N(C + D mu_y, D^2 var_y + S)."""
+    joint = np.empty((2, 3))
+    for a in range(2):
+        px = stats.norm.pdf(x, C[a] + D[a] * MU_Y, np.sqrt(D[a] ** 2 * VAR_Y + S[a]))
+        for b in range(3):
+            pz = stats.norm.pdf(z, E[b] + F[b] * x, np.sqrt(T[b]))
+            joint[a, b] = P_A[a] * P_B[a, b] * px * pz
+    return joint
+
+
+def test_a_clg_network_equals_its_densities_written_out():
+    engine = hybrid.HybridInference(_clg())
+    x, z = 1.3, 0.4
+    joint = _by_hand(x, z)
+    evidence = {"x": x, "z": z}
+    assert engine.log_probability_of_evidence(evidence) == pytest.approx(
+        np.log(joint.sum()), rel=1e-12
+    )
+    got = engine.query(["a", "b"], evidence).values
+    np.testing.assert_allclose(got, joint / joint.sum(), rtol=1e-10)
+    # y | x, a is Gaussian (z tells nothing more once x is seen); the mixture over a
+    mix = engine.query(["y"], evidence)
+    w = joint.sum(axis=1) / joint.sum()
+    prec = 1 / VAR_Y + D**2 / S
+    means = (MU_Y / VAR_Y + D * (x - C) / S) / prec
+    # a component per configuration of (a, b); those of one a share y's posterior
+    which = np.argmin(np.abs(mix.means[:, 0, None] - means[None, :]), axis=1)
+    np.testing.assert_allclose(mix.means[:, 0], means[which], rtol=1e-10)
+    np.testing.assert_allclose(np.bincount(which, mix.weights, 2), w, rtol=1e-10)
+    assert mix.mean[0] == pytest.approx(w @ means, rel=1e-10)
+    second = w @ (1 / prec + means**2)
+    assert mix.covariance[0, 0] == pytest.approx(second - (w @ means) ** 2, rel=1e-10)
+    # discrete evidence alone: x's mixture over a with b irrelevant
+    mix = engine.query(["x"], {"a": "a1"})
+    assert mix.mean[0] == pytest.approx(C[1] + D[1] * MU_Y)
+    assert mix.covariance[0, 0] == pytest.approx(D[1] ** 2 * VAR_Y + S[1])
+
+
+def test_refusals():
+    engine = hybrid.HybridInference(_clg())
+    with pytest.raises(ValueError, match="either discrete or continuous"):
+        engine.query(["a", "x"])
+    with pytest.raises(ValueError, match="'a9' is no state of 'a'"):
+        engine.query(["x"], {"a": "a9"})
+    with pytest.raises(ValueError, match="must be a number"):
+        engine.query(["a"], {"x": "high"})
+    with pytest.raises(ValueError, match="both queried and observed"):
+        engine.query(["x"], {"x": 1.0})
+    zero = HybridNetwork(DAG(edges=[("a", "x")]), [
+        CPD("a", [], [1.0, 0.0], {"a": ["on", "off"]}),
+        LinearGaussianCPD("x", ["a"], [0.0, 0.0], [[], []], [1.0, 1.0], {"a": ["on", "off"]}),
+    ])  # fmt: skip
+    with pytest.raises(ZeroProbabilityEvidence):
+        hybrid.HybridInference(zero).query(["x"], {"a": "off"})
+    assert hybrid.HybridInference(zero).log_probability_of_evidence({"a": "off"}) == -np.inf
+
+
+def test_too_many_configurations_are_refused_before_work(monkeypatch):
+    monkeypatch.setattr(hybrid, "MAX_CONFIGURATIONS", 5)
+    with pytest.raises(InferenceTooLarge, match="6 joint configurations"):
+        hybrid.HybridInference(_clg())
