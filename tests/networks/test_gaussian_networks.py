@@ -131,6 +131,8 @@ def test_structures_that_break_the_rules_are_refused():
     data = pd.DataFrame({"x": np.linspace(0, 1, 50), "a": ["no", "yes"] * 25})
     with pytest.raises(ValueError, match="edge 'x' -> 'a'"):
         HybridNetwork.fit(DAG(edges=[("x", "a")]), data)
+    with pytest.raises(ValueError, match="sums to 1.1, not 1"):
+        HybridNetwork(DAG(["a"]), [CPD("a", [], [0.5, 0.6], yn)])
     with pytest.raises(ValueError, match="node 'x' has no distribution"):
         HybridNetwork(DAG(["a", "x"]), [table])
     with pytest.raises(ValueError, match="the parents of 'x' are"):

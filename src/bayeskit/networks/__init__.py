@@ -12,7 +12,8 @@ marginals and MAP answers print as tables with the states named (text and HTML) 
 labelled pandas objects; evidence of probability zero raises :class:`ZeroProbabilityEvidence`
 from every query. :class:`HybridNetwork` holds continuous (linear-Gaussian) nodes beside discrete
 ones (conditional linear Gaussian networks); :class:`GaussianInference` answers exact queries
-on its all-continuous networks, :class:`HybridInference` on mixed ones."""
+on its all-continuous networks, :class:`HybridInference` on mixed ones; :func:`write_json` and
+:func:`read_json` keep networks of any node type in files."""
 
 from bayeskit.factors import CPD, Factor, Marginals
 from bayeskit.graphs import DAG, bayes_ball, structural_hamming_distance
@@ -47,6 +48,7 @@ from bayeskit.networks.bif import BIFError, RenormalizedCPTWarning, read_bif, wr
 from bayeskit.networks.examples import example_network
 from bayeskit.networks.fitting import fit_em, fit_parameters, structural_em
 from bayeskit.networks.hybrid import HybridNetwork
+from bayeskit.networks.json_format import NetworkJSONError, read_json, write_json
 from bayeskit.networks.network import BayesianNetwork
 from bayeskit.networks.xmlbif import XMLBIFError, read_xmlbif, write_xmlbif
 
@@ -71,6 +73,7 @@ __all__ = [
     "MAPResult",
     "Marginals",
     "NetworkFit",
+    "NetworkJSONError",
     "RenormalizedCPTWarning",
     "StructuralEMResult",
     "XMLBIFError",
@@ -84,6 +87,7 @@ __all__ = [
     "learn_tree",
     "likelihood_weighting",
     "read_bif",
+    "read_json",
     "read_xmlbif",
     "rejection_sampling",
     "score",
@@ -92,5 +96,6 @@ __all__ = [
     "VariableElimination",
     "ZeroProbabilityEvidence",
     "write_bif",
+    "write_json",
     "write_xmlbif",
 ]

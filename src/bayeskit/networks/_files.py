@@ -89,7 +89,7 @@ def _is_gzip(raw: Any) -> bool:
     return False
 
 
-def _read(source: Any, parse: Callable, error: type[BIFError], reader: str, *, text: bool) -> Any:
+def _read(source: Any, parse: Callable, error: type[ValueError], reader: str, *, text: bool) -> Any:
     """``parse(stream)`` over ``source`` (:func:`_opened`); bytes that are not UTF-8 and
     damaged gzip data give ``error``."""
     try:

@@ -6,7 +6,7 @@ divergence of two networks and a sample's frame."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -72,7 +72,7 @@ def build_cpds(
         table = tables[node]
         if table is None:  # a CPD, read by name now that every node's states are known
             table = family_table(given[node], dag.parents(node), named)
-        table = check_table(node, table, dag, named)
+        table = check_table(node, table, dag.parents(node), named)
         table.setflags(write=False)
         family = (*dag.parents(node), node)
         states_of = {v: named[v] for v in family}
@@ -81,12 +81,12 @@ def build_cpds(
 
 
 def check_table(
-    node: Node, table: np.ndarray, dag: DAG, states: Mapping[Node, tuple[str, ...]]
+    node: Node, table: np.ndarray, parents: Sequence[Node], states: Mapping[Node, Sequence[str]]
 ) -> np.ndarray:
-    """``table`` (the constructor's own copy) checked, each row divided by its sum."""
-    expected = (*(len(states[p]) for p in dag.parents(node)), len(states[node]))
+    """``table`` (the caller's own copy, axes ``(*parents, node)``) checked, each row divided
+    by its sum."""
+    expected = (*(len(states[p]) for p in parents), len(states[node]))
     if table.shape != expected:
-        parents = dag.parents(node)
         msg = (
             f"node {node!r}: CPT of shape {table.shape}, expected {expected} (parents "
             f"{list(parents)} then the node's {len(states[node])} states)"
@@ -99,7 +99,7 @@ def check_table(
     bad = np.abs(sums - 1.0) > SUM_TOLERANCE
     if bad.any():
         at = tuple(int(i) for i in np.argwhere(bad)[0])
-        config = {p: states[p][i] for p, i in zip(dag.parents(node), at, strict=True)}
+        config = {p: states[p][i] for p, i in zip(parents, at, strict=True)}
         msg = (
             f"node {node!r}: the distribution given {config or 'no parents'} sums to "
             f"{float(sums[at]):.10g}, not 1 (within {SUM_TOLERANCE:g})"

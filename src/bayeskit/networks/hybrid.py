@@ -28,6 +28,7 @@ from bayeskit.factors.states import node_states, state_codes
 from bayeskit.graphs import DAG
 from bayeskit.learning import learn_structure
 from bayeskit.learning.gaussian_scores import continuous_frame
+from bayeskit.networks._network_helpers import check_table
 
 __all__ = ["HybridNetwork"]
 
@@ -83,6 +84,11 @@ class HybridNetwork:
             msg = f"a distribution is given for {extra[0]!r}, which is no node of the DAG"
             raise ValueError(msg)
         _check_families(dag, self._cpds)
+        for node, cpd in self._cpds.items():  # tables: rows are distributions, as in a network
+            if isinstance(cpd, CPD):
+                table = check_table(node, np.array(cpd.values), cpd.parents, cpd.states)
+                if not np.array_equal(table, cpd.values):
+                    self._cpds[node] = CPD(node, cpd.parents, table, dict(cpd.states))
 
     # ------------------------------------------------------------------ what it is
 
