@@ -69,5 +69,22 @@ def test_what_cannot_be_exported_says_why():
     with pytest.raises(ValueError, match="is also a feature's name"):
         TAN().fit(X, y).to_network(class_node="safety")
     numeric = pd.DataFrame({"a": np.linspace(0, 1, 50), "b": list("xy") * 25})
-    with pytest.raises(ValueError, match=r"\['a'\] are numeric"):
-        NaiveBayes(discretize=None).fit(numeric, np.arange(50) % 2).to_network()
+    with pytest.raises(ValueError, match="is also a feature's name"):
+        NaiveBayes(discretize=None).fit(numeric, np.arange(50) % 2).to_network(class_node="a")
+
+
+def test_gaussian_naive_bayes_is_a_clg_network_with_the_same_posteriors():
+    from bayeskit.inference import HybridInference
+    from bayeskit.networks import HybridNetwork
+
+    X, y = datasets.load("watermelon3")  # six categorical features, two numeric
+    model = NaiveBayes(discretize=None).fit(X, y)
+    network = model.to_network()
+    assert isinstance(network, HybridNetwork)
+    assert set(network.continuous_nodes) == {"density", "sugar"}
+    assert network.cpd("density").discrete_parents == ("class",)
+    engine = HybridInference(network)
+    want = model.predict_proba(X)
+    for i in range(len(X)):
+        got = engine.query(["class"], X.iloc[i].to_dict()).values
+        np.testing.assert_allclose(got, want[i], rtol=1e-10, atol=1e-14)

@@ -254,11 +254,13 @@ class NaiveBayes(LearnsFromIncompleteRows):
         return drop_beyond_float64(values, self.theta_, self._scale, self.schema_)
 
     def to_network(self, class_node: Any = "class") -> Any:
-        """The model as a :class:`~bayeskit.networks.BayesianNetwork` (Zhou, *Machine
-        Learning*, Fig. 7.1's structure: the class the parent of every feature), the CPTs its
-        own smoothed tables; for complete rows the network's ``P(class | x)`` is the model's.
-        Categorical features only (bin numeric ones with ``discretize``): ValueError naming
-        the numeric ones.
+        """The model as a network (Zhou, *Machine Learning*, Fig. 7.1's structure: the class
+        the parent of every feature), the CPTs its own smoothed tables; for complete rows the
+        network's ``P(class | x)`` is the model's. With categorical (or binned) features only,
+        a :class:`~bayeskit.networks.BayesianNetwork`; with Gaussian numeric features
+        (``discretize=None``), a :class:`~bayeskit.networks.HybridNetwork` whose numeric
+        features are conditional linear Gaussian nodes given the class (mean and variance per
+        class, the model's variance floor included).
 
         Parameters
         ----------
@@ -267,7 +269,7 @@ class NaiveBayes(LearnsFromIncompleteRows):
 
         Returns
         -------
-        network : BayesianNetwork
+        network : BayesianNetwork or HybridNetwork
             The class and the features as nodes (binned features with their bins as states),
             an edge from the class to every feature, the model's smoothed tables as CPTs.
 
@@ -276,7 +278,7 @@ class NaiveBayes(LearnsFromIncompleteRows):
         NotFittedError
             If the model is not fitted.
         ValueError
-            If the model has Gaussian numeric features (``discretize=None``).
+            If ``class_node`` is also a feature's name.
 
         Examples
         --------
@@ -287,15 +289,10 @@ class NaiveBayes(LearnsFromIncompleteRows):
         (('class', 'a', 'b'), ['class'])
         """
         check_is_fitted(self, "stats_")
-        numeric = [c.name for c in self.schema_.columns if c.kind != CATEGORICAL]
-        if numeric:
-            msg = (
-                f"to_network needs categorical features; {numeric} are numeric (Gaussian): "
-                "fit with discretize='mdl' (or another binning) to export them"
-            )
-            raise ValueError(msg)
-        from bayeskit.classifiers._export import network_from_factors
+        from bayeskit.classifiers._export import hybrid_from_naive_bayes, network_from_factors
 
+        if any(c.kind != CATEGORICAL for c in self.schema_.columns):
+            return hybrid_from_naive_bayes(self, class_node)
         return network_from_factors(self, self._factors, class_node)
 
     def feature_log_likelihood(self, X: Any) -> np.ndarray:
