@@ -36,10 +36,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit.dask._common import _dask, _tree
+from bayeskit.dask._common import _dask, _distinct_values, _tree
+from bayeskit.dask.networks import fit_hybrid
 from bayeskit.dask.sequences import fit_hmm
 
-__all__ = ["SCHEMA_ROWS", "fit", "fit_hmm", "learn_structure", "predict", "predict_proba"]
+__all__ = [
+    "SCHEMA_ROWS",
+    "fit",
+    "fit_hmm",
+    "fit_hybrid",
+    "learn_structure",
+    "predict",
+    "predict_proba",
+]
 
 #: Rows of the first partition the schema is inferred from (column kinds, and the cut points of
 #: binned numeric columns); the vocabularies come from every row.
@@ -284,26 +293,6 @@ def _fix_schema(model, ddf, first, target, features, classes, weight) -> None:
         schema, _ = schema.extend(frame, model.categories)
     model.schema_ = schema
     model.classes_ = classes
-
-
-def _distinct(frame: pd.DataFrame, columns: list, weight: Any) -> dict:
-    if weight is not None:  # a row of weight 0 is never learned from (as in fit)
-        frame = frame[frame[weight].to_numpy(dtype=np.float64) > 0]
-    return {c: set(pd.unique(frame[c].dropna())) for c in columns}
-
-
-def _union(a: dict, b: dict) -> dict:
-    return {c: a[c] | b[c] for c in a}
-
-
-def _distinct_values(dask, ddf, columns: list, weight: Any = None) -> dict:
-    """Each column's distinct non-missing values over every partition (rows of positive
-    weight): per-partition sets merged as a tree (no shuffle)."""
-    if not columns:
-        return {}
-    parts = ddf[columns + ([weight] if weight is not None else [])].to_delayed()
-    tasks = [dask.delayed(_distinct, pure=True)(p, columns, weight) for p in parts]
-    return dask.compute(_tree(tasks, _union))[0]
 
 
 def _features(model: Any, ddf: Any) -> list:

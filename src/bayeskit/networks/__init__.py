@@ -47,7 +47,7 @@ from bayeskit.learning import (
 from bayeskit.networks.bif import BIFError, RenormalizedCPTWarning, read_bif, write_bif
 from bayeskit.networks.examples import example_network
 from bayeskit.networks.fitting import fit_em, fit_parameters, structural_em
-from bayeskit.networks.hybrid import HybridNetwork
+from bayeskit.networks.hybrid import HybridNetwork, merge_statistics
 from bayeskit.networks.json_format import NetworkJSONError, read_json, write_json
 from bayeskit.networks.network import BayesianNetwork
 from bayeskit.networks.xmlbif import XMLBIFError, read_xmlbif, write_xmlbif
@@ -85,6 +85,7 @@ __all__ = [
     "fit_parameters",
     "learn_structure",
     "learn_tree",
+    "merge_statistics",
     "likelihood_weighting",
     "read_bif",
     "read_json",

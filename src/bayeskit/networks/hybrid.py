@@ -16,7 +16,7 @@ networks: counts for a table, scatter moments for a regression.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -24,15 +24,21 @@ import pandas as pd
 
 from bayeskit.data.kinds import CATEGORICAL, column_kind
 from bayeskit.factors import CPD, LinearGaussianCPD
-from bayeskit.factors.states import node_states, state_codes
+from bayeskit.factors.states import state_codes
 from bayeskit.graphs import DAG
 from bayeskit.learning import learn_structure
 from bayeskit.learning.gaussian_scores import continuous_frame
+from bayeskit.networks._hybrid_rules import (
+    Distribution,
+    check_families,
+    column_states,
+    merge_statistics,
+    numeric_column,
+    template,
+)
 from bayeskit.networks._network_helpers import check_table
 
-__all__ = ["HybridNetwork"]
-
-Distribution = CPD | LinearGaussianCPD
+__all__ = ["HybridNetwork", "merge_statistics"]
 
 
 class HybridNetwork:
@@ -83,7 +89,7 @@ class HybridNetwork:
         if extra:
             msg = f"a distribution is given for {extra[0]!r}, which is no node of the DAG"
             raise ValueError(msg)
-        _check_families(dag, self._cpds)
+        check_families(dag, self._cpds)
         for node, cpd in self._cpds.items():  # tables: rows are distributions, as in a network
             if isinstance(cpd, CPD):
                 table = check_table(node, np.array(cpd.values), cpd.parents, cpd.states)
@@ -216,7 +222,7 @@ class HybridNetwork:
         for node in self.nodes:
             col = data[node]
             if self.is_continuous(node):
-                out[node] = _numeric(node, col)
+                out[node] = numeric_column(node, col)
             else:
                 out[node] = state_codes(col, self.states(node), f"column {node!r}")
         return out
@@ -374,9 +380,10 @@ class HybridNetwork:
     def fit(
         cls,
         dag: DAG,
-        data: pd.DataFrame,
+        data: Any,
         *,
         continuous: Iterable[Any] | None = None,
+        states: Mapping[Any, Sequence[Any]] | None = None,
         estimator: str = "mle",
         alpha: float = 1.0,
         ridge: float = 0.0,
@@ -389,12 +396,17 @@ class HybridNetwork:
         ----------
         dag : DAG
             The structure.
-        data : pandas.DataFrame
-            A column per node. Rows with a missing value in a family are left out of that
-            family's statistic.
+        data : pandas.DataFrame or iterable of DataFrames
+            A column per node; or the data in chunks (:func:`~bayeskit.data.read_chunks`,
+            any re-iterable of DataFrames), each read once to count and, for the discrete
+            nodes whose ``states`` are not given, once before to gather them. Rows with a
+            missing value in a family are left out of that family's statistic.
         continuous : iterable, optional
             The continuous nodes; by default those whose column the one column rule calls
-            numeric (:func:`bayeskit.data.kinds.column_kind`), the others discrete.
+            numeric (:func:`bayeskit.data.kinds.column_kind`; in the first chunk for data in
+            chunks), the others discrete.
+        states : mapping, optional
+            Discrete nodes' states (default: their columns' categories or distinct values).
         estimator : str, default="mle"
             The tables' estimator (:meth:`bayeskit.factors.CPD.estimate`).
         alpha : float, default=1.0
@@ -405,6 +417,8 @@ class HybridNetwork:
         Returns
         -------
         HybridNetwork
+            The same network however the data is cut into chunks (to the rounding of the
+            sums).
 
         Raises
         ------
@@ -420,117 +434,163 @@ class HybridNetwork:
         >>> net = HybridNetwork.fit(DAG(edges=[("x", "y")]), data)
         >>> net.cpd("y").coefficients.round(2).tolist()
         [2.0]
+        >>> halves = [data.iloc[:1000], data.iloc[1000:]]
+        >>> bool(np.allclose(HybridNetwork.fit(net.dag, halves).cpd("y").coefficients,
+        ...                  net.cpd("y").coefficients))
+        True
         """
-        if not isinstance(data, pd.DataFrame):
-            msg = f"data must be a pandas DataFrame, got {type(data).__name__}"
+        pieces = [data] if isinstance(data, pd.DataFrame) else data
+        shell = cls.template(dag, pieces, continuous=continuous, states=states)
+        total: dict[Any, Any] | None = None
+        for piece in pieces:
+            part = shell.statistics(piece)
+            total = part if total is None else merge_statistics(total, part)
+        if total is None:
+            msg = "there is no data: every chunk was empty"
+            raise ValueError(msg)
+        return shell.estimated(
+            total, estimator=estimator, alpha=alpha, ridge=ridge, min_variance=min_variance
+        )
+
+    @classmethod
+    def template(
+        cls,
+        dag: DAG,
+        data: Any,
+        *,
+        continuous: Iterable[Any] | None = None,
+        states: Mapping[Any, Sequence[Any]] | None = None,
+    ) -> HybridNetwork:
+        """A network of ``dag`` with each node's kind and states from ``data`` and placeholder
+        parameters (uniform tables, flat regressions), whose :meth:`statistics` and
+        :meth:`estimated` fit it: what :meth:`fit` (and a fit over Dask partitions) does.
+
+        Parameters
+        ----------
+        dag : DAG
+            The structure.
+        data : pandas.DataFrame or iterable of DataFrames
+            The data, or pieces of it (the kinds are read from the first; the states of
+            discrete nodes not in ``states`` gathered from all).
+        continuous : iterable, optional
+            The continuous nodes (default: by the one column rule).
+        states : mapping, optional
+            Discrete nodes' states.
+
+        Returns
+        -------
+        HybridNetwork
+
+        Raises
+        ------
+        ValueError
+            On a missing column, or a discrete node with a continuous parent.
+
+        Examples
+        --------
+        >>> frame = pd.DataFrame({"a": ["x", "y"], "v": [0.5, 1.5]})
+        >>> HybridNetwork.template(DAG(edges=[("a", "v")]), frame).cpd("v").discrete_parents
+        ('a',)
+        """
+        pieces = [data] if isinstance(data, pd.DataFrame) else data
+        first = next(iter(pieces), None)
+        if first is None:
+            msg = "there is no data: no chunk"
+            raise ValueError(msg)
+        if not isinstance(first, pd.DataFrame):
+            msg = f"data must be a DataFrame or pieces of one, got {type(first).__name__}"
             raise TypeError(msg)
-        missing = [n for n in dag.nodes if n not in data.columns]
+        missing = [n for n in dag.nodes if n not in first.columns]
         if missing:
             msg = f"data has no column for node {missing[0]!r}"
             raise ValueError(msg)
         numeric = (
-            {n for n in dag.nodes if column_kind(data[n])[0] != CATEGORICAL}
+            {n for n in dag.nodes if column_kind(first[n])[0] != CATEGORICAL}
             if continuous is None
             else set(continuous)
         )
-        states = {n: _column_states(n, data[n]) for n in dag.nodes if n not in numeric}
-        templates = {n: _template(dag, n, numeric, states) for n in dag.nodes}
-        shell = cls.__new__(cls)
-        shell._dag, shell._cpds = dag, templates
-        _check_families(dag, templates)
-        columns = shell._columns(data)
+        given = {n: tuple(str(v) for v in vs) for n, vs in (states or {}).items()}
+        wanted = [n for n in dag.nodes if n not in numeric and n not in given]
+        if wanted:
+            seen = [piece[wanted] for piece in pieces]
+            given |= {n: column_states(n, [frame[n] for frame in seen]) for n in wanted}
+        return cls(dag, {n: template(dag, n, numeric, given) for n in dag.nodes})
+
+    def statistics(self, data: pd.DataFrame, weights: Any = None) -> dict[Any, Any]:
+        """Each node's family statistic from ``data``: counts for a table, scatter moments for
+        a regression; those of two pieces of data add up, node by node, to those of both
+        (:func:`~bayeskit.networks.merge_statistics`).
+
+        Parameters
+        ----------
+        data : pandas.DataFrame
+            A column per node (rows with a missing value in a family are left out of it).
+        weights : array-like of shape (n_rows,), optional
+            Non-negative row weights.
+
+        Returns
+        -------
+        dict
+            Node -> statistic.
+
+        Raises
+        ------
+        ValueError
+            On a missing column, a value that is no state, or a continuous column that is not
+            numbers.
+
+        Examples
+        --------
+        >>> net = HybridNetwork(DAG(["v"]), [LinearGaussianCPD("v", [], 0.0, [], 1.0)])
+        >>> net.statistics(pd.DataFrame({"v": [1.0, 3.0]}))["v"].mean.tolist()
+        [[2.0]]
+        """
+        columns = self._columns(data)
+        out = {}
+        for node in self.nodes:
+            family = self._family(node, columns, len(data))
+            out[node] = self._cpds[node].statistic(columns[node], family, weights)
+        return out
+
+    def estimated(
+        self,
+        statistics: Mapping[Any, Any],
+        *,
+        estimator: str = "mle",
+        alpha: float = 1.0,
+        ridge: float = 0.0,
+        min_variance: float = 0.0,
+    ) -> HybridNetwork:
+        """A network of the same structure estimated from ``statistics``.
+
+        Parameters
+        ----------
+        statistics : mapping
+            Node -> statistic, from :meth:`statistics` (merged over pieces of data).
+        estimator, alpha, ridge, min_variance :
+            As :meth:`fit`.
+
+        Returns
+        -------
+        HybridNetwork
+
+        Raises
+        ------
+        ValueError
+            When a family cannot be estimated.
+
+        Examples
+        --------
+        >>> net = HybridNetwork(DAG(["v"]), [LinearGaussianCPD("v", [], 0.0, [], 1.0)])
+        >>> stats = net.statistics(pd.DataFrame({"v": [1.0, 3.0]}))
+        >>> net.estimated(stats).cpd("v").variance.tolist()
+        1.0
+        """
         fitted: dict[Any, Distribution] = {}
-        for node in dag.nodes:
-            template = templates[node]
-            family = shell._family(node, columns, len(data))
-            if isinstance(template, CPD):
-                counts = template.statistic(columns[node], family)
-                fitted[node] = template.estimate(counts, estimator=estimator, alpha=alpha)
+        for node in self.nodes:
+            cpd, stat = self._cpds[node], statistics[node]
+            if isinstance(cpd, CPD):
+                fitted[node] = cpd.estimate(stat, estimator=estimator, alpha=alpha)
             else:
-                moments = template.statistic(columns[node], family)
-                fitted[node] = template.estimate(moments, ridge=ridge, min_variance=min_variance)
-        return cls(dag, fitted)
-
-
-def _numeric(node: Any, col: pd.Series) -> np.ndarray:
-    try:
-        values = pd.to_numeric(col, errors="raise").to_numpy(dtype=np.float64, na_value=np.nan)
-    except (TypeError, ValueError) as err:
-        example = next((v for v in col.dropna().tolist() if isinstance(v, str)), None)
-        msg = f"column {node!r} of a continuous node must hold numbers, got {example!r}"
-        raise ValueError(msg) from err
-    if np.isinf(values).any():
-        msg = f"column {node!r} has an infinite value (row {int(np.argmax(np.isinf(values)))})"
-        raise ValueError(msg)
-    return values
-
-
-def _column_states(node: Any, col: pd.Series) -> tuple[str, ...]:
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        return tuple(str(c) for c in col.cat.categories)
-    return node_states(node, col.dropna().unique())
-
-
-def _template(dag: DAG, node: Any, numeric: set, states: Mapping) -> Distribution:
-    """A distribution of the node's kind and family, to be estimated."""
-    parents = dag.parents(node)
-    if node not in numeric:
-        family = {v: states[v] for v in (*parents, node) if v in states}
-        shape = [len(family[v]) if v in family else 1 for v in (*parents, node)]
-        if any(p in numeric for p in parents):
-            edge = next(p for p in parents if p in numeric)
-            msg = (
-                f"edge {edge!r} -> {node!r}: a discrete node may not have a continuous parent "
-                "(conditional linear Gaussian networks)"
-            )
-            raise ValueError(msg)
-        return CPD(node, parents, np.full(shape, 1.0 / shape[-1]), family)
-    discrete = {p: states[p] for p in parents if p not in numeric}
-    cards = tuple(len(s) for s in discrete.values())
-    k = sum(1 for p in parents if p in numeric)
-    return LinearGaussianCPD(
-        node, parents, np.zeros(cards), np.zeros((*cards, k)), np.ones(cards), discrete
-    )
-
-
-def _check_families(dag: DAG, cpds: Mapping[Any, Distribution]) -> None:
-    """Raise ``ValueError`` unless every distribution fits its node's family and kind."""
-    for node, cpd in cpds.items():
-        if not isinstance(cpd, CPD | LinearGaussianCPD):
-            msg = f"the distribution of {node!r} must be a CPD or LinearGaussianCPD, got {cpd!r}"
-            raise TypeError(msg)
-        if cpd.variable != node:
-            msg = f"the distribution given for {node!r} is that of {cpd.variable!r}"
-            raise ValueError(msg)
-        if set(cpd.parents) != set(dag.parents(node)) or len(cpd.parents) != len(dag.parents(node)):
-            msg = (
-                f"the parents of {node!r} are {list(dag.parents(node))} in the DAG but "
-                f"{list(cpd.parents)} in its distribution"
-            )
-            raise ValueError(msg)
-        for parent in cpd.parents:
-            parent_discrete = isinstance(cpds[parent], CPD)
-            if isinstance(cpd, CPD) and not parent_discrete:
-                msg = (
-                    f"edge {parent!r} -> {node!r}: a discrete node may not have a continuous "
-                    "parent (conditional linear Gaussian networks)"
-                )
-                raise ValueError(msg)
-            if isinstance(cpd, LinearGaussianCPD):
-                as_discrete = parent in cpd.discrete_parents
-                if as_discrete != parent_discrete:
-                    kind = "discrete" if parent_discrete else "continuous"
-                    msg = (
-                        f"{node!r}'s distribution treats its parent {parent!r} as "
-                        f"{'discrete' if as_discrete else 'continuous'}, but it is {kind}"
-                    )
-                    raise ValueError(msg)
-            if parent_discrete:
-                own = tuple(cpds[parent].states[parent])
-                theirs = tuple(cpd.states[parent])
-                if own != theirs:
-                    msg = (
-                        f"{node!r}'s distribution gives its parent {parent!r} the states "
-                        f"{list(theirs)}, but {parent!r} has {list(own)}"
-                    )
-                    raise ValueError(msg)
+                fitted[node] = cpd.estimate(stat, ridge=ridge, min_variance=min_variance)
+        return type(self)(self.dag, fitted)
