@@ -125,3 +125,34 @@ def test_too_many_configurations_are_refused_before_work(monkeypatch):
     monkeypatch.setattr(hybrid, "MAX_CONFIGURATIONS", 5)
     with pytest.raises(InferenceTooLarge, match="6 joint configurations"):
         hybrid.HybridInference(_clg())
+
+
+def test_likelihood_weighting_converges_to_the_exact_posterior():
+    from bayeskit.inference import hybrid_likelihood_weighting
+
+    net = _clg()
+    evidence = {"x": 1.3, "z": 0.4}
+    exact = hybrid.HybridInference(net)
+    p_a = exact.query(["a"], evidence).values
+    mean_y = exact.query(["y"], evidence).mean[0]
+
+    def errors(n):
+        out = []
+        for seed in range(20):
+            post = hybrid_likelihood_weighting(net, ["a", "y"], evidence, n_samples=n, seed=seed)
+            out.append((abs(post["a"].values[1] - p_a[1]), abs(post["y"].mean[0] - mean_y)))
+        return np.sqrt(np.mean(np.square(out), axis=0))
+
+    small, large = errors(500), errors(32_000)
+    # 64 times the samples: the root-mean-square error falls about 8-fold (1 / sqrt(n))
+    assert np.all(small / large > 4)
+    sd_y = np.sqrt(exact.query(["y"], evidence).covariance[0, 0])
+    assert large[0] < 0.02  # a probability
+    assert large[1] < 0.05 * sd_y  # a mean, on the scale of its posterior spread
+    on_off = {"a": ["on", "off"]}
+    zero = HybridNetwork(DAG(edges=[("a", "x")]), [
+        CPD("a", [], [1.0, 0.0], on_off),
+        LinearGaussianCPD("x", ["a"], [0.0, 0.0], [[], []], [1.0, 1.0], on_off),
+    ])  # fmt: skip
+    with pytest.raises(ZeroProbabilityEvidence):
+        hybrid_likelihood_weighting(zero, "x", {"a": "off"}, n_samples=100, seed=0)

@@ -23,6 +23,7 @@ from bayeskit.inference.evidence import (
 from bayeskit.inference.exact import ENGINES, ExactInference
 from bayeskit.inference.gaussian import GaussianInference, GaussianPosterior
 from bayeskit.inference.hybrid import HybridInference, MixturePosterior
+from bayeskit.inference.hybrid_sampling import hybrid_likelihood_weighting
 from bayeskit.inference.junction import JunctionTree
 from bayeskit.inference.sampling import (
     CompiledNetwork,
@@ -53,6 +54,7 @@ __all__ = [
     "VariableElimination",
     "ZeroProbabilityEvidence",
     "check_network",
+    "hybrid_likelihood_weighting",
     "likelihood_weighting",
     "rejection_sampling",
     "split_r_hat",
