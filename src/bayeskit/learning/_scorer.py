@@ -50,6 +50,10 @@ class Scorer:
         key = (v, frozenset(parents))
         return key in self.cache and (not ext or key in self._extended)
 
+    def __call__(self, v: int, parents: frozenset) -> float:
+        """The score of ``v``'s family with ``parents`` (each kind of scorer computes it)."""
+        raise NotImplementedError
+
     def prefetch(self, needs: Iterable[tuple[int, frozenset, bool]]) -> None:
         """Nothing to do where each family is counted when asked for."""
 

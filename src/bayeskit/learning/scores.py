@@ -34,6 +34,7 @@ from bayeskit.data.rows import distinct_rows
 from bayeskit.data.validation import check_real
 from bayeskit.graphs.dag import as_dag
 from bayeskit.learning._scorer import Scorer, candidates
+from bayeskit.learning.clg_scores import CLGScores, mixed_frame
 from bayeskit.learning.gaussian_scores import GaussianScores, continuous_frame
 from bayeskit.learning.parameters import NetworkData, count_families, encode_data
 from bayeskit.stats.extensions import extension_counts, family_table, parent_configurations
@@ -138,7 +139,8 @@ def score(
     :func:`~bayeskit.graphs.dag.as_dag`) on complete ``data``: the sum of its families'
     terms. Data whose columns are all continuous (numbers the one column rule calls numeric,
     no ``states``) is scored by linear-Gaussian families
-    (:mod:`bayeskit.learning.gaussian_scores`; ``"ll"``, ``"aic"`` and ``"bic"``).
+    (:mod:`bayeskit.learning.gaussian_scores`), data with both kinds by conditional linear
+    Gaussian ones (:mod:`bayeskit.learning.clg_scores`); ``"ll"``, ``"aic"`` and ``"bic"``.
 
     ``states`` (node -> state names) as :func:`~bayeskit.networks.fit_parameters`; by default
     each column's categories or distinct values, so a state never seen still counts in
@@ -182,9 +184,13 @@ def score(
     check_real("ess", ess, above=0)
     names = list(dag.nodes)
     if isinstance(data, pd.DataFrame) and all(n in data.columns for n in names):
+        scorer: Scorer | None = None
         if continuous_frame(data[names], states):  # linear-Gaussian families
             values = data[names].to_numpy(dtype=np.float64, na_value=np.nan)
             scorer = GaussianScores(values, kind, sample_weight, names)
+        elif mixed_frame(data[names], states):  # conditional linear Gaussian families
+            scorer = clg_scorer(data[names], kind, states, sample_weight)
+        if scorer is not None:
             at = {n: j for j, n in enumerate(names)}
             return sum(scorer(at[v], frozenset(at[p] for p in dag.parents(v))) for v in names)
     enc = encode_data(dag.nodes, data, states, sample_weight)
@@ -288,3 +294,25 @@ class _FamilyScores(CountScorer):
         out.flags.writeable = False
         self._extended[key] = out
         return out
+
+
+def clg_scorer(data: Any, kind: str, states: Any, sample_weight: Any) -> CLGScores:
+    """The :class:`CLGScores` of a DataFrame with discrete and continuous columns."""
+    from bayeskit.data.kinds import CATEGORICAL, column_kind
+
+    given = set(states or ())
+    discrete = [c for c in data.columns if c in given or column_kind(data[c])[0] == CATEGORICAL]
+    continuous = [c for c in data.columns if c not in discrete]
+    values = data[continuous].to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        row, col = np.argwhere(bad)[0]
+        msg = (
+            f"column {continuous[col]!r} has a missing or infinite value (row {row}); "
+            "structure learning needs complete, finite data"
+        )
+        raise ValueError(msg)
+    encoded = encode_data(discrete, data, states, sample_weight)
+    order = [(c in continuous, (continuous if c in continuous else discrete).index(c))
+             for c in data.columns]  # fmt: skip
+    return CLGScores(_FamilyScores(encoded, kind, 1.0), encoded, values, order, kind)

@@ -47,10 +47,11 @@ from bayeskit.data.validation import check_count, check_real, check_seed
 from bayeskit.graphs.dag import DAG, as_dag, edge_pairs
 from bayeskit.graphs.trees import maximum_spanning_tree
 from bayeskit.learning._climb import _Climb, _climb, _tolerance
+from bayeskit.learning.clg_scores import CLGScores, mixed_frame
 from bayeskit.learning.gaussian_scores import GaussianScores, continuous_frame
 from bayeskit.learning.parameters import NetworkData, distinct_chunk_rows, encode_data, in_chunks
 from bayeskit.learning.passes import ChunkPasses, PassScores
-from bayeskit.learning.scores import SCORES, _FamilyScores
+from bayeskit.learning.scores import SCORES, _FamilyScores, clg_scorer
 
 __all__ = ["learn_structure", "learn_tree"]
 
@@ -100,7 +101,7 @@ def learn_structure(
         ``"tree"``, the forest :func:`learn_tree` gives for the same score, its edges kept only
         where the lists and ``max_parents`` allow (turned around where only the other direction
         is allowed). ``"auto"``: ``"tree"`` for discrete data, the better climb from ``"tree"``
-        and from ``"empty"`` for continuous data (the module docstring says why).
+        and from ``"empty"`` for data with continuous columns (the module docstring says why).
     black_list, white_list : lists of (parent, child) pairs, or DAGs
         Edges never added; edges never removed or reversed (they are added to the start).
     tabu_length, restarts, perturb, max_iter, seed :
@@ -149,15 +150,27 @@ def learn_structure(
     rng = check_seed(seed)
     scorer, nodes = family_scorer(data, score, ess, states, sample_weight, max_distinct_rows)
     with closing(scorer):
-        if isinstance(start, str) and start == "auto":
-            starts = ["tree", "empty"] if isinstance(scorer, GaussianScores) else ["tree"]
-        else:
-            starts = [start]
+        starts, black_list = _search_plan(scorer, nodes, start, black_list)
         lists = (black_list, white_list, max_parents)
         search = (tabu_length, restarts, perturb, max_iter, rng, progress)
         best = _best_climb(scorer, nodes, starts, lists, search)
         return DAG(nodes=nodes, edges=[(nodes[u], nodes[v]) for v in range(len(nodes))
                                        for u in sorted(best[v])])  # fmt: skip
+
+
+def _search_plan(scorer: Any, nodes: list, start: Any, black_list: Any) -> tuple[list, Any]:
+    """The start graphs to climb from (``"auto"``: the tree, and the empty graph too where a
+    climb reads no rows), and the black list with the edges the data's kinds forbid (no
+    continuous parent of a discrete node)."""
+    if isinstance(start, str) and start == "auto":
+        cheap = isinstance(scorer, GaussianScores | CLGScores)
+        starts = ["tree", "empty"] if cheap else ["tree"]
+    else:
+        starts = [start]
+    if isinstance(scorer, CLGScores):
+        blocked = [(nodes[u], nodes[v]) for u, v in sorted(scorer.blocked)]
+        black_list = [*edge_pairs(black_list, "black_list"), *blocked]
+    return starts, black_list
 
 
 def _best_climb(scorer: Any, nodes: list, starts: list, lists: tuple, search: tuple):
@@ -325,6 +338,8 @@ def family_scorer(data: Any, score: str, ess: float, states: Any, sample_weight:
     if continuous_frame(data, states):  # numbers only: linear-Gaussian families
         values = data.to_numpy(dtype=np.float64, na_value=np.nan)
         return GaussianScores(values, score, sample_weight, names), names
+    if mixed_frame(data, states):  # both kinds: conditional linear Gaussian families
+        return clg_scorer(data, score, states, sample_weight), names
     return _FamilyScores(encode_data(names, data, states, sample_weight), score, ess), names
 
 
@@ -365,7 +380,10 @@ def _tree_edges(scorer: _FamilyScores, roots: list[int]) -> list[tuple[int, int]
 
     n = scorer.n_nodes
     gains = single_parent_gains(scorer)
-    pair = (gains.T + gains) / 2  # [i, j]: (gains[j, i] + gains[i, j]) / 2, i as j's only parent
+    # [i, j]: (gains[j, i] + gains[i, j]) / 2, i as j's only parent; where one direction is
+    # not allowed (a continuous parent of a discrete node), the other's gain alone
+    both = np.isfinite(gains) & np.isfinite(gains.T)
+    pair = np.where(both, (gains.T + gains) / 2, np.maximum(gains, gains.T))
     kept = pair > _tolerance(scorer.n_rows)
     tree = nx.Graph()
     tree.add_nodes_from(range(n))

@@ -27,7 +27,6 @@ from bayeskit.factors import CPD, LinearGaussianCPD
 from bayeskit.factors.states import state_codes
 from bayeskit.graphs import DAG
 from bayeskit.learning import learn_structure
-from bayeskit.learning.gaussian_scores import continuous_frame
 from bayeskit.networks._hybrid_rules import (
     Distribution,
     check_families,
@@ -330,14 +329,15 @@ class HybridNetwork:
 
     @classmethod
     def learn(cls, data: pd.DataFrame, score: str = "bic", **search: Any) -> HybridNetwork:
-        """Structure and parameters from continuous data: the DAG of
-        :func:`~bayeskit.learning.learn_structure` (linear-Gaussian family scores), then
+        """Structure and parameters: the DAG of :func:`~bayeskit.learning.learn_structure`
+        (linear-Gaussian family scores for continuous columns, conditional linear Gaussian
+        ones with discrete columns too, no continuous parent for a discrete node), then
         :meth:`fit`.
 
         Parameters
         ----------
         data : pandas.DataFrame
-            Complete data, a continuous column per node.
+            Complete data, a column per node.
         score : {"bic", "aic", "ll"}, default="bic"
             The structure score.
         **search
@@ -351,9 +351,7 @@ class HybridNetwork:
         Raises
         ------
         ValueError
-            When a column is not continuous (structure learning over discrete and continuous
-            columns together is not available: give the DAG to :meth:`fit`), or as
-            :func:`~bayeskit.learning.learn_structure` and :meth:`fit`.
+            As :func:`~bayeskit.learning.learn_structure` and :meth:`fit`.
 
         Examples
         --------
@@ -364,15 +362,6 @@ class HybridNetwork:
         >>> HybridNetwork.learn(data).dag.edges
         (('x', 'y'),)
         """
-        if not continuous_frame(data, None):
-            kinds = {c: column_kind(data[c])[0] for c in getattr(data, "columns", [])}
-            odd = next((c for c, k in kinds.items() if k == CATEGORICAL), None)
-            msg = (
-                f"HybridNetwork.learn needs continuous columns only; column {odd!r} is "
-                "discrete. For discrete and continuous columns together give the DAG to "
-                "HybridNetwork.fit (BayesianNetwork.learn learns discrete networks)"
-            )
-            raise ValueError(msg)
         dag = learn_structure(data, score, **search)
         return cls.fit(dag, data)
 
