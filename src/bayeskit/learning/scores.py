@@ -34,6 +34,7 @@ from bayeskit.data.rows import distinct_rows
 from bayeskit.data.validation import check_real
 from bayeskit.graphs.dag import as_dag
 from bayeskit.learning._scorer import Scorer, candidates
+from bayeskit.learning.bge import BGeScores
 from bayeskit.learning.clg_scores import CLGScores, mixed_frame
 from bayeskit.learning.gaussian_scores import GaussianScores, continuous_frame
 from bayeskit.learning.parameters import NetworkData, count_families, encode_data
@@ -41,7 +42,7 @@ from bayeskit.stats.extensions import extension_counts, family_table, parent_con
 
 __all__ = ["SCORES", "Scorer", "family_score", "family_scores", "score"]
 
-SCORES = ("ll", "aic", "bic", "k2", "bdeu")
+SCORES = ("ll", "aic", "bic", "k2", "bdeu", "bge")
 TABLE_CELLS = 1 << 22  # cells counted at once by one batch of candidate parents (32 MB)
 _DISTINCT_FROM = 2048  # from this many rows, repeated rows are counted once, weighted ...
 _DISTINCT_SHARE = 0.75  # ... when no more than this share of them are distinct
@@ -152,8 +153,9 @@ def score(
         The structure scored; ``{"nodes": [...], "edges": [...]}`` names nodes without edges.
     data : DataFrame
         Complete data, a column per node (others are ignored).
-    kind : {"ll", "aic", "bic", "k2", "bdeu"}, default="bic"
-        The score (see the module docstring).
+    kind : {"ll", "aic", "bic", "k2", "bdeu", "bge"}, default="bic"
+        The score (see the module docstring; ``"bge"``: :mod:`bayeskit.learning.bge`, for
+        continuous data, ``ess`` its ``alpha_mu``).
     ess : float, default=1.0
         BDeu's equivalent sample size (> 0).
     states : mapping node -> state names, optional
@@ -187,12 +189,13 @@ def score(
         scorer: Scorer | None = None
         if continuous_frame(data[names], states):  # linear-Gaussian families
             values = data[names].to_numpy(dtype=np.float64, na_value=np.nan)
-            scorer = GaussianScores(values, kind, sample_weight, names)
+            scorer = continuous_scorer(values, kind, ess, sample_weight, names)
         elif mixed_frame(data[names], states):  # conditional linear Gaussian families
             scorer = clg_scorer(data[names], kind, states, sample_weight)
         if scorer is not None:
             at = {n: j for j, n in enumerate(names)}
             return sum(scorer(at[v], frozenset(at[p] for p in dag.parents(v))) for v in names)
+    refuse_bge(kind)
     enc = encode_data(dag.nodes, data, states, sample_weight)
     counts = count_families(dag, enc)
     pos = {n: j for j, n in enumerate(dag.nodes)}
@@ -298,6 +301,7 @@ class _FamilyScores(CountScorer):
 
 def clg_scorer(data: Any, kind: str, states: Any, sample_weight: Any) -> CLGScores:
     """The :class:`CLGScores` of a DataFrame with discrete and continuous columns."""
+    refuse_bge(kind)
     from bayeskit.data.kinds import CATEGORICAL, column_kind
 
     given = set(states or ())
@@ -316,3 +320,20 @@ def clg_scorer(data: Any, kind: str, states: Any, sample_weight: Any) -> CLGScor
     order = [(c in continuous, (continuous if c in continuous else discrete).index(c))
              for c in data.columns]  # fmt: skip
     return CLGScores(_FamilyScores(encoded, kind, 1.0), encoded, values, order, kind)
+
+
+def continuous_scorer(values: np.ndarray, kind: str, ess: float, weights: Any, names: Any):
+    """The scorer of continuous data: BGe for ``"bge"``, else the linear-Gaussian scores."""
+    if kind == "bge":
+        if weights is not None:
+            msg = "the BGe score takes no sample_weight"
+            raise ValueError(msg)
+        return BGeScores(values, ess, None, names)
+    return GaussianScores(values, kind, weights, names)
+
+
+def refuse_bge(kind: str) -> None:
+    """ValueError for the BGe score on data that is not all continuous."""
+    if kind == "bge":
+        msg = "score 'bge' is for continuous data (Gaussian networks): every column numeric"
+        raise ValueError(msg)

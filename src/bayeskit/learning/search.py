@@ -47,11 +47,18 @@ from bayeskit.data.validation import check_count, check_real, check_seed
 from bayeskit.graphs.dag import DAG, as_dag, edge_pairs
 from bayeskit.graphs.trees import maximum_spanning_tree
 from bayeskit.learning._climb import _Climb, _climb, _tolerance
+from bayeskit.learning.bge import BGeScores
 from bayeskit.learning.clg_scores import CLGScores, mixed_frame
 from bayeskit.learning.gaussian_scores import GaussianScores, continuous_frame
 from bayeskit.learning.parameters import NetworkData, distinct_chunk_rows, encode_data, in_chunks
 from bayeskit.learning.passes import ChunkPasses, PassScores
-from bayeskit.learning.scores import SCORES, _FamilyScores, clg_scorer
+from bayeskit.learning.scores import (
+    SCORES,
+    _FamilyScores,
+    clg_scorer,
+    continuous_scorer,
+    refuse_bge,
+)
 
 __all__ = ["learn_structure", "learn_tree"]
 
@@ -92,7 +99,9 @@ def learn_structure(
         When there are more than ``max_distinct_rows`` of them, the search reads the chunks
         again at each step instead, counting every family the step asks for in one pass
         (:mod:`bayeskit.learning.passes`; the same DAG, memory bounded by a chunk).
-    score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
+    score : {"bic", "aic", "k2", "bdeu", "ll", "bge"}, default="bic"
+        ``"bge"`` (:mod:`bayeskit.learning.bge`) for continuous data only, ``ess`` its
+        ``alpha_mu``; ``"k2"`` and ``"bdeu"`` for discrete data only.
     max_parents : int, optional
         The most parents a node may have.
     start : DAG, list of (parent, child) pairs, or {"auto", "tree", "empty"}, default="auto"
@@ -163,7 +172,7 @@ def _search_plan(scorer: Any, nodes: list, start: Any, black_list: Any) -> tuple
     climb reads no rows), and the black list with the edges the data's kinds forbid (no
     continuous parent of a discrete node)."""
     if isinstance(start, str) and start == "auto":
-        cheap = isinstance(scorer, GaussianScores | CLGScores)
+        cheap = isinstance(scorer, GaussianScores | CLGScores | BGeScores)
         starts = ["tree", "empty"] if cheap else ["tree"]
     else:
         starts = [start]
@@ -335,11 +344,12 @@ def family_scorer(data: Any, score: str, ess: float, states: Any, sample_weight:
             return PassScores(nodes, given, passes, score, ess), list(nodes)
         return _FamilyScores(NetworkData(nodes, given, *rows), score, ess), list(nodes)
     names = list(data.columns) if isinstance(data, pd.DataFrame) else []
-    if continuous_frame(data, states):  # numbers only: linear-Gaussian families
+    if continuous_frame(data, states):  # numbers only: linear-Gaussian families (or BGe)
         values = data.to_numpy(dtype=np.float64, na_value=np.nan)
-        return GaussianScores(values, score, sample_weight, names), names
+        return continuous_scorer(values, score, ess, sample_weight, names), names
     if mixed_frame(data, states):  # both kinds: conditional linear Gaussian families
         return clg_scorer(data, score, states, sample_weight), names
+    refuse_bge(score)
     return _FamilyScores(encode_data(names, data, states, sample_weight), score, ess), names
 
 
