@@ -54,6 +54,20 @@ class Scorer:
         """The score of ``v``'s family with ``parents`` (each kind of scorer computes it)."""
         raise NotImplementedError
 
+    def extensions(self, v: int, parents: frozenset) -> np.ndarray:
+        """``out[u]``: the score of ``v`` given ``parents | {u}`` for every node ``u`` not in
+        the family (``-inf`` for the others), kept once computed. By default one family score
+        per candidate; scorers that score them together override it."""
+        key = (v, parents)
+        if key in self._extended:
+            return self._extended[key]
+        out = np.full(self.n_nodes, -np.inf)
+        for u in candidates(self.n_nodes, v, parents):
+            out[u] = self(v, parents | {int(u)})
+        out.flags.writeable = False
+        self._extended[key] = out
+        return out
+
     def prefetch(self, needs: Iterable[tuple[int, frozenset, bool]]) -> None:
         """Nothing to do where each family is counted when asked for."""
 

@@ -25,7 +25,8 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import gammaln
 
-from bayeskit.learning._scorer import Scorer, candidates
+from bayeskit.learning._scorer import Scorer
+from bayeskit.learning.gaussian_scores import finite_values
 from bayeskit.stats import scatter_moments
 
 __all__ = ["BGeScores"]
@@ -66,14 +67,8 @@ class BGeScores(Scorer):
         alpha_w: float | None = None,
         names: Sequence = (),
     ):
-        values = np.asarray(values, dtype=np.float64)
+        values = finite_values(values, names)
         n_rows, n = values.shape
-        names = list(names) or list(range(n))
-        bad = ~np.isfinite(values)
-        if bad.any():
-            row, col = np.argwhere(bad)[0]
-            msg = f"column {names[col]!r} has a missing or infinite value (row {row})"
-            raise ValueError(msg)
         alpha_w = float(n + 2) if alpha_w is None else float(alpha_w)
         if not (alpha_mu > 0 and alpha_w > n - 1):
             msg = f"BGe needs alpha_mu > 0 and alpha_w > n_nodes - 1, got {alpha_mu}, {alpha_w}"
@@ -131,35 +126,3 @@ class BGeScores(Scorer):
             family = self.log_marginal(parents | {v}) - self.log_marginal(parents)
             self.cache[key] = family
         return self.cache[key]
-
-    def extensions(self, v: int, parents: frozenset) -> np.ndarray:
-        """``out[u]``: the score of ``v`` given ``parents | {u}`` for every node ``u`` not in
-        the family (``-inf`` for the others).
-
-        Parameters
-        ----------
-        v : int
-            The node.
-        parents : frozenset of int
-            Its parents.
-
-        Returns
-        -------
-        ndarray of shape (n_nodes,)
-
-        Examples
-        --------
-        >>> scorer = BGeScores(np.random.default_rng(0).normal(size=(50, 3)))
-        >>> ext = scorer.extensions(0, frozenset())
-        >>> bool(ext[0] == -np.inf), bool(np.isclose(ext[2], scorer(0, frozenset({2}))))
-        (True, True)
-        """
-        key = (v, parents)
-        if key in self._extended:
-            return self._extended[key]
-        out = np.full(self.n_nodes, -np.inf)
-        for u in candidates(self.n_nodes, v, parents):
-            out[u] = self(v, parents | {int(u)})
-        out.flags.writeable = False
-        self._extended[key] = out
-        return out

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from scipy import linalg
 
-from bayeskit.learning._scorer import Scorer, candidates
+from bayeskit.learning._scorer import Scorer
 from bayeskit.learning.gaussian_scores import GAUSSIAN_SCORES, ZERO_VARIANCE
 from bayeskit.learning.parameters import NetworkData
 from bayeskit.stats import scatter_moments
@@ -152,41 +152,6 @@ class CLGScores(Scorer):
                 inner = frozenset(self.order[u][1] for u in parents)
                 self.cache[key] = self.tables(self.order[v][1], inner)
         return self.cache[key]
-
-    def extensions(self, v: int, parents: frozenset) -> np.ndarray:
-        """``out[u]``: the score of ``v`` given ``parents | {u}`` for every node ``u`` not in
-        the family (``-inf`` for the others, and for a continuous parent of a discrete node).
-
-        Parameters
-        ----------
-        v : int
-            The node.
-        parents : frozenset of int
-            Its parents.
-
-        Returns
-        -------
-        ndarray of shape (n_nodes,)
-
-        Examples
-        --------
-        >>> from bayeskit.learning.scores import _FamilyScores
-        >>> data = NetworkData(("a",), {"a": ("x", "y")}, np.array([[0], [1], [0], [1]]), None)
-        >>> x = np.array([[0.0], [2.0], [0.1], [2.2]])
-        >>> scorer = CLGScores(_FamilyScores(data, "ll", 1.0), data, x, [(False, 0), (True, 0)],
-        ...                    "ll")
-        >>> bool(scorer.extensions(0, frozenset())[1] == -np.inf)  # x -> a is not allowed
-        True
-        """
-        key = (v, parents)
-        if key in self._extended:
-            return self._extended[key]
-        out = np.full(self.n_nodes, -np.inf)
-        for u in candidates(self.n_nodes, v, parents):
-            out[u] = self(v, parents | {int(u)})
-        out.flags.writeable = False
-        self._extended[key] = out
-        return out
 
 
 def mixed_frame(data: Any, states: Any) -> bool:

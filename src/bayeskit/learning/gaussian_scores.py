@@ -75,16 +75,8 @@ class GaussianScores(Scorer):
                 f"{GAUSSIAN_SCORES}"
             )
             raise ValueError(msg)
-        values = np.asarray(values, dtype=np.float64)
+        values = finite_values(values, names)
         names = list(names) or list(range(values.shape[1]))
-        bad = ~np.isfinite(values)
-        if bad.any():
-            row, col = np.argwhere(bad)[0]
-            msg = (
-                f"column {names[col]!r} has a missing or infinite value (row {row}); "
-                "structure learning needs complete, finite data"
-            )
-            raise ValueError(msg)
         w = None if weights is None else np.asarray(weights, dtype=np.float64)
         moments = scatter_moments(values, np.zeros(len(values), dtype=np.intp), 1, w)
         n = float(moments.count[0])
@@ -178,3 +170,19 @@ def continuous_frame(data: Any, states: Any) -> bool:
     if not isinstance(data, pd.DataFrame) or states or data.shape[1] == 0:
         return False
     return all(column_kind(data[c])[0] != CATEGORICAL for c in data.columns)
+
+
+def finite_values(values: Any, names: Sequence = ()) -> np.ndarray:
+    """``values`` as float64, refused (ValueError naming the column and row) when a value is
+    missing or infinite: structure learning needs complete, finite data."""
+    values = np.asarray(values, dtype=np.float64)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        row, col = np.argwhere(bad)[0]
+        name = list(names)[col] if len(names) else col
+        msg = (
+            f"column {name!r} has a missing or infinite value (row {row}); "
+            "structure learning needs complete, finite data"
+        )
+        raise ValueError(msg)
+    return values

@@ -36,7 +36,7 @@ from bayeskit.graphs.dag import as_dag
 from bayeskit.learning._scorer import Scorer, candidates
 from bayeskit.learning.bge import BGeScores
 from bayeskit.learning.clg_scores import CLGScores, mixed_frame
-from bayeskit.learning.gaussian_scores import GaussianScores, continuous_frame
+from bayeskit.learning.gaussian_scores import GaussianScores, continuous_frame, finite_values
 from bayeskit.learning.parameters import NetworkData, count_families, encode_data
 from bayeskit.stats.extensions import extension_counts, family_table, parent_configurations
 
@@ -307,15 +307,8 @@ def clg_scorer(data: Any, kind: str, states: Any, sample_weight: Any) -> CLGScor
     given = set(states or ())
     discrete = [c for c in data.columns if c in given or column_kind(data[c])[0] == CATEGORICAL]
     continuous = [c for c in data.columns if c not in discrete]
-    values = data[continuous].to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = ~np.isfinite(values)
-    if bad.any():
-        row, col = np.argwhere(bad)[0]
-        msg = (
-            f"column {continuous[col]!r} has a missing or infinite value (row {row}); "
-            "structure learning needs complete, finite data"
-        )
-        raise ValueError(msg)
+    values = finite_values(data[continuous].to_numpy(dtype=np.float64, na_value=np.nan),
+                           continuous)  # fmt: skip
     encoded = encode_data(discrete, data, states, sample_weight)
     order = [(c in continuous, (continuous if c in continuous else discrete).index(c))
              for c in data.columns]  # fmt: skip
