@@ -311,7 +311,6 @@ def test_show_plot_draws_the_network(saved, tmp_path):
     ("key", "words"),
     [
         ("aode", "model 'aode' (AODE) cannot be drawn: AODE is no single network"),
-        ("gauss-iris", "model 'naive-bayes' (NaiveBayes) cannot be drawn: to_network needs"),
         ("multinomial", "model 'multinomial-nb' (MultinomialNaiveBayes) has no network form"),
     ],
 )
@@ -320,6 +319,13 @@ def test_show_plot_of_a_model_without_a_network_form_is_refused(saved, tmp_path,
     assert result.exit_code == 1
     assert words in flat(result.output)
     assert not (tmp_path / "x.png").exists()
+
+
+def test_show_plot_of_gaussian_naive_bayes_draws_its_hybrid_network(saved, tmp_path):
+    png = tmp_path / "g.png"
+    result = run("show", saved["gauss-iris"], "--plot", png)
+    assert result.exit_code == 0, result.output
+    assert png.read_bytes()[:4] == b"\x89PNG"
 
 
 def test_show_missing_model_file(tmp_path):

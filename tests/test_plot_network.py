@@ -323,5 +323,5 @@ def test_the_old_layouts_are_deprecated_and_draw_the_layered_one(layout):
 def test_refusals():
     with pytest.raises(ValueError, match="layout must be 'auto' or 'layered', got 'circle'"):
         network(FIVE, layout="circle")
-    with pytest.raises(TypeError, match="BayesianNetwork or a DAG"):
+    with pytest.raises(TypeError, match="BayesianNetwork, a HybridNetwork or a DAG"):
         network({"a": "b"})

@@ -161,7 +161,7 @@ def mixed_frame(data: Any, states: Any) -> bool:
 
     from bayeskit.data.kinds import CATEGORICAL, column_kind
 
-    if not isinstance(data, pd.DataFrame) or data.shape[1] == 0:
+    if not isinstance(data, pd.DataFrame) or data.shape[1] == 0 or not data.columns.is_unique:
         return False
     given = set(states or ())
     kinds = [c in given or column_kind(data[c])[0] == CATEGORICAL for c in data.columns]

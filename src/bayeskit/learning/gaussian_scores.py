@@ -169,6 +169,8 @@ def continuous_frame(data: Any, states: Any) -> bool:
 
     if not isinstance(data, pd.DataFrame) or states or data.shape[1] == 0:
         return False
+    if not data.columns.is_unique:  # refused with its own message by the encoder
+        return False
     return all(column_kind(data[c])[0] != CATEGORICAL for c in data.columns)
 
 

@@ -159,7 +159,7 @@ def learn_network(network_type: type, data: Any, structure: Any, *, score: str, 
                   search: dict) -> Any:  # fmt: skip
     """:meth:`BayesianNetwork.learn`: its arguments checked, the structure searched (unless
     given), then the CPTs fitted by counting or EM."""
-    from bayeskit.learning.parameters import discretized, fit_network
+    from bayeskit.learning.parameters import column_states, discretized, fit_network
 
     searched = isinstance(structure, str)
     learner = learner_named(structure) if searched else None
@@ -171,6 +171,12 @@ def learn_network(network_type: type, data: Any, structure: Any, *, score: str, 
             msg = "discretize= needs the data in one DataFrame; bin the chunks' columns first"
             raise ValueError(msg)
         data = discretized(data, discretize, list(data.columns), states, sample_weight)
+    if isinstance(data, pd.DataFrame) and data.columns.is_unique:
+        # a discrete network: a column of measurements is refused before any search (the
+        # structure searches themselves also take continuous data, for HybridNetwork)
+        for column in data.columns:
+            if states is None or column not in states:
+                column_states(data, column, states)
     dag = None if searched else as_dag(structure, columns_of(data))
     common = {"states": states, "sample_weight": sample_weight}
     if method in ("em", "gradient"):

@@ -79,7 +79,7 @@ def network(net: Any, ax: Any = None, *, layout: str = "auto", highlight: Sequen
 
     Parameters
     ----------
-    net : BayesianNetwork or DAG
+    net : BayesianNetwork, HybridNetwork or DAG
     ax : matplotlib Axes, optional
         Where to draw. Its size when called sets the scale: resizing the figure afterwards can
         make labels overflow their boxes. Default: a new figure sized to the drawing, labels at
@@ -155,14 +155,14 @@ def network(net: Any, ax: Any = None, *, layout: str = "auto", highlight: Sequen
 
 
 def _dag_of(net: Any, layout: str) -> Any:
-    """The DAG of ``net`` (a BayesianNetwork or a DAG), once ``layout`` is checked (the
-    deprecated ones with a warning)."""
+    """The DAG of ``net`` (a BayesianNetwork, a HybridNetwork or a DAG), once ``layout`` is
+    checked (the deprecated ones with a warning)."""
     from bayeskit._warnings import warn
-    from bayeskit.networks import DAG, BayesianNetwork
+    from bayeskit.networks import DAG, BayesianNetwork, HybridNetwork
 
-    dag = net.dag if isinstance(net, BayesianNetwork) else net
+    dag = net.dag if isinstance(net, BayesianNetwork | HybridNetwork) else net
     if not isinstance(dag, DAG):
-        msg = f"network needs a BayesianNetwork or a DAG, got {type(net).__name__}"
+        msg = f"network needs a BayesianNetwork, a HybridNetwork or a DAG, got {type(net).__name__}"
         raise TypeError(msg)
     if layout in ("dot", "spring"):
         warn(
