@@ -260,5 +260,5 @@ def test_network_renders_alarm_into_given_axes(tmp_path):
     plt.close(fig)
     with pytest.raises(ValueError, match="layout must be"):
         network(net, layout="circle")
-    with pytest.raises(TypeError, match="BayesianNetwork or a DAG"):
+    with pytest.raises(TypeError, match="BayesianNetwork, a HybridNetwork or a DAG"):
         network({"a": "b"})
