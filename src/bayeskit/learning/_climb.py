@@ -58,7 +58,7 @@ class _Climb:
 
     @property
     def parents(self) -> list[set[int]]:
-        return [set(np.flatnonzero(self.edges[:, v]).tolist()) for v in range(len(self.edges))]
+        return _parents_of(self.edges)
 
     @property
     def total(self) -> float:
@@ -202,7 +202,7 @@ class _Climb:
 def _climb(g: _Climb, tabu_length: int, max_iter: int, tick):
     """One greedy climb from ``g`` (moved in place), with a tabu list when ``tabu_length > 0``:
     the best parents seen and their score."""
-    best, best_total = g.parents, g.total
+    best, best_total = g.edges.copy(), g.total  # the best graph's edges (parents at the end)
     current = best_total
     tabu: deque = deque(maxlen=max(tabu_length, 1))
     stale = 0
@@ -218,8 +218,13 @@ def _climb(g: _Climb, tabu_length: int, max_iter: int, tick):
         current = g.total
         tabu.append((kind, v, u) if kind == _REVERSE else (1 - kind, u, v))  # its undoing
         if current > best_total + _tolerance(best_total):
-            best, best_total, stale = g.parents, current, 0
+            best, best_total, stale = g.edges.copy(), current, 0
         else:
             stale += 1
         tick(current)
-    return best, best_total
+    return _parents_of(best), best_total
+
+
+def _parents_of(edges: np.ndarray) -> list[set[int]]:
+    """Each node's parents in the adjacency matrix ``edges`` (``edges[u, v]``: ``u -> v``)."""
+    return [set(np.flatnonzero(edges[:, v]).tolist()) for v in range(len(edges))]

@@ -21,6 +21,7 @@ scores high but finite.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -101,8 +102,15 @@ class GaussianScores(Scorer):
         return loglik
 
     def _solve(self, parents: list[int], rhs: np.ndarray) -> np.ndarray:
-        """``S_PP^-1 rhs`` (least norm where ``S_PP`` is singular)."""
+        """``S_PP^-1 rhs`` by Cholesky; the least-norm solution where ``S_PP`` is singular or
+        too ill-conditioned for it."""
         s_pp = self.S[np.ix_(parents, parents)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", linalg.LinAlgWarning)
+            try:
+                return linalg.solve(s_pp, rhs, assume_a="pos")
+            except (linalg.LinAlgError, linalg.LinAlgWarning):
+                pass
         return linalg.lstsq(s_pp, rhs, lapack_driver="gelsd")[0]
 
     def __call__(self, v: int, parents: frozenset) -> float:
