@@ -28,7 +28,7 @@ from scipy import linalg
 
 from bayeskit.stats import ScatterMoments, scatter_moments
 
-__all__ = ["CanonicalForm", "LinearGaussianCPD"]
+__all__ = ["CanonicalForm", "LinearGaussianCPD", "parent_columns"]
 
 #: A residual variance at most this fraction of the child's own scatter counts as zero.
 ZERO_VARIANCE = 1e-12
@@ -428,3 +428,33 @@ def _shaped(value: Any, shape: tuple, name: str, variable: Any) -> np.ndarray:
         raise ValueError(msg)
     arr.flags.writeable = False
     return arr
+
+
+def parent_columns(cpd: Any, columns: Mapping[Any, np.ndarray], n: int) -> np.ndarray:
+    """A node's parents' columns ``(n, len(parents))`` as its distribution reads them: float64
+    for a :class:`LinearGaussianCPD` (discrete parents' state codes as numbers), state codes
+    (int64) for a table.
+
+    Parameters
+    ----------
+    cpd : CPD or LinearGaussianCPD
+        The node's distribution.
+    columns : mapping
+        Node -> its column (state codes, or numbers).
+    n : int
+        The number of rows (for a node without parents).
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> cpd = LinearGaussianCPD("y", ["x"], 0.0, [1.0], 1.0)
+    >>> parent_columns(cpd, {"x": np.array([1, 2])}, 2).tolist()
+    [[1.0], [2.0]]
+    """
+    dtype = np.float64 if isinstance(cpd, LinearGaussianCPD) else np.int64
+    if not cpd.parents:
+        return np.zeros((n, 0), dtype=dtype)
+    return np.column_stack([columns[p] for p in cpd.parents]).astype(dtype)

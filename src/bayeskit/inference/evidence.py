@@ -10,6 +10,7 @@ The network is any object with the attributes the engines read (``dag``, ``nodes
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -399,3 +400,26 @@ def observation_patterns(codes: np.ndarray, columns):
         rows = np.flatnonzero(which == k)
         seen = np.flatnonzero(pattern)
         yield rows, tuple(int(columns[j]) for j in seen), codes[np.ix_(rows, seen)]
+
+
+def continuous_value(node: Any, value: Any) -> float:
+    """Evidence ``value`` for the continuous ``node`` as a float; ``ValueError`` naming the
+    node for a string, a boolean, a non-scalar or a value that is not finite."""
+    if isinstance(value, str | bytes | bool | np.bool_) or not np.isscalar(value):
+        msg = f"evidence for the continuous node {node!r} must be a number, got {value!r}"
+        raise ValueError(msg)
+    number = float(value)  # type: ignore[arg-type]  # a number, checked above
+    if not math.isfinite(number):
+        msg = f"evidence for {node!r} must be finite, got {value!r}"
+        raise ValueError(msg)
+    return number
+
+
+def discrete_code(node: Any, value: Any, states: Sequence[str]) -> int:
+    """Evidence ``value`` (its text, as a state is named) for the discrete ``node`` as the
+    index of its state; ``ValueError`` naming the node and its states for another value."""
+    name = value if isinstance(value, str) else str(value)
+    if name not in states:
+        msg = f"{value!r} is no state of {node!r} (its states: {list(states)})"
+        raise ValueError(msg)
+    return list(states).index(name)

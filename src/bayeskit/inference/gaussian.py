@@ -30,7 +30,8 @@ import numpy as np
 import pandas as pd
 from scipy import linalg
 
-from bayeskit.factors.gaussian import LinearGaussianCPD
+from bayeskit.factors.gaussian import CanonicalForm, LinearGaussianCPD
+from bayeskit.inference.evidence import continuous_value
 
 __all__ = ["GaussianInference", "GaussianPosterior"]
 
@@ -152,8 +153,7 @@ class GaussianInference:
     def __init__(self, network: Any):
         self.nodes = tuple(network.nodes)
         self._index = {v: i for i, v in enumerate(self.nodes)}
-        n = len(self.nodes)
-        K, h, g = np.zeros((n, n)), np.zeros(n), 0.0
+        forms = []
         for node in self.nodes:
             cpd = network.cpd(node)
             if not isinstance(cpd, LinearGaussianCPD) or cpd.discrete_parents:
@@ -162,12 +162,8 @@ class GaussianInference:
                     "Gaussian inference needs every node so"
                 )
                 raise ValueError(msg)
-            form = cpd.to_factor()
-            at = [self._index[v] for v in form.continuous]
-            K[np.ix_(at, at)] += form.K[0]
-            h[at] += form.h[0]
-            g += float(form.g[0])
-        self._K, self._h, self._g = K, h, g
+            forms.append(cpd.to_factor())
+        self._K, self._h, self._g = joint_form(forms, [0] * len(forms), self._index)
         self._plans: OrderedDict[tuple, _Plan] = OrderedDict()
 
     # ------------------------------------------------------------------ checks and plans
@@ -391,14 +387,17 @@ def log_evidence(K: np.ndarray, h: np.ndarray, g: float, plan: _Plan, values: np
     )
 
 
-def continuous_value(node: Any, value: Any) -> float:
-    """Evidence ``value`` for the continuous ``node`` as a float; ``ValueError`` naming the
-    node for a string, a boolean, a non-scalar or a value that is not finite."""
-    if isinstance(value, str | bytes | bool | np.bool_) or not np.isscalar(value):
-        msg = f"evidence for the continuous node {node!r} must be a number, got {value!r}"
-        raise ValueError(msg)
-    number = float(value)  # type: ignore[arg-type]  # a number, checked above
-    if not math.isfinite(number):
-        msg = f"evidence for {node!r} must be finite, got {value!r}"
-        raise ValueError(msg)
-    return number
+def joint_form(
+    forms: Sequence[CanonicalForm], configs: Sequence[int], index: Mapping[Any, int]
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The product of the nodes' canonical forms, each at its configuration ``configs[k]`` of
+    its discrete parents, as ``(K, h, g)`` over the variables numbered by ``index``: each
+    family's blocks added at its variables' places."""
+    n = len(index)
+    K, h, g = np.zeros((n, n)), np.zeros(n), 0.0
+    for form, config in zip(forms, configs, strict=True):
+        place = [index[v] for v in form.continuous]
+        K[np.ix_(place, place)] += form.K[config]
+        h[place] += form.h[config]
+        g += float(form.g[config])
+    return K, h, g

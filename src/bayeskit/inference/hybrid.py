@@ -33,8 +33,12 @@ from scipy import special
 
 from bayeskit.factors import Factor
 from bayeskit.factors.limits import InferenceTooLarge
-from bayeskit.inference.evidence import ZeroProbabilityEvidence
-from bayeskit.inference.gaussian import _Plan, continuous_value, log_evidence
+from bayeskit.inference.evidence import (
+    ZeroProbabilityEvidence,
+    continuous_value,
+    discrete_code,
+)
+from bayeskit.inference.gaussian import _Plan, joint_form, log_evidence
 
 __all__ = ["MAX_CONFIGURATIONS", "HybridInference", "MixturePosterior"]
 
@@ -159,24 +163,19 @@ class HybridInference:
         """The canonical form ``(K, h, g)`` of the continuous nodes for each distinct
         configuration of their discrete parents, and each configuration's form."""
         index = {v: i for i, v in enumerate(self._continuous)}
-        n = len(self._continuous)
-        factors = {v: network.cpd(v).to_factor() for v in self._continuous}
-        keyed = sorted({at[p] for v in self._continuous for p in factors[v].discrete})
+        factors = [network.cpd(v).to_factor() for v in self._continuous]
+        keyed = sorted({at[p] for f in factors for p in f.discrete})
         keys, form_of = np.unique(self._codes[:, keyed], axis=0, return_inverse=True)
         forms = []
         for key in keys:
             codes = dict(zip(keyed, key, strict=True))
-            K, h, g = np.zeros((n, n)), np.zeros(n), 0.0
-            for v in self._continuous:
-                form = factors[v]
-                config = 0
-                for p, card in zip(form.discrete, form.cardinalities, strict=True):
-                    config = config * card + int(codes[at[p]])
-                place = [index[u] for u in form.continuous]
-                K[np.ix_(place, place)] += form.K[config]
-                h[place] += form.h[config]
-                g += float(form.g[config])
-            forms.append((K, h, g))
+            configs = [
+                int(np.ravel_multi_index([codes[at[p]] for p in f.discrete], f.cardinalities))
+                if f.discrete
+                else 0
+                for f in factors
+            ]
+            forms.append(joint_form(factors, configs, index))
         return forms, form_of.ravel()
 
     # ------------------------------------------------------------------ evidence
@@ -188,12 +187,8 @@ class HybridInference:
         cont: dict[int, float] = {}
         for node, value in (evidence or {}).items():
             if node in self._states:
-                states = self._states[node]
-                name = value if isinstance(value, str) else str(value)
-                if name not in states:
-                    msg = f"{value!r} is no state of {node!r} (its states: {list(states)})"
-                    raise ValueError(msg)
-                keep &= self._codes[:, self._discrete.index(node)] == states.index(name)
+                code = discrete_code(node, value, self._states[node])
+                keep &= self._codes[:, self._discrete.index(node)] == code
             elif node in self._continuous:
                 cont[self._continuous.index(node)] = continuous_value(node, value)
             else:

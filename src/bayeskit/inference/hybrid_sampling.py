@@ -21,8 +21,9 @@ import numpy as np
 
 from bayeskit.data.validation import check_count, check_seed
 from bayeskit.factors import Factor
-from bayeskit.inference.evidence import ZeroProbabilityEvidence
-from bayeskit.inference.gaussian import GaussianPosterior, continuous_value
+from bayeskit.factors.gaussian import parent_columns
+from bayeskit.inference.evidence import ZeroProbabilityEvidence, continuous_value, discrete_code
+from bayeskit.inference.gaussian import GaussianPosterior
 
 __all__ = ["hybrid_likelihood_weighting"]
 
@@ -95,7 +96,7 @@ def hybrid_likelihood_weighting(
     log_w = np.zeros(n_samples)
     for node in network.dag.topological_order():
         cpd = network.cpd(node)
-        parents = _parents(network, cpd, columns, n_samples)
+        parents = parent_columns(cpd, columns, n_samples)
         if node in held:
             columns[node] = np.full(n_samples, held[node])
             with np.errstate(divide="ignore"):
@@ -124,18 +125,4 @@ def _held(network: Any, node: Any, value: Any) -> float | int:
     """An evidence value as the node's distribution reads it (a state code, or a number)."""
     if network.is_continuous(node):
         return continuous_value(node, value)
-    states = list(network.states(node))
-    name = value if isinstance(value, str) else str(value)
-    if name not in states:
-        msg = f"{value!r} is no state of {node!r} (its states: {states})"
-        raise ValueError(msg)
-    return states.index(name)
-
-
-def _parents(network: Any, cpd: Any, columns: Mapping, n: int) -> np.ndarray:
-    """The sampled parents as the distribution reads them: codes for a table, numbers for a
-    regression."""
-    dtype = np.float64 if network.is_continuous(cpd.variable) else np.int64
-    if not cpd.parents:
-        return np.zeros((n, 0), dtype=dtype)
-    return np.column_stack([columns[p] for p in cpd.parents]).astype(dtype)
+    return discrete_code(node, value, network.states(node))

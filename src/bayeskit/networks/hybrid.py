@@ -24,6 +24,7 @@ import pandas as pd
 
 from bayeskit.data.kinds import CATEGORICAL, column_kind
 from bayeskit.factors import CPD, LinearGaussianCPD
+from bayeskit.factors.gaussian import parent_columns
 from bayeskit.factors.states import state_codes
 from bayeskit.graphs import DAG
 from bayeskit.learning import learn_structure
@@ -226,18 +227,6 @@ class HybridNetwork:
                 out[node] = state_codes(col, self.states(node), f"column {node!r}")
         return out
 
-    def _family(self, node: Any, columns: Mapping[Any, np.ndarray], n: int) -> np.ndarray:
-        """The parents' columns as the node's distribution reads them: state codes for a
-        table's (all discrete), float64 for a regression's (codes as numbers)."""
-        parents = self._cpds[node].parents
-        if isinstance(self._cpds[node], CPD):
-            if not parents:
-                return np.zeros((n, 0), dtype=np.int64)
-            return np.column_stack([columns[p] for p in parents]).astype(np.int64)
-        if not parents:
-            return np.zeros((n, 0))
-        return np.column_stack([columns[p].astype(np.float64) for p in parents])
-
     def log_likelihood(self, data: pd.DataFrame, *, per_row: bool = False) -> float | np.ndarray:
         """``log p(row)`` summed over the rows (or per row): the sum of each node's log
         density (log probability for a discrete node) given its parents.
@@ -277,7 +266,7 @@ class HybridNetwork:
         total = np.zeros(len(data))
         for node in self.nodes:
             total += self._cpds[node].log_density(
-                columns[node], self._family(node, columns, len(data))
+                columns[node], parent_columns(self._cpds[node], columns, len(data))
             )
         return total if per_row else float(total.sum())
 
@@ -314,7 +303,9 @@ class HybridNetwork:
         rng = np.random.default_rng(seed)
         columns: dict[Any, np.ndarray] = {}
         for node in self.dag.topological_order():
-            columns[node] = self._cpds[node].sample(self._family(node, columns, n), rng)
+            columns[node] = self._cpds[node].sample(
+                parent_columns(self._cpds[node], columns, n), rng
+            )
         frame = {}
         for node in self.nodes:
             if self.is_continuous(node):
@@ -537,7 +528,7 @@ class HybridNetwork:
         columns = self._columns(data)
         out = {}
         for node in self.nodes:
-            family = self._family(node, columns, len(data))
+            family = parent_columns(self._cpds[node], columns, len(data))
             out[node] = self._cpds[node].statistic(columns[node], family, weights)
         return out
 

@@ -28,6 +28,7 @@ import pandas as pd
 
 from bayeskit.graphs import DAG
 from bayeskit.inference import ExactInference, JunctionTree
+from bayeskit.inference.evidence import discrete_code
 from bayeskit.networks import BayesianNetwork
 from bayeskit.sequences._slices import SliceChain
 
@@ -403,15 +404,9 @@ class DynamicBayesianNetwork:
         for i, b in enumerate(self.nodes):
             if b not in frame.columns:
                 continue
-            index = {name: k for k, name in enumerate(self.states(b))}
-            for k, value in enumerate(frame[b].to_numpy()):
-                if pd.isna(value):
-                    continue
-                name = value if isinstance(value, str) else str(value)
-                if name not in index:
-                    msg = f"{name!r} is no state of {b!r} (its states: {list(self.states(b))})"
-                    raise ValueError(msg)
-                codes[k, i] = index[name]
+            ids, values = pd.factorize(frame[b], use_na_sentinel=True)  # each value once
+            lookup = np.array([discrete_code(b, v, self.states(b)) for v in values], np.intp)
+            codes[:, i] = np.where(ids >= 0, lookup[np.maximum(ids, 0)] if len(lookup) else -1, -1)
         return codes
 
     def most_probable_sequence(self, observations: pd.DataFrame) -> tuple[pd.DataFrame, float]:
