@@ -71,7 +71,7 @@ def fit_hybrid(
     >>> bool(np.allclose(net.cpd("y").coefficients, in_memory.cpd("y").coefficients))
     True
     """
-    from bayeskit.data.kinds import CATEGORICAL, column_kind
+    from bayeskit.data.kinds import continuous_columns
     from bayeskit.networks import HybridNetwork, merge_statistics
 
     dask, dd = _dask()
@@ -86,11 +86,7 @@ def fit_hybrid(
     with warnings.catch_warnings():  # a first partition shorter than KIND_ROWS is fine
         warnings.simplefilter("ignore", UserWarning)
         head = ddf[nodes].head(KIND_ROWS, npartitions=1)
-    numeric = (
-        {n for n in nodes if column_kind(head[n])[0] != CATEGORICAL}
-        if continuous is None
-        else set(continuous)
-    )
+    numeric = set(continuous_columns(head, nodes) if continuous is None else continuous)
     given = dict(states or {})
     for node in nodes:  # a categorical column's categories, as an in-memory fit takes them
         dtype = ddf[node].dtype

@@ -31,6 +31,8 @@ of distinct whole numbers is kept, with the same warning.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -42,6 +44,7 @@ __all__ = [
     "NUMERIC",
     "ROWS_PER_CODE",
     "column_kind",
+    "continuous_columns",
     "identifier_reason",
     "number_kind",
     "numeric_identifier_reason",
@@ -270,3 +273,21 @@ def numeric_identifier_reason(s: pd.Series) -> str | None:
     if float(v.max()) - float(v.min()) + 1 < v.size or np.unique(v).size != v.size:
         return None
     return f"a different whole number in each of its {v.size} rows"
+
+
+def continuous_columns(frame: pd.DataFrame, columns: Any = None, discrete: Any = ()) -> list:
+    """The columns of ``frame`` (``columns``, default all) that the rule calls numeric and
+    ``discrete`` does not name: the continuous nodes of a network learned from it.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"a": ["x", "y"] * 30, "v": np.linspace(0, 1, 60), "k": [1, 2] * 30})
+    >>> continuous_columns(frame), continuous_columns(frame, discrete=["v"])
+    (['v'], [])
+    """
+    named = set(discrete or ())
+    return [
+        c
+        for c in (frame.columns if columns is None else columns)
+        if c not in named and column_kind(frame[c])[0] != CATEGORICAL
+    ]

@@ -15,18 +15,20 @@ a set of discrete parents are computed once (one pass over the rows) and kept.
 
 from __future__ import annotations
 
-import math
-from typing import Any
-
 import numpy as np
 from scipy import linalg
 
 from bayeskit.learning._scorer import Scorer
-from bayeskit.learning.gaussian_scores import GAUSSIAN_SCORES, ZERO_VARIANCE
+from bayeskit.learning.gaussian_scores import (
+    GAUSSIAN_SCORES,
+    ZERO_VARIANCE,
+    gaussian_loglik,
+    penalised,
+)
 from bayeskit.learning.parameters import NetworkData
 from bayeskit.stats import scatter_moments
 
-__all__ = ["CLGScores", "mixed_frame"]
+__all__ = ["CLGScores"]
 
 
 class CLGScores(Scorer):
@@ -115,13 +117,8 @@ class CLGScores(Scorer):
         seen = counts > 0
         n = counts[seen]
         var = np.maximum(rss[seen] / n, self._floor[j])
-        loglik = float(np.sum(-0.5 * n * (np.log(2 * math.pi * var) + 1.0)))
-        params = len(counts) * (k + 2)
-        if self.kind == "bic":
-            return loglik - params * math.log(self.n_rows) / 2
-        if self.kind == "aic":
-            return loglik - params
-        return loglik
+        loglik = float(np.sum(gaussian_loglik(n, var)))
+        return float(penalised(loglik, len(counts) * (k + 2), self.kind, self.n_rows))
 
     def _split(self, parents: frozenset) -> tuple[frozenset, list[int]]:
         disc = frozenset(u for u in parents if not self.order[u][0])
@@ -152,17 +149,3 @@ class CLGScores(Scorer):
                 inner = frozenset(self.order[u][1] for u in parents)
                 self.cache[key] = self.tables(self.order[v][1], inner)
         return self.cache[key]
-
-
-def mixed_frame(data: Any, states: Any) -> bool:
-    """Whether ``data`` is a DataFrame with both continuous columns (numbers the one column rule
-    calls numeric, not named in ``states``) and discrete ones."""
-    import pandas as pd
-
-    from bayeskit.data.kinds import CATEGORICAL, column_kind
-
-    if not isinstance(data, pd.DataFrame) or data.shape[1] == 0 or not data.columns.is_unique:
-        return False
-    given = set(states or ())
-    kinds = [c in given or column_kind(data[c])[0] == CATEGORICAL for c in data.columns]
-    return any(kinds) and not all(kinds)

@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import pandas as pd
 from scipy import linalg
 
 from bayeskit.learning._scorer import Scorer, candidates
@@ -93,13 +92,8 @@ class GaussianScores(Scorer):
     def _family(self, v: int, rss: np.ndarray | float, k: int | np.ndarray) -> Any:
         """The score of ``v``'s family from its RSS and its number of parents ``k``."""
         n = self.n_rows
-        loglik = -0.5 * n * (np.log(2 * math.pi * np.maximum(rss, self._floor[v]) / n) + 1.0)
-        params = np.asarray(k) + 2.0
-        if self.kind == "bic":
-            return loglik - params * math.log(n) / 2
-        if self.kind == "aic":
-            return loglik - params
-        return loglik
+        loglik = gaussian_loglik(n, np.maximum(rss, self._floor[v]) / n)
+        return penalised(loglik, np.asarray(k) + 2.0, self.kind, n)
 
     def _solve(self, parents: list[int], rhs: np.ndarray) -> np.ndarray:
         """``S_PP^-1 rhs`` by Cholesky; the least-norm solution where ``S_PP`` is singular or
@@ -170,18 +164,6 @@ class GaussianScores(Scorer):
         return out
 
 
-def continuous_frame(data: Any, states: Any) -> bool:
-    """Whether ``data`` is a DataFrame of continuous columns only (every column numbers that
-    the one column rule calls numeric, and no ``states`` given), to be scored as Gaussian."""
-    from bayeskit.data.kinds import CATEGORICAL, column_kind
-
-    if not isinstance(data, pd.DataFrame) or states or data.shape[1] == 0:
-        return False
-    if not data.columns.is_unique:  # refused with its own message by the encoder
-        return False
-    return all(column_kind(data[c])[0] != CATEGORICAL for c in data.columns)
-
-
 def finite_values(values: Any, names: Sequence = ()) -> np.ndarray:
     """``values`` as float64, refused (ValueError naming the column and row) when a value is
     missing or infinite: structure learning needs complete, finite data."""
@@ -196,3 +178,20 @@ def finite_values(values: Any, names: Sequence = ()) -> np.ndarray:
         )
         raise ValueError(msg)
     return values
+
+
+def gaussian_loglik(n: Any, variance: Any) -> Any:
+    """The log-likelihood of ``n`` (weighted) rows under the least-squares fit whose residual
+    variance (RSS / n) is ``variance``: ``-n/2 (ln(2 pi variance) + 1)``."""
+    return -0.5 * n * (np.log(2 * math.pi * variance) + 1.0)
+
+
+def penalised(loglik: Any, n_params: Any, kind: str, n_rows: float) -> Any:
+    """The score ``kind`` from a log-likelihood and a number of parameters ``|B|``: LL itself,
+    ``AIC = LL - |B|``, ``BIC = LL - |B| ln(m) / 2`` (Zhou, *Machine Learning*, Eqs.
+    7.30-7.31, in natural logs and to maximise)."""
+    if kind == "bic":
+        return loglik - n_params * math.log(n_rows) / 2
+    if kind == "aic":
+        return loglik - n_params
+    return loglik

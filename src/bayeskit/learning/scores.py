@@ -30,13 +30,14 @@ from scipy.special import gammaln, xlogy
 
 from bayeskit._text import shown
 from bayeskit.data.codes import code_dtype
+from bayeskit.data.kinds import continuous_columns
 from bayeskit.data.rows import distinct_rows
 from bayeskit.data.validation import check_real
 from bayeskit.graphs.dag import as_dag
 from bayeskit.learning._scorer import Scorer, candidates
 from bayeskit.learning.bge import BGeScores
-from bayeskit.learning.clg_scores import CLGScores, mixed_frame
-from bayeskit.learning.gaussian_scores import GaussianScores, continuous_frame, finite_values
+from bayeskit.learning.clg_scores import CLGScores
+from bayeskit.learning.gaussian_scores import GaussianScores, finite_values
 from bayeskit.learning.parameters import NetworkData, count_families, encode_data
 from bayeskit.stats.extensions import extension_counts, family_table, parent_configurations
 
@@ -186,12 +187,7 @@ def score(
     check_real("ess", ess, above=0)
     names = list(dag.nodes)
     if isinstance(data, pd.DataFrame) and all(n in data.columns for n in names):
-        scorer: Scorer | None = None
-        if continuous_frame(data[names], states):  # linear-Gaussian families
-            values = data[names].to_numpy(dtype=np.float64, na_value=np.nan)
-            scorer = continuous_scorer(values, kind, ess, sample_weight, names)
-        elif mixed_frame(data[names], states):  # conditional linear Gaussian families
-            scorer = clg_scorer(data[names], kind, states, sample_weight)
+        scorer = moment_scorer(data[names], kind, ess, states, sample_weight)
         if scorer is not None:
             at = {n: j for j, n in enumerate(names)}
             return sum(scorer(at[v], frozenset(at[p] for p in dag.parents(v))) for v in names)
@@ -299,19 +295,29 @@ class _FamilyScores(CountScorer):
         return out
 
 
-def clg_scorer(data: Any, kind: str, states: Any, sample_weight: Any) -> CLGScores:
-    """The :class:`CLGScores` of a DataFrame with discrete and continuous columns."""
+def moment_scorer(
+    data: pd.DataFrame, kind: str, ess: float, states: Any, sample_weight: Any
+) -> Scorer | None:
+    """The scorer of a DataFrame with continuous columns (each column typed once, by the one
+    column rule; those ``states`` names are discrete): linear-Gaussian families (or BGe) for
+    continuous columns only, conditional linear Gaussian ones for both kinds; None for
+    discrete columns only (or repeated column names, which the encoder refuses)."""
+    if data.shape[1] == 0 or not data.columns.is_unique:
+        return None
+    names = list(data.columns)
+    continuous = continuous_columns(data, discrete=states)
+    if not continuous:
+        return None
+    if len(continuous) == len(names):
+        values = data.to_numpy(dtype=np.float64, na_value=np.nan)
+        return continuous_scorer(values, kind, ess, sample_weight, names)
     refuse_bge(kind)
-    from bayeskit.data.kinds import CATEGORICAL, column_kind
-
-    given = set(states or ())
-    discrete = [c for c in data.columns if c in given or column_kind(data[c])[0] == CATEGORICAL]
-    continuous = [c for c in data.columns if c not in discrete]
+    discrete = [c for c in names if c not in continuous]
     values = finite_values(data[continuous].to_numpy(dtype=np.float64, na_value=np.nan),
                            continuous)  # fmt: skip
     encoded = encode_data(discrete, data, states, sample_weight)
     order = [(c in continuous, (continuous if c in continuous else discrete).index(c))
-             for c in data.columns]  # fmt: skip
+             for c in names]  # fmt: skip
     return CLGScores(_FamilyScores(encoded, kind, 1.0), encoded, values, order, kind)
 
 

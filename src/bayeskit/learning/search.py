@@ -48,15 +48,14 @@ from bayeskit.graphs.dag import DAG, as_dag, edge_pairs
 from bayeskit.graphs.trees import maximum_spanning_tree
 from bayeskit.learning._climb import _Climb, _climb, _tolerance
 from bayeskit.learning.bge import BGeScores
-from bayeskit.learning.clg_scores import CLGScores, mixed_frame
-from bayeskit.learning.gaussian_scores import GaussianScores, continuous_frame
+from bayeskit.learning.clg_scores import CLGScores
+from bayeskit.learning.gaussian_scores import GaussianScores
 from bayeskit.learning.parameters import NetworkData, distinct_chunk_rows, encode_data, in_chunks
 from bayeskit.learning.passes import ChunkPasses, PassScores
 from bayeskit.learning.scores import (
     SCORES,
     _FamilyScores,
-    clg_scorer,
-    continuous_scorer,
+    moment_scorer,
     refuse_bge,
 )
 
@@ -344,11 +343,10 @@ def family_scorer(data: Any, score: str, ess: float, states: Any, sample_weight:
             return PassScores(nodes, given, passes, score, ess), list(nodes)
         return _FamilyScores(NetworkData(nodes, given, *rows), score, ess), list(nodes)
     names = list(data.columns) if isinstance(data, pd.DataFrame) else []
-    if continuous_frame(data, states):  # numbers only: linear-Gaussian families (or BGe)
-        values = data.to_numpy(dtype=np.float64, na_value=np.nan)
-        return continuous_scorer(values, score, ess, sample_weight, names), names
-    if mixed_frame(data, states):  # both kinds: conditional linear Gaussian families
-        return clg_scorer(data, score, states, sample_weight), names
+    if isinstance(data, pd.DataFrame):  # continuous columns: moments (linear-Gaussian or CLG)
+        scorer = moment_scorer(data, score, ess, states, sample_weight)
+        if scorer is not None:
+            return scorer, names
     refuse_bge(score)
     return _FamilyScores(encode_data(names, data, states, sample_weight), score, ess), names
 

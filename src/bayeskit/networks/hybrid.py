@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bayeskit.data.kinds import CATEGORICAL, column_kind
+from bayeskit.data.kinds import continuous_columns
 from bayeskit.factors import CPD, LinearGaussianCPD
 from bayeskit.factors.gaussian import parent_columns
 from bayeskit.factors.states import state_codes
@@ -484,11 +484,7 @@ class HybridNetwork:
         if missing:
             msg = f"data has no column for node {missing[0]!r}"
             raise ValueError(msg)
-        numeric = (
-            {n for n in dag.nodes if column_kind(first[n])[0] != CATEGORICAL}
-            if continuous is None
-            else set(continuous)
-        )
+        numeric = set(continuous_columns(first, dag.nodes) if continuous is None else continuous)
         given = {n: tuple(str(v) for v in vs) for n, vs in (states or {}).items()}
         wanted = [n for n in dag.nodes if n not in numeric and n not in given]
         if wanted:
