@@ -56,17 +56,21 @@ class Scorer:
 
     def extensions(self, v: int, parents: frozenset) -> np.ndarray:
         """``out[u]``: the score of ``v`` given ``parents | {u}`` for every node ``u`` not in
-        the family (``-inf`` for the others), kept once computed. By default one family score
-        per candidate; scorers that score them together override it."""
+        the family (``-inf`` for the others), kept once computed (read-only)."""
         key = (v, parents)
-        if key in self._extended:
-            return self._extended[key]
-        out = np.full(self.n_nodes, -np.inf)
-        for u in candidates(self.n_nodes, v, parents):
-            out[u] = self(v, parents | {int(u)})
-        out.flags.writeable = False
-        self._extended[key] = out
-        return out
+        if key not in self._extended:
+            out = np.full(self.n_nodes, -np.inf)
+            cands = candidates(self.n_nodes, v, parents)
+            if len(cands):
+                out[cands] = self._extend(v, parents, cands)
+            out.flags.writeable = False
+            self._extended[key] = out
+        return self._extended[key]
+
+    def _extend(self, v: int, parents: frozenset, cands: np.ndarray) -> np.ndarray:
+        """The scores of ``v`` given ``parents`` and each candidate in ``cands``: by default
+        one family score each; scorers that score them together override it."""
+        return np.array([self(v, parents | {int(u)}) for u in cands])
 
     def prefetch(self, needs: Iterable[tuple[int, frozenset, bool]]) -> None:
         """Nothing to do where each family is counted when asked for."""

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from scipy import linalg
 
-from bayeskit.learning._scorer import Scorer, candidates
+from bayeskit.learning._scorer import Scorer
 from bayeskit.stats import scatter_moments
 
 __all__ = ["GAUSSIAN_SCORES", "GaussianScores"]
@@ -117,51 +117,30 @@ class GaussianScores(Scorer):
             self.cache[key] = float(self._family(v, rss, len(p)))
         return self.cache[key]
 
-    def extensions(self, v: int, parents: frozenset) -> np.ndarray:
-        """``out[u]``: the score of ``v`` given ``parents | {u}`` for every node ``u`` not in
-        the family (``-inf`` for the others).
-
-        Parameters
-        ----------
-        v : int
-            The node.
-        parents : frozenset of int
-            Its parents.
-
-        Returns
-        -------
-        ndarray of shape (n_nodes,)
+    def _extend(self, v: int, parents: frozenset, cands: np.ndarray) -> np.ndarray:
+        """Every candidate's score from one solve: adding ``u`` lowers the RSS by the squared
+        partial covariance of ``v`` and ``u`` given the parents over ``u``'s partial variance.
 
         Examples
         --------
         >>> rng = np.random.default_rng(0)
-        >>> data = rng.normal(size=(200, 3))
-        >>> scorer = GaussianScores(data, "ll")
+        >>> scorer = GaussianScores(rng.normal(size=(200, 3)), "ll")
         >>> ext = scorer.extensions(0, frozenset())
         >>> bool(np.isclose(ext[1], scorer(0, frozenset({1})))), bool(ext[0] == -np.inf)
         (True, True)
         """
-        key = (v, parents)
-        if key in self._extended:
-            return self._extended[key]
-        out = np.full(self.n_nodes, -np.inf)
-        cands = candidates(self.n_nodes, v, parents)
-        if len(cands):
-            p = sorted(parents)
-            if p:  # partial covariances given P: S - S_:P S_PP^-1 S_P:
-                w = self._solve(p, self.S[p][:, np.r_[v, cands]])
-                left = self.S[np.ix_(np.r_[v, cands], p)]
-                row = self.S[v, cands] - left[0] @ w[:, 1:]
-                own = self.S[v, v] - left[0] @ w[:, 0]
-                diag = self.S[cands, cands] - np.einsum("ij,ji->i", left[1:], w[:, 1:])
-            else:
-                row, own, diag = self.S[v, cands], self.S[v, v], self.S[cands, cands]
-            tiny = diag <= ZERO_VARIANCE * self.S[cands, cands]  # u collinear with P
-            gain = np.where(tiny, 0.0, row**2 / np.where(tiny, 1.0, diag))
-            out[cands] = self._family(v, own - gain, len(p) + 1)
-        out.flags.writeable = False
-        self._extended[key] = out
-        return out
+        p = sorted(parents)
+        if p:  # partial covariances given P: S - S_:P S_PP^-1 S_P:
+            w = self._solve(p, self.S[p][:, np.r_[v, cands]])
+            left = self.S[np.ix_(np.r_[v, cands], p)]
+            row = self.S[v, cands] - left[0] @ w[:, 1:]
+            own = self.S[v, v] - left[0] @ w[:, 0]
+            diag = self.S[cands, cands] - np.einsum("ij,ji->i", left[1:], w[:, 1:])
+        else:
+            row, own, diag = self.S[v, cands], self.S[v, v], self.S[cands, cands]
+        tiny = diag <= ZERO_VARIANCE * self.S[cands, cands]  # u collinear with P
+        gain = np.where(tiny, 0.0, row**2 / np.where(tiny, 1.0, diag))
+        return self._family(v, own - gain, len(p) + 1)
 
 
 def finite_values(values: Any, names: Sequence = ()) -> np.ndarray:

@@ -34,7 +34,7 @@ from bayeskit.data.kinds import continuous_columns
 from bayeskit.data.rows import distinct_rows
 from bayeskit.data.validation import check_real
 from bayeskit.graphs.dag import as_dag
-from bayeskit.learning._scorer import Scorer, candidates
+from bayeskit.learning._scorer import Scorer
 from bayeskit.learning.bge import BGeScores
 from bayeskit.learning.clg_scores import CLGScores
 from bayeskit.learning.gaussian_scores import GaussianScores, finite_values
@@ -264,34 +264,29 @@ class _FamilyScores(CountScorer):
             self.cache[key] = float(self._scores(flat, r, rows, np.array([q]))[0])
         return self.cache[key]
 
-    def extensions(self, v: int, parents: frozenset) -> np.ndarray:
-        """``out[u]``: the score of ``v`` given ``parents | {u}`` for every node ``u`` not in
-        the family (``-inf`` for the others)."""
-        key = (v, parents)
-        if key in self._extended:
-            return self._extended[key]
-        out = np.full(self.n_nodes, -np.inf)
-        cands = candidates(self.n_nodes, v, parents)
-        if len(cands):
-            ids, k, q = self._configurations(parents)
-            r = int(self.r[v])
-            child = self.codes[v]
-            cells = k * self.r[cands] * r
-            dense = cells <= self._dense_cells
-            for batch in cell_batches(cands[dense], cells[dense]):
-                r_cand = self.r[batch]
-                flat = extension_counts(
-                    self.codes, self._kernel_weights, batch, r_cand, ids, k, r, child
-                )
-                out[batch] = self._scores(flat, r, k * r_cand, q * r_cand.astype(np.float64))
-            for u in cands[~dense]:  # rare: a table larger than the rows, renumbered
-                uniq, rows_of = np.unique(ids * self.r[u] + self.codes[u], return_inverse=True)
-                flat = family_table(rows_of.astype(np.int64), len(uniq), child, r, self.weights)
-                rows = np.array([len(uniq)], dtype=np.int64)
-                out[u] = self._scores(flat, r, rows, np.array([q * self.r[u]]))[0]
-            del child
-        out.flags.writeable = False
-        self._extended[key] = out
+    def _extend(self, v: int, parents: frozenset, cands: np.ndarray) -> np.ndarray:
+        """Every candidate's extension counted in one compiled pass over the rows
+        (:func:`~bayeskit.stats.extensions.extension_counts`), in batches of at most
+        :data:`TABLE_CELLS` cells."""
+        out = np.empty(len(cands))
+        ids, k, q = self._configurations(parents)
+        r = int(self.r[v])
+        child = self.codes[v]
+        cells = k * self.r[cands] * r
+        dense = cells <= self._dense_cells
+        at = {int(u): i for i, u in enumerate(cands)}
+        for batch in cell_batches(cands[dense], cells[dense]):
+            r_cand = self.r[batch]
+            flat = extension_counts(
+                self.codes, self._kernel_weights, batch, r_cand, ids, k, r, child
+            )
+            scores = self._scores(flat, r, k * r_cand, q * r_cand.astype(np.float64))
+            out[[at[int(u)] for u in batch]] = scores
+        for u in cands[~dense]:  # rare: a table larger than the rows, renumbered
+            uniq, rows_of = np.unique(ids * self.r[u] + self.codes[u], return_inverse=True)
+            flat = family_table(rows_of.astype(np.int64), len(uniq), child, r, self.weights)
+            rows = np.array([len(uniq)], dtype=np.int64)
+            out[at[int(u)]] = self._scores(flat, r, rows, np.array([q * self.r[u]]))[0]
         return out
 
 

@@ -34,13 +34,13 @@ def column_states(node: Any, columns: Iterable[pd.Series]) -> tuple[str, ...]:
     """A discrete node's states from its column in one or more pieces of data: a categorical
     column's categories (in order, those of later pieces appended), else the distinct values
     of all the pieces named and ordered by :func:`~bayeskit.factors.states.node_states`."""
-    categories: list = []
-    values: list = []
+    categories: dict = {}  # an ordered set
+    values: dict = {}
     for col in columns:
         if isinstance(col.dtype, pd.CategoricalDtype):
-            categories += [c for c in col.cat.categories if c not in categories]
+            categories.update(dict.fromkeys(col.cat.categories))
         else:
-            values += [v for v in col.dropna().unique().tolist() if v not in values]
+            values.update(dict.fromkeys(col.dropna().unique().tolist()))
     if categories and not values:
         return tuple(str(c) for c in categories)
     return node_states(node, [*categories, *values])
