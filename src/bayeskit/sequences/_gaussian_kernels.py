@@ -48,12 +48,17 @@ def _diag_frame(X, a, steps, means, prec, log_norm, const, out, full):
             out[t, k] = -0.5 * acc + 0.0  # + 0.0: a row with nothing seen gets 0, not -0
 
 
+def diag_terms(var):
+    """What the kernels read of the variances ``(n_states, d)``: the precisions, the log
+    normalisers ``log(2 pi var)``, and their sum per state."""
+    log_norm = np.ascontiguousarray(np.log(2 * np.pi * var))
+    return np.ascontiguousarray(1.0 / var), log_norm, log_norm.sum(axis=1)
+
+
 def diag_log_likelihood(X, means, var):
     """``log N(x_t | means[k], diag(var[k]))`` of every row and state ``(n_steps, n_states)``,
     over each row's seen features (a row with none gets 0); blocks of rows on all cores."""
-    prec = np.ascontiguousarray(1.0 / var)
-    log_norm = np.ascontiguousarray(np.log(2 * np.pi * var))
-    const = log_norm.sum(axis=1)
+    prec, log_norm, const = diag_terms(var)
     out = np.empty((len(X), len(means)))
     full = np.empty(len(X), dtype=np.bool_)
     blocks = row_blocks(len(X), planned_threads(X.size * len(means)))
@@ -103,7 +108,7 @@ def _add_moments(X, a, steps, alpha, beta, full, firsts, post, lost, s1, s2):
 
 
 @serial_kernel
-def diag_e_step(start, trans, X, means, prec, log_norm, offsets, first, last, loglik):
+def diag_e_step(start, trans, X, means, prec, log_norm, const, offsets, first, last, loglik):
     """Sequences ``first .. last - 1``: their log-likelihoods into ``loglik`` (NaN where the
     scaled pass fails; such a sequence adds nothing) and their statistics: expected transitions,
     the posterior of each first step, the posterior mass, the mass lost to missing features, and
@@ -115,10 +120,6 @@ def diag_e_step(start, trans, X, means, prec, log_norm, offsets, first, last, lo
     frame = np.empty((longest, n))
     full = np.empty(longest, dtype=np.bool_)
     trans_t = np.ascontiguousarray(trans.T)
-    const = np.zeros(n)
-    for k in range(n):
-        for f in range(d):
-            const[k] += log_norm[k, f]
     xi = np.zeros((n, n))
     firsts = np.zeros(n)
     post = np.zeros(n)

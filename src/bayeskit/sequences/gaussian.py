@@ -181,15 +181,12 @@ class GaussianEmission(Emission):
             return None
         means = np.ascontiguousarray(self._means(params, X))
         var = self._variances(params, X.shape[1])
-        prec, log_norm = (
-            np.ascontiguousarray(1.0 / var),
-            np.ascontiguousarray(np.log(2 * np.pi * var)),
-        )
+        terms = _gaussian_kernels.diag_terms(var)  # precisions, log normalisers, their sums
         data = np.ascontiguousarray(X)
 
         def step(start, trans, offsets, first, last, loglik):
             xi, firsts, post, lost, s1, s2 = _gaussian_kernels.diag_e_step(
-                start, trans, data, means, prec, log_norm, offsets, first, last, loglik
+                start, trans, data, means, *terms, offsets, first, last, loglik
             )
             stats = {"post": post, "post_f": post[:, None] - lost, "obs": s1, "obs**2": s2}
             return xi, firsts, stats
