@@ -140,6 +140,7 @@ class HybridInference:
         self._discrete = [n for n in self.nodes if not network.is_continuous(n)]
         self._continuous = [n for n in self.nodes if network.is_continuous(n)]
         self._states = {n: tuple(network.states(n)) for n in self._discrete}
+        self._cpds = {n: network.cpd(n) for n in self.nodes}
         cards = [len(self._states[n]) for n in self._discrete]
         count = int(np.prod(cards, dtype=float)) if cards else 1
         if count > MAX_CONFIGURATIONS:

@@ -12,7 +12,8 @@ marginals and MAP answers print as tables with the states named (text and HTML) 
 labelled pandas objects; evidence of probability zero raises :class:`ZeroProbabilityEvidence`
 from every query. :class:`HybridNetwork` holds continuous (linear-Gaussian) nodes beside discrete
 ones (conditional linear Gaussian networks); :class:`GaussianInference` answers exact queries
-on its all-continuous networks, :class:`HybridInference` on mixed ones; :func:`write_json` and
+on its all-continuous networks, :class:`HybridInference` on mixed ones; :func:`fit_hybrid_em` fits
+them to data with missing values and latent nodes; :func:`write_json` and
 :func:`read_json` keep networks of any node type in files."""
 
 from bayeskit.factors import CPD, Factor, Marginals
@@ -48,6 +49,7 @@ from bayeskit.networks.bif import BIFError, RenormalizedCPTWarning, read_bif, wr
 from bayeskit.networks.examples import example_network
 from bayeskit.networks.fitting import fit_em, fit_parameters, structural_em
 from bayeskit.networks.hybrid import HybridNetwork, merge_statistics
+from bayeskit.networks.hybrid_em import fit_hybrid_em
 from bayeskit.networks.json_format import NetworkJSONError, read_json, write_json
 from bayeskit.networks.network import BayesianNetwork
 from bayeskit.networks.xmlbif import XMLBIFError, read_xmlbif, write_xmlbif
@@ -82,6 +84,7 @@ __all__ = [
     "expected_counts",
     "family_score",
     "fit_em",
+    "fit_hybrid_em",
     "fit_parameters",
     "learn_structure",
     "learn_tree",

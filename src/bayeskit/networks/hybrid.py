@@ -27,6 +27,8 @@ from bayeskit.factors import CPD, LinearGaussianCPD
 from bayeskit.factors.gaussian import parent_columns
 from bayeskit.factors.states import state_codes
 from bayeskit.graphs import DAG
+from bayeskit.inference import HybridInference
+from bayeskit.inference.hybrid_estep import row_log_likelihood
 from bayeskit.learning import learn_structure
 from bayeskit.networks._hybrid_rules import (
     Distribution,
@@ -229,12 +231,14 @@ class HybridNetwork:
 
     def log_likelihood(self, data: pd.DataFrame, *, per_row: bool = False) -> float | np.ndarray:
         """``log p(row)`` summed over the rows (or per row): the sum of each node's log
-        density (log probability for a discrete node) given its parents.
+        density (log probability for a discrete node) given its parents. A row with values
+        missing scores ``log p(its observed values)``, the missing ones summed and integrated
+        out by exact inference (:class:`~bayeskit.inference.HybridInference`).
 
         Parameters
         ----------
         data : pandas.DataFrame
-            A column per node, no missing values.
+            A column per node (a missing value: None / NaN).
         per_row : bool, default=False
             Return each row's value instead of the sum.
 
@@ -245,29 +249,30 @@ class HybridNetwork:
         Raises
         ------
         ValueError
-            On a missing column or value, a value that is no state, or a continuous column
-            that is not numbers.
+            On a missing column, a value that is no state, or a continuous column that is not
+            numbers.
+        InferenceTooLarge
+            For rows with missing values, when the discrete nodes have more joint
+            configurations than exact hybrid inference enumerates.
 
         Examples
         --------
         >>> net = HybridNetwork(DAG(["x"]), [LinearGaussianCPD("x", [], 0.0, [], 1.0)])
         >>> net.log_likelihood(pd.DataFrame({"x": [0.0, 0.0]}), per_row=True).round(4).tolist()
         [-0.9189, -0.9189]
+        >>> net.log_likelihood(pd.DataFrame({"x": [0.0, None]}), per_row=True).round(4).tolist()
+        [-0.9189, 0.0]
         """
         columns = self._columns(data)
-        for node, values in columns.items():
-            gone = np.isnan(values) if values.dtype.kind == "f" else values < 0
-            if gone.any():
-                msg = (
-                    f"column {node!r} has a missing value (row {int(np.argmax(gone))}); "
-                    "log_likelihood needs complete rows"
+        gone = [np.isnan(v) if v.dtype.kind == "f" else v < 0 for v in columns.values()]
+        if any(g.any() for g in gone):
+            total = row_log_likelihood(HybridInference(self), columns)
+        else:
+            total = np.zeros(len(data))
+            for node in self.nodes:
+                total += self._cpds[node].log_density(
+                    columns[node], parent_columns(self._cpds[node], columns, len(data))
                 )
-                raise ValueError(msg)
-        total = np.zeros(len(data))
-        for node in self.nodes:
-            total += self._cpds[node].log_density(
-                columns[node], parent_columns(self._cpds[node], columns, len(data))
-            )
         return total if per_row else float(total.sum())
 
     def sample(self, n: int, seed: int | np.random.Generator | None = None) -> pd.DataFrame:
