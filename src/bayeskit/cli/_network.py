@@ -69,8 +69,8 @@ def _numeric_refusal(exc: Any) -> typer.BadParameter:
     NumericColumnError`), with the command line's ways out."""
     msg = (
         f"{exc.problem}: a network variable needs a few named states; bin it with --discretize "
-        f"equal-frequency:5 (or equal-width:N), or pass --categorical {exc.column} for a state "
-        "per value"
+        f"equal-frequency:5 (or equal-width:N), pass --categorical {exc.column} for a state "
+        "per value, or write a .json network (-o NET.json) to keep it a continuous node"
     )
     return typer.BadParameter(msg, param_hint="'DATA'")
 
@@ -144,19 +144,25 @@ def _is_xml(path: Path) -> bool:
     return any(part in (".xml", ".xmlbif", ".bifxml") for part in path.suffixes)
 
 
+def _is_json(path: Path) -> bool:
+    return ".json" in path.suffixes
+
+
 def _read_network(path: Path, hint: str = "'NETWORK'"):
-    """The network in a .bif or .xml file (either .gz), as every network command reads it: a
-    missing file or a directory refused as a bad ``hint``, a file that holds no network as one
-    line naming it (exit 1), never a traceback."""
-    from bayeskit.networks import read_bif, read_xmlbif
+    """The network in a .bif, .xml or .json file (any .gz), as every network command reads
+    it: a missing file or a directory refused as a bad ``hint``, a file that holds no network
+    as one line naming it (exit 1), never a traceback."""
+    from bayeskit.networks import read_bif, read_json, read_xmlbif
 
     if path.is_dir():
-        msg = f"{path} is a directory, not a network file (.bif or .xml, either .gz)"
+        msg = f"{path} is a directory, not a network file (.bif, .xml or .json, any .gz)"
         raise typer.BadParameter(msg, param_hint=hint)
     if not path.is_file():
         msg = f"file not found: {path}"
         raise typer.BadParameter(msg, param_hint=hint)
     try:
+        if _is_json(path):
+            return read_json(path)
         return (read_xmlbif if _is_xml(path) else read_bif)(path)
     except (ValueError, OSError) as exc:
         msg = f"{path} is no network file that can be read: {exc}"
@@ -171,15 +177,25 @@ def _listed(names: Any, most: int = 10) -> str:
 
 
 def _write_network(net: Any, path: Path) -> None:
-    from bayeskit.networks import write_bif, write_xmlbif
+    from bayeskit.networks import write_bif, write_json, write_xmlbif
 
-    (write_xmlbif if _is_xml(path) else write_bif)(net, path)
+    if _is_json(path):
+        write_json(net, path)
+    elif hasattr(net, "continuous_nodes"):
+        msg = (
+            f"{path}: BIF and XMLBIF hold discrete networks only, and this one has continuous "
+            "nodes; write it as JSON (-o NET.json)"
+        )
+        raise _fail(msg)
+    else:
+        (write_xmlbif if _is_xml(path) else write_bif)(net, path)
 
 
 _NetOut = Annotated[
     Path,
     typer.Option("--output", "-o", metavar="FILE", help="Network file to write: .bif, .xml "
-                 "(XMLBIF), either with .gz."),
+                 "(XMLBIF), or .json (any node type: numeric columns become continuous "
+                 "nodes), any with .gz."),
 ]  # fmt: skip
 _Estimator = Annotated[
     str,

@@ -24,6 +24,7 @@ from bayeskit.cli._app import (
 from bayeskit.cli._network import (
     _Alpha,
     _Estimator,
+    _is_json,
     _is_xml,
     _listed,
     _NetOut,
@@ -32,6 +33,7 @@ from bayeskit.cli._network import (
     _read_network,
     _write_network,
 )
+from bayeskit.cli.network_hybrid import _is_hybrid, fit_hybrid, hybrid_frame, learn_hybrid
 
 # --------------------------------------------------------------------------------------------
 # network learn
@@ -177,6 +179,28 @@ def network_learn(
                                 completions=completions, seed=seed)  # fmt: skip
     declared = _names(categorical)
     _check_discretize(discretize, chunksize)
+    if _is_json(output) and discretize is None and chunksize is None:
+        mixed = hybrid_frame(data, declared, ignore)
+        if mixed is not None:  # numeric columns: continuous nodes
+            if em or method not in ("hill-climb", "tree"):
+                msg = (
+                    f"{'--missing em' if em else searched_by} learns discrete networks only; "
+                    "DATA has numeric columns, which a .json network keeps continuous (bin "
+                    "them with --discretize for a discrete network)"
+                )
+                raise _fail(msg)
+            net = learn_hybrid(
+                mixed[0], mixed[1], method=method, score=score, estimator=estimator,
+                alpha=alpha, max_parents=max_parents, tabu=tabu, start=start,
+            )  # fmt: skip
+            with _refusals():
+                _write_network(net, output)
+            _out().print(
+                f"learned a network of {len(net.nodes)} nodes ({len(mixed[1])} continuous) and "
+                f"{len(net.dag.edges)} edges ({net.n_parameters} parameters) from "
+                f"{len(mixed[0])} rows; saved to {escape(str(output))}"
+            )
+            return
     frame, options, binned, holes, source = _learn_data(
         data, output, chunksize=chunksize, max_distinct_rows=max_distinct_rows,
         declared=declared, discretize=discretize, ignore=ignore, em=em,
@@ -286,11 +310,11 @@ def _learn_data(
         msg = "--max-distinct-rows goes with --chunksize (DATA read whole is held anyway)"
         raise _fail(msg)
     frame, binned = _network_data(data, categorical=declared, discretize=discretize, ignore=ignore)
-    if binned and not _is_xml(output):
+    if binned and not (_is_xml(output) or _is_json(output)):
         msg = (
             f"--discretize binned {', '.join(binned)}: their states are intervals such as "
             f"{frame[binned[0]].cat.categories[0]!r}, which BIF cannot hold (names are "
-            "single words); write XMLBIF (-o FILE.xml)"
+            "single words); write XMLBIF (-o FILE.xml) or JSON (-o FILE.json)"
         )
         raise _fail(msg)
     holes = {str(c): int(n) for c, n in frame.isna().sum().items() if n}
@@ -452,6 +476,18 @@ def network_fit(
         raise _fail(msg)
     given = _read_network(structure, "'--structure'")
     frame, _ = _network_data(data, check=False, ignore=ignore)  # the states are the file's
+    if _is_hybrid(given):
+        with _refusals():
+            net, how = fit_hybrid(
+                given, frame, method=method, estimator=estimator, alpha=alpha,
+                from_file=from_file, max_iter=max_iter, tol=tol, restarts=restarts, seed=seed,
+            )  # fmt: skip
+            _write_network(net, output)
+        _out().print(
+            f"fitted {len(net.nodes)} distributions ({net.n_parameters} parameters) on "
+            f"{len(frame)} rows{how}; saved to {escape(str(output))}"
+        )
+        return
     states = {n: given.states(n) for n in given.nodes}
     latent, observed, holes = _fit_coverage(given, frame, data, structure)
     if method == "auto":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -21,17 +21,18 @@ from bayeskit.cli._app import (
     pd,
 )
 from bayeskit.cli._network import _read_network
+from bayeskit.cli.network_hybrid import _is_hybrid, query_hybrid, show_rows
 
 
 @network_app.command("show")
 def network_show(
-    network: Annotated[Path, typer.Argument(metavar="NETWORK", help="A .bif or .xml file.")],
+    network: Annotated[Path, typer.Argument(metavar="NETWORK", help="A .bif, .xml or .json file.")],
     plot: Annotated[
         Path | None,
         typer.Option("--plot", metavar="PNG", help="Also draw the DAG to this image."),
     ] = None,
 ) -> None:
-    """Summarise a network file: its size and each node's states and parents."""
+    """Summarise a network file: its size and each node's kind, states and parents."""
     with _refusals():
         net = _read_network(network)
     dag = net.dag
@@ -41,14 +42,7 @@ def network_show(
         f"{net.n_parameters} parameters, max in-degree {max(degrees, default=0)}, "
         f"roots: {escape(', '.join(map(str, dag.roots())))}"
     )
-    frame = pd.DataFrame(
-        {
-            "node": [str(n) for n in dag.nodes],
-            "states": [len(net.states(n)) for n in dag.nodes],
-            "parents": [", ".join(map(str, dag.parents(n))) for n in dag.nodes],
-        }
-    )
-    _emit(frame, "table", "nodes")
+    _emit(show_rows(net), "table", "nodes")
     if plot is not None:
         with _refusals():
             import matplotlib
@@ -66,7 +60,7 @@ def network_show(
 
 @network_app.command("query")
 def network_query(
-    network: Annotated[Path, typer.Argument(metavar="NETWORK", help="A .bif or .xml file.")],
+    network: Annotated[Path, typer.Argument(metavar="NETWORK", help="A .bif, .xml or .json file.")],
     target: Annotated[
         list[str] | None,
         typer.Option(
@@ -78,7 +72,11 @@ def network_query(
     ] = None,
     evidence: Annotated[
         str | None,
-        typer.Option("--evidence", "-e", help="Observed states: NODE=STATE,NODE=STATE,..."),
+        typer.Option(
+            "--evidence",
+            "-e",
+            help="Observed states: NODE=STATE,NODE=STATE,... (a number for a continuous node).",
+        ),
     ] = None,
     map_: Annotated[
         bool,
@@ -103,7 +101,7 @@ def network_query(
 ) -> None:
     """Exact posterior of each --target node given the --evidence, and P(e) (variable
     elimination or a junction tree, whichever costs less); with --map, the most probable joint
-    state instead.
+    state instead. A continuous node's posterior is its mean and standard deviation.
 
     Evidence of probability zero under the network has no posterior: it is refused (exit 1).
     """
@@ -112,13 +110,20 @@ def network_query(
         msg = "name a node to give the posterior of (--target NODE), or pass --map"
         raise typer.BadParameter(msg, param_hint="'--target'")
     observed = _evidence_pairs(evidence)
+    with _refusals():
+        net = _read_network(network)
+    if _is_hybrid(net):
+        if map_:
+            msg = "--map answers discrete networks only; this one has continuous nodes"
+            raise _fail(msg)
+        query_hybrid(net, list(target or ()), observed, fmt)
+        return
     if map_:
-        _map_query(network, target or None, observed, fmt, max_cells)
+        _map_query(net, target or None, observed, fmt, max_cells)
         return
     with _refusals():
         from bayeskit.networks import ExactInference
 
-        net = _read_network(network)
         exact = ExactInference(net, max_cells=max_cells)
         log_pe = exact.probability_of_evidence(observed, log=True) if observed else 0.0
         rows = []
@@ -152,7 +157,7 @@ def _evidence_pairs(evidence: str | None) -> dict[str, str]:
     return observed
 
 
-def _map_query(network: Path, targets: list[str] | None, observed: dict[str, str],
+def _map_query(net: Any, targets: list[str] | None, observed: dict[str, str],
                fmt: str, max_cells: int) -> None:  # fmt: skip
     """``network query --map``: the most probable joint state of ``targets`` (every unobserved
     node when None: MPE) given ``observed``, by variable elimination, with its probability
@@ -160,7 +165,6 @@ def _map_query(network: Path, targets: list[str] | None, observed: dict[str, str
     with _refusals():
         from bayeskit.networks import VariableElimination
 
-        net = _read_network(network)
         engine = VariableElimination(net, max_cells=max_cells)
         log_pe = engine.probability_of_evidence(observed, log=True) if observed else 0.0
         result = engine.map_query(targets, observed)  # refuses evidence of probability zero

@@ -202,6 +202,19 @@ class HybridNetwork:
             raise ValueError(msg)
         return tuple(cpd.states[node])
 
+    @property
+    def n_parameters(self) -> int:
+        """Free parameters: ``(r - 1) q`` for a table (``r`` states, ``q`` parent
+        configurations), ``(k + 2) q`` for a regression on ``k`` continuous parents (intercept,
+        slopes and variance per configuration of its discrete parents)."""
+        total = 0
+        for cpd in self._cpds.values():
+            if isinstance(cpd, CPD):
+                total += cpd.values.size // cpd.values.shape[-1] * (cpd.values.shape[-1] - 1)
+            else:
+                total += cpd.variance.size * (len(cpd.continuous_parents) + 2)
+        return total
+
     def __repr__(self) -> str:
         return (
             f"HybridNetwork({len(self.nodes)} nodes: {len(self.discrete_nodes)} discrete, "
