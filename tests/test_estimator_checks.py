@@ -12,11 +12,14 @@ from __future__ import annotations
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from bayeskit.classifiers import MODELS, KNNBayes
+from bayeskit.classifiers import MODELS, CLGClassifier, KNNBayes
 
 ESTIMATORS = [model() for model in MODELS.values()] + [
     # distance votes, shared ties (tree index) and standardised features
     KNNBayes(weights="distance", ties="share", scale="standard"),
+    # numeric features kept continuous: a tree, and up to two parents each
+    CLGClassifier(),
+    CLGClassifier(structure="kdb", k=2),
 ]
 
 #: {estimator class name: {check name: reason}}

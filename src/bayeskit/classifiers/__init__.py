@@ -8,6 +8,7 @@ registry :data:`bayeskit._models.MODEL_CLASSES`; the CLI, ``compare`` and the mo
 from bayeskit._models import MODEL_CLASSES
 from bayeskit.classifiers._base import BayesClassifier
 from bayeskit.classifiers.aode import AODE, AnDE
+from bayeskit.classifiers.clg import CLGClassifier
 from bayeskit.classifiers.eskdb import SelectiveKDBEnsemble
 from bayeskit.classifiers.event_models import BernoulliNaiveBayes, MultinomialNaiveBayes
 from bayeskit.classifiers.full_bayes import FullBayes
@@ -34,6 +35,7 @@ __all__ = [
     "AnDE",
     "BayesClassifier",
     "BernoulliNaiveBayes",
+    "CLGClassifier",
     "FullBayes",
     "KNNBayes",
     "MultinomialNaiveBayes",
