@@ -118,3 +118,13 @@ def test_labels_weights_unknown_categories_and_refusals():
                                   model.predict_proba(X))  # fmt: skip
     with pytest.raises(ValueError, match="infinite value"):
         model.predict_proba(X.assign(x0=np.inf))
+
+
+def test_tan_and_kdb_on_unbinned_numbers_point_to_the_continuous_models():
+    from bayeskit.classifiers import KDB, TAN
+    from bayeskit.exceptions import SchemaError
+
+    X, y = chain_data(60, seed=8)
+    for model, kind in ((TAN(discretize=None), "tan"), (KDB(discretize=None), "kdb")):
+        with pytest.raises(SchemaError, match=rf"CLGClassifier\(structure='{kind}'\)"):
+            model.fit(X[["x0", "x1"]], y)

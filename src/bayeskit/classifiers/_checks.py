@@ -137,4 +137,7 @@ def require_categorical(model: Any, enc: Encoded) -> None:
             f"{names} need binning: pass discretize='mdl' (the default), 'equal-width' or "
             "'equal-frequency', or declare them categorical"
         )
+        kind = {"TAN": "tan", "KDB": "kdb"}.get(type(model).__name__)
+        if kind is not None:  # the same structure exists with numeric features kept continuous
+            msg += f"; CLGClassifier(structure={kind!r}) keeps them continuous"
         raise SchemaError(msg)
