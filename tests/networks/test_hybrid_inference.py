@@ -11,6 +11,7 @@ from bayeskit.factors import CPD, InferenceTooLarge, LinearGaussianCPD
 from bayeskit.graphs import DAG
 from bayeskit.inference import hybrid
 from bayeskit.networks import (
+    BayesianNetwork,
     ExactInference,
     GaussianInference,
     HybridNetwork,
@@ -156,3 +157,57 @@ def test_likelihood_weighting_converges_to_the_exact_posterior():
     ])  # fmt: skip
     with pytest.raises(ZeroProbabilityEvidence):
         hybrid_likelihood_weighting(zero, "x", {"a": "off"}, n_samples=100, seed=0)
+
+
+def _long_chain(m: int, seed: int) -> HybridNetwork:
+    """``m`` binary discrete nodes in a chain; x given d3, y given x and d7, z given y: only
+    two discrete nodes are parents of continuous ones."""
+    rng = np.random.default_rng(seed)
+    names = [f"d{i}" for i in range(m)]
+    states = {n: ["lo", "hi"] for n in names}
+    cpds = [CPD("d0", [], rng.dirichlet([2.0, 2.0]), states)]
+    cpds += [CPD(names[i], [names[i - 1]], rng.dirichlet([2.0, 2.0], size=2), states)
+             for i in range(1, m)]  # fmt: skip
+    cpds += [
+        LinearGaussianCPD("x", ["d3"], [-1.0, 1.5], [[], []], [1.0, 0.5], states),
+        LinearGaussianCPD("y", ["d7", "x"], [0.0, 2.0], [[1.0], [-0.5]], [0.3, 0.8], states),
+        LinearGaussianCPD("z", ["y"], 1.0, [2.0], 1.0, states),
+    ]
+    edges = [(names[i - 1], names[i]) for i in range(1, m)]
+    edges += [("d3", "x"), ("d7", "y"), ("x", "y"), ("y", "z")]
+    return HybridNetwork(DAG([*names, "x", "y", "z"], edges=edges), cpds)
+
+
+def test_discrete_nodes_off_the_continuous_part_are_summed_out_not_enumerated():
+    from bayeskit.inference.hybrid_estep import row_log_likelihood
+
+    net = _long_chain(12, seed=0)  # 4,096 configurations: the full enumeration as reference
+    engine = hybrid.HybridInference(net)
+    evidence = {"z": 2.5, "d11": "hi", "x": 0.3}
+    columns = {n: np.array([np.nan]) for n in net.continuous_nodes}
+    columns |= {n: np.array([-1]) for n in net.discrete_nodes}
+    for node, value in evidence.items():
+        columns[node] = np.array([net.states(node).index(value)] if node in net.discrete_nodes
+                                 else [value])  # fmt: skip
+    log_pe = row_log_likelihood(net, columns)[0]
+    assert engine.log_probability_of_evidence(evidence) == pytest.approx(log_pe, abs=1e-9)
+    post = engine.query(["d0", "d7"], evidence)  # one enumerated node, one summed out
+    for i in range(2):
+        for j in range(2):
+            both = dict(columns) | {"d0": np.array([i]), "d7": np.array([j])}
+            want = np.exp(row_log_likelihood(net, both)[0] - log_pe)
+            assert post.values[i, j] == pytest.approx(want, abs=1e-9)
+    # 2**24 configurations of the discrete nodes: refused by full enumeration, not here
+    big = _long_chain(24, seed=1)
+    with pytest.raises(InferenceTooLarge):
+        hybrid.Configurations(big)
+    table = hybrid.HybridInference(big).query(["d0"], {"d23": "hi"})
+    discrete = [big.cpd(n) for n in big.discrete_nodes]
+    part = BayesianNetwork(DAG(list(big.discrete_nodes), edges=[
+        (u, v) for u, v in big.dag.edges if v in big.discrete_nodes]),
+        {c.variable: c.values for c in discrete},
+        states={n: ["lo", "hi"] for n in big.discrete_nodes})  # fmt: skip
+    want = ExactInference(part).query(["d0"], {"d23": "hi"})
+    np.testing.assert_allclose(table.values, want.values, atol=1e-12)
+    mix = hybrid.HybridInference(big).query(["x"], {"z": 1.0, "d20": "lo"})
+    assert mix.weights.sum() == pytest.approx(1.0)

@@ -33,6 +33,8 @@ from scipy import special
 
 from bayeskit.factors import Factor
 from bayeskit.factors.limits import InferenceTooLarge
+from bayeskit.graphs import DAG
+from bayeskit.inference.elimination import VariableElimination
 from bayeskit.inference.evidence import (
     ZeroProbabilityEvidence,
     continuous_value,
@@ -40,7 +42,7 @@ from bayeskit.inference.evidence import (
 )
 from bayeskit.inference.gaussian import _Plan, joint_form, log_evidence
 
-__all__ = ["MAX_CONFIGURATIONS", "HybridInference", "MixturePosterior"]
+__all__ = ["MAX_CONFIGURATIONS", "Configurations", "HybridInference", "MixturePosterior"]
 
 #: The most configurations of the discrete nodes the engine enumerates.
 MAX_CONFIGURATIONS = 1 << 16
@@ -102,8 +104,110 @@ class MixturePosterior:
         return pd.DataFrame({"mean": self.mean, "std": std}, index=list(self.variables))
 
 
+class _DiscretePart:
+    """The discrete nodes of a CLG network as the discrete engines read a network (no
+    discrete node has a continuous parent, so they form a network of their own)."""
+
+    def __init__(self, network: Any, nodes: list):
+        self.nodes = tuple(nodes)
+        self.dag = DAG(nodes, edges=[(u, v) for u, v in network.dag.edges if v in set(nodes)])
+        self._cpds = {n: network.cpd(n) for n in nodes}
+
+    def states(self, node: Any) -> tuple:
+        return tuple(self._cpds[node].states[node])
+
+    def cardinality(self, node: Any) -> int:
+        return len(self.states(node))
+
+    def cpt(self, node: Any) -> np.ndarray:
+        return self._cpds[node].values
+
+
+class Configurations:
+    """Configurations of some discrete nodes of a conditional linear Gaussian network
+    (``over``: every discrete node by default), each with the canonical form of the continuous
+    nodes at it (their regressions at its configuration of their discrete parents, which must
+    all be in ``over``); with every discrete node, each configuration's log prior too (the
+    product of the tables).
+
+    Parameters
+    ----------
+    network : HybridNetwork
+    over : sequence, optional
+        The discrete nodes enumerated, in the network's order.
+
+    Raises
+    ------
+    InferenceTooLarge
+        When ``over`` has more than :data:`MAX_CONFIGURATIONS` configurations.
+
+    Examples
+    --------
+    >>> from bayeskit.factors import CPD
+    >>> from bayeskit.graphs import DAG
+    >>> from bayeskit.networks import HybridNetwork
+    >>> net = HybridNetwork(DAG(["a"]), [CPD("a", [], [0.25, 0.75], {"a": ["x", "y"]})])
+    >>> Configurations(net).codes.tolist(), np.exp(Configurations(net).log_prior).tolist()
+    ([[0], [1]], [0.25, 0.75])
+    """
+
+    def __init__(self, network: Any, over: Sequence[Any] | None = None):
+        self.nodes = tuple(network.nodes)
+        self.discrete = [n for n in self.nodes if not network.is_continuous(n)]
+        self.continuous = [n for n in self.nodes if network.is_continuous(n)]
+        self.states = {n: tuple(network.states(n)) for n in self.discrete}
+        self.cpds = {n: network.cpd(n) for n in self.nodes}
+        self.over = list(self.discrete if over is None else over)
+        cards = [len(self.states[n]) for n in self.over]
+        count = int(np.prod(cards, dtype=float)) if cards else 1
+        if count > MAX_CONFIGURATIONS:
+            what = "discrete nodes" if over is None else "discrete parents of continuous nodes"
+            msg = (
+                f"the {len(cards)} {what} have {count:,} joint configurations; exact hybrid "
+                f"inference enumerates at most {MAX_CONFIGURATIONS:,}"
+            )
+            raise InferenceTooLarge(msg)
+        codes = np.indices(cards).reshape(len(cards), -1).T if cards else np.zeros((1, 0))
+        self.codes = codes.astype(np.intp)
+        at = {n: i for i, n in enumerate(self.over)}
+        self.log_prior = None
+        if over is None:
+            self.log_prior = np.zeros(len(self.codes))
+            for node in self.discrete:
+                cpd = network.cpd(node)
+                family = [at[v] for v in (*cpd.parents, node)]
+                with np.errstate(divide="ignore"):
+                    self.log_prior += np.log(cpd.values[tuple(self.codes[:, family].T)])
+        self.forms, self.form_of = self._continuous_forms(at)
+
+    def _continuous_forms(self, at: Mapping) -> tuple[list, np.ndarray]:
+        """The canonical form ``(K, h, g)`` of the continuous nodes for each distinct
+        configuration of their discrete parents, and each configuration's form."""
+        index = {v: i for i, v in enumerate(self.continuous)}
+        factors = [self.cpds[v].to_factor() for v in self.continuous]
+        keyed = sorted({at[p] for f in factors for p in f.discrete})
+        keys, form_of = np.unique(self.codes[:, keyed], axis=0, return_inverse=True)
+        forms = []
+        for key in keys:
+            codes = dict(zip(keyed, key, strict=True))
+            configs = [
+                int(np.ravel_multi_index([codes[at[p]] for p in f.discrete], f.cardinalities))
+                if f.discrete
+                else 0
+                for f in factors
+            ]
+            forms.append(joint_form(factors, configs, index))
+        return forms, form_of.ravel()
+
+
 class HybridInference:
     """Exact posteriors of a conditional linear Gaussian network.
+
+    The configurations enumerated are those of the discrete parents of continuous nodes
+    (each fixes the continuous nodes' joint Gaussian); the other discrete nodes are summed out
+    by variable elimination on the discrete part of the network (which no continuous node
+    points into), so a network may have many discrete nodes as long as few of them are parents
+    of continuous ones.
 
     Parameters
     ----------
@@ -113,8 +217,8 @@ class HybridInference:
     Raises
     ------
     InferenceTooLarge
-        When the discrete nodes have more than :data:`MAX_CONFIGURATIONS` joint
-        configurations.
+        When the discrete parents of continuous nodes have more than
+        :data:`MAX_CONFIGURATIONS` joint configurations.
 
     Examples
     --------
@@ -139,77 +243,70 @@ class HybridInference:
         self.nodes = tuple(network.nodes)
         self._discrete = [n for n in self.nodes if not network.is_continuous(n)]
         self._continuous = [n for n in self.nodes if network.is_continuous(n)]
-        self._states = {n: tuple(network.states(n)) for n in self._discrete}
-        self._cpds = {n: network.cpd(n) for n in self.nodes}
-        cards = [len(self._states[n]) for n in self._discrete]
-        count = int(np.prod(cards, dtype=float)) if cards else 1
-        if count > MAX_CONFIGURATIONS:
-            msg = (
-                f"the {len(cards)} discrete nodes have {count:,} joint configurations; exact "
-                f"hybrid inference enumerates at most {MAX_CONFIGURATIONS:,}"
-            )
-            raise InferenceTooLarge(msg)
-        self._codes = np.indices(cards).reshape(len(cards), -1).T if cards else np.zeros((1, 0))
-        self._codes = self._codes.astype(np.intp)
-        at = {n: i for i, n in enumerate(self._discrete)}
-        self._log_prior = np.zeros(len(self._codes))
-        for node in self._discrete:
-            cpd = network.cpd(node)
-            family = [at[v] for v in (*cpd.parents, node)]
-            with np.errstate(divide="ignore"):
-                self._log_prior += np.log(cpd.values[tuple(self._codes[:, family].T)])
-        self._forms, self._form_of = self._continuous_forms(network, at)
-
-    def _continuous_forms(self, network: Any, at: Mapping) -> tuple[list, np.ndarray]:
-        """The canonical form ``(K, h, g)`` of the continuous nodes for each distinct
-        configuration of their discrete parents, and each configuration's form."""
-        index = {v: i for i, v in enumerate(self._continuous)}
-        factors = [network.cpd(v).to_factor() for v in self._continuous]
-        keyed = sorted({at[p] for f in factors for p in f.discrete})
-        keys, form_of = np.unique(self._codes[:, keyed], axis=0, return_inverse=True)
-        forms = []
-        for key in keys:
-            codes = dict(zip(keyed, key, strict=True))
-            configs = [
-                int(np.ravel_multi_index([codes[at[p]] for p in f.discrete], f.cardinalities))
-                if f.discrete
-                else 0
-                for f in factors
-            ]
-            forms.append(joint_form(factors, configs, index))
-        return forms, form_of.ravel()
+        parents = {p for v in self._continuous for p in network.cpd(v).discrete_parents}
+        self._configs = Configurations(network, [n for n in self._discrete if n in parents])
+        self._states = self._configs.states
+        self._tables = None
+        if self._discrete:  # the discrete part: a network of its own (no continuous parent)
+            part: Any = _DiscretePart(network, self._discrete)  # read as a network is
+            self._tables = VariableElimination(part)
 
     # ------------------------------------------------------------------ evidence
 
-    def _split(self, evidence: Mapping | None) -> tuple[np.ndarray, list[int], np.ndarray]:
-        """The configurations that agree with the discrete evidence, and the continuous
-        evidence as positions among the continuous nodes (sorted) and values."""
-        keep = np.ones(len(self._codes), dtype=bool)
+    def _split(self, evidence: Mapping | None) -> tuple[dict, list[int], np.ndarray]:
+        """The discrete evidence as node -> state name, and the continuous evidence as
+        positions among the continuous nodes (sorted) and values."""
+        discrete: dict[Any, str] = {}
         cont: dict[int, float] = {}
         for node, value in (evidence or {}).items():
             if node in self._states:
-                code = discrete_code(node, value, self._states[node])
-                keep &= self._codes[:, self._discrete.index(node)] == code
+                discrete[node] = self._states[node][discrete_code(node, value, self._states[node])]
             elif node in self._continuous:
                 cont[self._continuous.index(node)] = continuous_value(node, value)
             else:
                 msg = f"evidence variable {node!r} is no node of the network"
                 raise ValueError(msg)
         order = sorted(cont)
-        return np.flatnonzero(keep), order, np.array([cont[i] for i in order])
+        return discrete, order, np.array([cont[i] for i in order])
 
-    def _weights(self, evidence: Mapping | None):
-        """Each agreeing configuration's ``log p(d, e)``, the plans of its form, and the
-        continuous evidence."""
-        configs, order, values = self._split(evidence)
+    def _weights(self, evidence: Mapping | None, extra: Sequence[Any] = ()):
+        """``log p(c, q, e)`` for each enumerated configuration ``c`` that agrees with the
+        discrete evidence (rows) and each configuration ``q`` of the ``extra`` discrete nodes
+        not enumerated (further axes); the agreeing configurations, the plans of their forms,
+        the continuous evidence and the ``extra`` nodes on the axes."""
+        discrete, order, values = self._split(evidence)
+        conf = self._configs
+        keep = np.ones(len(conf.codes), dtype=bool)
+        for j, node in enumerate(conf.over):
+            if node in discrete:
+                keep &= conf.codes[:, j] == self._states[node].index(discrete[node])
+        configs = np.flatnonzero(keep)
+        free = [j for j, n in enumerate(conf.over) if n not in discrete]
+        axes = [n for n in extra if n not in conf.over]
+        log_table = self._discrete_part([conf.over[j] for j in free] + axes, discrete)
+        log_table = log_table[tuple(conf.codes[np.ix_(configs, np.array(free, dtype=np.intp))].T)]
         plans: dict[int, _Plan] = {}
-        log_e = np.empty(len(self._forms))
-        for f in np.unique(self._form_of[configs]):
-            K, h, g = self._forms[f]
+        log_e = np.empty(len(conf.forms))
+        for f in np.unique(conf.form_of[configs]):
+            K, h, g = conf.forms[f]
             plans[int(f)] = _Plan(K, h, np.array(order, dtype=np.intp))
             log_e[f] = log_evidence(K, h, g, plans[int(f)], values[None, :])[0]
-        log_w = self._log_prior[configs] + log_e[self._form_of[configs]]
-        return configs, log_w, plans, values
+        shape = (len(configs),) + (1,) * len(axes)
+        log_w = log_table + log_e[conf.form_of[configs]].reshape(shape)
+        return configs, log_w, plans, values, axes
+
+    def _discrete_part(self, variables: list, evidence: dict) -> np.ndarray:
+        """``log P(variables, discrete evidence)`` as a table over ``variables``."""
+        if self._tables is None:
+            return np.zeros(())
+        with np.errstate(divide="ignore"):
+            log_pe = self._tables.probability_of_evidence(evidence, log=True) if evidence else 0.0
+            if not np.isfinite(log_pe):
+                shape = [len(self._states[v]) for v in variables]
+                return np.full(shape, -np.inf)
+            if not variables:
+                return np.array(log_pe)
+            return np.log(self._tables.query(variables, evidence).values) + log_pe
 
     # ------------------------------------------------------------------ questions
 
@@ -242,8 +339,8 @@ class HybridInference:
         >>> round(float(np.exp(HybridInference(net).log_probability_of_evidence({"a": "y"}))), 2)
         0.75
         """
-        _, log_w, _, _ = self._weights(evidence)
-        return float(special.logsumexp(log_w)) if len(log_w) else -np.inf
+        log_w = self._weights(evidence)[1]
+        return float(special.logsumexp(log_w)) if log_w.size else -np.inf
 
     def query(self, variables: Any, evidence: Mapping | None = None) -> Factor | MixturePosterior:
         """The joint posterior of discrete ``variables`` (a :class:`~bayeskit.factors.Factor`)
@@ -291,25 +388,39 @@ class HybridInference:
         if len(kinds) > 1:
             msg = "a query asks either discrete or continuous variables; ask each kind apart"
             raise ValueError(msg)
-        configs, log_w, plans, values = self._weights(evidence)
-        total = special.logsumexp(log_w) if len(log_w) else -np.inf
+        discrete = kinds == {True}
+        configs, log_w, plans, values, axes = self._weights(evidence, variables if discrete else ())
+        total = special.logsumexp(log_w) if log_w.size else -np.inf
         if not np.isfinite(total):
             msg = "the evidence has probability 0 under the network"
             raise ZeroProbabilityEvidence(msg, dict(evidence or {}))
         post = np.exp(log_w - total)
-        if kinds == {True}:
-            return self._discrete_posterior(list(variables), configs, post)
+        if discrete:
+            return self._discrete_posterior(list(variables), configs, post, axes)
         return self._mixture(list(variables), configs, post, plans, values)
 
-    def _discrete_posterior(self, variables: list, configs: np.ndarray, post: np.ndarray):
-        cols = np.array([self._discrete.index(v) for v in variables], dtype=np.intp)
-        shape = [len(self._states[v]) for v in variables]
-        flat = np.ravel_multi_index(tuple(self._codes[np.ix_(configs, cols)].T), shape)
-        table = np.bincount(flat, weights=post, minlength=int(np.prod(shape))).reshape(shape)
-        return Factor(variables, table, {v: list(self._states[v]) for v in variables})
+    def _discrete_posterior(self, variables: list, configs, post: np.ndarray, axes: list):
+        """The table over ``variables`` from ``post`` (agreeing configurations by the
+        ``axes`` nodes): the enumerated ones read from the configurations' codes, the others
+        on their axes."""
+        conf = self._configs
+        keyed = [v for v in variables if v in conf.over]
+        cols = [conf.over.index(v) for v in keyed]
+        shape_k = [len(self._states[v]) for v in keyed]
+        flat = np.zeros(len(configs), dtype=np.intp)
+        if keyed:
+            flat = np.ravel_multi_index(tuple(conf.codes[np.ix_(configs, cols)].T), shape_k)
+        size_k = int(np.prod(shape_k)) if keyed else 1
+        rest = post.reshape(len(configs), -1)  # the axes flattened
+        table = np.zeros((size_k, rest.shape[1]))
+        np.add.at(table, flat, rest)
+        order = keyed + axes
+        full = table.reshape([*shape_k, *[len(self._states[v]) for v in axes]])
+        full = np.transpose(full, [order.index(v) for v in variables])
+        return Factor(variables, full, {v: list(self._states[v]) for v in variables})
 
     def _mixture(self, variables: list, configs, post, plans, values) -> MixturePosterior:
-        forms = self._form_of[configs]
+        forms = self._configs.form_of[configs]
         ids = np.unique(forms)
         weights = np.array([post[forms == f].sum() for f in ids])
         means, covs = [], []

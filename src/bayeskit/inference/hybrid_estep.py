@@ -15,10 +15,10 @@ same for every row of a missingness pattern). So
   ``E[v v^T] = E[v] E[v]^T + Cov[v]``.
 
 Rows are grouped by which nodes they observe (one Cholesky factor per group and distinct
-regression configuration), and the configurations are enumerated as :class:`HybridInference`
-enumerates them. The moments are accumulated about the observed columns' means and returned as
-:class:`~bayeskit.stats.ScatterMoments` about their own means, so large offsets cost no
-precision.
+regression configuration), and every configuration of the discrete nodes is enumerated
+(:class:`~bayeskit.inference.hybrid.Configurations`). The moments are accumulated about the
+observed columns' means and returned as :class:`~bayeskit.stats.ScatterMoments` about their own
+means, so large offsets cost no precision.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from bayeskit.inference.evidence import ZeroProbabilityEvidence
-from bayeskit.inference.hybrid import HybridInference
+from bayeskit.inference.hybrid import Configurations
 from bayeskit.stats import ScatterMoments
 
 __all__ = ["ObservedRows", "expected_statistics", "row_log_likelihood"]
@@ -39,14 +39,14 @@ __all__ = ["ObservedRows", "expected_statistics", "row_log_likelihood"]
 BLOCK_CELLS = 1 << 20
 
 
-def row_log_likelihood(engine: HybridInference, columns: Mapping[Any, np.ndarray]) -> np.ndarray:
+def row_log_likelihood(network: Any, columns: Mapping[Any, np.ndarray]) -> np.ndarray:
     """Each row's ``log p(observed values)``: the missing values summed (discrete) and
     integrated (continuous) out.
 
     Parameters
     ----------
-    engine : HybridInference
-        The network's engine.
+    network : HybridNetwork or Configurations
+        The network (or its enumerated configurations, :class:`Configurations`).
     columns : mapping
         Node -> its values: state codes (-1 missing) for a discrete node, float64 (NaN
         missing) for a continuous one.
@@ -64,14 +64,15 @@ def row_log_likelihood(engine: HybridInference, columns: Mapping[Any, np.ndarray
     >>> net = HybridNetwork(DAG(edges=[("x", "y")]), [LinearGaussianCPD("x", [], 0.0, [], 1.0),
     ...                     LinearGaussianCPD("y", ["x"], 0.0, [1.0], 1.0)])
     >>> rows = {"x": np.array([0.0, np.nan]), "y": np.array([np.nan, 0.0])}
-    >>> row_log_likelihood(HybridInference(net), rows).round(4).tolist()  # N(0, 1), N(0, 2)
+    >>> row_log_likelihood(net, rows).round(4).tolist()  # N(0, 1), N(0, 2)
     [-0.9189, -1.2655]
     """
-    return _Pass(engine, _rows(engine, columns, None), moments=False).run()
+    conf = _configurations(network)
+    return _Pass(conf, _rows(conf, columns, None), moments=False).run()
 
 
 def expected_statistics(
-    engine: HybridInference, columns: Mapping[Any, np.ndarray] | ObservedRows, weights: Any = None
+    network: Any, columns: Mapping[Any, np.ndarray] | ObservedRows, weights: Any = None
 ) -> tuple[dict[Any, Any], np.ndarray]:
     """Every node's expected family statistic given the rows' observed values (EM's E-step):
     expected counts for a discrete node, expected scatter moments for a continuous one, shaped
@@ -80,8 +81,8 @@ def expected_statistics(
 
     Parameters
     ----------
-    engine : HybridInference
-        The network's engine (its current parameters).
+    network : HybridNetwork or Configurations
+        The network at its current parameters (or its enumerated configurations).
     columns : mapping or ObservedRows
         Node -> its values: state codes (-1 missing) for a discrete node, float64 (NaN
         missing) for a continuous one; or the rows grouped once (:class:`ObservedRows`, with
@@ -110,12 +111,12 @@ def expected_statistics(
     >>> from bayeskit.networks import HybridNetwork
     >>> net = HybridNetwork(DAG(edges=[("x", "y")]), [LinearGaussianCPD("x", [], 0.0, [], 1.0),
     ...                     LinearGaussianCPD("y", ["x"], 0.0, [1.0], 1.0)])
-    >>> stats, _ = expected_statistics(HybridInference(net), {"x": np.array([np.nan]),
-    ...                                                       "y": np.array([2.0])})
+    >>> stats, _ = expected_statistics(net, {"x": np.array([np.nan]), "y": np.array([2.0])})
     >>> stats["y"].mean.tolist(), stats["y"].scatter[0].tolist()
     ([[1.0, 2.0]], [[0.5, 0.0], [0.0, 0.0]])
     """
-    p = _Pass(engine, _rows(engine, columns, weights), moments=True)
+    conf = _configurations(network)
+    p = _Pass(conf, _rows(conf, columns, weights), moments=True)
     ll = p.run()
     return p.statistics(), ll
 
@@ -130,8 +131,7 @@ class ObservedRows:
         Node -> its values: state codes (-1 missing) for a discrete node, float64 (NaN
         missing) for a continuous one.
     discrete, continuous : sequence
-        The network's discrete and continuous nodes, in the engine's order
-        (:class:`HybridInference` takes them in the network's order of nodes).
+        The network's discrete and continuous nodes, in the network's order of nodes.
     weights : array-like of shape (n_rows,), optional
         Non-negative row weights.
 
@@ -201,35 +201,39 @@ class _Conditional:
         return self.base[None, :] + (values - self.centre) @ self.gain.T
 
 
-def _rows(engine: HybridInference, rows: Any, weights: Any) -> ObservedRows:
+def _configurations(network: Any) -> Configurations:
+    return network if isinstance(network, Configurations) else Configurations(network)
+
+
+def _rows(engine: Any, rows: Any, weights: Any) -> ObservedRows:
     if isinstance(rows, ObservedRows):
-        if (rows.discrete, rows.continuous) != (tuple(engine._discrete), tuple(engine._continuous)):
+        if (rows.discrete, rows.continuous) != (tuple(engine.discrete), tuple(engine.continuous)):
             msg = "the rows were grouped for another network's nodes"
             raise ValueError(msg)
         return rows
-    return ObservedRows(rows, engine._discrete, engine._continuous, weights)
+    return ObservedRows(rows, engine.discrete, engine.continuous, weights)
 
 
 class _Pass:
     """One pass over the rows, pattern by pattern and block by block."""
 
-    def __init__(self, engine: HybridInference, rows: ObservedRows, moments: bool):
+    def __init__(self, engine: Any, rows: ObservedRows, moments: bool):
         self.e, self.rows = engine, rows
         self.moments = moments
-        self.cards = np.array([len(engine._states[v]) for v in engine._discrete], dtype=np.intp)
-        k, f = len(engine._continuous), len(engine._forms)
-        self.mass = np.zeros(len(engine._codes))
+        self.cards = np.array([len(engine.states[v]) for v in engine.discrete], dtype=np.intp)
+        k, f = len(engine.continuous), len(engine.forms)
+        self.mass = np.zeros(len(engine.codes))
         self.a0, self.a1, self.a2 = np.zeros(f), np.zeros((f, k)), np.zeros((f, k, k))
-        self.order = np.argsort(engine._form_of, kind="stable")
-        self.starts = np.searchsorted(engine._form_of[self.order], np.arange(f))
+        self.order = np.argsort(engine.form_of, kind="stable")
+        self.starts = np.searchsorted(engine.form_of[self.order], np.arange(f))
         self.moment_forms = []  # each regression configuration's joint Gaussian: (mean, cov)
-        for K, h, _ in engine._forms:
+        for K, h, _ in engine.forms:
             cov = np.linalg.inv(K) if len(h) else np.zeros((0, 0))
             self.moment_forms.append((cov @ h, (cov + cov.T) / 2))
 
     def run(self) -> np.ndarray:
         ll = np.empty(self.rows.n_rows)
-        block = max(1, BLOCK_CELLS // max(1, len(self.e._codes)))
+        block = max(1, BLOCK_CELLS // max(1, len(self.e.codes)))
         for rows, seen_d, seen_c, rest, values in self.rows.groups:
             parts = [_Conditional(mean, cov, seen_c, rest) for mean, cov in self.moment_forms]
             for start in range(0, len(rows), block):
@@ -240,10 +244,10 @@ class _Pass:
     def _block(self, rows, seen_d, values, parts) -> np.ndarray:
         e = self.e
         log_e = np.column_stack([part.log_density(values) for part in parts])
-        log_w = e._log_prior[None, :] + log_e[:, e._form_of]
+        log_w = e.log_prior[None, :] + log_e[:, e.form_of]
         if len(seen_d):
             cards = self.cards[seen_d]
-            config_key = np.ravel_multi_index(tuple(e._codes[:, seen_d].T), cards)
+            config_key = np.ravel_multi_index(tuple(e.codes[:, seen_d].T), cards)
             row_key = np.ravel_multi_index(tuple(self.rows.disc[np.ix_(rows, seen_d)].T), cards)
             log_w = np.where(row_key[:, None] == config_key[None, :], log_w, -np.inf)
         top = log_w.max(axis=1)
@@ -286,18 +290,18 @@ class _Pass:
         moments."""
         e = self.e
         out: dict[Any, Any] = {}
-        at = {v: i for i, v in enumerate(e._discrete)}
-        for node in e._discrete:
-            cpd = e._cpds[node]
+        at = {v: i for i, v in enumerate(e.discrete)}
+        for node in e.discrete:
+            cpd = e.cpds[node]
             family = [at[v] for v in (*cpd.parents, node)]
             shape = tuple(int(self.cards[i]) for i in family)
-            flat = np.ravel_multi_index(tuple(e._codes[:, family].T), shape)
+            flat = np.ravel_multi_index(tuple(e.codes[:, family].T), shape)
             counts = np.bincount(flat, weights=self.mass, minlength=int(np.prod(shape)))
             out[node] = counts.reshape(shape)
-        index = {v: i for i, v in enumerate(e._continuous)}
-        first = e._codes[self.order[self.starts]] if len(e._codes) else e._codes
-        for node in e._continuous:
-            out[node] = self._scatter(e._cpds[node], index, at, first)
+        index = {v: i for i, v in enumerate(e.continuous)}
+        first = e.codes[self.order[self.starts]] if len(e.codes) else e.codes
+        for node in e.continuous:
+            out[node] = self._scatter(e.cpds[node], index, at, first)
         return out
 
     def _scatter(self, cpd: Any, index: Mapping, at: Mapping, first: np.ndarray):

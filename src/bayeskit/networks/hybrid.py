@@ -27,7 +27,6 @@ from bayeskit.factors import CPD, LinearGaussianCPD
 from bayeskit.factors.gaussian import parent_columns
 from bayeskit.factors.states import state_codes
 from bayeskit.graphs import DAG
-from bayeskit.inference import HybridInference
 from bayeskit.inference.hybrid_estep import row_log_likelihood
 from bayeskit.learning import learn_structure
 from bayeskit.networks._hybrid_rules import (
@@ -279,7 +278,7 @@ class HybridNetwork:
         columns = self._columns(data)
         gone = [np.isnan(v) if v.dtype.kind == "f" else v < 0 for v in columns.values()]
         if any(g.any() for g in gone):
-            total = row_log_likelihood(HybridInference(self), columns)
+            total = row_log_likelihood(self, columns)
         else:
             total = np.zeros(len(data))
             for node in self.nodes:

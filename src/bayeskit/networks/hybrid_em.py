@@ -24,7 +24,6 @@ from bayeskit.estimate.em import EStep, run_em
 from bayeskit.factors import CPD, LinearGaussianCPD
 from bayeskit.factors.states import latent_states
 from bayeskit.graphs.dag import as_dag
-from bayeskit.inference import HybridInference
 from bayeskit.inference.hybrid_estep import ObservedRows, expected_statistics
 from bayeskit.learning import EMResult
 from bayeskit.networks.hybrid import HybridNetwork
@@ -261,7 +260,7 @@ def _run(shell, network, columns, weights, estimator, alpha, options, max_iter, 
     grouped = ObservedRows(columns, shell.discrete_nodes, shell.continuous_nodes, weights)
 
     def e_step(net: HybridNetwork, it: int) -> EStep:
-        stats, ll = expected_statistics(HybridInference(net), grouped)
+        stats, ll = expected_statistics(net, grouped)
         total = float(np.dot(weights, ll)) if weights is not None else float(ll.sum())
         objective = total
         for node, pseudo in prior.items():
