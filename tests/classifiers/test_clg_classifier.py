@@ -128,3 +128,23 @@ def test_tan_and_kdb_on_unbinned_numbers_point_to_the_continuous_models():
     for model, kind in ((TAN(discretize=None), "tan"), (KDB(discretize=None), "kdb")):
         with pytest.raises(SchemaError, match=rf"CLGClassifier\(structure='{kind}'\)"):
             model.fit(X[["x0", "x1"]], y)
+
+
+def test_many_categorical_features_with_missing_values_are_still_exact():
+    # 12 categorical features of 4 values and 3 classes: 50 million discrete configurations,
+    # too many to enumerate at once; rows with missing values go through exact inference
+    rng = np.random.default_rng(9)
+    y = rng.integers(3, size=600)
+    X = pd.DataFrame({f"c{j}": np.array(list("pqrs"))[(y + rng.integers(4, size=600)) % 4]
+                      for j in range(12)})  # fmt: skip
+    X["v"] = y + rng.normal(size=600)
+    model = CLGClassifier(structure="tan").fit(X, y)
+    test = X.iloc[:4].copy()
+    test.loc[1, "c3"] = None
+    test.loc[2, ["c0", "v"]] = [None, np.nan]
+    proba = model.predict_proba(test)
+    engine = HybridInference(model.to_network())
+    for i, row in test.iterrows():
+        evidence = {k: v for k, v in row.items() if not pd.isna(v)}
+        want = engine.query([model.class_node_], evidence).values
+        np.testing.assert_allclose(proba[i], want, atol=1e-9)

@@ -130,3 +130,44 @@ def merge_statistics(a: Mapping[Any, Any], b: Mapping[Any, Any]) -> dict[Any, An
     {'a': array([1., 3.])}
     """
     return {node: a[node] + b[node] for node in a}
+
+
+def observed_log_likelihood(network: Any, columns: Mapping[Any, np.ndarray]) -> np.ndarray:
+    """Each row's ``log p(its observed values)``: the sum of the nodes' log densities for a
+    complete row; the missing values summed and integrated out for the others, by enumerating
+    every discrete configuration at once (EM's E-step pass), or, where those are too many, by
+    exact inference row by row (:class:`~bayeskit.inference.HybridInference`, which enumerates
+    the discrete parents of continuous nodes only)."""
+    from bayeskit.factors.gaussian import parent_columns
+    from bayeskit.factors.limits import InferenceTooLarge
+    from bayeskit.inference import HybridInference
+    from bayeskit.inference.hybrid_estep import row_log_likelihood
+
+    n = len(next(iter(columns.values()))) if columns else 0
+    gone = np.zeros(n, dtype=bool)
+    for values in columns.values():
+        gone |= np.isnan(values) if values.dtype.kind == "f" else values < 0
+    total = np.zeros(n)
+    whole = ~gone
+    for node in network.nodes:
+        cpd = network.cpd(node)
+        part = {v: c[whole] for v, c in columns.items()}
+        total[whole] += cpd.log_density(part[node], parent_columns(cpd, part, int(whole.sum())))
+    if not gone.any():
+        return total
+    rows = np.flatnonzero(gone)
+    part = {v: c[rows] for v, c in columns.items()}
+    try:
+        total[rows] = row_log_likelihood(network, part)
+    except InferenceTooLarge:
+        engine = HybridInference(network)
+        for k, row in enumerate(rows):
+            evidence = {}
+            for v, c in part.items():
+                value = c[k]
+                if network.is_continuous(v) and not np.isnan(value):
+                    evidence[v] = float(value)
+                elif not network.is_continuous(v) and value >= 0:
+                    evidence[v] = network.states(v)[int(value)]
+            total[row] = engine.log_probability_of_evidence(evidence)
+    return total

@@ -27,7 +27,6 @@ from bayeskit.factors import CPD, LinearGaussianCPD
 from bayeskit.factors.gaussian import parent_columns
 from bayeskit.factors.states import state_codes
 from bayeskit.graphs import DAG
-from bayeskit.inference.hybrid_estep import row_log_likelihood
 from bayeskit.learning import learn_structure
 from bayeskit.networks._hybrid_rules import (
     Distribution,
@@ -35,6 +34,7 @@ from bayeskit.networks._hybrid_rules import (
     column_states,
     merge_statistics,
     numeric_column,
+    observed_log_likelihood,
     template,
 )
 from bayeskit.networks._network_helpers import check_table
@@ -264,8 +264,8 @@ class HybridNetwork:
             On a missing column, a value that is no state, or a continuous column that is not
             numbers.
         InferenceTooLarge
-            For rows with missing values, when the discrete nodes have more joint
-            configurations than exact hybrid inference enumerates.
+            For a row with missing values, when the discrete parents of continuous nodes have
+            more joint configurations than exact hybrid inference enumerates.
 
         Examples
         --------
@@ -275,16 +275,7 @@ class HybridNetwork:
         >>> net.log_likelihood(pd.DataFrame({"x": [0.0, None]}), per_row=True).round(4).tolist()
         [-0.9189, 0.0]
         """
-        columns = self._columns(data)
-        gone = [np.isnan(v) if v.dtype.kind == "f" else v < 0 for v in columns.values()]
-        if any(g.any() for g in gone):
-            total = row_log_likelihood(self, columns)
-        else:
-            total = np.zeros(len(data))
-            for node in self.nodes:
-                total += self._cpds[node].log_density(
-                    columns[node], parent_columns(self._cpds[node], columns, len(data))
-                )
+        total = observed_log_likelihood(self, self._columns(data))
         return total if per_row else float(total.sum())
 
     def sample(self, n: int, seed: int | np.random.Generator | None = None) -> pd.DataFrame:
