@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from bayeskit.classifiers import MODELS, CLGClassifier, KNNBayes
+from bayeskit.classifiers import MODELS, CLGClassifier, GaussianProcessClassifier, KNNBayes
 
 ESTIMATORS = [model() for model in MODELS.values()] + [
     # distance votes, shared ties (tree index) and standardised features
@@ -20,6 +20,8 @@ ESTIMATORS = [model() for model in MODELS.values()] + [
     # numeric features kept continuous: a tree, and up to two parents each
     CLGClassifier(),
     CLGClassifier(structure="kdb", k=2),
+    # Gaussian-process classification (the Laplace approximation)
+    GaussianProcessClassifier(),
 ]
 
 #: {estimator class name: {check name: reason}}

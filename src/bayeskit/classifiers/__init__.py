@@ -12,6 +12,7 @@ from bayeskit.classifiers.clg import CLGClassifier
 from bayeskit.classifiers.eskdb import SelectiveKDBEnsemble
 from bayeskit.classifiers.event_models import BernoulliNaiveBayes, MultinomialNaiveBayes
 from bayeskit.classifiers.full_bayes import FullBayes
+from bayeskit.classifiers.gaussian_process import GaussianProcessClassifier
 from bayeskit.classifiers.kdb import KDB
 from bayeskit.classifiers.knn import KNNBayes
 from bayeskit.classifiers.naive_bayes import NaiveBayes
@@ -37,6 +38,7 @@ __all__ = [
     "BernoulliNaiveBayes",
     "CLGClassifier",
     "FullBayes",
+    "GaussianProcessClassifier",
     "KNNBayes",
     "MultinomialNaiveBayes",
     "NBTree",

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from bayeskit._warnings import warn
-from bayeskit.decision import bayes_decision, cost_matrix
+from bayeskit.decision import bayes_decision, cost_matrix, decide_labels
 from bayeskit.exceptions import ZeroEvidenceWarning
 from bayeskit.stats.lookup import log_normalise_rows
 
@@ -218,14 +218,9 @@ class Prediction:
         >>> model.decide(X.head(2), reject_threshold=0.2, reject_label="ask")  # 0.75 < 0.8
         array(['ask', 'ask'], dtype=object)
         """
-        lam = cost_matrix(cost, self.classes_)
-        idx = bayes_decision(self.predict_proba(X), lam, reject_threshold=reject_threshold)
-        if reject_threshold is None:
-            return self.classes_[idx]
-        out = np.empty(len(idx), dtype=object)
-        out[idx >= 0] = self.classes_[idx[idx >= 0]]
-        out[idx < 0] = reject_label
-        return out
+        return decide_labels(self.predict_proba(X), self.classes_, cost,
+                             reject_threshold=reject_threshold,
+                             reject_label=reject_label)  # fmt: skip
 
 
 def normalise(jll: np.ndarray, log_prior: np.ndarray) -> np.ndarray:

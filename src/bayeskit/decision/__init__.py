@@ -26,12 +26,18 @@ from __future__ import annotations
 
 from bayeskit.decision.costs import cost_matrix, zero_one_cost
 from bayeskit.decision.reject import reject_mask
-from bayeskit.decision.risk import bayes_decision, conditional_risk, empirical_risk
+from bayeskit.decision.risk import (
+    bayes_decision,
+    conditional_risk,
+    decide_labels,
+    empirical_risk,
+)
 
 __all__ = [
     "bayes_decision",
     "conditional_risk",
     "cost_matrix",
+    "decide_labels",
     "empirical_risk",
     "reject_mask",
     "zero_one_cost",

@@ -25,6 +25,7 @@ Axis conventions used throughout:
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -336,3 +337,51 @@ def empirical_risk(
     if w is None:
         return float(losses.mean())
     return float(np.dot(w, losses) / w.sum())
+
+
+def decide_labels(
+    proba: ArrayLike,
+    classes: ArrayLike,
+    cost: Any = None,
+    *,
+    reject_threshold: float | None = None,
+    reject_label: Any = None,
+) -> np.ndarray:
+    """Minimum-risk decisions as class labels, with Chow's reject option: what every
+    classifier's ``decide`` returns.
+
+    Parameters
+    ----------
+    proba : array-like of shape (n_samples, n_classes)
+        Posterior probabilities, columns in the order of ``classes``.
+    classes : array-like of shape (n_classes,)
+        The class labels.
+    cost : array-like, DataFrame or dict, optional
+        The cost matrix in any form :func:`cost_matrix` takes; None for the 0/1 loss.
+    reject_threshold : float, optional
+        The cost of abstaining (:func:`bayes_decision`).
+    reject_label : object, default=None
+        What a rejected sample gets.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_samples,)
+        Labels of the dtype of ``classes``; with a ``reject_threshold``, an object array
+        holding ``reject_label`` where rejected.
+
+    Examples
+    --------
+    >>> decide_labels([[0.7, 0.3], [0.45, 0.55]], np.array(["no", "yes"]))
+    array(['no', 'yes'], dtype='<U3')
+    >>> decide_labels([[0.7, 0.3], [0.45, 0.55]], np.array(["no", "yes"]), reject_threshold=0.4,
+    ...               reject_label="ask")
+    array(['no', 'ask'], dtype=object)
+    """
+    labels = np.asarray(classes)
+    idx = bayes_decision(proba, cost_matrix(cost, labels), reject_threshold=reject_threshold)
+    if reject_threshold is None:
+        return labels[idx]
+    out = np.empty(len(idx), dtype=object)
+    out[idx >= 0] = labels[idx[idx >= 0]]
+    out[idx < 0] = reject_label
+    return out
