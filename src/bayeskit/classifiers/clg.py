@@ -38,6 +38,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from bayeskit.classifiers._inputs import TabularInput
 from bayeskit.data.kinds import continuous_columns
 from bayeskit.data.validation import check_count, check_real, check_sample_weight
+from bayeskit.decision import decide_labels
 
 __all__ = ["CLGClassifier"]
 
@@ -311,12 +312,16 @@ class CLGClassifier(TabularInput, ClassifierMixin, BaseEstimator):
         """
         return np.exp(self.predict_log_proba(X))
 
-    def predict(self, X: Any) -> np.ndarray:
-        """The class of highest posterior probability for each row.
+    def predict(self, X: Any, *, cost: Any = None) -> np.ndarray:
+        """The class of least conditional risk (Zhou, *Machine Learning*, 7.1): the most
+        probable one under the 0/1 loss.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+        cost : array-like, DataFrame or dict, optional
+            ``cost[i, j]``: the cost of predicting class ``i`` when the truth is ``j``
+            (:func:`~bayeskit.decision.cost_matrix`); None for the 0/1 loss.
 
         Returns
         -------
@@ -330,7 +335,40 @@ class CLGClassifier(TabularInput, ClassifierMixin, BaseEstimator):
         [0, 0, 1, 1, 0, 1]
         """
         joint = self.predict_joint_log_proba(X)  # (checks the model is fitted)
-        return self.classes_[np.argmax(joint, axis=1)]
+        if cost is None:
+            return self.classes_[np.argmax(joint, axis=1)]
+        proba = np.exp(joint - logsumexp(joint, axis=1, keepdims=True))
+        return decide_labels(proba, self.classes_, cost)
+
+    def decide(self, X: Any, *, cost: Any = None, reject_threshold: float | None = None,
+               reject_label: Any = None) -> np.ndarray:  # fmt: skip
+        """Minimum-risk decisions with Chow's reject option (as every bayeskit classifier's
+        ``decide``).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        cost : array-like, DataFrame or dict, optional
+            The cost matrix; None for the 0/1 loss.
+        reject_threshold : float, optional
+            The cost of abstaining.
+        reject_label : object, default=None
+            What a rejected sample gets.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+
+        Examples
+        --------
+        >>> X = pd.DataFrame({"v": [0.1, 1.4, 2.2, 3.5, 0.9, 2.0], "g": list("aabbab")})
+        >>> model = CLGClassifier(structure="naive").fit(X, [0, 0, 1, 1, 0, 1])
+        >>> model.decide(pd.DataFrame({"v": [1.5], "g": ["b"]}), reject_threshold=0.2).tolist()
+        [None]
+        """
+        return decide_labels(self.predict_proba(X), self.classes_, cost,
+                             reject_threshold=reject_threshold,
+                             reject_label=reject_label)  # fmt: skip
 
     def to_network(self) -> Any:
         """The fitted model as a :class:`~bayeskit.networks.HybridNetwork` (its class node
