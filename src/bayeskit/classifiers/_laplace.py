@@ -180,9 +180,19 @@ def _blocks(Kt: np.ndarray, pi: np.ndarray) -> tuple[list, float, np.ndarray]:
         d = np.sqrt(pc)
         L = linalg.cholesky(np.eye(n) + d[:, None] * Kt * d[None, :], lower=True)
         z += float(np.log(np.diag(L)).sum())
-        E.append(d[:, None] * linalg.cho_solve((L, True), np.diag(d)))
+        E.append(d[:, None] * _inverse(L) * d[None, :])
     chol_M = linalg.cholesky(sum(E), lower=True)
     return E, z, chol_M
+
+
+def _inverse(L: np.ndarray) -> np.ndarray:
+    """``(L L^T)^-1`` from its Cholesky factor (LAPACK's potri: a third of the work of
+    solving against the identity)."""
+    inv, info = linalg.lapack.dpotri(L, lower=1)
+    if info:
+        msg = f"the Laplace approximation's matrix is singular (LAPACK potri info={info})"
+        raise np.linalg.LinAlgError(msg)
+    return np.tril(inv) + np.tril(inv, -1).T
 
 
 def _apply_G(E: list, chol_M: np.ndarray, ws: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -196,13 +206,15 @@ def _apply_G(E: list, chol_M: np.ndarray, ws: np.ndarray, v: np.ndarray) -> np.n
     return out * scale
 
 
-def multi_mode(K: np.ndarray, Y: np.ndarray, w: np.ndarray, max_iter: int) -> MultiMode:
-    """The mode of the softmax posterior (GPML Algorithm 3.3) from ``f = 0``; ``Y`` is the
-    one-hot ``(n_classes, n)`` matrix of the labels."""
+def multi_mode(K: np.ndarray, Y: np.ndarray, w: np.ndarray, max_iter: int,
+               start: np.ndarray | None = None) -> MultiMode:  # fmt: skip
+    """The mode of the softmax posterior (GPML Algorithm 3.3) from ``f = 0``, or from
+    ``start`` (a nearby mode: the optimiser's previous one); ``Y`` is the one-hot
+    ``(n_classes, n)`` matrix of the labels."""
     C, n = Y.shape
     ws = np.sqrt(w)
     Kt = ws[:, None] * K * ws[None, :]
-    f = np.zeros((C, n))
+    f = np.zeros((C, n)) if start is None else start
     best = -np.inf
     for _ in range(max_iter):
         pi = _softmax(f)

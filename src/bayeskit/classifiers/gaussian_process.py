@@ -156,6 +156,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         self._check_memory(len(X))
         self.X_train_ = np.array(X, copy=True)
         codes = codes.reshape(-1)
+        self._warm: np.ndarray | None = None
         self._t = (codes == 1).astype(np.float64)  # two classes: the second is 1
         self._Y = np.eye(self.n_classes_)[codes].T  # more: one-hot, (n_classes, n)
         if self.optimizer is not None and self.kernel_.n_dims > 0:
@@ -164,6 +165,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             self.log_marginal_likelihood_value_ = self.log_marginal_likelihood(self.kernel_.theta)
         K = self.kernel_(self.X_train_)
         self._mode = self._fit_mode(K)
+        self._warm = None  # (the optimiser's)
         return self
 
     def _check_options(self) -> None:
@@ -192,10 +194,17 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             )
             raise ValueError(msg)
 
-    def _fit_mode(self, K: np.ndarray) -> Any:
+    def _fit_mode(self, K: np.ndarray, warm: bool = False) -> Any:
+        """The Laplace approximation at kernel matrix ``K``, Newton from 0; during the
+        optimisation (``warm``) a softmax model starts from the previous mode, which saves
+        most steps (the final fit starts from 0 again, so it does not depend on the path)."""
         if self.n_classes_ == 2:
             return _laplace.binary_mode(K, self._t, self._w, self.max_iter_predict)
-        return _laplace.multi_mode(K, self._Y, self._w, self.max_iter_predict)
+        start = getattr(self, "_warm", None) if warm else None
+        mode = _laplace.multi_mode(K, self._Y, self._w, self.max_iter_predict, start)
+        if warm:
+            self._warm = mode.f
+        return mode
 
     def _optimise(self) -> None:
         def obj_func(theta: np.ndarray, eval_gradient: bool = True):
@@ -270,7 +279,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             K, K_grad = kernel(self.X_train_, eval_gradient=True)
         else:
             K = kernel(self.X_train_)
-        mode = self._fit_mode(K)
+        mode = self._fit_mode(K, warm=not clone_kernel)  # (the optimiser's calls)
         if not eval_gradient:
             return mode.log_marginal
         if self.n_classes_ == 2:
