@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from bayeskit.cli._app import _emit, _fail, _note, _out, _refusals, _spinner, np, pd
+from bayeskit.cli._app import _emit, _fail, _out, _refusals, _spinner, np, pd
 from bayeskit.cli._data import _read_table
 from bayeskit.cli._network import _network_states, _network_text
 
@@ -71,11 +71,13 @@ def learn_hybrid(frame: pd.DataFrame, continuous: list, *, method: str, score: s
         )  # fmt: skip
 
 
-def fit_hybrid(given: Any, frame: pd.DataFrame, *, method: str, estimator: str,
-               alpha: float | None, from_file: bool,
+def fit_hybrid(given: Any, frame: pd.DataFrame, *, method: str, latent: dict, holes: int,
+               estimator: str, alpha: float | None, from_file: bool,
                **settings: Any) -> tuple[Any, str]:  # fmt: skip
-    """``network fit`` of a network with continuous nodes: counts and moments, or EM with
-    missing values or latent nodes; the network and the words saying how."""
+    """``network fit`` of a network with continuous nodes to ``frame`` (its observed nodes'
+    columns): counts and moments (``method="count"``), or EM with missing values or
+    ``latent`` nodes (node -> states, None for a continuous one); the network and the words
+    saying how."""
     from bayeskit.networks import HybridNetwork, fit_hybrid_em
 
     if method == "gradient":
@@ -84,30 +86,13 @@ def fit_hybrid(given: Any, frame: pd.DataFrame, *, method: str, estimator: str,
             "is fitted by counting or EM"
         )
         raise _fail(msg)
-    latent = {n: (None if given.is_continuous(n) else given.states(n))
-              for n in given.nodes if n not in frame.columns}  # fmt: skip
-    observed = [n for n in given.nodes if n in frame.columns]
-    if not observed:
-        msg = f"DATA shares no column with the network (its nodes: {list(given.nodes)[:10]})"
-        raise _fail(msg)
-    holes = int(frame[observed].isna().to_numpy().sum())
-    if method == "auto":
-        method = "em" if latent or holes else "count"
-    if method == "count" and (latent or holes):
-        msg = (
-            f"DATA has {holes} missing values and no column for {sorted(map(str, latent))}: "
-            "counting needs every node observed in every row; use --method em (or auto)"
-        )
-        raise _fail(msg)
     continuous = [n for n in given.continuous_nodes if n in frame.columns]
     states = {n: given.states(n) for n in given.discrete_nodes if n in frame.columns}
     a = 1.0 if alpha is None else alpha
     if method == "count":
-        net = HybridNetwork.fit(given.dag, frame[observed], continuous=continuous,
-                                states=states, estimator=estimator, alpha=a)  # fmt: skip
+        net = HybridNetwork.fit(given.dag, frame, continuous=continuous, states=states,
+                                estimator=estimator, alpha=a)  # fmt: skip
         return net, ""
-    if latent:
-        _note(f"DATA has no column for {len(latent)} node(s): latent, fitted by EM")
     with _spinner() as bar:
         task = bar.add_task("em")
 
@@ -116,7 +101,7 @@ def fit_hybrid(given: Any, frame: pd.DataFrame, *, method: str, estimator: str,
             bar.update(task, description=text)
 
         result = fit_hybrid_em(
-            given.dag, frame[observed], continuous=continuous, states=states, latent=latent,
+            given.dag, frame, continuous=continuous, states=states, latent=latent,
             start=given if from_file else None, estimator=estimator, alpha=a, progress=show,
             **settings,
         )  # fmt: skip

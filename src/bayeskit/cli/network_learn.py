@@ -476,19 +476,6 @@ def network_fit(
         raise _fail(msg)
     given = _read_network(structure, "'--structure'")
     frame, _ = _network_data(data, check=False, ignore=ignore)  # the states are the file's
-    if _is_hybrid(given):
-        with _refusals():
-            net, how = fit_hybrid(
-                given, frame, method=method, estimator=estimator, alpha=alpha,
-                from_file=from_file, max_iter=max_iter, tol=tol, restarts=restarts, seed=seed,
-            )  # fmt: skip
-            _write_network(net, output)
-        _out().print(
-            f"fitted {len(net.nodes)} distributions ({net.n_parameters} parameters) on "
-            f"{len(frame)} rows{how}; saved to {escape(str(output))}"
-        )
-        return
-    states = {n: given.states(n) for n in given.nodes}
     latent, observed, holes = _fit_coverage(given, frame, data, structure)
     if method == "auto":
         method = "em" if latent or holes else "count"
@@ -498,6 +485,20 @@ def network_fit(
             "counting needs every node observed in every row; use --method em (or auto)"
         )
         raise _fail(msg)
+    if _is_hybrid(given):
+        with _refusals():
+            net, how = fit_hybrid(
+                given, frame[observed], method=method, latent=latent, holes=holes,
+                estimator=estimator, alpha=alpha, from_file=from_file, max_iter=max_iter,
+                tol=tol, restarts=restarts, seed=seed,
+            )  # fmt: skip
+            _write_network(net, output)
+        _out().print(
+            f"fitted {len(net.nodes)} distributions ({net.n_parameters} parameters) on "
+            f"{len(frame)} rows{how}; saved to {escape(str(output))}"
+        )
+        return
+    states = {n: given.states(n) for n in given.nodes}
     with _refusals():
         if method == "count":
             net = fit_parameters(
@@ -529,7 +530,8 @@ def _fit_coverage(given: Any, frame: pd.DataFrame, data: str,
                   structure: Path) -> tuple[dict[str, Any], list[str], int]:  # fmt: skip
     """``network fit``: the network's nodes DATA has no column for (latent, with their
     states), those it has (refused when none), and the missing values in the latter."""
-    latent = {n: given.states(n) for n in given.nodes if n not in frame.columns}
+    latent = {n: None if _is_hybrid(given) and given.is_continuous(n) else given.states(n)
+              for n in given.nodes if n not in frame.columns}  # fmt: skip
     observed = [n for n in given.nodes if n in frame.columns]
     if not observed:
         msg = (
