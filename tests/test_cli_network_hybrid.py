@@ -152,3 +152,29 @@ def test_discretize_still_makes_a_discrete_network(mixed_csv, tmp_path):
     assert result.exit_code == 0, result.output
     net = read_json(out)
     assert not getattr(net, "continuous_nodes", ())
+
+
+def test_fit_of_a_structure_with_a_node_data_lacks_treats_it_as_latent(tmp_path):
+    from bayeskit.factors import CPD, LinearGaussianCPD
+    from bayeskit.graphs import DAG
+    from bayeskit.networks import write_json
+
+    states = {"z": ["a", "b"]}
+    start = HybridNetwork(DAG(edges=[("z", "v")]), [
+        CPD("z", [], [0.5, 0.5], states),
+        LinearGaussianCPD("v", ["z"], [-1.0, 1.0], [[], []], [1.0, 1.0], states),
+    ])  # fmt: skip
+    structure = tmp_path / "mixture.json"
+    write_json(start, structure)
+    rng = np.random.default_rng(4)
+    v = np.where(rng.random(800) < 0.3, -2.0, 2.0) + rng.normal(size=800) * 0.5
+    data = tmp_path / "v.csv"
+    pd.DataFrame({"v": v}).to_csv(data, index=False)
+    out = tmp_path / "fitted.json"
+    result = run("network", "fit", data, "--structure", structure, "-o", out, "--from-file")
+    assert result.exit_code == 0, result.output
+    assert "latent nodes: 1" in flat(result.output)
+    fitted = read_json(out)
+    means = np.sort(fitted.cpd("v").intercept)
+    np.testing.assert_allclose(means, [-2.0, 2.0], atol=0.1)
+    np.testing.assert_allclose(np.sort(fitted.cpd("z").values), [0.3, 0.7], atol=0.05)
