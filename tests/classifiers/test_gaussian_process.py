@@ -181,3 +181,59 @@ def test_laplace_module_multiclass_mode_is_stationary():
     Y = np.eye(3)[y].T
     mode = _laplace.multi_mode(K, Y, np.ones(25), 100)
     np.testing.assert_allclose(mode.f, (Y - mode.pi) @ K, atol=1e-7)
+
+
+@pytest.mark.parametrize("make", [two_classes, three_classes], ids=["binary", "multiclass"])
+def test_inducing_points_at_the_training_inputs_are_the_exact_method(make):
+    X, y = make()
+    w = np.random.default_rng(10).uniform(0.5, 1.5, len(y))
+    kernel = C(2.0) * RBF([1.0, 0.7])
+    exact = GaussianProcessClassifier(kernel, optimizer=None).fit(X, y, sample_weight=w)
+    sparse = GaussianProcessClassifier(kernel, optimizer=None, inducing_points=X,
+                                       inducing_jitter=0.0).fit(X, y, sample_weight=w)  # fmt: skip
+    assert sparse.log_marginal_likelihood_value_ == pytest.approx(
+        exact.log_marginal_likelihood_value_, abs=1e-9
+    )
+    theta = exact.kernel_.theta
+    np.testing.assert_allclose(sparse.log_marginal_likelihood(theta, eval_gradient=True)[1],
+                               exact.log_marginal_likelihood(theta, eval_gradient=True)[1],
+                               atol=1e-8)  # fmt: skip
+    test = np.random.default_rng(11).normal(size=(6, 2))
+    for a, b in zip(sparse.latent_mean_and_variance(test), exact.latent_mean_and_variance(test),
+                    strict=True):  # fmt: skip
+        np.testing.assert_allclose(a, b, atol=1e-9)
+    np.testing.assert_allclose(sparse.predict_proba(test), exact.predict_proba(test), atol=1e-9)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("make", [two_classes, three_classes], ids=["binary", "multiclass"])
+def test_the_gradient_on_inducing_points_is_the_derivative(make, weighted):
+    X, y = make()
+    w = np.random.default_rng(12).uniform(0.2, 2.0, len(y)) if weighted else None
+    model = GaussianProcessClassifier(C(2.0) * RBF([1.0, 0.7]), optimizer=None,
+                                      inducing_points=8, random_state=0)  # fmt: skip
+    model.fit(X, y, sample_weight=w)
+    assert model.inducing_points_.shape == (8, 2)
+    theta = model.kernel_.theta
+    _, grad = model.log_marginal_likelihood(theta, eval_gradient=True)
+    numeric = central_differences(model.log_marginal_likelihood, theta)
+    np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-6)
+
+
+def test_inducing_points_are_checked_and_fitted_with_the_hyperparameters():
+    X, y = two_classes(n=60)
+    with pytest.raises(ValueError, match=r"inducing_points must be a count or an array"):
+        GaussianProcessClassifier(inducing_points=np.zeros((3, 5))).fit(X, y)
+    with pytest.raises(ValueError, match="inducing points needs about"):
+        GaussianProcessClassifier(inducing_points=10, max_bytes=1000).fit(X, y)
+    everything = GaussianProcessClassifier(inducing_points=500).fit(X, y)
+    np.testing.assert_array_equal(everything.inducing_points_, X)  # more than the rows
+    few = GaussianProcessClassifier(C(1.0) * RBF(1.0), inducing_points=15,
+                                    random_state=0).fit(X, y)  # fmt: skip
+    again = GaussianProcessClassifier(C(1.0) * RBF(1.0), inducing_points=15,
+                                      random_state=0).fit(X, y)  # fmt: skip
+    np.testing.assert_array_equal(few.inducing_points_, again.inducing_points_)
+    assert few.log_marginal_likelihood_value_ > few.log_marginal_likelihood(
+        np.log([1.0, 1.0])
+    )  # the optimiser moved the hyperparameters up the approximate evidence
+    assert few.score(X, y) > 0.8

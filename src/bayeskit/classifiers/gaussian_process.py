@@ -33,7 +33,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from bayeskit.classifiers import _laplace
-from bayeskit.data.validation import check_count, check_sample_weight
+from bayeskit.classifiers import _sparse_laplace as _sparse
+from bayeskit.data.validation import check_count, check_real, check_sample_weight
 from bayeskit.decision import decide_labels
 
 __all__ = ["GaussianProcessClassifier"]
@@ -68,9 +69,20 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         More classes: the Monte Carlo draws (a scrambled Sobol set, antithetic and, up to 5
         classes, closed under permuting the classes, so the probabilities do not depend on the
         order of the classes) averaged per test point.
+    inducing_points : int or array-like of shape (m, n_features), optional
+        None: the exact method (``O(n^3)`` time, ``O(n^2)`` memory). Otherwise the
+        approximation on ``m`` inducing inputs (subset of regressors, with the deterministic
+        training conditional's predictive variance; ``O(n m^2)``): an integer ``m`` takes the
+        k-means centres of ``X`` (seeded by ``random_state``), an array the given points
+        (such as a subset of the rows). The inputs stay fixed; the kernel's hyperparameters
+        are still fitted, with the exact gradient of the approximate marginal likelihood.
+    inducing_jitter : float, default=1e-8
+        Added to the diagonal of the inducing points' kernel matrix, relative to its mean
+        diagonal (close inducing inputs make it nearly singular).
     max_bytes : int, default=4 GiB
         An exact fit holds a few ``n x n`` matrices (more with many classes or
-        hyperparameters): above this it is refused, naming the memory it would need.
+        hyperparameters), a fit on inducing points a few ``n x m``: above this it is refused,
+        naming the memory it would need.
 
     Attributes
     ----------
@@ -81,6 +93,8 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
     log_marginal_likelihood_value_ : float
         The approximate log marginal likelihood at ``kernel_.theta``.
     X_train_ : ndarray of shape (n_samples, n_features)
+    inducing_points_ : ndarray of shape (m, n_features) or None
+        The inducing inputs (None for the exact method).
     n_features_in_ : int
 
     Examples
@@ -99,6 +113,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, kernel: Any = None, *, optimizer: Any = "fmin_l_bfgs_b",
                  n_restarts_optimizer: int = 0, max_iter_predict: int = 100,
                  random_state: Any = None, predictive: str = "probit", n_draws: int = 512,
+                 inducing_points: Any = None, inducing_jitter: float = 1e-8,
                  max_bytes: int = 4 << 30):  # fmt: skip
         self.kernel = kernel
         self.optimizer = optimizer
@@ -107,6 +122,8 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.predictive = predictive
         self.n_draws = n_draws
+        self.inducing_points = inducing_points
+        self.inducing_jitter = inducing_jitter
         self.max_bytes = max_bytes
 
     # ------------------------------------------------------------------ fitting
@@ -153,8 +170,9 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         self._w = np.ones(len(X)) if w is None else w
         self.kernel_ = (C(1.0, "fixed") * RBF(1.0, "fixed") if self.kernel is None
                         else clone(self.kernel))  # fmt: skip
-        self._check_memory(len(X))
         self.X_train_ = np.array(X, copy=True)
+        self.inducing_points_ = self._inducing(self.X_train_)
+        self._check_memory(len(X))
         codes = codes.reshape(-1)
         self._warm: np.ndarray | None = None
         self._t = (codes == 1).astype(np.float64)  # two classes: the second is 1
@@ -163,16 +181,41 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             self._optimise()
         else:
             self.log_marginal_likelihood_value_ = self.log_marginal_likelihood(self.kernel_.theta)
-        K = self.kernel_(self.X_train_)
-        self._mode = self._fit_mode(K)
+        self._mode, _, self._parts = self._evaluate(self.kernel_, eval_gradient=False)
         self._warm = None  # (the optimiser's)
         return self
+
+    def _inducing(self, X: np.ndarray) -> np.ndarray | None:
+        """The inducing inputs: None (exact), the k-means centres of ``X`` or given points."""
+        spec = self.inducing_points
+        if spec is None:
+            return None
+        if isinstance(spec, int | np.integer) and not isinstance(spec, bool):
+            check_count("inducing_points", int(spec), low=1)
+            if spec >= len(X):
+                return X.copy()
+            from sklearn.cluster import KMeans
+
+            seed = check_random_state(self.random_state).randint(2**31 - 1)
+            return KMeans(n_clusters=int(spec), n_init=3, random_state=seed).fit(X).cluster_centers_
+        Z = np.asarray(spec, dtype=np.float64)
+        if Z.ndim != 2 or Z.shape[1] != X.shape[1] or len(Z) == 0:
+            msg = (
+                f"inducing_points must be a count or an array of shape (m, {X.shape[1]}), got "
+                f"shape {Z.shape}"
+            )
+            raise ValueError(msg)
+        if not np.isfinite(Z).all():
+            msg = "inducing_points must be finite numbers"
+            raise ValueError(msg)
+        return Z.copy()
 
     def _check_options(self) -> None:
         check_count("n_restarts_optimizer", self.n_restarts_optimizer)
         check_count("max_iter_predict", self.max_iter_predict, low=1)
         check_count("n_draws", self.n_draws, low=1)
         check_count("max_bytes", self.max_bytes, low=1)
+        check_real("inducing_jitter", self.inducing_jitter, low=0)
         if self.predictive not in PREDICTIVE:
             msg = f"predictive must be one of {PREDICTIVE}, got {self.predictive!r}"
             raise ValueError(msg)
@@ -182,15 +225,28 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(msg)
 
     def _check_memory(self, n: int) -> None:
-        """Refuse a fit whose ``n x n`` matrices would exceed ``max_bytes``."""
+        """Refuse a fit whose ``n x n`` (or ``n x m``) matrices would exceed ``max_bytes``."""
+        c = self.n_classes_ if self.n_classes_ > 2 else 1
+        if self.inducing_points_ is not None:
+            m = len(self.inducing_points_)
+            count = 3 + self.kernel_.n_dims + c * c
+            need = 8 * n * m * count + 8 * 3 * (c * m) ** 2
+            if need > self.max_bytes:
+                msg = (
+                    f"a fit on {n:,} samples and {m:,} inducing points needs about "
+                    f"{need / 2**30:.1f} GiB, more than max_bytes={self.max_bytes:,}; take "
+                    "fewer inducing points, or raise max_bytes"
+                )
+                raise ValueError(msg)
+            return
         per_matrix = 8 * n * n
         count = 4 + self.kernel_.n_dims + (2 * self.n_classes_ if self.n_classes_ > 2 else 0)
         need = per_matrix * count
         if need > self.max_bytes:
             msg = (
                 f"an exact fit on {n:,} samples needs about {need / 2**30:.1f} GiB ({count} "
-                f"matrices of {n:,} x {n:,}), more than max_bytes={self.max_bytes:,}; fit a "
-                "subset of the rows, or raise max_bytes"
+                f"matrices of {n:,} x {n:,}), more than max_bytes={self.max_bytes:,}; fit on "
+                "inducing points (inducing_points=500, say), or raise max_bytes"
             )
             raise ValueError(msg)
 
@@ -275,18 +331,30 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         kernel = self.kernel_.clone_with_theta(theta) if clone_kernel else self.kernel_
         if not clone_kernel:
             kernel.theta = theta
+        mode, grad, _ = self._evaluate(kernel, eval_gradient, warm=not clone_kernel)
+        return (mode.log_marginal, grad) if eval_gradient else mode.log_marginal
+
+    def _evaluate(self, kernel: Any, eval_gradient: bool, warm: bool = False):
+        """The approximation at ``kernel``: its mode, the gradient of its log marginal
+        likelihood (or None) and, on inducing points, the matrices predictions reuse."""
+        binary = self.n_classes_ == 2
+        if self.inducing_points_ is not None:
+            parts = _sparse.cross_covariances(kernel, self.X_train_, self.inducing_points_,
+                                              self.inducing_jitter, eval_gradient)  # fmt: skip
+            Y = self._t[None, :] if binary else self._Y
+            mode = _sparse.sparse_mode(parts["Phi"], Y, self._w, self.max_iter_predict, binary)
+            grad = _sparse.sparse_gradient(parts, mode, self._w, binary) if eval_gradient else None
+            return mode, grad, parts
         if eval_gradient:
             K, K_grad = kernel(self.X_train_, eval_gradient=True)
         else:
             K = kernel(self.X_train_)
-        mode = self._fit_mode(K, warm=not clone_kernel)  # (the optimiser's calls)
-        if not eval_gradient:
-            return mode.log_marginal
-        if self.n_classes_ == 2:
-            grad = _laplace.binary_gradient(K, K_grad, mode, self._w)
-        else:
-            grad = _laplace.multi_gradient(K, K_grad, mode, self._w)
-        return mode.log_marginal, grad
+        mode = self._fit_mode(K, warm=warm)
+        grad = None
+        if eval_gradient:
+            gradient = _laplace.binary_gradient if binary else _laplace.multi_gradient
+            grad = gradient(K, K_grad, mode, self._w)
+        return mode, grad, None
 
     # ------------------------------------------------------------------ prediction
 
@@ -313,8 +381,11 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self, "_mode")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        K_star = self.kernel_(self.X_train_, X)
         k_diag = self.kernel_.diag(X)
+        if self.inducing_points_ is not None:
+            K_zs = self.kernel_(self.inducing_points_, X)
+            return _sparse.sparse_latent(self._parts, self._mode, K_zs, k_diag)
+        K_star = self.kernel_(self.X_train_, X)
         if self.n_classes_ == 2:
             return _laplace.binary_latent(self._mode, K_star, k_diag)
         return _laplace.multi_latent(self._mode, K_star, k_diag)
