@@ -257,11 +257,7 @@ def multi_gradient(K: np.ndarray, K_grad: np.ndarray, mode: MultiMode, w: np.nda
         for d in range(c, C):
             cross = np.einsum("ji,ji->i", P[c], P[d])
             A[:, c, d] = A[:, d, c] = (k_diag - diag_kek[c] if c == d else 0.0) + cross
-    Api = np.einsum("icd,id->ic", A, pi.T)
-    quad = np.einsum("ic,ic->i", pi.T, Api)
-    trace = np.einsum("icc,ic->i", A, pi.T)
-    diagA = np.einsum("icc->ic", A)
-    s = (w[:, None] * pi.T * (diagA - trace[:, None] - 2.0 * Api + 2.0 * quad[:, None])).T
+    s = softmax_third(A, pi, w)
     out = np.empty(K_grad.shape[2])
     a = mode.gradient  # K^-1 f at the mode
     for j in range(K_grad.shape[2]):
@@ -273,6 +269,18 @@ def multi_gradient(K: np.ndarray, K_grad: np.ndarray, mode: MultiMode, w: np.nda
         moved = v - _apply_G(E, chol_M, ws, v) @ K  # (I + K W)^-1 K' a
         out[j] = explicit - 0.5 * float((s * moved).sum())
     return out
+
+
+def softmax_third(A: np.ndarray, pi: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``s_ik = d log|I + K W| / d f_ik = tr(A_i dW_i / d f_ik)`` ``(C, n)`` for the softmax
+    (the module docstring's formula), from the ``C x C`` blocks ``A_i`` ``(n, C, C)`` of the
+    latent posterior covariance and ``pi`` ``(C, n)``."""
+    P = pi.T
+    Api = np.einsum("icd,id->ic", A, P)
+    quad = np.einsum("ic,ic->i", P, Api)
+    trace = np.einsum("icc,ic->i", A, P)
+    diagA = np.einsum("icc->ic", A)
+    return (w[:, None] * P * (diagA - trace[:, None] - 2.0 * Api + 2.0 * quad[:, None])).T
 
 
 def multi_latent(mode: MultiMode, K_star: np.ndarray, k_diag: np.ndarray):

@@ -28,6 +28,8 @@ import numpy as np
 from scipy import linalg
 from scipy.special import expit, log_expit, logsumexp
 
+from bayeskit.classifiers._laplace import softmax_third
+
 __all__ = ["SparseMode", "cross_covariances", "sparse_gradient", "sparse_latent", "sparse_mode"]
 
 #: Newton stops once the objective gains less than this.
@@ -150,12 +152,7 @@ def _third(A: np.ndarray, pi: np.ndarray, w: np.ndarray, binary: bool) -> np.nda
     if binary:
         p = pi[0]
         return (A[:, 0, 0] * w * p * (1.0 - p) * (1.0 - 2.0 * p))[None, :]
-    P = pi.T
-    Api = np.einsum("icd,id->ic", A, P)
-    quad = np.einsum("ic,ic->i", P, Api)
-    trace = np.einsum("icc,ic->i", A, P)
-    diagA = np.einsum("icc->ic", A)
-    return (w[:, None] * P * (diagA - trace[:, None] - 2.0 * Api + 2.0 * quad[:, None])).T
+    return softmax_third(A, pi, w)
 
 
 def sparse_gradient(parts: dict, mode: SparseMode, w: np.ndarray, binary: bool) -> np.ndarray:
