@@ -126,20 +126,21 @@ def sparse_mode(Phi: np.ndarray, Y: np.ndarray, w: np.ndarray, max_iter: int,
     m = Phi.shape[1]
     beta = np.zeros((C, m))
     f = beta @ Phi.T
+    lik = _likelihood(f, Y, w, binary)  # at the current f: read by the step and the stop
     best = -np.inf
     for _ in range(max_iter):
-        _, grad, Wb, _ = _likelihood(f, Y, w, binary)
+        _, grad, Wb, _ = lik
         chol = linalg.cholesky(_hessian(Phi, Wb), lower=True)
         Wf = np.einsum("icd,di->ci", Wb, f)
         rhs = ((Wf + grad) @ Phi).reshape(-1)
         beta = linalg.cho_solve((chol, True), rhs).reshape(C, m)
         f = beta @ Phi.T
-        log_lik = _likelihood(f, Y, w, binary)[0]
-        objective = log_lik - 0.5 * float((beta**2).sum())
+        lik = _likelihood(f, Y, w, binary)
+        objective = lik[0] - 0.5 * float((beta**2).sum())
         if objective - best < TOLERANCE:
             break
         best = objective
-    log_lik, grad, Wb, pi = _likelihood(f, Y, w, binary)
+    log_lik, grad, Wb, pi = lik
     chol = linalg.cholesky(_hessian(Phi, Wb), lower=True)
     log_marginal = (log_lik - 0.5 * float((beta**2).sum())
                     - float(np.log(np.diag(chol)).sum()))  # fmt: skip

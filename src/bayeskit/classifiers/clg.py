@@ -36,6 +36,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from bayeskit.classifiers._inputs import TabularInput
+from bayeskit.data.frames import refuse_unhashable
 from bayeskit.data.kinds import continuous_columns
 from bayeskit.data.validation import check_count, check_real, check_sample_weight
 from bayeskit.decision import decide_labels
@@ -196,14 +197,7 @@ class CLGClassifier(TabularInput, ClassifierMixin, BaseEstimator):
             if kind == "c":
                 msg = f"Complex data not supported: column {name!r} holds complex numbers"
                 raise ValueError(msg)
-            if kind == "O":
-                odd = next((v for v in frame[name] if not _is_value(v)), None)
-                if odd is not None:
-                    msg = (
-                        f"column {name!r}: each value must be a string or a number (argument "
-                        f"must be a string or a number), got {type(odd).__name__}"
-                    )
-                    raise TypeError(msg)
+            refuse_unhashable(frame[name])  # a dict or list can be no category
             if kind in "fiu" and np.isinf(frame[name].to_numpy(dtype=float)).any():
                 msg = f"column {name!r} has an infinite value; a missing value is NaN"
                 raise ValueError(msg)
@@ -388,10 +382,6 @@ class CLGClassifier(TabularInput, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self, "network_")
         return self.network_
-
-
-def _is_value(v: Any) -> bool:
-    return v is None or isinstance(v, str | bool | int | float | np.number | np.bool_)
 
 
 def _class_node(features: list) -> str:

@@ -3,12 +3,14 @@ network files read and written, shared options."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from bayeskit.cli._app import MISSING_MARKS, _fail, _names, _refusals, pd
+from bayeskit.cli._app import MISSING_MARKS, _fail, _names, _refusals, _spinner, pd
 from bayeskit.cli._data import _check_names, _chunked_file, _read_table
 
 #: A column of text with more distinct values than this is refused unless declared
@@ -138,6 +140,20 @@ def _network_chunks(
         if name not in categorical:
             _check_states(name, n)
     return chunks, states
+
+
+@contextmanager
+def _em_display(method: str) -> Iterator[Callable[[int, float], None]]:
+    """A live line for EM (``method`` names it): yields the ``progress(iteration,
+    log_likelihood)`` callback that every network fit by EM reports to."""
+    with _spinner() as bar:
+        task = bar.add_task(method)
+
+        def show(iteration: int, log_likelihood: float) -> None:
+            text = f"{method}: iteration {iteration}, log-likelihood {log_likelihood:,.3f}"
+            bar.update(task, description=text)
+
+        yield show
 
 
 def _is_xml(path: Path) -> bool:

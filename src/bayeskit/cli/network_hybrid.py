@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from bayeskit.cli._app import _emit, _fail, _out, _refusals, _spinner, np, pd
 from bayeskit.cli._data import _read_table
-from bayeskit.cli._network import _network_states, _network_text
+from bayeskit.cli._network import _em_display, _network_states, _network_text
 
 
 def _is_hybrid(net: Any) -> bool:
@@ -93,13 +93,7 @@ def fit_hybrid(given: Any, frame: pd.DataFrame, *, method: str, latent: dict, ho
         net = HybridNetwork.fit(given.dag, frame, continuous=continuous, states=states,
                                 estimator=estimator, alpha=a)  # fmt: skip
         return net, ""
-    with _spinner() as bar:
-        task = bar.add_task("em")
-
-        def show(iteration: int, log_likelihood: float) -> None:
-            text = f"em: iteration {iteration}, log-likelihood {log_likelihood:,.3f}"
-            bar.update(task, description=text)
-
+    with _em_display("em") as show:
         result = fit_hybrid_em(
             given.dag, frame, continuous=continuous, states=states, latent=latent,
             start=given if from_file else None, estimator=estimator, alpha=a, progress=show,

@@ -23,6 +23,7 @@ from bayeskit.cli._app import (
 )
 from bayeskit.cli._network import (
     _Alpha,
+    _em_display,
     _Estimator,
     _is_json,
     _is_xml,
@@ -554,13 +555,7 @@ def _fit_em(given: Any, frame: pd.DataFrame, *, method: str, states: dict[str, A
     log-likelihood; ``settings`` are :func:`bayeskit.networks.fit_em`'s own."""
     from bayeskit.networks import fit_em
 
-    with _spinner() as bar:
-        task = bar.add_task(method)
-
-        def show(iteration: int, log_likelihood: float) -> None:
-            text = f"{method}: iteration {iteration}, log-likelihood {log_likelihood:,.3f}"
-            bar.update(task, description=text)
-
+    with _em_display(method) as show:
         return fit_em(
             given.dag, frame, states=states, latent=latent,
             start=given if from_file else None, progress=show, method=method, **settings,

@@ -10,7 +10,12 @@ import numpy as np
 import pandas as pd
 
 from bayeskit._warnings import warn
-from bayeskit.data.frames import _hashable, _is_real_number, _plain, refuse_bool_number_mix
+from bayeskit.data.frames import (
+    _is_real_number,
+    _plain,
+    refuse_bool_number_mix,
+    refuse_unhashable,
+)
 from bayeskit.data.kinds import (
     CATEGORICAL,
     MIN_IDENTIFIER_ROWS,
@@ -44,13 +49,9 @@ def _sorted_vocabulary(s: pd.Series) -> tuple:
     refuse_bool_number_mix(s)
     try:
         uniq = pd.unique(s.dropna())
-    except TypeError as exc:
-        bad = next(v for v in s if not _hashable(v))
-        msg = (
-            f"column {s.name!r} value {bad!r}: argument must be a string or a number "
-            f"(a hashable category), got {type(bad).__name__}"
-        )
-        raise TypeError(msg) from exc
+    except TypeError:
+        refuse_unhashable(s)  # names the value
+        raise
     try:
         ordered = sorted(uniq)
     except TypeError:  # mixed types (e.g. 1 and "a"): order by text, then by type name

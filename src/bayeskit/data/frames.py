@@ -21,6 +21,7 @@ __all__ = [
     "is_records",
     "is_temporal_value",
     "refuse_bool_number_mix",
+    "refuse_unhashable",
 ]
 
 
@@ -147,6 +148,33 @@ def _is_missing(v: Any) -> bool:
         return bool(pd.isna(v))
     except (TypeError, ValueError):  # a list or an array in a cell is not "missing"
         return False
+
+
+def refuse_unhashable(s: pd.Series) -> None:
+    """TypeError naming the column and the value when an object column holds a value that
+    cannot be a category (a dict, a list). A column of one type throughout is cleared by
+    pandas' compiled scan; only a mixed one is looked at value by value.
+
+    Examples
+    --------
+    >>> refuse_unhashable(pd.Series(["a", "b"], name="c"))
+    >>> try:
+    ...     refuse_unhashable(pd.Series(["a", {"k": 1}], name="c"))
+    ... except TypeError as err:
+    ...     print(str(err).split(": argument")[0])
+    column 'c' value {'k': 1}
+    """
+    if not pd.api.types.is_object_dtype(s.dtype):
+        return
+    if not pd.api.types.infer_dtype(s, skipna=True).startswith("mixed"):
+        return
+    bad = next((v for v in s.dropna() if not _hashable(v)), None)
+    if bad is not None:
+        msg = (
+            f"column {s.name!r} value {bad!r}: argument must be a string or a number "
+            f"(a hashable category), got {type(bad).__name__}"
+        )
+        raise TypeError(msg)
 
 
 def _hashable(v: Any) -> bool:

@@ -40,7 +40,7 @@ from bayeskit.inference.evidence import (
     continuous_value,
     discrete_code,
 )
-from bayeskit.inference.gaussian import _Plan, joint_form, log_evidence
+from bayeskit.inference.gaussian import GaussianPosterior, _Plan, joint_form, log_evidence
 
 __all__ = ["MAX_CONFIGURATIONS", "Configurations", "HybridInference", "MixturePosterior"]
 
@@ -100,8 +100,7 @@ class MixturePosterior:
            mean  std
         x   0.0  1.0
         """
-        std = np.sqrt(np.diag(self.covariance))
-        return pd.DataFrame({"mean": self.mean, "std": std}, index=list(self.variables))
+        return GaussianPosterior(self.variables, self.mean, self.covariance).to_frame()
 
 
 class _DiscretePart:

@@ -149,10 +149,11 @@ def observed_log_likelihood(network: Any, columns: Mapping[Any, np.ndarray]) -> 
         gone |= np.isnan(values) if values.dtype.kind == "f" else values < 0
     total = np.zeros(n)
     whole = ~gone
+    complete = columns if whole.all() else {v: c[whole] for v, c in columns.items()}
+    n_whole = int(whole.sum())
     for node in network.nodes:
         cpd = network.cpd(node)
-        part = {v: c[whole] for v, c in columns.items()}
-        total[whole] += cpd.log_density(part[node], parent_columns(cpd, part, int(whole.sum())))
+        total[whole] += cpd.log_density(complete[node], parent_columns(cpd, complete, n_whole))
     if not gone.any():
         return total
     rows = np.flatnonzero(gone)
