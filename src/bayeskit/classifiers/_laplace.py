@@ -210,28 +210,27 @@ def multi_mode(K: np.ndarray, Y: np.ndarray, w: np.ndarray, max_iter: int,
                start: np.ndarray | None = None) -> MultiMode:  # fmt: skip
     """The mode of the softmax posterior (GPML Algorithm 3.3) from ``f = 0``, or from
     ``start`` (a nearby mode: the optimiser's previous one); ``Y`` is the one-hot
-    ``(n_classes, n)`` matrix of the labels."""
+    ``(n_classes, n)`` matrix of the labels. Each Newton step factorises at the current ``f``;
+    the factors at the last one are the approximation's."""
     C, n = Y.shape
     ws = np.sqrt(w)
     Kt = ws[:, None] * K * ws[None, :]
     f = np.zeros((C, n)) if start is None else start
-    best = -np.inf
-    for _ in range(max_iter):
+    a = np.zeros((C, n))
+    objective = -np.inf  # Newton's objective (unknown at a start other than 0)
+    gain = np.inf
+    for step in range(max_iter + 1):
         pi = _softmax(f)
         E, z, chol_M = _blocks(Kt, pi)
-        grad = w * (Y - pi)
-        b = w * (pi * f - pi * (pi * f).sum(axis=0, keepdims=True)) + grad  # W f + w (y - pi)
+        if step == max_iter or gain < TOLERANCE:
+            break
+        b = w * (pi * f - pi * (pi * f).sum(axis=0, keepdims=True)) + w * (Y - pi)  # W f + ..
         Kb = b @ K  # K is symmetric: (K b_c) for every class at once
         a = b - _apply_G(E, chol_M, ws, Kb)
         f = a @ K
-        objective = -0.5 * float((a * f).sum()) + _log_lik(f, Y, w)  # Newton's objective
-        if objective - best < TOLERANCE:
-            break
-        best = objective
-    pi = _softmax(f)  # the approximation at the mode itself
-    E, z, chol_M = _blocks(Kt, pi)
-    log_marginal = (-0.5 * float((a * f).sum()) + _log_lik(f, Y, w) - z
-                    - float(np.log(np.diag(chol_M)).sum()))  # fmt: skip
+        previous, objective = objective, -0.5 * float((a * f).sum()) + _log_lik(f, Y, w)
+        gain = objective - previous
+    log_marginal = objective - z - float(np.log(np.diag(chol_M)).sum())
     return MultiMode(f, pi, a, E, chol_M, ws, log_marginal, w * (Y - pi))
 
 
@@ -241,16 +240,26 @@ def _log_lik(f: np.ndarray, Y: np.ndarray, w: np.ndarray) -> float:
 
 def multi_gradient(K: np.ndarray, K_grad: np.ndarray, mode: MultiMode, w: np.ndarray):
     """The gradient of the approximate log marginal likelihood in the hyperparameters (the
-    module docstring's formulas)."""
+    module docstring's formulas).
+
+    Five ``n^3`` products per class: ``X_c = L_M^-1 E_c`` and ``X_c^T X_c`` give ``sum_c G_cc``
+    (all ``tr(G K')`` needs, as ``K'`` is the same for every class); ``T_c = E_c w^1/2 K`` and
+    ``P_c = L_M^-1 T_c`` give the blocks ``A_i``, the diagonal of ``K w^1/2 E_c w^1/2 K`` read
+    from ``T_c``."""
     E, chol_M, ws, pi = mode.E, mode.chol_M, mode.w_sqrt, mode.pi
     C, n = pi.shape
-    # G = w^1/2 (E - E Minv E) w^1/2, class blocks G_cd = ws (d_cd E_c - E_c Minv E_d) ws
-    Minv = linalg.cho_solve((chol_M, True), np.eye(n))
-    EM = [Ec @ Minv for Ec in E]
-    G_diag = [ws[:, None] * (Ec - EMc @ Ec) * ws[None, :] for Ec, EMc in zip(E, EM, strict=True)]
+    wK = ws[:, None] * K
+    G_sum = np.zeros((n, n))  # sum_c (E_c - E_c M^-1 E_c), scaled by w^1/2 below
+    P, diag_kek = [], []
+    for Ec in E:
+        X = linalg.solve_triangular(chol_M, Ec, lower=True)
+        G_sum += Ec
+        G_sum -= X.T @ X
+        T = Ec @ wK
+        diag_kek.append(np.einsum("ij,ij->j", wK, T))
+        P.append(linalg.solve_triangular(chol_M, T, lower=True, overwrite_b=True))
+    G_sum *= ws[:, None] * ws[None, :]
     # the C x C blocks A_i of (K^-1 + W)^-1 = K - K G K, for every sample i
-    P = [linalg.solve_triangular(chol_M, (Ec * ws[None, :]) @ K, lower=True) for Ec in E]
-    diag_kek = [np.einsum("ij,ij->j", K, (ws[:, None] * Ec * ws[None, :]) @ K) for Ec in E]
     A = np.empty((n, C, C))
     k_diag = np.diag(K)
     for c in range(C):
@@ -262,10 +271,9 @@ def multi_gradient(K: np.ndarray, K_grad: np.ndarray, mode: MultiMode, w: np.nda
     a = mode.gradient  # K^-1 f at the mode
     for j in range(K_grad.shape[2]):
         Kj = K_grad[:, :, j]
-        explicit = 0.5 * float((a * (a @ Kj)).sum())
-        explicit -= 0.5 * sum(float(np.einsum("ij,ji->", Gc, Kj)) for Gc in G_diag)
-        # the off-diagonal blocks of G do not meet the block-diagonal K'
         v = a @ Kj
+        # the off-diagonal blocks of G do not meet the block-diagonal K'
+        explicit = 0.5 * float((a * v).sum()) - 0.5 * float(np.einsum("ij,ij->", G_sum, Kj))
         moved = v - _apply_G(E, chol_M, ws, v) @ K  # (I + K W)^-1 K' a
         out[j] = explicit - 0.5 * float((s * moved).sum())
     return out
