@@ -23,6 +23,8 @@ PGMPY_VERSION="1.1.2"
 PYAGRUM_VERSION="3.3.1"
 # hmmlearn: latest on PyPI on 2026-11-27 (`pip index versions hmmlearn`).
 HMMLEARN_VERSION="0.3.3"
+# causal-learn: latest on PyPI on 2026-11-27 (`pip index versions causal-learn`).
+CAUSALLEARN_VERSION="0.1.4.8"
 
 if [ ! -x "$VENV/bin/python" ]; then
     "$PYTHON" -m venv "$VENV"
@@ -30,7 +32,8 @@ fi
 PIP=("$VENV/bin/python" -m pip)
 
 "${PIP[@]}" install --quiet -e "$REPO"
-"${PIP[@]}" install --quiet "pgmpy==$PGMPY_VERSION" "pyAgrum==$PYAGRUM_VERSION" "hmmlearn==$HMMLEARN_VERSION"
+"${PIP[@]}" install --quiet "pgmpy==$PGMPY_VERSION" "pyAgrum==$PYAGRUM_VERSION" "hmmlearn==$HMMLEARN_VERSION" \
+    "causal-learn==$CAUSALLEARN_VERSION"
 
 # The exact set installed, for the record (the venv folder is ignored by git).
 "${PIP[@]}" freeze --exclude-editable > "$VENV/requirements-frozen.txt"
@@ -38,7 +41,8 @@ PIP=("$VENV/bin/python" -m pip)
 "$VENV/bin/python" - <<'PY'
 import importlib.metadata as md
 
-for name in ("bayeskit", "numpy", "pandas", "scikit-learn", "numba", "pgmpy", "pyAgrum", "hmmlearn"):
+for name in ("bayeskit", "numpy", "pandas", "scikit-learn", "numba", "pgmpy", "pyAgrum", "hmmlearn",
+             "causal-learn"):
     print(f"{name:>12} {md.version(name)}")
 PY
 

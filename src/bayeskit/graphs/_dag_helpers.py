@@ -202,8 +202,8 @@ def pairs_of(edges: Any, what: str, dag_type: Any) -> list[tuple[Node, Node]]:
 
 
 def structure_dag(structure: Any, nodes: Any, what: str, dag_type: Any) -> Any:
-    """A DAG from a structure as given (:func:`as_dag`)."""
-    if isinstance(structure, dag_type):
+    """A DAG from a structure as given (:func:`as_dag`); a partially directed graph as it is."""
+    if isinstance(structure, dag_type) or _is_pdag(structure):
         return structure
     extra: list = []
     if hasattr(structure, "is_directed") and hasattr(structure, "edges"):  # networkx
@@ -230,22 +230,30 @@ def structure_dag(structure: Any, nodes: Any, what: str, dag_type: Any) -> Any:
 
 
 def hamming_distance(learned: Any, true: Any, dag_type: Any) -> int:
-    """The structural Hamming distance of two structures (:func:`structural_hamming_distance`)."""
+    """The structural Hamming distance of two structures (:func:`structural_hamming_distance`):
+    DAGs, edge lists, or partially directed graphs (anything with ``undirected`` edges too)."""
     # edge lists: each over the other's nodes too, so a node no edge names still counts
-    given = [g for g in (learned, true) if isinstance(g, dag_type)]
+    given = [g for g in (learned, true) if isinstance(g, dag_type) or _is_pdag(g)]
     nodes = given[0].nodes if given else None
     learned = structure_dag(learned, nodes, "learned", dag_type)
     true = structure_dag(true, nodes if nodes is not None else learned.nodes, "true", dag_type)
     if set(learned.nodes) != set(true.nodes):
-        msg = "the structural Hamming distance needs two DAGs over the same nodes"
+        msg = "the structural Hamming distance needs two graphs over the same nodes"
         raise ValueError(msg)
-    mine, theirs = set(learned.edges), set(true.edges)
-    pairs = {frozenset(e) for e in mine | theirs}
-    return sum(
-        1
-        for pair in pairs
-        if {e for e in mine if frozenset(e) == pair} != {e for e in theirs if frozenset(e) == pair}
-    )
+    mine, theirs = _marks(learned), _marks(true)
+    return sum(1 for pair in mine.keys() | theirs.keys() if mine.get(pair) != theirs.get(pair))
+
+
+def _is_pdag(graph: Any) -> bool:
+    return hasattr(graph, "undirected") and hasattr(graph, "directed")
+
+
+def _marks(graph: Any) -> dict[frozenset, Any]:
+    """Each adjacent pair -> its edge: ``(u, v)`` for ``u -> v``, ``"-"`` for undirected."""
+    marks: dict[frozenset, Any] = {frozenset(e): "-" for e in getattr(graph, "undirected", ())}
+    for u, v in graph.directed if _is_pdag(graph) else graph.edges:
+        marks[frozenset((u, v))] = (u, v)
+    return marks
 
 
 def implied(nodes: tuple[Node, ...], d_separated: Any, max_given: int | None) -> list:

@@ -571,14 +571,14 @@ def bayes_ball(dag: DAG, x: Any, y: Any, given: Any = ()) -> bool:
 
 
 def structural_hamming_distance(learned: DAG, true: DAG) -> int:
-    """The structural Hamming distance (SHD) of two DAGs over the same nodes: the number of
-    node pairs whose edge differs, missing, extra or the other way round (each such pair
-    counts 1).
+    """The structural Hamming distance (SHD) of two DAGs or CPDAGs over the same nodes: the
+    number of node pairs whose edge differs, missing, extra, the other way round or (between
+    partially directed graphs) directed in one and undirected in the other; each pair counts 1.
 
     Parameters
     ----------
-    learned, true : DAG, or list of (parent, child) pairs
-        The two graphs (:func:`as_dag`).
+    learned, true : DAG, PDAG, or list of (parent, child) pairs
+        The two graphs (:func:`as_dag`; a :class:`~bayeskit.graphs.PDAG` as it is).
 
     Returns
     -------

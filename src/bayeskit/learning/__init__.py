@@ -1,14 +1,17 @@
 """Learning Bayesian networks from data: parameters from counts (:mod:`.parameters`), scores
 (:mod:`.scores`: LL, AIC, BIC, K2, BDeu), structure searches (:mod:`.search`: hill climbing and
-the Chow-Liu tree) in a registry of learners by name (:mod:`.learners`), searches over data read
-in passes (:mod:`.passes`), EM for missing values and latent nodes (:mod:`.em`) and structural EM
+the Chow-Liu tree; :mod:`.constraint`: PC-stable, on the tests of :mod:`.independence_tests`)
+in a registry of learners by name (:mod:`.learners`), searches over data read in passes
+(:mod:`.passes`), EM for missing values and latent nodes (:mod:`.em`) and structural EM
 (:mod:`.structure_em`).
 
 This layer sits below the network class: its functions return DAGs, CPTs and states, or build
 a network of the class they are given (``network_type``); :mod:`bayeskit.networks` wraps them in
 the functions that return a :class:`~bayeskit.networks.BayesianNetwork`."""
 
+from bayeskit.learning.constraint import V_STRUCTURE_RULES, learn_pc, pc_dag, pc_stable
 from bayeskit.learning.em import EMResult, expected_counts, fit_network_em
+from bayeskit.learning.independence_tests import CountTests, GaussianTests, OracleTests
 from bayeskit.learning.learners import STRUCTURE_LEARNERS, StructureLearner, structure_learner
 from bayeskit.learning.parameters import (
     ESTIMATORS,
@@ -26,17 +29,24 @@ __all__ = [
     "MAX_TABLE_CELLS",
     "SCORES",
     "STRUCTURE_LEARNERS",
+    "V_STRUCTURE_RULES",
+    "CountTests",
     "EMResult",
+    "GaussianTests",
     "NetworkData",
     "NetworkFit",
+    "OracleTests",
     "StructuralEMResult",
     "StructureLearner",
     "expected_counts",
     "family_score",
     "fit_network",
     "fit_network_em",
+    "learn_pc",
     "learn_structure",
     "learn_tree",
+    "pc_dag",
+    "pc_stable",
     "score",
     "structural_em_network",
     "structure_learner",

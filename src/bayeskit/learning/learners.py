@@ -5,8 +5,9 @@ EM look a search up in.
 Each learner takes the data (a DataFrame, data in chunks, or encoded rows) and a score, with its
 own options (keyword arguments, named by :attr:`StructureLearner.options`), and returns a DAG
 over the data's columns. A new search (PC-stable, MMHC, an exact search) is a module of this
-package and one entry here; whoever looks learners up by name (the network classifier's
-``structure`` too) then offers it, passing it those of their settings it takes.
+package and one entry here (as PC-stable is, :mod:`.constraint`); whoever looks learners up by
+name (the network classifier's ``structure`` too) then offers it, passing it those of their
+settings it takes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bayeskit.graphs.dag import DAG
+from bayeskit.learning.constraint import check_pc_options, pc_dag
 from bayeskit.learning.search import check_search_options, learn_structure, learn_tree
 
 __all__ = ["STRUCTURE_LEARNERS", "StructureLearner", "structure_learner"]
@@ -35,6 +37,9 @@ class StructureLearner:
         Whether the search takes the tree search's options (:func:`learn_tree`) rather than the
         hill climb's (:func:`learn_structure`).
     description : str
+    check : callable, optional
+        ``check(score, options)``: the options checked without the data, for a learner whose
+        options are neither the climb's nor the tree's (PC-stable's).
 
     Examples
     --------
@@ -51,6 +56,7 @@ class StructureLearner:
     learn: Callable[..., DAG]
     tree: bool
     description: str
+    check: Callable[[Any, Mapping[str, Any]], None] | None = None
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -116,6 +122,9 @@ class StructureLearner:
         ...
         TypeError: learn_structure takes no option 'root'; its options: max_parents, ...
         """
+        if self.check is not None:
+            self.check(score, options)
+            return
         check_search_options(score, options, tree=self.tree)
 
 
@@ -127,6 +136,13 @@ STRUCTURE_LEARNERS: dict[str, StructureLearner] = {
     "tree": StructureLearner(
         "tree", learn_tree, True, "the Chow-Liu tree (a forest for a penalised score)"
     ),
+    "pc": StructureLearner(
+        "pc",
+        pc_dag,
+        False,
+        "PC-stable: tests of independence, then a DAG of the equivalence class found",
+        check_pc_options,
+    ),  # fmt: skip
 }
 
 

@@ -17,7 +17,7 @@ them to data with missing values and latent nodes; :func:`write_json` and
 :func:`read_json` keep networks of any node type in files."""
 
 from bayeskit.factors import CPD, Factor, Marginals
-from bayeskit.graphs import DAG, bayes_ball, structural_hamming_distance
+from bayeskit.graphs import DAG, PDAG, bayes_ball, cpdag, equivalent, structural_hamming_distance
 from bayeskit.inference import (
     DeterministicCPTWarning,
     ExactInference,
@@ -41,6 +41,7 @@ from bayeskit.learning import (
     StructuralEMResult,
     expected_counts,
     family_score,
+    learn_pc,
     learn_structure,
     learn_tree,
     score,
@@ -76,16 +77,20 @@ __all__ = [
     "Marginals",
     "NetworkFit",
     "NetworkJSONError",
+    "PDAG",
     "RenormalizedCPTWarning",
     "StructuralEMResult",
     "XMLBIFError",
     "bayes_ball",
+    "cpdag",
+    "equivalent",
     "example_network",
     "expected_counts",
     "family_score",
     "fit_em",
     "fit_hybrid_em",
     "fit_parameters",
+    "learn_pc",
     "learn_structure",
     "learn_tree",
     "merge_statistics",

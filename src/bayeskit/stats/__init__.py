@@ -1,4 +1,5 @@
-"""Sufficient statistics: count tables and Gaussian moments, all mergeable with ``a + b``."""
+"""Sufficient statistics: count tables and Gaussian moments, all mergeable with ``a + b``, and
+what is computed from them alone (mutual information, tests of independence)."""
 
 from bayeskit.stats.checks import Layout
 from bayeskit.stats.counts import CategoricalCounts, categorical_counts, class_counts, count_table
@@ -10,6 +11,7 @@ from bayeskit.stats.families import (
     pair_families,
     table_shapes,
 )
+from bayeskit.stats.independence import discrete_test, fisher_z
 from bayeskit.stats.information import conditional_mutual_information, mutual_information
 from bayeskit.stats.joint import JointCounts, joint_counts
 from bayeskit.stats.mixture import MixtureCounts
@@ -44,7 +46,9 @@ __all__ = [
     "class_counts",
     "conditional_mutual_information",
     "count_table",
+    "discrete_test",
     "family_counts",
+    "fisher_z",
     "gaussian_moments",
     "joint_counts",
     "mutual_information",

@@ -1,0 +1,211 @@
+"""The tests of independence PC-stable (:mod:`bayeskit.learning.constraint`) asks: of discrete
+data from count tables, of Gaussian data from the correlation matrix, and perfect ones
+(d-separation in a known DAG). Each has ``p_values(batch)``: the p-value of each test
+``(x, y, S)`` of a list, by column index; the data's tests cache every p-value, and a batch's
+count tables are counted in one compiled pass over the rows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from bayeskit.graphs.dag import DAG
+from bayeskit.learning.parameters import NetworkData
+from bayeskit.stats.families import family_counts
+from bayeskit.stats.independence import discrete_test, fisher_z
+
+__all__ = ["MAX_TEST_CELLS", "CountTests", "GaussianTests", "OracleTests"]
+
+#: The most cells one test's count table may have.
+MAX_TEST_CELLS = 1 << 24
+
+Test = tuple[int, int, tuple[int, ...]]
+
+
+class CountTests:
+    """Tests of discrete data from count tables (:func:`bayeskit.stats.discrete_test`); a
+    batch's tables counted in one compiled pass, every p-value cached.
+
+    Parameters
+    ----------
+    data : NetworkData
+        The encoded rows (and weights).
+    method : str, default="g2"
+    adjusted_df : bool, default=False
+    permutations : int, default=1000
+    random_state : int, Generator or None
+
+    Examples
+    --------
+    >>> codes = np.array([[0, 0], [1, 1]] * 50)
+    >>> tests = CountTests(NetworkData(("a", "b"), {"a": ("0", "1"), "b": ("0", "1")},
+    ...                                codes, None))
+    >>> tests.p_values([(0, 1, ())]).round(6).tolist()
+    [0.0]
+    """
+
+    def __init__(self, data: NetworkData, method: str = "g2", adjusted_df: bool = False,
+                 permutations: int = 1000, random_state: Any = None):  # fmt: skip
+        self.data = data
+        self.method = method
+        self.adjusted_df = adjusted_df
+        self.permutations = permutations
+        self.rng = np.random.default_rng(random_state)
+        self.n_states = np.array(data.n_states, dtype=np.int64)
+        self.cache: dict[tuple, float] = {}
+        self.n_tests = 0
+
+    def p_values(self, batch: list[Test]) -> np.ndarray:
+        """The p-value of each test ``(x, y, S)`` of ``batch`` (column indices).
+
+        Parameters
+        ----------
+        batch : list of (int, int, tuple of int)
+
+        Returns
+        -------
+        ndarray of float64
+
+        Raises
+        ------
+        ValueError
+            A test whose count table would have more than :data:`MAX_TEST_CELLS` cells.
+
+        Examples
+        --------
+        ``c = a xor b``: ``a`` and ``b`` are independent, but not given ``c``.
+
+        >>> codes = np.array([[0, 0, 0], [1, 1, 0], [0, 1, 1], [1, 0, 1]] * 30)
+        >>> states = {v: ("0", "1") for v in "abc"}
+        >>> tests = CountTests(NetworkData(tuple("abc"), states, codes, None))
+        >>> tests.p_values([(0, 1, ()), (0, 1, (2,))]).round(4).tolist()
+        [1.0, 0.0]
+        """
+        todo = {}
+        for x, y, s in batch:
+            key = _key(x, y, s)
+            if key not in self.cache and key not in todo:
+                cells = int(np.prod(self.n_states[[x, y, *s]]))
+                if cells > MAX_TEST_CELLS:
+                    msg = (f"a test of columns {x} and {y} given {list(s)} needs a table of "
+                           f"{cells:,} cells (more than {MAX_TEST_CELLS:,}): lower "
+                           "max_cond_size")  # fmt: skip
+                    raise ValueError(msg)
+                todo[key] = (x, y, s)
+        if todo:
+            self._run(list(todo.items()))
+        return np.array([self.cache[_key(x, y, s)] for x, y, s in batch])
+
+    def _run(self, todo: list) -> None:
+        families = list({frozenset((x, y, *s)): (x, y, *s) for _, (x, y, s) in todo}.values())
+        counts = family_counts(self.data.codes, families, self.n_states, self.data.weights)
+        groups: dict[tuple, list] = {}
+        for key, (x, y, s) in todo:
+            table = counts.table((*s, x, y))
+            shape = (int(np.prod(table.shape[:-2])), *table.shape[-2:])
+            groups.setdefault(shape, []).append((key, table.reshape(shape)))
+        for items in groups.values():
+            tables = np.stack([t for _, t in items])
+            _, _, p = discrete_test(tables, self.method, adjusted_df=self.adjusted_df,
+                                    permutations=self.permutations,
+                                    random_state=self.rng)  # fmt: skip
+            for (key, _), value in zip(items, np.atleast_1d(p), strict=True):
+                self.cache[key] = float(value)
+        self.n_tests += len(todo)
+
+
+class GaussianTests:
+    """Fisher's z tests (:func:`bayeskit.stats.fisher_z`) from the data's correlation matrix.
+
+    Parameters
+    ----------
+    correlation : ndarray of shape (d, d)
+    n : float
+        The rows it was estimated from.
+
+    Examples
+    --------
+    >>> tests = GaussianTests(np.array([[1.0, 0.0], [0.0, 1.0]]), 500)
+    >>> tests.p_values([(0, 1, ())]).tolist()
+    [1.0]
+    """
+
+    def __init__(self, correlation: np.ndarray, n: float):
+        self.correlation = correlation
+        self.n = n
+        self.cache: dict[tuple, float] = {}
+        self.n_tests = 0
+
+    def p_values(self, batch: list[Test]) -> np.ndarray:
+        """The p-value of each test ``(x, y, S)`` of ``batch``.
+
+        Parameters
+        ----------
+        batch : list of (int, int, tuple of int)
+
+        Returns
+        -------
+        ndarray of float64
+
+        Examples
+        --------
+        >>> R = np.array([[1.0, 0.5, 0.5], [0.5, 1.0, 0.25], [0.5, 0.25, 1.0]])
+        >>> GaussianTests(R, 1000).p_values([(1, 2, ()), (1, 2, (0,))]).round(6).tolist()
+        [0.0, 1.0]
+        """
+        for x, y, s in batch:
+            key = _key(x, y, s)
+            if key not in self.cache:
+                self.cache[key] = fisher_z(self.correlation, self.n, x, y, s)[1]
+                self.n_tests += 1
+        return np.array([self.cache[_key(x, y, s)] for x, y, s in batch])
+
+
+class OracleTests:
+    """Perfect tests: d-separation in a known DAG (p-value 1 when d-separated, else 0).
+
+    Parameters
+    ----------
+    dag : DAG
+    nodes : sequence
+        The nodes in the order the indices of a test refer to.
+
+    Examples
+    --------
+    >>> oracle = OracleTests(DAG(edges=[("a", "b"), ("b", "c")]), ["a", "b", "c"])
+    >>> oracle.p_values([(0, 2, ()), (0, 2, (1,))]).tolist()
+    [0.0, 1.0]
+    """
+
+    def __init__(self, dag: DAG, nodes: Iterable[Any]):
+        self.dag = dag
+        self.nodes = list(nodes)
+        self.n_tests = 0
+
+    def p_values(self, batch: list[Test]) -> np.ndarray:
+        """1.0 for each test ``(x, y, S)`` whose nodes are d-separated, else 0.0.
+
+        Parameters
+        ----------
+        batch : list of (int, int, tuple of int)
+
+        Returns
+        -------
+        ndarray of float64
+
+        Examples
+        --------
+        >>> collider = DAG(edges=[("a", "c"), ("b", "c")])
+        >>> OracleTests(collider, "abc").p_values([(0, 1, ()), (0, 1, (2,))]).tolist()
+        [1.0, 0.0]
+        """
+        self.n_tests += len(batch)
+        v = self.nodes
+        return np.array([float(self.dag.d_separated(v[x], v[y], [v[i] for i in s]))
+                         for x, y, s in batch])  # fmt: skip
+
+
+def _key(x: int, y: int, s: tuple) -> tuple:
+    return (min(x, y), max(x, y), frozenset(s))
