@@ -330,3 +330,22 @@ def test_learn_and_fit_each_describe_their_own_method_option():
     assert "gradient" not in learn
     assert "Structure learner by name" not in fit
     assert "gradient" in fit
+
+
+def test_learn_by_pc_is_the_library_s_pc(tmp_path):
+    from bayeskit.learning import learn_pc
+
+    data = asia().sample(4000, seed=3)
+    path = tmp_path / "asia.csv"
+    data.to_csv(path, index=False)
+    out = tmp_path / "pc.bif"
+    result = run("network", "learn", path, "-o", out, "--method", "pc",
+                 "--significance-level", "0.01", "--max-cond", "2")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    learned = read_bif(out).dag
+    klass = learn_pc(pd.read_csv(path), significance_level=0.01, max_cond_size=2)
+    assert {frozenset(e) for e in learned.edges} == klass.skeleton()
+    assert set(klass.directed) <= set(learned.edges)
+    refused = run("network", "learn", path, "-o", out, "--test", "x2")
+    assert refused.exit_code != 0
+    assert "go with --method pc" in flat(refused.output)

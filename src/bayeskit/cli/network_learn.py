@@ -56,8 +56,36 @@ _LearnMethod = Annotated[
     typer.Option(
         "--method",
         metavar="NAME",
-        help="Structure learner by name: hill-climb (score-based climb with tabu list) or tree "
-        "(Chow-Liu); any learner registered in bayeskit.learning.STRUCTURE_LEARNERS.",
+        help="Structure learner by name: hill-climb (score-based climb with tabu list), tree "
+        "(Chow-Liu) or pc (PC-stable: tests of independence); any learner registered in "
+        "bayeskit.learning.STRUCTURE_LEARNERS.",
+    ),
+]
+_Test = Annotated[
+    str | None,
+    typer.Option(
+        "--test",
+        metavar="NAME",
+        help="With --method pc: the test of independence, g2 (default), x2, mi-sh or mc-mi.",
+    ),
+]
+_Significance = Annotated[
+    float | None,
+    typer.Option(
+        "--significance-level",
+        min=0.0,
+        max=1.0,
+        metavar="P",
+        help="With --method pc: a p-value above P counts as independence. Default 0.05.",
+    ),
+]
+_MaxCond = Annotated[
+    int | None,
+    typer.Option(
+        "--max-cond",
+        min=0,
+        metavar="N",
+        help="With --method pc: the largest conditioning set tested. Default: no limit.",
     ),
 ]
 _Chunksize = Annotated[
@@ -163,6 +191,9 @@ def network_learn(
     completions: _Completions = None,
     seed: _SemSeed = None,
     ignore: _Ignore = None,
+    test: _Test = None,
+    significance_level: _Significance = None,
+    max_cond: _MaxCond = None,
 ) -> None:
     """Learn a Bayesian network from DATA (every column a variable) and write it; with
     --missing em, from DATA with missing values (structural EM).
@@ -175,6 +206,11 @@ def network_learn(
         raise _fail(msg)
     searched_by = "--tree" if tree else f"--method {method}"
     method = _method(method, tree)
+    tests = {"test": test, "significance_level": significance_level, "max_cond_size": max_cond}
+    tests = {k: v for k, v in tests.items() if v is not None}
+    if tests and method != "pc":
+        msg = "--test, --significance-level and --max-cond go with --method pc"
+        raise _fail(msg)
     other = None if method == "hill-climb" else searched_by
     em = _check_missing_options(missing, chunksize=chunksize, other=other, max_iter=max_iter,
                                 completions=completions, seed=seed)  # fmt: skip
@@ -216,9 +252,9 @@ def network_learn(
         else:
             how = ""
             net = _learn_complete(
-                frame, options, method=method, chunked=chunksize is not None, score=score,
-                estimator=estimator, alpha=alpha, max_parents=max_parents, tabu=tabu,
-                start=start,
+                frame, {**options, **tests}, method=method, chunked=chunksize is not None,
+                score=score, estimator=estimator, alpha=alpha, max_parents=max_parents,
+                tabu=tabu, start=start,
             )  # fmt: skip
         _write_network(net, output)
     if binned:

@@ -138,11 +138,19 @@ class PDAG:
         """
         return {frozenset(e) for e in (*self._directed, *self._undirected)}
 
-    def to_dag(self) -> DAG:
+    def to_dag(self, strict: bool = True) -> DAG:
         """A DAG of the class the PDAG stands for: its directed edges kept, its undirected
         ones directed without a new v-structure or a cycle (Dor and Tarsi 1992). Among the
         nodes that can be removed, the last in node order goes first, so undirected edges
         point from earlier to later nodes where the class allows it.
+
+        Parameters
+        ----------
+        strict : bool, default=True
+            When no such DAG exists (a graph learned from data can be one, where tests
+            contradict each other), raise; with False, go on: the last node with no outgoing
+            edge takes its remaining undirected edges as parents, making a v-structure the
+            PDAG does not have. The directed edges are kept either way.
 
         Returns
         -------
@@ -151,8 +159,7 @@ class PDAG:
         Raises
         ------
         ValueError
-            When no such DAG exists (the PDAG has no consistent extension: a graph learned
-            from data can be one, where tests contradict each other).
+            With ``strict``, when the PDAG has no consistent extension.
 
         Examples
         --------
@@ -169,6 +176,8 @@ class PDAG:
         edges = list(self._directed)
         while out:
             sink = next((x for x in reversed(out) if _removable(x, parents, children, lines)), None)
+            if sink is None and not strict:  # the directed part is acyclic: a sink remains
+                sink = next(x for x in reversed(out) if not children[x])
             if sink is None:
                 msg = ("the PDAG has no consistent extension: every remaining node either has "
                        "an outgoing edge or would make a new v-structure")  # fmt: skip

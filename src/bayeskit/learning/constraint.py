@@ -6,7 +6,8 @@ Maathuis 2014, *Order-independent constraint-based causal structure learning*).
    ``x - y`` is tested for ``x _||_ y | S`` over the sets ``S`` of ``l`` nodes adjacent to
    ``x`` (or to ``y``) *at the start of the level*: PC-stable freezes the adjacencies for the
    whole level, so the edges removed do not depend on the order the pairs are visited in. The
-   first ``S`` (in the order of the nodes' names) with p-value above ``alpha`` removes the
+   first ``S`` (in the order of the nodes' names) with p-value above the significance level
+   removes the
    edge and is kept as the pair's separating set. The level's tests go to the data in batches
    (each batch's count tables counted in one compiled pass over the rows).
 2. **V-structures.** Each unshielded triple ``x - z - y`` (``x``, ``y`` not adjacent) becomes
@@ -16,7 +17,11 @@ Maathuis 2014, *Order-independent constraint-based causal structure learning*).
    found: ``z`` in none of them (conservative) or in fewer than half (majority) makes a
    v-structure, ``z`` in all (in more than half) does not, and anything between leaves the
    triple ambiguous (not oriented, and Meek's R1 does not orient across it). Two v-structures
-   that direct one edge both ways leave it undirected.
+   that direct one edge both ways leave it undirected. The conservative rule is the default:
+   one separating set is one test's verdict, and a wrong one directs edges that Meek's rules
+   carry further. From 5,000 rows of ALARM, insurance and child (G-squared, alpha 0.05) the
+   standard rule directs 1, 9 and 10 edges against the true class (SHD 14, 29, 14), the
+   conservative none (SHD 9, 14, 2), the majority none, none and 10 (SHD 4, 14, 12).
 3. **Meek's rules** (:func:`bayeskit.graphs.pdag.meek_rules`) complete the orientation: the
    result is a :class:`~bayeskit.graphs.PDAG`, the CPDAG when the tests are right.
 
@@ -58,9 +63,9 @@ __all__ = [
 V_STRUCTURE_RULES = ("standard", "conservative", "majority")
 
 
-def pc_stable(nodes: Iterable[Any], tests: Any, alpha: float = 0.05, *,
+def pc_stable(nodes: Iterable[Any], tests: Any, significance_level: float = 0.05, *,
               max_cond_size: int | None = None, black_list: Iterable = (),
-              white_list: Iterable = (), v_structures: str = "standard") -> PDAG:  # fmt: skip
+              white_list: Iterable = (), v_structures: str = "conservative") -> PDAG:  # fmt: skip
     """The PC-stable algorithm on any tests of independence (see the module docstring).
 
     Parameters
@@ -70,13 +75,14 @@ def pc_stable(nodes: Iterable[Any], tests: Any, alpha: float = 0.05, *,
     tests : object
         With ``p_values(batch)`` giving the p-value of each ``(x, y, S)`` of a list (indices):
         :class:`CountTests`, :class:`GaussianTests`, :class:`OracleTests` or one's own.
-    alpha : float, default=0.05
-        The tests' level: p-value above ``alpha`` counts as independence.
+    significance_level : float, default=0.05
+        The tests' level (bnlearn's and causal-learn's ``alpha``; named as pgmpy names it,
+        apart from the estimators' ``alpha``): a p-value above it counts as independence.
     max_cond_size : int, optional
         The largest conditioning set tried; None: no limit.
     black_list, white_list : iterable of (u, v) pairs
         Directions forbidden, edges required (see the module docstring).
-    v_structures : {"standard", "conservative", "majority"}, default="standard"
+    v_structures : {"standard", "conservative", "majority"}, default="conservative"
 
     Returns
     -------
@@ -101,7 +107,7 @@ def pc_stable(nodes: Iterable[Any], tests: Any, alpha: float = 0.05, *,
     ((('a', 'c'), ('b', 'c'), ('c', 'd')), ())
     """
     nodes = tuple(nodes)
-    _check_search(alpha, max_cond_size, v_structures)
+    _check_search(significance_level, max_cond_size, v_structures)
     index = {v: i for i, v in enumerate(nodes)}
     rank = {i: r for r, i in enumerate(sorted(range(len(nodes)), key=lambda i: str(nodes[i])))}
     white = [(index[u], index[v]) for u, v in edge_pairs(white_list, "white_list")
@@ -115,8 +121,9 @@ def pc_stable(nodes: Iterable[Any], tests: Any, alpha: float = 0.05, *,
         raise ValueError(msg)
     absent = {frozenset(e) for e in black if (e[1], e[0]) in black}
     fixed = {frozenset(e) for e in white}
-    adj, sepset = _skeleton(len(nodes), tests, alpha, max_cond_size, fixed, absent, rank)
-    arcs, lines, ambiguous = _orient(adj, sepset, tests, alpha, max_cond_size, v_structures,
+    level = significance_level
+    adj, sepset = _skeleton(len(nodes), tests, level, max_cond_size, fixed, absent, rank)
+    arcs, lines, ambiguous = _orient(adj, sepset, tests, level, max_cond_size, v_structures,
                                      rank, white, black)  # fmt: skip
     arcs, lines = meek_rules(tuple(range(len(nodes))), arcs, lines, ambiguous)
     arcs, lines = _acyclic(arcs, lines)
@@ -269,9 +276,9 @@ def _acyclic(arcs: set, lines: set) -> tuple[set, set]:
     return arcs - cyclic, lines | {frozenset(e) for e in cyclic}
 
 
-def learn_pc(data: Any, *, test: str = "auto", alpha: float = 0.05,
+def learn_pc(data: Any, *, test: str = "auto", significance_level: float = 0.05,
              max_cond_size: int | None = None, black_list: Iterable = (),
-             white_list: Iterable = (), v_structures: str = "standard",
+             white_list: Iterable = (), v_structures: str = "conservative",
              adjusted_df: bool = True, permutations: int = 1000, random_state: Any = None,
              states: Any = None, sample_weight: Any = None) -> PDAG:  # fmt: skip
     """Learn a Bayesian network's equivalence class from data by PC-stable (the module
@@ -285,10 +292,11 @@ def learn_pc(data: Any, *, test: str = "auto", alpha: float = 0.05,
     test : {"auto", "g2", "mi", "x2", "mi-sh", "mc-mi", "fisher-z"}, default="auto"
         The test (:mod:`bayeskit.stats.independence`); ``"auto"``: Fisher's z when every
         column of a DataFrame is a non-integer number, else G-squared on the categories.
-    alpha : float, default=0.05
+    significance_level : float, default=0.05
+        A p-value above it counts as independence (bnlearn's ``alpha``).
     max_cond_size : int, optional
     black_list, white_list : iterable of (u, v) pairs
-    v_structures : {"standard", "conservative", "majority"}, default="standard"
+    v_structures : {"standard", "conservative", "majority"}, default="conservative"
     adjusted_df : bool, default=True
         Degrees of freedom from the values seen in each stratum (bnlearn's ``-adf`` tests;
         the reduction for empty cells of Spirtes, Glymour and Scheines and of MMHC). Large
@@ -331,8 +339,9 @@ def learn_pc(data: Any, *, test: str = "auto", alpha: float = 0.05,
     check_count("permutations", permutations, low=1)
     nodes, tester = _tests(data, test, adjusted_df, permutations, random_state, states,
                            sample_weight)  # fmt: skip
-    return pc_stable(nodes, tester, alpha, max_cond_size=max_cond_size, black_list=black_list,
-                     white_list=white_list, v_structures=v_structures)  # fmt: skip
+    return pc_stable(nodes, tester, significance_level, max_cond_size=max_cond_size,
+                     black_list=black_list, white_list=white_list,
+                     v_structures=v_structures)  # fmt: skip
 
 
 def _tests(data: Any, test: str, adjusted_df: bool, permutations: int, random_state: Any,
@@ -407,13 +416,13 @@ def check_pc_options(score: Any, options: Any) -> None:
 
     Examples
     --------
-    >>> check_pc_options("bic", {"alpha": 0.01})
+    >>> check_pc_options("bic", {"significance_level": 0.01})
     >>> check_pc_options("bic", {"tabu_length": 3})
     Traceback (most recent call last):
     ...
-    TypeError: PC-stable takes no option 'tabu_length'; its options: test, alpha,
-    max_cond_size, black_list, white_list, v_structures, adjusted_df, permutations,
-    random_state, states, sample_weight
+    TypeError: PC-stable takes no option 'tabu_length'; its options: test,
+    significance_level, max_cond_size, black_list, white_list, v_structures, adjusted_df,
+    permutations, random_state, states, sample_weight
     """
     import inspect
 
@@ -428,14 +437,14 @@ def check_pc_options(score: Any, options: Any) -> None:
         msg = f"test must be 'auto' or one of {', '.join(TESTS)}, got {test!r}"
         raise ValueError(msg)
     check_count("permutations", options.get("permutations", 1000), low=1)
-    _check_search(options.get("alpha", 0.05), options.get("max_cond_size"),
-                  options.get("v_structures", "standard"))  # fmt: skip
+    _check_search(options.get("significance_level", 0.05), options.get("max_cond_size"),
+                  options.get("v_structures", "conservative"))  # fmt: skip
 
 
-def _check_search(alpha: Any, max_cond_size: Any, rule: Any) -> None:
-    check_real("alpha", alpha, low=0.0)
-    if alpha > 1.0:
-        msg = f"alpha must be at most 1, got {alpha!r}"
+def _check_search(level: Any, max_cond_size: Any, rule: Any) -> None:
+    check_real("significance_level", level, low=0.0)
+    if level > 1.0:
+        msg = f"significance_level must be at most 1, got {level!r}"
         raise ValueError(msg)
     check_count("max_cond_size", max_cond_size, none_ok=True)
     if rule not in V_STRUCTURE_RULES:
@@ -446,7 +455,9 @@ def _check_search(alpha: Any, max_cond_size: Any, rule: Any) -> None:
 def pc_dag(data: Any, score: str = "bic", **options: Any) -> DAG:
     """A DAG of the equivalence class PC-stable learns (:func:`learn_pc`'s options), for
     the learners' registry: every DAG of a class has the same BIC, AIC, LL and BDeu score,
-    so ``score`` is not used.
+    so ``score`` is not used. Where the tests contradict each other and the PDAG has no
+    consistent extension, the DAG gets the v-structures it must (:meth:`PDAG.to_dag
+    <bayeskit.graphs.PDAG.to_dag>` with ``strict=False``).
 
     Parameters
     ----------
@@ -468,4 +479,4 @@ def pc_dag(data: Any, score: str = "bic", **options: Any) -> DAG:
     >>> pc_dag(pd.DataFrame({"a": a, "b": b, "c": c})).edges
     (('a', 'c'), ('b', 'c'))
     """
-    return learn_pc(data, **options).to_dag()
+    return learn_pc(data, **options).to_dag(strict=False)
