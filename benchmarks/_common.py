@@ -200,7 +200,16 @@ def versions(*modules: str) -> dict[str, str]:
     for name in modules:
         try:
             mod = __import__(name)
-            out[name] = str(getattr(mod, "__version__", "unknown"))
+            version = getattr(mod, "__version__", None)
+            if version is None:  # a module without one: its distribution's metadata
+                from importlib.metadata import PackageNotFoundError, packages_distributions
+                from importlib.metadata import version as dist_version
+
+                try:
+                    version = dist_version(packages_distributions()[name][0])
+                except (KeyError, IndexError, PackageNotFoundError):
+                    version = "unknown"
+            out[name] = str(version)
         except ImportError:
             out[name] = "not installed"
     return out

@@ -99,20 +99,29 @@ class CountTests:
         return np.array([self.cache[_key(x, y, s)] for x, y, s in batch])
 
     def _run(self, todo: list) -> None:
-        families = list({frozenset((x, y, *s)): (x, y, *s) for _, (x, y, s) in todo}.values())
-        counts = family_counts(self.data.codes, families, self.n_states, self.data.weights)
-        groups: dict[tuple, list] = {}
-        for key, (x, y, s) in todo:
-            table = counts.table((*s, x, y))
-            shape = (int(np.prod(table.shape[:-2])), *table.shape[-2:])
-            groups.setdefault(shape, []).append((key, table.reshape(shape)))
-        for items in groups.values():
-            tables = np.stack([t for _, t in items])
-            _, _, p = discrete_test(tables, self.method, adjusted_df=self.adjusted_df,
-                                    permutations=self.permutations,
-                                    random_state=self.rng)  # fmt: skip
-            for (key, _), value in zip(items, np.atleast_1d(p), strict=True):
-                self.cache[key] = float(value)
+        wanted = {frozenset((x, y, *s)): (*s, x, y) for _, (x, y, s) in todo}
+        counts = family_counts(self.data.codes, list(wanted.values()), self.n_states,
+                               self.data.weights)  # fmt: skip
+        # the tables lie one after the other, each in C order, in the order of
+        # counts.families (FamilyCounts' documented layout)
+        sizes = [int(np.prod(self.n_states[list(f)])) for f in counts.families]
+        offsets = np.concatenate([[0], np.cumsum(sizes)])
+        where = {frozenset(f): k for k, f in enumerate(counts.families)}
+        tables = []
+        for _, (x, y, s) in todo:
+            k = where[frozenset((x, y, *s))]
+            stored = counts.families[k]
+            flat = counts.counts[offsets[k] : offsets[k + 1]].reshape(self.n_states[list(stored)])
+            order = (*s, x, y)
+            if stored != order:
+                flat = flat.transpose([stored.index(c) for c in order])
+            m = int(np.prod(self.n_states[list(s)])) if s else 1
+            tables.append(flat.reshape(m, self.n_states[x], self.n_states[y]))
+        _, _, p = discrete_test(tables, self.method, adjusted_df=self.adjusted_df,
+                                permutations=self.permutations,
+                                random_state=self.rng)  # fmt: skip
+        for (key, _), value in zip(todo, p, strict=True):
+            self.cache[key] = float(value)
         self.n_tests += len(todo)
 
 

@@ -104,9 +104,12 @@ def discrete_test(tables: Any, method: str = "g2", *, adjusted_df: bool = False,
 
     Parameters
     ----------
-    tables : array-like of shape (..., m, r_x, r_y)
+    tables : array-like of shape (..., m, r_x, r_y), or a list of 3-D arrays
         Counts (non-negative, weighted counts allowed) of ``S``'s ``m`` configurations by
-        ``X``'s and ``Y``'s values; leading axes hold independent tests of that shape.
+        ``X``'s and ``Y``'s values; leading axes hold independent tests of that shape. A list
+        holds tables of any shapes, one test each; they are evaluated together in groups
+        padded with empty cells, which change no statistic (exact shapes for ``"mi-sh"``,
+        whose shrinkage depends on the number of cells).
     method : {"g2", "mi", "x2", "mi-sh", "mc-mi"}, default="g2"
     adjusted_df : bool, default=False
         Count only the values seen in each stratum (bnlearn's adjustment).
@@ -118,7 +121,7 @@ def discrete_test(tables: Any, method: str = "g2", *, adjusted_df: bool = False,
     Returns
     -------
     statistic, df, p_value : ndarray of shape (...)
-        Floats (0-d arrays for a single table).
+        Floats (0-d arrays for a single table; one per table of a list).
 
     Raises
     ------
@@ -136,10 +139,12 @@ def discrete_test(tables: Any, method: str = "g2", *, adjusted_df: bool = False,
     >>> round(float(stat), 6), float(df), round(float(p), 6)
     (8.035714, 1.0, 0.004586)
     """
-    t = np.asarray(tables, dtype=np.float64)
     if method not in DISCRETE_TESTS:
         msg = f"method must be one of {', '.join(DISCRETE_TESTS)}, got {method!r}"
         raise ValueError(msg)
+    if isinstance(tables, list):
+        return _ragged(tables, method, adjusted_df, permutations, random_state)
+    t = np.asarray(tables, dtype=np.float64)
     if t.ndim < 3:
         msg = f"tables must have shape (..., m, r_x, r_y), got shape {t.shape}"
         raise ValueError(msg)
@@ -156,6 +161,34 @@ def discrete_test(tables: Any, method: str = "g2", *, adjusted_df: bool = False,
     if method != "mc-mi":
         return stat, df, _p_values(stat, df)
     return stat, df, _permutation_p(t, stat, permutations, random_state)
+
+
+def _ragged(tables: list, method: str, adjusted: bool, permutations: int, random_state: Any):
+    """``discrete_test`` of tables of any shapes: grouped by ``(r_x, r_y)`` and the number
+    of strata rounded up to a power of two, each group padded with empty strata (exact shapes
+    for the shrinkage test)."""
+    arrays = [np.asarray(t, dtype=np.float64) for t in tables]
+    if any(a.ndim != 3 for a in arrays):
+        msg = "a list of tables must hold 3-D arrays, each of shape (m, r_x, r_y)"
+        raise ValueError(msg)
+    out = np.empty((3, len(arrays)))
+    groups: dict[tuple, list[int]] = {}
+    for i, a in enumerate(arrays):
+        m, rx, ry = a.shape
+        key = a.shape if method == "mi-sh" else (1 << max(m - 1, 0).bit_length(), rx, ry)
+        groups.setdefault(key, []).append(i)
+    rng = np.random.default_rng(random_state) if method == "mc-mi" else None
+    for (m, rx, ry), members in groups.items():
+        block = np.zeros((len(members), m, rx, ry))
+        for j, i in enumerate(members):
+            block[j, : arrays[i].shape[0]] = arrays[i]
+        stat, df, p = discrete_test(block, method, adjusted_df=adjusted,
+                                    permutations=permutations, random_state=rng)  # fmt: skip
+        if not adjusted:  # the degrees of freedom of the tables' own strata
+            df = np.array([(rx - 1) * (ry - 1) * arrays[i].shape[0] for i in members], float)
+            p = _p_values(stat, df) if method != "mc-mi" else p
+        out[:, members] = stat, df, p
+    return out[0], out[1], out[2]
 
 
 def _permutation_p(t: np.ndarray, stat: np.ndarray, b: int, random_state: Any) -> np.ndarray:
