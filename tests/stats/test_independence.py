@@ -105,3 +105,20 @@ def test_fisher_z_is_the_partial_correlation_of_the_residuals():
     assert fisher_z(R, 4, 0, 1, [2, 3]) == (0.0, 1.0)  # too few rows to test
     with pytest.raises(ValueError, match="distinct"):
         fisher_z(R, 100, 0, 0)
+
+
+@pytest.mark.parametrize("method", ["g2", "x2", "mi-sh"])
+@pytest.mark.parametrize("adjusted", [False, True])
+def test_a_list_of_tables_of_any_shapes_is_each_table_tested_alone(method, adjusted):
+    rng = np.random.default_rng(8)
+    shapes = [(1, 2, 2), (3, 2, 2), (4, 3, 2), (5, 2, 2), (1, 3, 2), (2, 2, 4)]
+    tables = [_tables(rng, s, n=150) for s in shapes]
+    tables[1][2] = 0.0  # an empty stratum
+    stat, df, p = discrete_test(tables, method, adjusted_df=adjusted)
+    for k, t in enumerate(tables):
+        one = discrete_test(t, method, adjusted_df=adjusted)
+        assert stat[k] == pytest.approx(float(one[0]), rel=1e-12, abs=1e-12)
+        assert df[k] == one[1]
+        assert p[k] == pytest.approx(float(one[2]), rel=1e-12, abs=1e-15)
+    with pytest.raises(ValueError, match="3-D"):
+        discrete_test([np.ones((2, 2))])
