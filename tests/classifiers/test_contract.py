@@ -99,5 +99,5 @@ def test_a_learner_added_to_the_registry_is_a_network_classifier_structure(car, 
     dag = model.network_.dag
     assert dag.parents("class") == ()
     assert all(len(dag.parents(f)) == 1 for f in X.columns)  # "ll": a spanning tree
-    with pytest.raises(ValueError, match="'tree', 'pc', 'class-tree', 'naive', got 'k2'"):
+    with pytest.raises(ValueError, match="'tree', 'pc', 'mmhc', 'class-tree', 'naive', got 'k2'"):
         NetworkClassifier(structure="k2").fit(X, y)

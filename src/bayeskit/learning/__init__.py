@@ -1,9 +1,9 @@
 """Learning Bayesian networks from data: parameters from counts (:mod:`.parameters`), scores
 (:mod:`.scores`: LL, AIC, BIC, K2, BDeu), structure searches (:mod:`.search`: hill climbing and
-the Chow-Liu tree; :mod:`.constraint`: PC-stable, on the tests of :mod:`.independence_tests`)
-in a registry of learners by name (:mod:`.learners`), searches over data read in passes
-(:mod:`.passes`), EM for missing values and latent nodes (:mod:`.em`) and structural EM
-(:mod:`.structure_em`).
+the Chow-Liu tree; :mod:`.constraint`: PC-stable, and :mod:`.mmhc`, max-min hill climbing, on
+the tests of :mod:`.independence_tests`) in a registry of learners by name (:mod:`.learners`),
+searches over data read in passes (:mod:`.passes`), EM for missing values and latent nodes
+(:mod:`.em`) and structural EM (:mod:`.structure_em`).
 
 This layer sits below the network class: its functions return DAGs, CPTs and states, or build
 a network of the class they are given (``network_type``); :mod:`bayeskit.networks` wraps them in
@@ -13,6 +13,7 @@ from bayeskit.learning.constraint import V_STRUCTURE_RULES, learn_pc, pc_dag, pc
 from bayeskit.learning.em import EMResult, expected_counts, fit_network_em
 from bayeskit.learning.independence_tests import CountTests, GaussianTests, OracleTests
 from bayeskit.learning.learners import STRUCTURE_LEARNERS, StructureLearner, structure_learner
+from bayeskit.learning.mmhc import learn_mmhc, mmpc_skeleton
 from bayeskit.learning.parameters import (
     ESTIMATORS,
     MAX_TABLE_CELLS,
@@ -42,9 +43,11 @@ __all__ = [
     "family_score",
     "fit_network",
     "fit_network_em",
+    "learn_mmhc",
     "learn_pc",
     "learn_structure",
     "learn_tree",
+    "mmpc_skeleton",
     "pc_dag",
     "pc_stable",
     "score",

@@ -345,11 +345,14 @@ def learn_pc(data: Any, *, test: str = "auto", significance_level: float = 0.05,
 
 
 def _tests(data: Any, test: str, adjusted_df: bool, permutations: int, random_state: Any,
-           states: Any, sample_weight: Any) -> tuple[tuple, Any]:  # fmt: skip
-    """The variables and the tests of ``data``."""
+           states: Any, sample_weight: Any,
+           min_rows_per_cell: float = 0.0) -> tuple[tuple, Any]:  # fmt: skip
+    """The variables and the tests of ``data`` (:class:`CountTests`' options)."""
     if isinstance(data, NetworkData):  # encoded already (the network classifier's rows)
         method = "g2" if test in ("auto", "fisher-z") else test
-        return data.nodes, CountTests(data, method, adjusted_df, permutations, random_state)
+        return data.nodes, CountTests(
+            data, method, adjusted_df, permutations, random_state, min_rows_per_cell
+        )
     if not in_chunks(data) and not isinstance(data, pd.DataFrame):
         msg = f"data must be a pandas DataFrame or data in chunks, got {type(data).__name__}"
         raise TypeError(msg)
@@ -369,7 +372,9 @@ def _tests(data: Any, test: str, adjusted_df: bool, permutations: int, random_st
         encoded = NetworkData(nodes, given, *rows)  # type: ignore[misc]
     else:
         encoded = encode_data(tuple(data.columns), data, states, sample_weight)
-    return encoded.nodes, CountTests(encoded, method, adjusted_df, permutations, random_state)
+    return encoded.nodes, CountTests(
+        encoded, method, adjusted_df, permutations, random_state, min_rows_per_cell
+    )
 
 
 def _all_real(frame: pd.DataFrame) -> bool:

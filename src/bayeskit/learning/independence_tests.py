@@ -11,13 +11,19 @@ from typing import Any
 
 import numpy as np
 
+from bayeskit.data.codes import code_dtype
+from bayeskit.data.rows import distinct_rows
 from bayeskit.graphs.dag import DAG
 from bayeskit.learning.parameters import NetworkData
+from bayeskit.stats.extensions import extension_counts, parent_configurations
 from bayeskit.stats.families import family_counts
 from bayeskit.stats.independence import discrete_test, fisher_z
 
 __all__ = ["MAX_TEST_CELLS", "CountTests", "GaussianTests", "OracleTests"]
 
+#: Tests sharing ``(y, S)`` with at least this many others are counted as one family extended
+#: by each ``x`` (on complete data): one look-up per row and test instead of one per column.
+GROUP = 6
 #: The most cells one test's count table may have.
 MAX_TEST_CELLS = 1 << 24
 
@@ -36,6 +42,10 @@ class CountTests:
     adjusted_df : bool, default=False
     permutations : int, default=1000
     random_state : int, Generator or None
+    min_rows_per_cell : float, default=0
+        A test whose table has fewer rows than this per cell on average is not run: its
+        p-value is 0 (dependence), as in MMHC's heuristic (Tsamardinos, Brown and Aliferis
+        2006), since such a test has too little power to tell independence.
 
     Examples
     --------
@@ -47,13 +57,16 @@ class CountTests:
     """
 
     def __init__(self, data: NetworkData, method: str = "g2", adjusted_df: bool = False,
-                 permutations: int = 1000, random_state: Any = None):  # fmt: skip
+                 permutations: int = 1000, random_state: Any = None,
+                 min_rows_per_cell: float = 0.0):  # fmt: skip
         self.data = data
+        self.min_rows_per_cell = min_rows_per_cell
         self.method = method
         self.adjusted_df = adjusted_df
         self.permutations = permutations
         self.rng = np.random.default_rng(random_state)
         self.n_states = np.array(data.n_states, dtype=np.int64)
+        self._rows: tuple | None = None  # node-major distinct rows and weights, made once
         self.cache: dict[tuple, float] = {}
         self.n_tests = 0
 
@@ -88,6 +101,9 @@ class CountTests:
             key = _key(x, y, s)
             if key not in self.cache and key not in todo:
                 cells = int(np.prod(self.n_states[[x, y, *s]]))
+                if self.data.n_rows < self.min_rows_per_cell * cells:
+                    self.cache[key] = 0.0  # too few rows to test: taken as dependence
+                    continue
                 if cells > MAX_TEST_CELLS:
                     msg = (f"a test of columns {x} and {y} given {list(s)} needs a table of "
                            f"{cells:,} cells (more than {MAX_TEST_CELLS:,}): lower "
@@ -99,6 +115,70 @@ class CountTests:
         return np.array([self.cache[_key(x, y, s)] for x, y, s in batch])
 
     def _run(self, todo: list) -> None:
+        groups: dict[tuple, list[int]] = {}
+        for i, (_, (_, y, s)) in enumerate(todo):
+            groups.setdefault((y, s), []).append(i)
+        # the tests that share (y, S) with many others are counted together, (y, S) as a
+        # family extended by each x; the rest in one pass over every family
+        big = {key: members for key, members in groups.items() if len(members) >= GROUP}
+        complete = self._node_major() if big else None
+        tables: list = [None] * len(todo)
+        if complete:
+            codes, weights = complete
+            self._extensions(todo, big, codes, weights, tables)
+        rest = [i for i, t in enumerate(tables) if t is None]
+        for i, table in zip(rest, self._families([todo[i] for i in rest]), strict=True):
+            tables[i] = table
+        m_of = [int(np.prod(self.n_states[list(s)])) for _, (_, _, s) in todo]
+        _, _, p = discrete_test(tables, self.method, adjusted_df=self.adjusted_df,
+                                permutations=self.permutations, random_state=self.rng,
+                                strata=m_of)  # fmt: skip
+        for (key, _), value in zip(todo, p, strict=True):
+            self.cache[key] = float(value)
+        self.n_tests += len(todo)
+
+    def _node_major(self) -> tuple | None:
+        """The rows node-major (each repeated row once, with its number as weight, when that
+        halves them or better) and their weights; None when values are missing (each test
+        then leaves out the rows missing one of its columns)."""
+        if self._rows is None:
+            codes = self.data.codes
+            if codes.size and codes.min() < 0:
+                self._rows = ()
+            else:
+                rows = np.ascontiguousarray(codes, dtype=code_dtype(int(self.n_states.max())))
+                weights = self.data.weights
+                if len(rows) >= 2048:
+                    distinct, summed = distinct_rows(rows, weights, self.n_states)
+                    if len(distinct) <= 0.5 * len(rows):
+                        rows, weights = distinct, summed
+                w = np.empty(0) if weights is None else np.asarray(weights, dtype=np.float64)
+                self._rows = (np.ascontiguousarray(rows.T), w)
+        return self._rows or None
+
+    def _extensions(self, todo: list, groups: dict, codes: np.ndarray, weights: np.ndarray,
+                    tables: list) -> None:  # fmt: skip
+        """The tables of complete data: the tests that share ``(y, S)`` counted together, ``y``
+        and ``S``'s configuration as a family extended by each ``x``
+        (:func:`~bayeskit.stats.extensions.extension_counts`); only the strata seen are
+        numbered once there are more configurations than rows."""
+        r = self.n_states
+        for (y, s), members in groups.items():
+            ids, k, _ = parent_configurations(codes, s, r, compact_above=codes.shape[1])
+            cands = np.array([todo[i][1][0] for i in members], dtype=np.int64)
+            flat = extension_counts(codes, weights, cands, r[cands], ids, k, int(r[y]), codes[y])
+            at = 0
+            for i, x in zip(members, cands, strict=True):
+                size = int(r[x]) * k * int(r[y])
+                table = flat[at : at + size].reshape(int(r[x]), k, int(r[y]))
+                tables[i] = table.transpose(1, 0, 2)  # (S, x, y)
+                at += size
+
+    def _families(self, todo: list) -> list:
+        """Each test's table from its family's counts (one compiled pass for all), leaving out
+        the rows missing one of its columns."""
+        if not todo:
+            return []
         wanted = {frozenset((x, y, *s)): (*s, x, y) for _, (x, y, s) in todo}
         counts = family_counts(self.data.codes, list(wanted.values()), self.n_states,
                                self.data.weights)  # fmt: skip
@@ -117,12 +197,7 @@ class CountTests:
                 flat = flat.transpose([stored.index(c) for c in order])
             m = int(np.prod(self.n_states[list(s)])) if s else 1
             tables.append(flat.reshape(m, self.n_states[x], self.n_states[y]))
-        _, _, p = discrete_test(tables, self.method, adjusted_df=self.adjusted_df,
-                                permutations=self.permutations,
-                                random_state=self.rng)  # fmt: skip
-        for (key, _), value in zip(todo, p, strict=True):
-            self.cache[key] = float(value)
-        self.n_tests += len(todo)
+        return tables
 
 
 class GaussianTests:

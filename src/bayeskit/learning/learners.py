@@ -19,6 +19,7 @@ from typing import Any
 
 from bayeskit.graphs.dag import DAG
 from bayeskit.learning.constraint import check_pc_options, pc_dag
+from bayeskit.learning.mmhc import check_mmhc_options, learn_mmhc
 from bayeskit.learning.search import check_search_options, learn_structure, learn_tree
 
 __all__ = ["STRUCTURE_LEARNERS", "StructureLearner", "structure_learner"]
@@ -142,6 +143,13 @@ STRUCTURE_LEARNERS: dict[str, StructureLearner] = {
         False,
         "PC-stable: tests of independence, then a DAG of the equivalence class found",
         check_pc_options,
+    ),  # fmt: skip
+    "mmhc": StructureLearner(
+        "mmhc",
+        learn_mmhc,
+        False,
+        "max-min hill climbing: the hill climb within the skeleton tests of independence find",
+        check_mmhc_options,
     ),  # fmt: skip
 }
 

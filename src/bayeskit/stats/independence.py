@@ -98,7 +98,8 @@ def _p_values(statistic: np.ndarray, df: np.ndarray) -> np.ndarray:
 
 
 def discrete_test(tables: Any, method: str = "g2", *, adjusted_df: bool = False,
-                  permutations: int = 1000, random_state: Any = None):  # fmt: skip
+                  permutations: int = 1000, random_state: Any = None,
+                  strata: Any = None):  # fmt: skip
     """Test ``X _||_ Y | S`` on count tables: the statistic, its degrees of freedom and its
     p-value (see the module docstring for each method).
 
@@ -117,6 +118,10 @@ def discrete_test(tables: Any, method: str = "g2", *, adjusted_df: bool = False,
         ``"mc-mi"``'s number of tables drawn under independence.
     random_state : int, Generator or None
         ``"mc-mi"``'s draws.
+    strata : int or array-like of int, optional
+        The number of configurations of ``S`` of each table, where the tables hold only the
+        strata seen (empty strata change no statistic): the unadjusted degrees of freedom
+        count them all. None: each table's ``m``.
 
     Returns
     -------
@@ -143,7 +148,7 @@ def discrete_test(tables: Any, method: str = "g2", *, adjusted_df: bool = False,
         msg = f"method must be one of {', '.join(DISCRETE_TESTS)}, got {method!r}"
         raise ValueError(msg)
     if isinstance(tables, list):
-        return _ragged(tables, method, adjusted_df, permutations, random_state)
+        return _ragged(tables, method, adjusted_df, permutations, random_state, strata)
     t = np.asarray(tables, dtype=np.float64)
     if t.ndim < 3:
         msg = f"tables must have shape (..., m, r_x, r_y), got shape {t.shape}"
@@ -152,6 +157,9 @@ def discrete_test(tables: Any, method: str = "g2", *, adjusted_df: bool = False,
         msg = "tables must hold finite, non-negative counts"
         raise ValueError(msg)
     df = _degrees(t, adjusted_df)
+    if strata is not None and not adjusted_df:
+        rx, ry = t.shape[-2:]
+        df = np.broadcast_to((rx - 1) * (ry - 1) * np.asarray(strata, float), df.shape).copy()
     if method == "x2":
         stat = _x2(t)
     elif method == "mi-sh":
@@ -163,7 +171,8 @@ def discrete_test(tables: Any, method: str = "g2", *, adjusted_df: bool = False,
     return stat, df, _permutation_p(t, stat, permutations, random_state)
 
 
-def _ragged(tables: list, method: str, adjusted: bool, permutations: int, random_state: Any):
+def _ragged(tables: list, method: str, adjusted: bool, permutations: int, random_state: Any,
+            strata: Any):  # fmt: skip
     """``discrete_test`` of tables of any shapes: grouped by ``(r_x, r_y)`` and the number
     of strata rounded up to a power of two, each group padded with empty strata (exact shapes
     for the shrinkage test)."""
@@ -185,7 +194,8 @@ def _ragged(tables: list, method: str, adjusted: bool, permutations: int, random
         stat, df, p = discrete_test(block, method, adjusted_df=adjusted,
                                     permutations=permutations, random_state=rng)  # fmt: skip
         if not adjusted:  # the degrees of freedom of the tables' own strata
-            df = np.array([(rx - 1) * (ry - 1) * arrays[i].shape[0] for i in members], float)
+            m_of = [arrays[i].shape[0] if strata is None else strata[i] for i in members]
+            df = np.array([(rx - 1) * (ry - 1) * m for m in m_of], dtype=float)
             p = _p_values(stat, df) if method != "mc-mi" else p
         out[:, members] = stat, df, p
     return out[0], out[1], out[2]
