@@ -348,4 +348,6 @@ def test_learn_by_pc_is_the_library_s_pc(tmp_path):
     assert set(klass.directed) <= set(learned.edges)
     refused = run("network", "learn", path, "-o", out, "--test", "x2")
     assert refused.exit_code != 0
-    assert "go with --method pc" in flat(refused.output)
+    assert "go with --method pc or mmhc" in flat(refused.output)
+    mmhc = run("network", "learn", path, "-o", out, "--method", "mmhc", "--max-cond", "2")
+    assert mmhc.exit_code == 0, mmhc.output

@@ -57,37 +57,26 @@ _LearnMethod = Annotated[
         "--method",
         metavar="NAME",
         help="Structure learner by name: hill-climb (score-based climb with tabu list), tree "
-        "(Chow-Liu) or pc (PC-stable: tests of independence); any learner registered in "
+        "(Chow-Liu), pc (PC-stable: tests of independence) or mmhc (the climb within the "
+        "skeleton the tests find); any learner registered in "
         "bayeskit.learning.STRUCTURE_LEARNERS.",
     ),
 ]
 _Test = Annotated[
     str | None,
-    typer.Option(
-        "--test",
-        metavar="NAME",
-        help="With --method pc: the test of independence, g2 (default), x2, mi-sh or mc-mi.",
-    ),
-]
+    typer.Option("--test", metavar="NAME", help="--method pc, mmhc: the test of independence, "
+                 "g2 (default), x2, mi-sh or mc-mi."),
+]  # fmt: skip
 _Significance = Annotated[
     float | None,
-    typer.Option(
-        "--significance-level",
-        min=0.0,
-        max=1.0,
-        metavar="P",
-        help="With --method pc: a p-value above P counts as independence. Default 0.05.",
-    ),
-]
+    typer.Option("--significance-level", min=0.0, max=1.0, metavar="P", help="--method pc, "
+                 "mmhc: a p-value above P counts as independence. Default 0.05."),
+]  # fmt: skip
 _MaxCond = Annotated[
     int | None,
-    typer.Option(
-        "--max-cond",
-        min=0,
-        metavar="N",
-        help="With --method pc: the largest conditioning set tested. Default: no limit.",
-    ),
-]
+    typer.Option("--max-cond", min=0, metavar="N", help="--method pc, mmhc: the largest "
+                 "conditioning set tested. Default: no limit."),
+]  # fmt: skip
 _Chunksize = Annotated[
     int | None,
     typer.Option(
@@ -208,8 +197,8 @@ def network_learn(
     method = _method(method, tree)
     tests = {"test": test, "significance_level": significance_level, "max_cond_size": max_cond}
     tests = {k: v for k, v in tests.items() if v is not None}
-    if tests and method != "pc":
-        msg = "--test, --significance-level and --max-cond go with --method pc"
+    if tests and method not in ("pc", "mmhc"):
+        msg = "--test, --significance-level and --max-cond go with --method pc or mmhc"
         raise _fail(msg)
     other = None if method == "hill-climb" else searched_by
     em = _check_missing_options(missing, chunksize=chunksize, other=other, max_iter=max_iter,
