@@ -1,9 +1,10 @@
 """Learning Bayesian networks from data: parameters from counts (:mod:`.parameters`), scores
 (:mod:`.scores`: LL, AIC, BIC, K2, BDeu), structure searches (:mod:`.search`: hill climbing and
 the Chow-Liu tree; :mod:`.constraint`: PC-stable, and :mod:`.mmhc`, max-min hill climbing, on
-the tests of :mod:`.independence_tests`) in a registry of learners by name (:mod:`.learners`),
-searches over data read in passes (:mod:`.passes`), EM for missing values and latent nodes
-(:mod:`.em`) and structural EM (:mod:`.structure_em`).
+the tests of :mod:`.independence_tests`; :mod:`.exact`, the optimum by dynamic programming) in
+a registry of learners by name (:mod:`.learners`), searches over data read in passes
+(:mod:`.passes`), EM for missing values and latent nodes (:mod:`.em`) and structural EM
+(:mod:`.structure_em`).
 
 This layer sits below the network class: its functions return DAGs, CPTs and states, or build
 a network of the class they are given (``network_type``); :mod:`bayeskit.networks` wraps them in
@@ -11,6 +12,7 @@ the functions that return a :class:`~bayeskit.networks.BayesianNetwork`."""
 
 from bayeskit.learning.constraint import V_STRUCTURE_RULES, learn_pc, pc_dag, pc_stable
 from bayeskit.learning.em import EMResult, expected_counts, fit_network_em
+from bayeskit.learning.exact import ExactResult, learn_exact
 from bayeskit.learning.independence_tests import CountTests, GaussianTests, OracleTests
 from bayeskit.learning.learners import STRUCTURE_LEARNERS, StructureLearner, structure_learner
 from bayeskit.learning.mmhc import learn_mmhc, mmpc_skeleton
@@ -33,6 +35,7 @@ __all__ = [
     "V_STRUCTURE_RULES",
     "CountTests",
     "EMResult",
+    "ExactResult",
     "GaussianTests",
     "NetworkData",
     "NetworkFit",
@@ -43,6 +46,7 @@ __all__ = [
     "family_score",
     "fit_network",
     "fit_network_em",
+    "learn_exact",
     "learn_mmhc",
     "learn_pc",
     "learn_structure",

@@ -19,6 +19,7 @@ from typing import Any
 
 from bayeskit.graphs.dag import DAG
 from bayeskit.learning.constraint import check_pc_options, pc_dag
+from bayeskit.learning.exact import check_exact_options, exact_dag
 from bayeskit.learning.mmhc import check_mmhc_options, learn_mmhc
 from bayeskit.learning.search import check_search_options, learn_structure, learn_tree
 
@@ -150,6 +151,13 @@ STRUCTURE_LEARNERS: dict[str, StructureLearner] = {
         False,
         "max-min hill climbing: the hill climb within the skeleton tests of independence find",
         check_mmhc_options,
+    ),  # fmt: skip
+    "exact": StructureLearner(
+        "exact",
+        exact_dag,
+        False,
+        "the DAG of highest score, by dynamic programming over subsets (up to about 25 nodes)",
+        check_exact_options,
     ),  # fmt: skip
 }
 
