@@ -59,6 +59,14 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--inducing", type=int, default=200)
     ap.add_argument("--skip-iris", action="store_true")
+    ap.add_argument(
+        "--eval-rows",
+        type=int,
+        nargs="*",
+        default=[],
+        help="sizes at which one evaluation of the log marginal likelihood and its gradient "
+        "is timed, two and three classes (median of 3)",
+    )
     ap.add_argument("--write", choices=("yes", "no"), default="yes")
     args = ap.parse_args(argv)
     load_before = load_average()
@@ -87,6 +95,24 @@ def main(argv: list[str] | None = None) -> None:
                      f"{log_loss(y_test, model.predict_proba(X_test)):.4f}"]  # fmt: skip
             sparse.append(cells)
             say(" | ".join(cells))
+    evals = []
+    for n in args.eval_rows:
+        seconds = []
+        for classes in (2, 3):
+            X, y, _, _ = data(n, classes, seed=n)
+            model = Ours(C(1.0) * RBF(1.0), optimizer=None).fit(X, y)
+            theta = model.kernel_.theta + 0.1
+            model.log_marginal_likelihood(theta, eval_gradient=True, clone_kernel=False)
+            runs = []
+            for r in range(3):  # warm starts from the previous mode, as in the optimiser
+                start = time.perf_counter()
+                model.log_marginal_likelihood(theta + 0.01 * (r + 1), eval_gradient=True,
+                                              clone_kernel=False)  # fmt: skip
+                runs.append(time.perf_counter() - start)
+            seconds.append(float(np.median(runs)))
+        evals.append([f"{n:,}", f"{seconds[0]:.3f}", f"{seconds[1]:.3f}",
+                      f"{seconds[1] / seconds[0]:.2f}x"])  # fmt: skip
+        say(" | ".join(evals[-1]))
     iris = []
     if not args.skip_iris:
         X, y = datasets.load("iris")
@@ -129,6 +155,14 @@ def main(argv: list[str] | None = None) -> None:
                 ],
                 sparse,
             ),  # fmt: skip
+        ]
+    if evals:
+        lines += [
+            "",
+            "One evaluation of the log marginal likelihood and its gradient (bayeskit, "
+            "median of 3, each from the previous evaluation's mode as in the search):",
+            "",
+            markdown_table(["rows", "two classes (s)", "three classes (s)", "ratio"], evals),
         ]
     if iris:
         lines += [
