@@ -121,13 +121,14 @@ class CountTests:
         # the tests that share (y, S) with many others are counted together, (y, S) as a
         # family extended by each x; the rest in one pass over every family
         big = {key: members for key, members in groups.items() if len(members) >= GROUP}
-        complete = self._node_major() if big else None
+        complete = self._node_major()
         tables: list = [None] * len(todo)
-        if complete:
-            codes, weights = complete
+        if complete and big:
+            codes, weights, _ = complete
             self._extensions(todo, big, codes, weights, tables)
         rest = [i for i, t in enumerate(tables) if t is None]
-        for i, table in zip(rest, self._families([todo[i] for i in rest]), strict=True):
+        rows = (self.data.codes, self.data.weights) if not complete else complete[2]
+        for i, table in zip(rest, self._families([todo[i] for i in rest], *rows), strict=True):
             tables[i] = table
         m_of = [int(np.prod(self.n_states[list(s)])) for _, (_, _, s) in todo]
         _, _, p = discrete_test(tables, self.method, adjusted_df=self.adjusted_df,
@@ -139,8 +140,9 @@ class CountTests:
 
     def _node_major(self) -> tuple | None:
         """The rows node-major (each repeated row once, with its number as weight, when that
-        halves them or better) and their weights; None when values are missing (each test
-        then leaves out the rows missing one of its columns)."""
+        saves a quarter of them or more, as the structure search's scorer does), their weights (empty for 1 each), and the same rows
+        row-major with their weights (None for 1 each); None when values are missing (each
+        test then leaves out the rows missing one of its columns)."""
         if self._rows is None:
             codes = self.data.codes
             if codes.size and codes.min() < 0:
@@ -150,10 +152,11 @@ class CountTests:
                 weights = self.data.weights
                 if len(rows) >= 2048:
                     distinct, summed = distinct_rows(rows, weights, self.n_states)
-                    if len(distinct) <= 0.5 * len(rows):
+                    if len(distinct) <= 0.75 * len(rows):
                         rows, weights = distinct, summed
-                w = np.empty(0) if weights is None else np.asarray(weights, dtype=np.float64)
-                self._rows = (np.ascontiguousarray(rows.T), w)
+                w = None if weights is None else np.asarray(weights, dtype=np.float64)
+                kernel_w = np.empty(0) if w is None else w
+                self._rows = (np.ascontiguousarray(rows.T), kernel_w, (rows, w))
         return self._rows or None
 
     def _extensions(self, todo: list, groups: dict, codes: np.ndarray, weights: np.ndarray,
@@ -174,14 +177,13 @@ class CountTests:
                 tables[i] = table.transpose(1, 0, 2)  # (S, x, y)
                 at += size
 
-    def _families(self, todo: list) -> list:
-        """Each test's table from its family's counts (one compiled pass for all), leaving out
-        the rows missing one of its columns."""
+    def _families(self, todo: list, codes: np.ndarray, weights: np.ndarray | None) -> list:
+        """Each test's table from its family's counts over the rows ``codes`` (one compiled
+        pass for all), leaving out the rows missing one of its columns."""
         if not todo:
             return []
         wanted = {frozenset((x, y, *s)): (*s, x, y) for _, (x, y, s) in todo}
-        counts = family_counts(self.data.codes, list(wanted.values()), self.n_states,
-                               self.data.weights)  # fmt: skip
+        counts = family_counts(codes, list(wanted.values()), self.n_states, weights)
         # the tables lie one after the other, each in C order, in the order of
         # counts.families (FamilyCounts' documented layout)
         sizes = [int(np.prod(self.n_states[list(f)])) for f in counts.families]
