@@ -57,9 +57,9 @@ _LearnMethod = Annotated[
         "--method",
         metavar="NAME",
         help="Structure learner by name: hill-climb (score-based climb with tabu list), tree "
-        "(Chow-Liu), pc (PC-stable: tests of independence) or mmhc (the climb within the "
-        "skeleton the tests find); any learner registered in "
-        "bayeskit.learning.STRUCTURE_LEARNERS.",
+        "(Chow-Liu), pc (PC-stable: tests of independence), mmhc (the climb within the "
+        "skeleton the tests find) or exact (the best-scoring DAG, up to about 25 columns); "
+        "any learner registered in bayeskit.learning.STRUCTURE_LEARNERS.",
     ),
 ]
 _Test = Annotated[
