@@ -9,10 +9,12 @@ constraints*).
    set is kept as a candidate only when it scores better than each of its subsets one smaller
    and every subset those are kept against (its best subset): a set no better than a subset
    is never an optimal family, since the subset leaves the order freer. For the discrete
-   scores with a penalty, LL <= 0 bounds every score: BIC's family ``S`` scores at most
-   ``-pen(S)``, and a superset's penalty is larger, so once the best subset of ``S`` scores
-   at least ``-pen(S)`` neither ``S`` nor any superset can be optimal, and the growth stops
-   there (de Campos and Ji's Theorem 4). Other scores grow up to ``max_parents``.
+   scores with a penalty, the log-likelihood bounds every score: it is at most ``L``, ``v``'s
+   log-likelihood given every other variable (at most 0), so BIC's family ``S`` scores at
+   most ``L - pen(S)``, and a superset's penalty is larger; once the best subset of ``S``
+   scores at least that, neither ``S`` nor any superset can be optimal, and the growth stops
+   there (de Campos and Ji's Theorem 4, with ``L`` in place of 0). Other scores grow up to
+   ``max_parents``.
 2. **Best parent sets within each subset.** ``bps(v, C)``, the best candidate of ``v`` inside
    ``C``, for every subset ``C`` of the other variables: a max-transform over the subset
    lattice, one pass per variable bit.
@@ -37,10 +39,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.special import xlogy
 
 from bayeskit.data.validation import check_count
 from bayeskit.graphs.dag import DAG, edge_pairs
 from bayeskit.learning.scores import SCORES, CountScorer
+from bayeskit.stats.extensions import family_table
 
 __all__ = ["ExactResult", "check_exact_options", "exact_dag", "exact_memory", "learn_exact"]
 
@@ -222,6 +226,7 @@ def _candidates(scorer: Any, v: int, n: int, limit: int, banned: set) -> list:
     is below the set's bound: otherwise neither it nor a superset can be optimal."""
     empty: frozenset[int] = frozenset()
     base = scorer(v, empty)
+    top_ll = _top_log_likelihood(scorer, v, n)
     kept = [(empty, base)]
     best_sub = {empty: base}  # the best score among a set's subsets (itself included)
     level = [empty]
@@ -237,7 +242,7 @@ def _candidates(scorer: Any, v: int, n: int, limit: int, banned: set) -> list:
                 if u <= top or not all(bigger - {w} in alive for w in parents):
                     continue
                 best = max(best_sub[bigger - {w}] for w in bigger)
-                if not _bounded(scorer, v, bigger, best):
+                if not _bounded(scorer, v, bigger, best, top_ll):
                     wanted.append((u, bigger, best))
             if wanted:  # only the candidates wanted, one pass over the rows for them all
                 cands = np.array([u for u, _, _ in wanted], dtype=np.int64)
@@ -255,11 +260,26 @@ def _candidates(scorer: Any, v: int, n: int, limit: int, banned: set) -> list:
     return kept
 
 
-def _bounded(scorer: Any, v: int, parents: frozenset, best: float) -> bool:
+def _bounded(scorer: Any, v: int, parents: frozenset, best: float, top: float) -> bool:
     """Whether no superset of ``parents`` can be an optimal family: its best subset scores at
-    least the bound ``-pen(parents)`` on every superset's score."""
+    least the bound ``top - pen(parents)`` on every superset's score (``top``: the largest
+    log-likelihood any family of ``v`` reaches)."""
     pen = _penalty(scorer, v, parents)
-    return pen is not None and best >= -pen
+    return pen is not None and best >= top - pen
+
+
+def _top_log_likelihood(scorer: Any, v: int, n: int) -> float:
+    """The log-likelihood of ``v`` given every other variable, which no parent set exceeds:
+    rows that agree on every other variable but not on ``v`` keep it below 0. Counted from
+    the scorer's rows where it holds them; 0 (the loose bound) otherwise, or for the scores
+    without the bound."""
+    rows = getattr(scorer, "codes", None)
+    if _penalty(scorer, v, frozenset()) is None or rows is None:
+        return 0.0
+    ids, k, _ = scorer._configurations(frozenset(u for u in range(n) if u != v))
+    r = int(scorer.r[v])
+    table = family_table(ids, k, rows[v], r, scorer.weights).reshape(-1, r)
+    return min(0.0, float(xlogy(table, table).sum() - xlogy(table.sum(1), table.sum(1)).sum()))
 
 
 def _best_parent_sets(candidates: list, n: int) -> tuple[list, list]:
