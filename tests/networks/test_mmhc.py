@@ -51,7 +51,7 @@ def test_mmhc_lists_and_options(alarm_rows):
     assert required in dag.edges
     with pytest.raises(TypeError, match="root"):
         learn_mmhc(part, root="CVP")
-    with pytest.raises(TypeError, match="MMHC takes no option 'root'"):
+    with pytest.raises(TypeError, match="structure learner 'mmhc' takes no option 'root'"):
         STRUCTURE_LEARNERS["mmhc"].check_options("bic", {"root": "CVP"})
     with pytest.raises(ValueError, match="significance_level"):
         learn_mmhc(part, significance_level=1.5)

@@ -175,7 +175,7 @@ def test_pc_is_a_registered_learner_for_networks(alarm_rows):
     _, df = alarm_rows
     learner = STRUCTURE_LEARNERS["pc"]
     learner.check_options("bic", {"significance_level": 0.01})
-    with pytest.raises(TypeError, match="PC-stable takes no option 'tabu_length'"):
+    with pytest.raises(TypeError, match="structure learner 'pc' takes no option 'tabu_length'"):
         learner.check_options("bic", {"tabu_length": 3})
     net = BayesianNetwork.learn(df.iloc[:, :10], "pc")
     klass = learn_pc(df.iloc[:, :10])

@@ -54,6 +54,7 @@ from bayeskit.stats.independence import TESTS
 __all__ = [
     "V_STRUCTURE_RULES",
     "check_pc_options",
+    "check_test",
     "learn_pc",
     "pc_dag",
     "pc_stable",
@@ -333,9 +334,7 @@ def learn_pc(data: Any, *, test: str = "auto", significance_level: float = 0.05,
     >>> g.directed
     (('a', 'c'), ('b', 'c'))
     """
-    if test not in (*TESTS, "auto"):
-        msg = f"test must be 'auto' or one of {', '.join(TESTS)}, got {test!r}"
-        raise ValueError(msg)
+    check_test(test)
     check_count("permutations", permutations, low=1)
     nodes, tester = _tests(data, test, adjusted_df, permutations, random_state, states,
                            sample_weight)  # fmt: skip
@@ -406,8 +405,8 @@ def _gaussian(frame: pd.DataFrame, sample_weight: Any) -> GaussianTests:
 
 
 def check_pc_options(score: Any, options: Any) -> None:
-    """:func:`pc_dag`'s options checked without the data: TypeError naming an option it
-    does not take, ValueError naming a setting and its rule.
+    """:func:`pc_dag`'s option values checked without the data (the learners' registry names
+    an option a learner does not take): ValueError naming a setting and its rule.
 
     Parameters
     ----------
@@ -417,33 +416,27 @@ def check_pc_options(score: Any, options: Any) -> None:
 
     Raises
     ------
-    TypeError, ValueError
+    ValueError
 
     Examples
     --------
     >>> check_pc_options("bic", {"significance_level": 0.01})
-    >>> check_pc_options("bic", {"tabu_length": 3})
+    >>> check_pc_options("bic", {"v_structures": "some"})
     Traceback (most recent call last):
     ...
-    TypeError: PC-stable takes no option 'tabu_length'; its options: test,
-    significance_level, max_cond_size, black_list, white_list, v_structures, adjusted_df,
-    permutations, random_state, states, sample_weight
+    ValueError: v_structures must be one of standard, conservative, majority, got 'some'
     """
-    import inspect
-
-    params = inspect.signature(learn_pc).parameters
-    unknown = [k for k in options if k not in params or k == "data"]
-    if unknown:
-        takes = ", ".join(k for k in params if k != "data")
-        msg = f"PC-stable takes no option {unknown[0]!r}; its options: {takes}"
-        raise TypeError(msg)
-    test = options.get("test", "auto")
-    if test not in (*TESTS, "auto"):
-        msg = f"test must be 'auto' or one of {', '.join(TESTS)}, got {test!r}"
-        raise ValueError(msg)
+    check_test(options.get("test", "auto"))
     check_count("permutations", options.get("permutations", 1000), low=1)
     _check_search(options.get("significance_level", 0.05), options.get("max_cond_size"),
                   options.get("v_structures", "conservative"))  # fmt: skip
+
+
+def check_test(test: Any) -> None:
+    """ValueError unless ``test`` names a test of independence or is ``"auto"``."""
+    if test not in (*TESTS, "auto"):
+        msg = f"test must be 'auto' or one of {', '.join(TESTS)}, got {test!r}"
+        raise ValueError(msg)
 
 
 def _check_search(level: Any, max_cond_size: Any, rule: Any) -> None:
@@ -485,3 +478,19 @@ def pc_dag(data: Any, score: str = "bic", **options: Any) -> DAG:
     (('a', 'c'), ('b', 'c'))
     """
     return learn_pc(data, **options).to_dag(strict=False)
+
+
+def forwards_to(wrapper: Any, target: Any) -> None:
+    """Give ``wrapper(data, score="bic", **options)`` the signature ``(data, score="bic",
+    <target's keyword options>)``, so the learners' registry lists (and checks) the options
+    it passes on."""
+    import inspect
+
+    params = inspect.signature(wrapper).parameters
+    taken = [p for p in inspect.signature(target).parameters.values()
+             if p.kind is inspect.Parameter.KEYWORD_ONLY]  # fmt: skip
+    head = [params["data"], params["score"]]
+    wrapper.__signature__ = inspect.Signature([*head, *taken])
+
+
+forwards_to(pc_dag, learn_pc)

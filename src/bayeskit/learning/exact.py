@@ -43,6 +43,7 @@ from scipy.special import xlogy
 
 from bayeskit.data.validation import check_count
 from bayeskit.graphs.dag import DAG, edge_pairs
+from bayeskit.learning.constraint import forwards_to
 from bayeskit.learning.scores import SCORES, CountScorer
 from bayeskit.stats.extensions import family_table
 
@@ -374,9 +375,12 @@ def exact_dag(data: Any, score: str = "bic", **options: Any) -> DAG:
     return learn_exact(data, score, **options).dag
 
 
+forwards_to(exact_dag, learn_exact)
+
+
 def check_exact_options(score: Any, options: Any) -> None:
-    """:func:`exact_dag`'s options checked without the data: TypeError naming an option it
-    does not take, ValueError naming a setting and its rule.
+    """:func:`exact_dag`'s option values checked without the data (the learners' registry
+    names an option a learner does not take): ValueError naming a setting and its rule.
 
     Parameters
     ----------
@@ -385,25 +389,16 @@ def check_exact_options(score: Any, options: Any) -> None:
 
     Raises
     ------
-    TypeError, ValueError
+    ValueError
 
     Examples
     --------
     >>> check_exact_options("bic", {"max_parents": 3})
-    >>> check_exact_options("bic", {"tabu_length": 3})
+    >>> check_exact_options("mdl", {})
     Traceback (most recent call last):
     ...
-    TypeError: the exact search takes no option 'tabu_length'; its options: max_parents,
-    black_list, ess, states, sample_weight, max_bytes
+    ValueError: score must be one of ('ll', 'aic', 'bic', 'k2', 'bdeu', 'bge'), got 'mdl'
     """
-    import inspect
-
-    params = [k for k in inspect.signature(learn_exact).parameters if k not in ("data", "score")]
-    unknown = [k for k in options if k not in params]
-    if unknown:
-        msg = (f"the exact search takes no option {unknown[0]!r}; its options: "
-               f"{', '.join(params)}")  # fmt: skip
-        raise TypeError(msg)
     if score not in SCORES:
         msg = f"score must be one of {SCORES}, got {score!r}"
         raise ValueError(msg)

@@ -140,9 +140,10 @@ class CountTests:
 
     def _node_major(self) -> tuple | None:
         """The rows node-major (each repeated row once, with its number as weight, when that
-        saves a quarter of them or more, as the structure search's scorer does), their weights (empty for 1 each), and the same rows
-        row-major with their weights (None for 1 each); None when values are missing (each
-        test then leaves out the rows missing one of its columns)."""
+        saves a quarter of them or more, as the structure search's scorer does), their
+        weights (empty for 1 each), and the same rows row-major with their weights (None for
+        1 each); None when values are missing (each test then leaves out the rows missing one
+        of its columns)."""
         if self._rows is None:
             codes = self.data.codes
             if codes.size and codes.min() < 0:

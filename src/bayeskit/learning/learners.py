@@ -40,8 +40,9 @@ class StructureLearner:
         hill climb's (:func:`learn_structure`).
     description : str
     check : callable, optional
-        ``check(score, options)``: the options checked without the data, for a learner whose
-        options are neither the climb's nor the tree's (PC-stable's).
+        ``check(score, options)``: the option values checked without the data, for a
+        learner whose options are neither the climb's nor the tree's (PC-stable's); an option
+        the learner does not take is refused before it is called.
 
     Examples
     --------
@@ -125,6 +126,11 @@ class StructureLearner:
         TypeError: learn_structure takes no option 'root'; its options: max_parents, ...
         """
         if self.check is not None:
+            unknown = [k for k in options if k not in self.options]
+            if unknown:
+                msg = (f"structure learner {self.name!r} takes no option {unknown[0]!r}; its "
+                       f"options: {', '.join(self.options)}")  # fmt: skip
+                raise TypeError(msg)
             self.check(score, options)
             return
         check_search_options(score, options, tree=self.tree)
