@@ -43,6 +43,13 @@ def timed_fit_predict(model: Any, X: Any, y: Any, X_test: Any) -> tuple[Any, flo
     return proba, t1 - t0, time.perf_counter() - t1
 
 
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    """``fn()``'s result and the seconds it took (one call)."""
+    start = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - start
+
+
 @dataclass(frozen=True)
 class Timing:
     """Seconds of each run, in order."""

@@ -89,14 +89,20 @@ def folds_for(work: Path, name: str, y: np.ndarray, seed: int) -> np.ndarray:
         fold = np.loadtxt(path, dtype=np.int64)
         if fold.shape == y.shape:
             return fold
+    fold = stratified_folds(y, seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savetxt(path, fold, fmt="%d")
+    return fold
+
+
+def stratified_folds(y: np.ndarray, seed: int) -> np.ndarray:
+    """Fold number of each row: stratified 10-fold, shuffled with ``seed``."""
     fold = np.empty(len(y), dtype=np.int64)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # classes with fewer than 10 rows
         splitter = StratifiedKFold(N_FOLDS, shuffle=True, random_state=seed)
         for k, (_, test) in enumerate(splitter.split(np.zeros(len(y)), y)):
             fold[test] = k
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savetxt(path, fold, fmt="%d")
     return fold
 
 

@@ -24,28 +24,17 @@ import argparse
 import json
 import os
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
 from _common import load_average, machine_lines, markdown_table, publish, say, suite_folder
-from bench_defaults import N_FOLDS, cross_validate, load, scores
+from bench_defaults import cross_validate, load, scores, stratified_folds
 from sklearn.compose import ColumnTransformer
-from sklearn.model_selection import StratifiedKFold, train_test_split
+from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 TITLE = "Gaussian-process classification on the suite's multiclass sets"
 DEFAULT_SETS = ["iris", "wine_recognition", "lymphography", "car", "waveform_40"]
-
-
-def folds(y: np.ndarray, seed: int) -> np.ndarray:
-    fold = np.empty(len(y), dtype=np.int64)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # classes with fewer than 10 rows
-        splitter = StratifiedKFold(N_FOLDS, shuffle=True, random_state=seed)
-        for k, (_, test) in enumerate(splitter.split(np.zeros(len(y)), y)):
-            fold[test] = k
-    return fold
 
 
 def fitter(make, cat: list[str], num: list[str]):
@@ -93,7 +82,7 @@ def main(argv: list[str] | None = None) -> None:
                                           random_state=0)  # fmt: skip
             X, y = X.reset_index(drop=True), np.asarray(y)
         classes = np.unique(y)
-        fold = folds(y, 0)
+        fold = stratified_folds(y, 0)
         y_idx = np.searchsorted(classes, y)
         restarts = args.restarts if len(y) <= args.restart_max_rows else 0
         cells = [name, f"{len(y):,} of {full:,}", str(len(classes)), f"{len(num)} / {len(cat)}",

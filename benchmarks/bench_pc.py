@@ -21,11 +21,10 @@ import os
 os.environ.setdefault("BAYESKIT_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
-import time  # noqa: E402
 import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
-from _common import load_average, machine_lines, markdown_table, publish, say  # noqa: E402
+from _common import load_average, machine_lines, markdown_table, publish, say, timed  # noqa: E402
 
 from bayeskit.graphs import PDAG, cpdag, structural_hamming_distance  # noqa: E402
 from bayeskit.learning.constraint import learn_pc  # noqa: E402
@@ -63,12 +62,6 @@ def causallearn_pc(df, max_cond):
             elif a == -1 and b == -1:
                 undirected.add((names[i], names[j]))
     return PDAG(names, directed, undirected)
-
-
-def timed(fn):
-    start = time.perf_counter()
-    out = fn()
-    return out, time.perf_counter() - start
 
 
 def main(argv: list[str] | None = None) -> None:
