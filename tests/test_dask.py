@@ -135,6 +135,19 @@ def test_network_structure_on_dask_equals_the_in_memory_search(client):
         assert passes == whole
     with pytest.raises(ValueError, match="max_distinct_rows must be"):
         bkd.learn_structure(dd.from_pandas(data, npartitions=2), max_distinct_rows=-1)
+    # every other learner runs on the partitions' distinct rows: its in-memory result
+    part = data.iloc[:3000, :10]
+    ddf = dd.from_pandas(part, npartitions=3)
+    from bayeskit.learning import STRUCTURE_LEARNERS
+
+    for name, options in (("pc", {"max_cond_size": 2}), ("mmhc", {"max_cond_size": 2}),
+                          ("exact", {"max_parents": 2})):  # fmt: skip
+        expected = STRUCTURE_LEARNERS[name].learn(part, "bic", **options)
+        assert bkd.learn_structure(ddf, "bic", algorithm=name, **options) == expected
+    with pytest.raises(ValueError, match="only the hill climb reads the partitions"):
+        bkd.learn_structure(ddf, algorithm="pc", max_distinct_rows=10)
+    with pytest.raises(TypeError, match="structure learner 'pc' takes no option 'tabu_length'"):
+        bkd.learn_structure(ddf, algorithm="pc", tabu_length=3)
 
 
 def test_leave_one_out_scores_and_refusals_on_dask(client):

@@ -475,8 +475,10 @@ def _client() -> Any:
         return None
 
 
-def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **options: Any) -> Any:
-    """:func:`bayeskit.networks.learn_structure` on a Dask DataFrame.
+def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None,
+                    algorithm: str = "hill-climb", **options: Any) -> Any:  # fmt: skip
+    """:func:`bayeskit.networks.learn_structure`, or any structure learner, on a Dask
+    DataFrame.
 
     Each partition's distinct rows (state codes) and their numbers are merged as a tree, and
     the search runs on them, which is the search on all the rows (every decomposable score
@@ -490,6 +492,12 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     in-memory search's. The states not given come from one pass over the columns (sorted).
     ``options`` are :func:`~bayeskit.networks.learn_structure`'s.
 
+    Another ``algorithm`` of :data:`~bayeskit.learning.STRUCTURE_LEARNERS` (``"pc"``,
+    ``"mmhc"``, ``"exact"``, ``"tree"``) runs on the same distinct rows, so it too gives
+    what it gives on all the rows in memory: its tests of independence and scores read
+    counts alone. Only the hill climb reads the partitions in passes when the distinct rows
+    are too many.
+
     Parameters
     ----------
     ddf : dask.dataframe.DataFrame
@@ -497,9 +505,11 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     score : {"bic", "aic", "k2", "bdeu", "ll"}, default="bic"
     states : mapping node -> state names, optional
         By default each column's distinct values, sorted (one pass).
+    algorithm : str, default="hill-climb"
+        The learner's name in :data:`~bayeskit.learning.STRUCTURE_LEARNERS`.
     **options
         Those of :func:`~bayeskit.networks.learn_structure` (``max_parents``, ``start``,
-        ``max_distinct_rows``, ...).
+        ``max_distinct_rows``, ...), or of the learner named, and ``max_distinct_rows``.
 
     Returns
     -------
@@ -509,10 +519,12 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     Raises
     ------
     TypeError
-        ``ddf`` is no Dask DataFrame, or ``sample_weight`` is given (not taken on Dask).
+        ``ddf`` is no Dask DataFrame, ``sample_weight`` is given (not taken on Dask), or an
+        option the learner does not take.
     ValueError
-        An option out of range or unknown (before any pass), a column that cannot be a node,
-        or ``ddf`` has no rows.
+        An option out of range, an unknown ``algorithm`` (before any pass), a column that
+        cannot be a node, ``ddf`` has no rows, or more than ``max_distinct_rows`` distinct
+        rows for a learner other than the hill climb.
 
     Examples
     --------
@@ -525,8 +537,11 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     (('a', 'b'),)
     >>> learn_structure(dd.from_pandas(frame, npartitions=4), max_distinct_rows=0).edges
     (('a', 'b'),)
+    >>> learn_structure(dd.from_pandas(frame, npartitions=4), algorithm="exact").edges
+    (('a', 'b'),)
     """
     from bayeskit.factors.states import node_states, state_names
+    from bayeskit.learning.learners import structure_learner
     from bayeskit.learning.parameters import NetworkData
     from bayeskit.learning.passes import PassScores
     from bayeskit.learning.search import MAX_DISTINCT_ROWS, check_search_options
@@ -539,8 +554,12 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
     if "sample_weight" in options:
         msg = "sample_weight is not taken on Dask: give each row once per weight unit"
         raise TypeError(msg)
-    check_search_options(score, options)  # before any pass over the partitions
+    learner = structure_learner(algorithm)
     limit = options.pop("max_distinct_rows", MAX_DISTINCT_ROWS)
+    if algorithm == "hill-climb":
+        check_search_options(score, {**options, "max_distinct_rows": limit})
+    else:  # before any pass over the partitions
+        learner.check_options(score, options)
     nodes = tuple(ddf.columns)
     given = {n: state_names(f"states[{n!r}]", states[n]) for n in (states or {})}
     unknown = [n for n in nodes if n not in given]
@@ -554,6 +573,13 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None, **optio
         if merged is None:
             msg = "ddf has no rows: there is nothing to learn from"
             raise ValueError(msg)
+    if isinstance(merged, str) and algorithm != "hill-climb":
+        msg = (f"ddf has more than max_distinct_rows={limit:,} distinct rows: only the hill "
+               f"climb reads the partitions in passes; {algorithm!r} needs its distinct rows "
+               "in memory (raise max_distinct_rows)")  # fmt: skip
+        raise ValueError(msg)
+    if algorithm != "hill-climb" and not isinstance(merged, str):
+        return learner.learn(NetworkData(nodes, given, merged[0], merged[1]), score, **options)
     if isinstance(merged, str):  # too many distinct rows: a pass over the partitions per step
         read = _PartitionPasses(dask, ddf, nodes, given)
         scorer = PassScores(nodes, given, read, score, options.get("ess", 1.0))
