@@ -475,6 +475,28 @@ def _client() -> Any:
         return None
 
 
+def _distinct_partition_rows(dask: Any, ddf: Any, states: Any, limit: Any) -> tuple:
+    """The nodes, their states (those not given from one pass over the columns, sorted) and
+    the partitions' distinct rows with their numbers, merged as a tree (:data:`_TOO_MANY`
+    beyond ``limit``, or with ``limit`` 0)."""
+    from bayeskit.factors.states import node_states, state_names
+
+    nodes = tuple(ddf.columns)
+    given = {n: state_names(f"states[{n!r}]", states[n]) for n in (states or {})}
+    unknown = [n for n in nodes if n not in given]
+    for node, values in _distinct_values(dask, ddf, unknown).items():
+        given[node] = node_states(node, list(values))  # the one rule (factors.states)
+    merged: Any = _TOO_MANY
+    if limit != 0:
+        tasks = [dask.delayed(_partition_rows, pure=True)(p, nodes, given, limit)
+                 for p in ddf.to_delayed()]  # fmt: skip
+        merged = dask.compute(_tree(tasks, functools.partial(_merge_rows, limit=limit)))[0]
+        if merged is None:
+            msg = "ddf has no rows: there is nothing to learn from"
+            raise ValueError(msg)
+    return nodes, given, merged
+
+
 def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None,
                     algorithm: str = "hill-climb", **options: Any) -> Any:  # fmt: skip
     """:func:`bayeskit.networks.learn_structure`, or any structure learner, on a Dask
@@ -540,7 +562,6 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None,
     >>> learn_structure(dd.from_pandas(frame, npartitions=4), algorithm="exact").edges
     (('a', 'b'),)
     """
-    from bayeskit.factors.states import node_states, state_names
     from bayeskit.learning.learners import structure_learner
     from bayeskit.learning.parameters import NetworkData
     from bayeskit.learning.passes import PassScores
@@ -560,19 +581,7 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None,
         check_search_options(score, {**options, "max_distinct_rows": limit})
     else:  # before any pass over the partitions
         learner.check_options(score, options)
-    nodes = tuple(ddf.columns)
-    given = {n: state_names(f"states[{n!r}]", states[n]) for n in (states or {})}
-    unknown = [n for n in nodes if n not in given]
-    for node, values in _distinct_values(dask, ddf, unknown).items():
-        given[node] = node_states(node, list(values))  # the one rule (factors.states)
-    parts = ddf.to_delayed()
-    merged = _TOO_MANY
-    if limit != 0:
-        tasks = [dask.delayed(_partition_rows, pure=True)(p, nodes, given, limit) for p in parts]
-        merged = dask.compute(_tree(tasks, functools.partial(_merge_rows, limit=limit)))[0]
-        if merged is None:
-            msg = "ddf has no rows: there is nothing to learn from"
-            raise ValueError(msg)
+    nodes, given, merged = _distinct_partition_rows(dask, ddf, states, limit)
     if isinstance(merged, str) and algorithm != "hill-climb":
         msg = (f"ddf has more than max_distinct_rows={limit:,} distinct rows: only the hill "
                f"climb reads the partitions in passes; {algorithm!r} needs its distinct rows "
