@@ -15,7 +15,7 @@ of rows and many classes (nursery, krkopt, connect_4, fars) are left out by defa
 same reason. Scoring as in ``bench_defaults.py``: accuracy, and log-loss with probabilities
 clipped at 1e-15.
 
-    PYTHONPATH=src python benchmarks/bench_gp_suite.py --data ../shared/datasets
+    PYTHONPATH=src python benchmarks/bench_gp_suite.py --data SUITE   # or $BAYESKIT_SUITE
 """
 
 from __future__ import annotations

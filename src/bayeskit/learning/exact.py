@@ -39,12 +39,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.special import xlogy
 
 from bayeskit.data.validation import check_count
 from bayeskit.graphs.dag import DAG, edge_pairs
 from bayeskit.learning.constraint import forwards_to
-from bayeskit.learning.scores import SCORES, CountScorer
+from bayeskit.learning.scores import SCORES, CountScorer, family_scores
 from bayeskit.stats.extensions import family_table
 
 __all__ = ["ExactResult", "check_exact_options", "exact_dag", "exact_memory", "learn_exact"]
@@ -216,8 +215,9 @@ def _penalty(scorer: Any, v: int, parents: frozenset) -> float | None:
     if not isinstance(scorer, CountScorer) or scorer.kind not in ("bic", "aic"):
         return None
     q = float(np.prod(scorer.r[list(parents)])) if parents else 1.0
-    per = 1.0 if scorer.kind == "aic" else 0.5 * np.log(scorer.n_rows)
-    return per * (int(scorer.r[v]) - 1) * q
+    r = int(scorer.r[v])
+    empty = np.zeros(r)  # a table of no rows: log-likelihood 0, the score is -pen
+    return -float(scorer._scores(empty, r, np.array([1]), np.array([q]))[0])
 
 
 def _candidates(scorer: Any, v: int, n: int, limit: int, banned: set) -> list:
@@ -279,8 +279,9 @@ def _top_log_likelihood(scorer: Any, v: int, n: int) -> float:
         return 0.0
     ids, k, _ = scorer._configurations(frozenset(u for u in range(n) if u != v))
     r = int(scorer.r[v])
-    table = family_table(ids, k, rows[v], r, scorer.weights).reshape(-1, r)
-    return min(0.0, float(xlogy(table, table).sum() - xlogy(table.sum(1), table.sum(1)).sum()))
+    flat = family_table(ids, k, rows[v], r, scorer.weights)
+    ll = family_scores(flat, r, np.array([k]), np.array([1.0]), "ll", scorer.n_rows, 1.0)[0]
+    return min(0.0, float(ll))
 
 
 def _best_parent_sets(candidates: list, n: int) -> tuple[list, list]:

@@ -11,10 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from bayeskit.data.codes import code_dtype
-from bayeskit.data.rows import distinct_rows
 from bayeskit.graphs.dag import DAG
 from bayeskit.learning.parameters import NetworkData
+from bayeskit.learning.scores import compact_rows
 from bayeskit.stats.extensions import extension_counts, parent_configurations
 from bayeskit.stats.families import family_counts
 from bayeskit.stats.independence import discrete_test, fisher_z
@@ -149,12 +148,7 @@ class CountTests:
             if codes.size and codes.min() < 0:
                 self._rows = ()
             else:
-                rows = np.ascontiguousarray(codes, dtype=code_dtype(int(self.n_states.max())))
-                weights = self.data.weights
-                if len(rows) >= 2048:
-                    distinct, summed = distinct_rows(rows, weights, self.n_states)
-                    if len(distinct) <= 0.75 * len(rows):
-                        rows, weights = distinct, summed
+                rows, weights = compact_rows(codes, self.data.weights, self.n_states)
                 w = None if weights is None else np.asarray(weights, dtype=np.float64)
                 kernel_w = np.empty(0) if w is None else w
                 self._rows = (np.ascontiguousarray(rows.T), kernel_w, (rows, w))
