@@ -770,7 +770,7 @@ def test_network_learn_show_and_fit(tmp_path):
     assert set(read_bif(greedy).dag.edges) == set(expected.edges)
     refused = run("network", "learn", data, "-o", greedy, "--start", "nowhere")
     assert refused.exit_code != 0
-    assert "--start must be tree or empty" in refused.output
+    assert "--start must be auto, ges, tree or empty" in refused.output
 
 
 def test_network_learn_in_chunks(tmp_path):

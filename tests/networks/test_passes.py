@@ -48,7 +48,7 @@ def chunks_of(data: pd.DataFrame, size: int) -> Passes:
 
 def test_a_pass_per_step_gives_the_in_memory_dag_and_counts_its_passes(alarm, monkeypatch):
     moves = []
-    whole = learn_structure(alarm, "bic", progress=lambda m, s: moves.append(s))
+    whole = learn_structure(alarm, "bic", start="tree", progress=lambda m, s: moves.append(s))
     passes, folders = [], []
     count = _passes.ChunkPasses.__call__
 
@@ -60,7 +60,7 @@ def test_a_pass_per_step_gives_the_in_memory_dag_and_counts_its_passes(alarm, mo
 
     monkeypatch.setattr(_passes.ChunkPasses, "__call__", counted)
     chunks = chunks_of(alarm, 1700)
-    found = learn_structure(chunks, "bic", max_distinct_rows=0)
+    found = learn_structure(chunks, "bic", start="tree", max_distinct_rows=0)
     assert found == whole
     # passes: the tree's pairs and its families, then at most one per move
     assert 2 < len(passes) <= 2 + len(moves)
@@ -73,14 +73,15 @@ def test_a_pass_per_step_gives_the_in_memory_dag_and_counts_its_passes(alarm, mo
     steps = len(passes)
     passes.clear()
     monkeypatch.setattr(_passes, "LOOKAHEAD", 8)
-    assert learn_structure(chunks_of(alarm, 1700), "bic", max_distinct_rows=0) == whole
+    found = learn_structure(chunks_of(alarm, 1700), "bic", start="tree", max_distinct_rows=0)
+    assert found == whole
     assert len(passes) < 2 + len(moves) / 2
     assert len(passes) < steps
     # a file read in chunks, with the states given: no states pass
     states = {c: tuple(sorted(alarm[c].unique())) for c in alarm.columns}
-    assert (
-        learn_structure(chunks_of(alarm, 2500), "bic", states=states, max_distinct_rows=0) == whole
-    )
+    found = learn_structure(chunks_of(alarm, 2500), "bic", states=states, start="tree",
+                            max_distinct_rows=0)  # fmt: skip
+    assert found == whole
 
 
 def test_every_option_matches_in_memory(asia, tmp_path):
@@ -268,6 +269,12 @@ def test_a_file_s_columns_from_its_header_and_an_empty_file(asia, tmp_path):
         learn_structure([asia.iloc[:0]], max_distinct_rows=0)
 
 
+def test_the_default_search_over_passes_gives_the_in_memory_dag(asia):
+    # the default start runs greedy equivalence search (a pass per step) and a climb on AIC
+    found = learn_structure(chunks_of(asia, 1000), "bic", max_distinct_rows=0)
+    assert found == learn_structure(asia, "bic")
+
+
 def test_restarts_perturb_in_one_pass_each(asia, monkeypatch):
     passes = []
     count = _passes.ChunkPasses.__call__
@@ -282,7 +289,7 @@ def test_restarts_perturb_in_one_pass_each(asia, monkeypatch):
         perturbing.append(len(passes) - before)
 
     monkeypatch.setattr(search._Climb, "perturb", counted)
-    options = {"restarts": 3, "perturb": 5, "seed": 2}
+    options = {"restarts": 3, "perturb": 5, "seed": 2, "start": "tree"}
     found = learn_structure(chunks_of(asia, 1000), "bic", max_distinct_rows=0, **options)
     assert found == learn_structure(asia, "bic", **options)
     # each restart's 5 perturbing moves are rescored after one pass (not one per move)

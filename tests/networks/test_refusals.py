@@ -293,7 +293,7 @@ class _Unread(list):
         ("hill-climb", {"tabu_length": -1}, ValueError, "tabu_length must be a non-negative"),
         ("hill-climb", {"seed": "abc"}, ValueError, "seed must be None, an integer >= 0"),
         ("hill-climb", {"max_iter": 0}, ValueError, "max_iter must be an integer >= 1"),
-        ("hill-climb", {"root": "a"}, TypeError, "learn_structure takes no option 'root'"),
+        ("hill-climb", {"root": "a"}, TypeError, "hill_climb takes no option 'root'"),
         ("tree", {"ess": -1}, ValueError, "ess must be a finite number > 0"),
         ("tree", {"tabu_length": 3}, TypeError, "learn_tree takes no option 'tabu_length'"),
         ("tree", {"max_distinct_rows": 1.5}, ValueError, "max_distinct_rows must be a non-neg"),
@@ -312,7 +312,7 @@ def test_learn_in_chunks_checks_its_settings_before_reading(structure, options, 
         ({"ess": math.nan}, ValueError, "ess must be a finite number > 0, got nan"),
         ({"perturb": -1}, ValueError, "perturb must be a non-negative integer"),
         ({"seed": 1.5}, ValueError, "seed must be None, an integer >= 0"),
-        ({"tabu": 3}, TypeError, "learn_structure takes no option 'tabu'"),
+        ({"tabu": 3}, TypeError, "hill_climb takes no option 'tabu'"),
     ],
 )
 def test_dask_learning_checks_its_settings(data, options, error, message):

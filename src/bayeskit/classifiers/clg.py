@@ -400,7 +400,7 @@ def _states(frame: pd.DataFrame, continuous: list) -> dict:
 def _gains(frame: pd.DataFrame, states: dict, weights: Any, n: int):
     """``gain[v, u] = LL(v | class, u) - LL(v | class)`` (``-inf`` where ``u`` may not be a
     parent of ``v``) and ``relevance[v] = LL(v | class) - LL(v)``, over the features."""
-    from bayeskit.learning.search import family_scorer
+    from bayeskit.learning.data_scorers import family_scorer
 
     scorer, _ = family_scorer(frame, "ll", 1.0, states, weights)
     c = n  # the class is the last column

@@ -43,7 +43,7 @@ def learn_hybrid(frame: pd.DataFrame, continuous: list, *, method: str, score: s
                  start: str) -> Any:  # fmt: skip
     """``network learn`` on DATA with numeric columns: the structure by the climb (or the
     tree), conditional linear Gaussian families for the numeric columns, then the fit."""
-    from bayeskit.learning import learn_structure, learn_tree
+    from bayeskit.learning import hill_climb, learn_tree
     from bayeskit.learning.parameters import column_states
     from bayeskit.networks import HybridNetwork
 
@@ -63,7 +63,7 @@ def learn_hybrid(frame: pd.DataFrame, continuous: list, *, method: str, score: s
         if method == "tree":
             dag = learn_tree(frame, score if score != "bic" else "ll", states=states)
         else:
-            dag = learn_structure(frame, score, max_parents=max_parents, tabu_length=tabu,
+            dag = hill_climb(frame, score, max_parents=max_parents, tabu_length=tabu,
                                   start=start, states=states)  # fmt: skip
         return HybridNetwork.fit(
             dag, frame, continuous=continuous, states=states, estimator=estimator,

@@ -48,18 +48,25 @@ _MaxParents = Annotated[
 _Tabu = Annotated[int, typer.Option("--tabu", min=0, help="Tabu list length (0: none).")]
 _Start = Annotated[
     str,
-    typer.Option("--start", help="Start graph of the climb: tree (Chow-Liu) or empty."),
+    typer.Option(
+        "--start",
+        help="Start of the climb: auto (the default: the best climb from "
+        "greedy equivalence search's class and, for BIC, from the optima for AIC), "
+        "ges, tree (Chow-Liu) or empty.",
+    ),
 ]
 _Tree = Annotated[bool, typer.Option("--tree", help="Chow-Liu tree: --method tree.")]
 _LearnMethod = Annotated[
     str,
     typer.Option(
         "--method",
+        "--algorithm",
         metavar="NAME",
-        help="Structure learner by name: hill-climb (score-based climb with tabu list), tree "
-        "(Chow-Liu), pc (PC-stable: tests of independence), mmhc (the climb within the "
-        "skeleton the tests find) or exact (the best-scoring DAG, up to about 25 columns); "
-        "any learner registered in bayeskit.learning.STRUCTURE_LEARNERS.",
+        help="Structure learner by name: hill-climb (or hc, tabu: score-based climb with a "
+        "tabu list), tree (Chow-Liu), pc (PC-stable: tests of independence), mmhc (the climb "
+        "within the skeleton the tests find), ges (greedy equivalence search) or exact (the "
+        "best-scoring DAG, up to about 25 columns); any learner registered in "
+        "bayeskit.learning.STRUCTURE_LEARNERS.",
     ),
 ]
 _Test = Annotated[
@@ -166,7 +173,7 @@ def network_learn(
     score: _Score = "bic",
     max_parents: _MaxParents = None,
     tabu: _Tabu = 10,
-    start: _Start = "tree",
+    start: _Start = "auto",
     method: _LearnMethod = "hill-climb",
     tree: _Tree = False,
     estimator: _Estimator = "bdeu",
@@ -190,8 +197,8 @@ def network_learn(
     Whole numbers are states in numeric order; a column of numbers that are not whole, or of
     more than 32 distinct whole numbers, is refused by name: bin it with --discretize, or give
     it a state per value with --categorical."""
-    if start not in ("tree", "empty"):
-        msg = f"--start must be tree or empty, got {start!r}"
+    if start not in ("auto", "ges", "tree", "empty"):
+        msg = f"--start must be auto, ges, tree or empty, got {start!r}"
         raise _fail(msg)
     searched_by = "--tree" if tree else f"--method {method}"
     method = _method(method, tree)
@@ -257,14 +264,15 @@ def network_learn(
 def _method(method: str, tree: bool) -> str:
     """``network learn``: the structure learner named by --method (or --tree), checked
     against the learners' registry."""
-    from bayeskit.learning.learners import STRUCTURE_LEARNERS
+    from bayeskit.learning.learners import LEARNER_ALIASES, STRUCTURE_LEARNERS
 
+    method = LEARNER_ALIASES.get(method, method)
     if tree and method not in ("hill-climb", "tree"):
         msg = f"--tree and --method {method} do not go together: --tree is --method tree"
         raise _fail(msg)
     method = "tree" if tree else method
     if method not in STRUCTURE_LEARNERS:
-        names = ", ".join(STRUCTURE_LEARNERS)
+        names = ", ".join([*STRUCTURE_LEARNERS, *LEARNER_ALIASES])
         msg = f"--method must name a structure learner ({names}), got {method!r}"
         raise _fail(msg)
     return method
@@ -326,7 +334,7 @@ def _learn_data(
     words naming the source."""
     options: dict[str, Any] = {}
     if chunksize is not None:
-        from bayeskit.learning.search import MAX_DISTINCT_ROWS
+        from bayeskit.learning.data_scorers import MAX_DISTINCT_ROWS
 
         frame, options["states"] = _network_chunks(data, chunksize, declared, ignore)
         limit = MAX_DISTINCT_ROWS if max_distinct_rows is None else max_distinct_rows
@@ -422,7 +430,7 @@ def _structural_em(frame: pd.DataFrame, holes: dict[str, int], *, score: str,
 
         result = structural_em(
             frame, score=score, max_parents=max_parents, tabu_length=tabu,
-            start=None if start == "tree" else [], max_iter=most,
+            start=[] if start == "empty" else None, max_iter=most,
             n_completions=5 if completions is None else completions, estimator=estimator,
             alpha=alpha, seed=0 if seed is None else seed, progress=show,
         )  # fmt: skip

@@ -562,11 +562,12 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None,
     >>> learn_structure(dd.from_pandas(frame, npartitions=4), algorithm="exact").edges
     (('a', 'b'),)
     """
+    from bayeskit.learning.data_scorers import MAX_DISTINCT_ROWS
     from bayeskit.learning.learners import structure_learner
     from bayeskit.learning.parameters import NetworkData
     from bayeskit.learning.passes import PassScores
-    from bayeskit.learning.search import MAX_DISTINCT_ROWS, check_search_options
-    from bayeskit.learning.search import learn_structure as search
+    from bayeskit.learning.search import check_search_options
+    from bayeskit.learning.search import hill_climb as search
 
     dask, dd = _dask()
     if not isinstance(ddf, dd.DataFrame):
@@ -577,17 +578,17 @@ def learn_structure(ddf: Any, score: str = "bic", *, states: Any = None,
         raise TypeError(msg)
     learner = structure_learner(algorithm)
     limit = options.pop("max_distinct_rows", MAX_DISTINCT_ROWS)
-    if algorithm == "hill-climb":
+    if learner.name == "hill-climb":
         check_search_options(score, {**options, "max_distinct_rows": limit})
     else:  # before any pass over the partitions
         learner.check_options(score, options)
     nodes, given, merged = _distinct_partition_rows(dask, ddf, states, limit)
-    if isinstance(merged, str) and algorithm != "hill-climb":
+    if isinstance(merged, str) and learner.name != "hill-climb":
         msg = (f"ddf has more than max_distinct_rows={limit:,} distinct rows: only the hill "
                f"climb reads the partitions in passes; {algorithm!r} needs its distinct rows "
                "in memory (raise max_distinct_rows)")  # fmt: skip
         raise ValueError(msg)
-    if algorithm != "hill-climb" and not isinstance(merged, str):
+    if learner.name != "hill-climb" and not isinstance(merged, str):
         return learner.learn(NetworkData(nodes, given, merged[0], merged[1]), score, **options)
     if isinstance(merged, str):  # too many distinct rows: a pass over the partitions per step
         read = _PartitionPasses(dask, ddf, nodes, given)

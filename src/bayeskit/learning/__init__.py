@@ -1,8 +1,9 @@
 """Learning Bayesian networks from data: parameters from counts (:mod:`.parameters`), scores
 (:mod:`.scores`: LL, AIC, BIC, K2, BDeu), structure searches (:mod:`.search`: hill climbing and
-the Chow-Liu tree; :mod:`.constraint`: PC-stable, and :mod:`.mmhc`, max-min hill climbing, on
-the tests of :mod:`.independence_tests`; :mod:`.exact`, the optimum by dynamic programming) in
-a registry of learners by name (:mod:`.learners`), searches over data read in passes
+the Chow-Liu tree; :mod:`.ges`, greedy equivalence search; :mod:`.constraint`: PC-stable,
+and :mod:`.mmhc`, max-min hill climbing, on the tests of :mod:`.independence_tests`;
+:mod:`.exact`, the optimum by dynamic programming) in a registry of learners by name with one
+entry, :func:`learn_structure` (:mod:`.learners`), searches over data read in passes
 (:mod:`.passes`), EM for missing values and latent nodes (:mod:`.em`) and structural EM
 (:mod:`.structure_em`).
 
@@ -13,8 +14,15 @@ the functions that return a :class:`~bayeskit.networks.BayesianNetwork`."""
 from bayeskit.learning.constraint import V_STRUCTURE_RULES, learn_pc, pc_dag, pc_stable
 from bayeskit.learning.em import EMResult, expected_counts, fit_network_em
 from bayeskit.learning.exact import ExactResult, learn_exact
+from bayeskit.learning.ges import ges_dag, learn_ges
 from bayeskit.learning.independence_tests import CountTests, GaussianTests, OracleTests
-from bayeskit.learning.learners import STRUCTURE_LEARNERS, StructureLearner, structure_learner
+from bayeskit.learning.learners import (
+    LEARNER_ALIASES,
+    STRUCTURE_LEARNERS,
+    StructureLearner,
+    learn_structure,
+    structure_learner,
+)
 from bayeskit.learning.mmhc import learn_mmhc, mmpc_skeleton
 from bayeskit.learning.parameters import (
     ESTIMATORS,
@@ -24,11 +32,12 @@ from bayeskit.learning.parameters import (
     fit_network,
 )
 from bayeskit.learning.scores import SCORES, family_score, score
-from bayeskit.learning.search import learn_structure, learn_tree
+from bayeskit.learning.search import hill_climb, learn_tree
 from bayeskit.learning.structure_em import StructuralEMResult, structural_em_network
 
 __all__ = [
     "ESTIMATORS",
+    "LEARNER_ALIASES",
     "MAX_TABLE_CELLS",
     "SCORES",
     "STRUCTURE_LEARNERS",
@@ -46,7 +55,10 @@ __all__ = [
     "family_score",
     "fit_network",
     "fit_network_em",
+    "ges_dag",
+    "hill_climb",
     "learn_exact",
+    "learn_ges",
     "learn_mmhc",
     "learn_pc",
     "learn_structure",

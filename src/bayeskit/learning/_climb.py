@@ -1,4 +1,4 @@
-"""One greedy climb of :func:`~bayeskit.learning.search.learn_structure`: the graph being
+"""One greedy climb of :func:`~bayeskit.learning.search.hill_climb`: the graph being
 climbed, with the gain of every add, delete and reverse move kept up to date, and the climb
 itself (with its tabu list); the search's module docstring describes the moves and their order.
 """

@@ -5,6 +5,7 @@ moments, :mod:`bayeskit.learning.gaussian_scores`)."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import Any
 
@@ -71,6 +72,27 @@ class Scorer:
         """The scores of ``v`` given ``parents`` and each candidate in ``cands``: by default
         one family score each; scorers that score them together override it."""
         return np.array([self(v, parents | {int(u)}) for u in cands])
+
+    def rescored(self, kind: str) -> Scorer:
+        """The same data under the score ``kind``: a scorer sharing this one's data (rows,
+        moments or passes), its families scored afresh. Closing it closes nothing; close the
+        first.
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd
+        >>> from bayeskit.learning.data_scorers import family_scorer
+        >>> data = pd.DataFrame({"a": [0, 0, 1, 1] * 10, "b": [0, 1, 1, 1] * 10})
+        >>> bic, _ = family_scorer(data, "bic", 1.0, None, None)
+        >>> aic = bic.rescored("aic")
+        >>> bool(aic(1, frozenset()) > bic(1, frozenset()))  # BIC's penalty: ln(40) / 2 > 1
+        True
+        """
+        other = copy.copy(self)
+        other.kind = kind
+        other.cache, other._extended = {}, {}
+        other.close = lambda: None  # type: ignore[method-assign]
+        return other
 
     def prefetch(self, needs: Iterable[tuple[int, frozenset, bool]]) -> None:
         """Nothing to do where each family is counted when asked for."""

@@ -121,7 +121,7 @@ def learn_exact(data: Any, score: str = "bic", *, max_parents: int | None = None
     Parameters
     ----------
     data : DataFrame, or data in chunks
-        Complete data, a column per node (as :func:`~bayeskit.learning.learn_structure` takes
+        Complete data, a column per node (as :func:`~bayeskit.learning.hill_climb` takes
         it: categories, or continuous columns scored by linear-Gaussian or CLG families).
     score : {"bic", "aic", "k2", "bdeu", "ll", "bge"}, default="bic"
         Any decomposable score; the discrete BIC and AIC prune by their bound, the others
@@ -159,7 +159,7 @@ def learn_exact(data: Any, score: str = "bic", *, max_parents: int | None = None
     >>> learn_exact(pd.DataFrame({"a": a, "b": b, "c": c})).dag.edges
     (('a', 'c'), ('b', 'c'))
     """
-    from bayeskit.learning.search import family_scorer
+    from bayeskit.learning.data_scorers import family_scorer
 
     if score not in SCORES:
         msg = f"score must be one of {SCORES}, got {score!r}"
@@ -189,7 +189,7 @@ def learn_exact(data: Any, score: str = "bic", *, max_parents: int | None = None
 def _check_size(n: int, max_bytes: int | None) -> None:
     if n > MAX_VARIABLES:
         msg = (f"exact search over {n} variables would need {exact_memory(n) / 2**30:,.0f} GiB; "
-               f"it takes at most {MAX_VARIABLES} (use learn_structure or learn_mmhc)")  # fmt: skip
+               f"it takes at most {MAX_VARIABLES} (use the hill climb, GES or MMHC)")  # fmt: skip
         raise ValueError(msg)
     need = exact_memory(n)
     limit = _default_bytes() if max_bytes is None else int(max_bytes)

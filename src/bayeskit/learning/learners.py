@@ -20,10 +20,17 @@ from typing import Any
 from bayeskit.graphs.dag import DAG
 from bayeskit.learning.constraint import check_pc_options, pc_dag
 from bayeskit.learning.exact import check_exact_options, exact_dag
+from bayeskit.learning.ges import check_ges_options, ges_dag
 from bayeskit.learning.mmhc import check_mmhc_options, learn_mmhc
-from bayeskit.learning.search import check_search_options, learn_structure, learn_tree
+from bayeskit.learning.search import check_search_options, hill_climb, learn_tree
 
-__all__ = ["STRUCTURE_LEARNERS", "StructureLearner", "structure_learner"]
+__all__ = [
+    "LEARNER_ALIASES",
+    "STRUCTURE_LEARNERS",
+    "StructureLearner",
+    "learn_structure",
+    "structure_learner",
+]
 
 
 @dataclass(frozen=True)
@@ -37,7 +44,7 @@ class StructureLearner:
         ``learn(data, score, **options)``: a DAG over the data's columns.
     tree : bool
         Whether the search takes the tree search's options (:func:`learn_tree`) rather than the
-        hill climb's (:func:`learn_structure`).
+        hill climb's (:func:`hill_climb`).
     description : str
     check : callable, optional
         ``check(score, options)``: the option values checked without the data, for a
@@ -123,7 +130,7 @@ class StructureLearner:
         >>> learner.check_options("bic", {"root": "a"})  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        TypeError: learn_structure takes no option 'root'; its options: max_parents, ...
+        TypeError: hill_climb takes no option 'root'; its options: max_parents, ...
         """
         if self.check is not None:
             unknown = [k for k in options if k not in self.options]
@@ -139,7 +146,7 @@ class StructureLearner:
 #: Every structure learner, by the name the network's ``learn`` and the command line take.
 STRUCTURE_LEARNERS: dict[str, StructureLearner] = {
     "hill-climb": StructureLearner(
-        "hill-climb", learn_structure, False, "greedy hill climbing with a tabu list"
+        "hill-climb", hill_climb, False, "greedy hill climbing with a tabu list"
     ),
     "tree": StructureLearner(
         "tree", learn_tree, True, "the Chow-Liu tree (a forest for a penalised score)"
@@ -158,6 +165,13 @@ STRUCTURE_LEARNERS: dict[str, StructureLearner] = {
         "max-min hill climbing: the hill climb within the skeleton tests of independence find",
         check_mmhc_options,
     ),  # fmt: skip
+    "ges": StructureLearner(
+        "ges",
+        ges_dag,
+        False,
+        "greedy equivalence search: inserting, then deleting, edges of equivalence classes",
+        check_ges_options,
+    ),  # fmt: skip
     "exact": StructureLearner(
         "exact",
         exact_dag,
@@ -168,13 +182,18 @@ STRUCTURE_LEARNERS: dict[str, StructureLearner] = {
 }
 
 
+#: Other names of learners, as bnlearn names them: ``"hc"`` and ``"tabu"`` are the hill climb,
+#: a tabu search by default (``tabu_length=10``).
+LEARNER_ALIASES: dict[str, str] = {"hc": "hill-climb", "tabu": "hill-climb"}
+
+
 def structure_learner(name: Any) -> StructureLearner:
     """The learner named ``name``; ValueError listing the names otherwise.
 
     Parameters
     ----------
     name : str
-        A key of :data:`STRUCTURE_LEARNERS`.
+        A key of :data:`STRUCTURE_LEARNERS`, or of :data:`LEARNER_ALIASES`.
 
     Returns
     -------
@@ -191,8 +210,62 @@ def structure_learner(name: Any) -> StructureLearner:
     >>> structure_learner("tree").learn.__name__
     'learn_tree'
     """
+    if isinstance(name, str) and name in LEARNER_ALIASES:
+        name = LEARNER_ALIASES[name]
     if not isinstance(name, str) or name not in STRUCTURE_LEARNERS:
-        names = ", ".join(repr(n) for n in STRUCTURE_LEARNERS)
+        names = ", ".join(repr(n) for n in (*STRUCTURE_LEARNERS, *LEARNER_ALIASES))
         msg = f"structure learner must be one of {names}, got {name!r}"
         raise ValueError(msg)
     return STRUCTURE_LEARNERS[name]
+
+
+def learn_structure(data: Any, score: str = "bic", *, algorithm: str = "hill-climb",
+                    **options: Any) -> DAG:  # fmt: skip
+    """Learn a DAG over ``data``'s columns with any structure learner, by name: the one entry
+    to all of them (each is also a function of its own).
+
+    Parameters
+    ----------
+    data : DataFrame, or chunks
+        Complete data, one column per node (the learner says which kinds of column it
+        takes), or data in chunks (:func:`~bayeskit.data.read_chunks`).
+    score : {"bic", "aic", "k2", "bdeu", "ll", "bge"}, default="bic"
+        The score of the score-based learners (the constraint-based PC-stable does not use
+        it).
+    algorithm : str, default="hill-climb"
+        ``"hill-climb"`` (or ``"hc"``, ``"tabu"``): :func:`hill_climb`; ``"tree"``:
+        :func:`learn_tree`; ``"pc"``: PC-stable, :func:`learn_pc`; ``"mmhc"``:
+        :func:`learn_mmhc`; ``"ges"``: greedy equivalence search, :func:`learn_ges`;
+        ``"exact"``: :func:`learn_exact` (:data:`STRUCTURE_LEARNERS` lists them).
+    **options
+        The learner's own options (:attr:`StructureLearner.options`), checked before the data
+        is read.
+
+    Returns
+    -------
+    DAG
+        Nodes in ``data``'s column order; for a learner of equivalence classes (PC-stable,
+        GES), a DAG of the class found.
+
+    Raises
+    ------
+    TypeError
+        An option the learner does not take (the message lists those it takes).
+    ValueError
+        An unknown learner or score, an option out of its range, or data the learner
+        refuses.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.integers(0, 2, 2000)
+    >>> data = pd.DataFrame({"a": a, "b": np.where(rng.random(2000) < 0.9, a, 1 - a)})
+    >>> learn_structure(data).edges
+    (('a', 'b'),)
+    >>> learn_structure(data, algorithm="pc", significance_level=0.01).edges
+    (('a', 'b'),)
+    """
+    learner = structure_learner(algorithm)
+    learner.check_options(score, options)
+    return learner.learn(data, score, **options)

@@ -9,7 +9,7 @@ independence, then the score-based climb restricted to it.
    is still dependent at the significance level; a variable found independent given some
    ``S`` is dropped for good. Backward: a candidate independent of ``T`` given some subset of
    the others leaves. The skeleton keeps ``X - T`` when each is in the other's set.
-2. The hill climb of :func:`~bayeskit.learning.learn_structure` on the score, with every
+2. The hill climb of :func:`~bayeskit.learning.hill_climb` on the score, with every
    edge outside the skeleton black-listed: far fewer candidate moves.
 
 Every variable's forward phase advances in step with the others, so each round's tests (all
@@ -27,7 +27,7 @@ import numpy as np
 
 from bayeskit.graphs.dag import DAG, edge_pairs
 from bayeskit.learning.constraint import _check_search, _tests, check_test
-from bayeskit.learning.search import check_search_options, learn_structure
+from bayeskit.learning.search import check_search_options, hill_climb
 
 __all__ = ["check_mmhc_options", "learn_mmhc", "mmpc_skeleton"]
 
@@ -115,7 +115,7 @@ def learn_mmhc(data: Any, score: str = "bic", *, test: str = "auto",
     data : DataFrame, or data in chunks
         Complete data, a column per node.
     score : str, default="bic"
-        As :func:`~bayeskit.learning.learn_structure`.
+        As :func:`~bayeskit.learning.hill_climb`.
     test : str, default="auto"
         As :func:`~bayeskit.learning.learn_pc` (G-squared on categories, Fisher's z on
         numbers).
@@ -124,7 +124,7 @@ def learn_mmhc(data: Any, score: str = "bic", *, test: str = "auto",
     adjusted_df : bool, default=True
         As :func:`~bayeskit.learning.learn_pc`.
     max_parents, start, tabu_length, restarts, perturb, max_iter, seed, ess, progress :
-        The climb's (:func:`~bayeskit.learning.learn_structure`); ``start="tree"`` (and
+        The climb's (:func:`~bayeskit.learning.hill_climb`); ``start="tree"`` (and
         ``"auto"``) is the Chow-Liu forest within the skeleton.
     black_list, white_list : iterable of (u, v) pairs
         As the climb takes them; a white-listed edge stays whatever the tests say.
@@ -141,7 +141,7 @@ def learn_mmhc(data: Any, score: str = "bic", *, test: str = "auto",
         An option neither the tests nor the climb take.
     ValueError
         A setting out of its range (as :func:`~bayeskit.learning.learn_pc` and
-        :func:`~bayeskit.learning.learn_structure` say).
+        :func:`~bayeskit.learning.hill_climb` say).
 
     Examples
     --------
@@ -175,7 +175,7 @@ def learn_mmhc(data: Any, score: str = "bic", *, test: str = "auto",
     rows = getattr(tester, "data", None)
     if rows is not None:  # the rows encoded once, for the tests and the climb
         data, states, sample_weight = rows, None, None
-    return learn_structure(data, score, black_list=[*edge_pairs(black_list, "black_list"),
+    return hill_climb(data, score, black_list=[*edge_pairs(black_list, "black_list"),
                                                     *outside],
                            white_list=white, states=states, sample_weight=sample_weight,
                            **climb)  # fmt: skip
@@ -205,5 +205,5 @@ def check_mmhc_options(score: Any, options: Mapping[str, Any]) -> None:
     check_test(options.get("test", "auto"))
     _check_search(options.get("significance_level", 0.05), options.get("max_cond_size"),
                   "standard")  # fmt: skip
-    climb = set(inspect.signature(learn_structure).parameters) - {"data", "score"}
+    climb = set(inspect.signature(hill_climb).parameters) - {"data", "score"}
     check_search_options(score, {k: v for k, v in options.items() if k in climb})

@@ -7,18 +7,24 @@ so only those families are rescored, and every family scored is kept in a cache 
 family is asked for again and again as the search moves). After a move, the gains of every
 move that changes the same family are scored together, in one compiled pass over the rows.
 
-The climb starts by default from the tree-constrained optimum of the same score (the Chow-Liu
-tree, or forest for a penalised score: :func:`learn_tree`), and goes on with a short tabu list
-(``tabu_length=10``). Both are measured choices: on ALARM (benchmarks/RESULTS.md, 3 samples
-each of 20,000 and 100,000 rows) the climb from the empty graph ends 0.55-0.60% (20,000 rows)
-and 0.25% (100,000) below the true DAG's BIC, at a structural Hamming distance of 19-25; from
-the tree with the tabu list it ends 0.16% and 0.01% below, at 4-20. ``start="empty"`` and
-``tabu_length=0`` give the classic greedy climb. On continuous data (linear-Gaussian
-families, :mod:`bayeskit.learning.gaussian_scores`) a climb costs little, with no pass over the
-data, and the default climbs from both the tree and the empty graph, keeping the better: on
-bnlearn's ``gaussian.test`` model, 40 samples of 5,000 and 50,000 rows, the climb from the tree
-missed the true skeleton 18 times and the climb from the empty graph never, while on random
-networks neither start is the better one.
+By default (``start="auto"``) the climb on discrete data starts from several graphs and keeps
+the best result: a DAG of the class greedy equivalence search finds for the same score
+(:mod:`bayeskit.learning.ges`), and, for BIC, a DAG of GES's class for AIC and the climb's own
+optimum for AIC. GES is consistent (the true class as the rows grow), where a climb over DAGs
+can end at orientations more data never undoes; the optima for the weaker penalty hold the
+weak true edges whose families pay only together, which a climb that adds one edge at a time
+does not find but one that removes edges from them does. Each start is climbed with a short
+tabu list (``tabu_length=10``). Measured on the bundled networks (benchmarks/RESULTS.md,
+samples of 20,000 to 2,000,000 rows): the climb from the Chow-Liu tree, the default before,
+ended up to 39,292 below the true DAG's BIC (insurance, 2,000,000 rows) and 349 below it on
+20,000 ALARM rows; the default ends at or above it on every network and size measured.
+``start="tree"`` is the climb from the Chow-Liu tree alone, ``start="ges"`` from GES's class
+alone, ``start="empty"`` and ``tabu_length=0`` the classic greedy climb. On continuous data
+(linear-Gaussian families, :mod:`bayeskit.learning.gaussian_scores`) a climb costs little,
+with no pass over the data, and the default climbs from both the tree and the empty graph,
+keeping the better: on bnlearn's ``gaussian.test`` model, 40 samples of 5,000 and 50,000 rows,
+the climb from the tree missed the true skeleton 18 times and the climb from the empty graph
+never, while on random networks neither start is the better one.
 
 Each step takes the move of largest gain; among equal gains the first in this order: pairs
 ``(u, v)`` in node order (``u`` first), and for a pair add ``u -> v``, then delete it, then
@@ -43,31 +49,25 @@ import pandas as pd
 
 from bayeskit._progress import iterations_adapter, reports_progress
 from bayeskit._text import shown
-from bayeskit.data.validation import check_count, check_real, check_seed
+from bayeskit.data.validation import check_count, check_seed
 from bayeskit.graphs.dag import DAG, as_dag, edge_pairs
 from bayeskit.graphs.trees import maximum_spanning_tree
 from bayeskit.learning._climb import _Climb, _climb, _tolerance
 from bayeskit.learning.bge import BGeScores
 from bayeskit.learning.clg_scores import CLGScores
+from bayeskit.learning.data_scorers import MAX_DISTINCT_ROWS, check_score_settings, family_scorer
 from bayeskit.learning.gaussian_scores import GaussianScores
-from bayeskit.learning.parameters import NetworkData, distinct_chunk_rows, encode_data, in_chunks
-from bayeskit.learning.passes import ChunkPasses, PassScores
-from bayeskit.learning.scores import (
-    SCORES,
-    _FamilyScores,
-    moment_scorer,
-    refuse_bge,
-)
+from bayeskit.learning.ges import equivalence_search
+from bayeskit.learning.scores import _FamilyScores
 
-__all__ = ["learn_structure", "learn_tree"]
+__all__ = ["WEAKER_PENALTY", "hill_climb", "learn_tree"]
 
-#: Data in chunks: the most distinct rows a search holds in memory before it reads the chunks
-#: again at every step instead (:mod:`bayeskit.learning.passes`).
-MAX_DISTINCT_ROWS = 2_000_000
+#: The score whose optima the default search also starts from (see the module docstring).
+WEAKER_PENALTY = {"bic": "aic"}
 
 
 @reports_progress("hill climbing", lambda a: iterations_adapter(None, "score"))
-def learn_structure(
+def hill_climb(
     data: pd.DataFrame,
     score: str = "bic",
     *,
@@ -103,13 +103,16 @@ def learn_structure(
         ``alpha_mu``; ``"k2"`` and ``"bdeu"`` for discrete data only.
     max_parents : int, optional
         The most parents a node may have.
-    start : DAG, list of (parent, child) pairs, or {"auto", "tree", "empty"}, default="auto"
+    start : DAG, list of (parent, child) pairs, or {"auto", "ges", "tree", "empty"}, default="auto"
         The graph to start from: a DAG over the same nodes, an edge list over some of them
-        (:func:`~bayeskit.graphs.dag.as_dag`), ``"empty"`` (or None), or
-        ``"tree"``, the forest :func:`learn_tree` gives for the same score, its edges kept only
-        where the lists and ``max_parents`` allow (turned around where only the other direction
-        is allowed). ``"auto"``: ``"tree"`` for discrete data, the better climb from ``"tree"``
-        and from ``"empty"`` for data with continuous columns (the module docstring says why).
+        (:func:`~bayeskit.graphs.dag.as_dag`), ``"empty"`` (or None), ``"tree"``, the forest
+        :func:`learn_tree` gives for the same score, its edges kept only where the lists and
+        ``max_parents`` allow (turned around where only the other direction is allowed), or
+        ``"ges"``, a DAG of the class :func:`~bayeskit.learning.learn_ges` finds for the same
+        score (data all discrete or all continuous), its black-listed edges left out.
+        ``"auto"``: for discrete data the best climb from ``"ges"`` and, for BIC, from GES's
+        class and the climb for AIC (``"ges"`` and ``"tree"`` for other scores); from
+        ``"tree"`` and ``"empty"`` for continuous columns (the module docstring says why).
     black_list, white_list : lists of (parent, child) pairs, or DAGs
         Edges never added; edges never removed or reversed (they are added to the start).
     tabu_length, restarts, perturb, max_iter, seed :
@@ -147,7 +150,7 @@ def learn_structure(
     >>> a = rng.integers(0, 2, 2000)
     >>> b = np.where(rng.random(2000) < 0.9, a, 1 - a)
     >>> c = rng.integers(0, 2, 2000)
-    >>> dag = learn_structure(pd.DataFrame({"a": a, "b": b, "c": c}))
+    >>> dag = hill_climb(pd.DataFrame({"a": a, "b": b, "c": c}))
     >>> dag.edges
     (('a', 'b'),)
     """
@@ -160,22 +163,33 @@ def learn_structure(
     with closing(scorer):
         starts, black_list = _search_plan(scorer, nodes, start, black_list)
         lists = (black_list, white_list, max_parents)
-        search = (tabu_length, restarts, perturb, max_iter, rng, progress)
+        search = (tabu_length, restarts, perturb, max_iter, rng, _ticks(progress))
         best = _best_climb(scorer, nodes, starts, lists, search)
         return DAG(nodes=nodes, edges=[(nodes[u], nodes[v]) for v in range(len(nodes))
                                        for u in sorted(best[v])])  # fmt: skip
 
 
 def _search_plan(scorer: Any, nodes: list, start: Any, black_list: Any) -> tuple[list, Any]:
-    """The start graphs to climb from (``"auto"``: the tree, and the empty graph too where a
-    climb reads no rows), and the black list with the edges the data's kinds forbid (no
-    continuous parent of a discrete node)."""
+    """The start graphs to climb from (``"auto"``: see the module docstring), and the black list
+    with the edges the data's kinds forbid (no continuous parent of a discrete node)."""
+    kind = scorer.kind
     if isinstance(start, str) and start == "auto":
-        cheap = isinstance(scorer, GaussianScores | CLGScores | BGeScores)
-        starts = ["tree", "empty"] if cheap else ["tree"]
+        if isinstance(scorer, GaussianScores | CLGScores | BGeScores):
+            starts: list = ["tree", "empty"]
+        elif kind in WEAKER_PENALTY:
+            weaker = WEAKER_PENALTY[kind]
+            starts = [("ges", kind), ("ges", weaker), ("climb", weaker)]
+        else:
+            starts = [("ges", kind), "tree"]
+    elif isinstance(start, str) and start == "ges":
+        starts = [("ges", kind)]
     else:
         starts = [start]
     if isinstance(scorer, CLGScores):
+        if any(isinstance(s, tuple) for s in starts):
+            msg = ("start='ges' takes data whose columns are all discrete or all continuous; "
+                   "use start='tree' or 'empty' for both kinds")  # fmt: skip
+            raise ValueError(msg)
         blocked = [(nodes[u], nodes[v]) for u, v in sorted(scorer.blocked)]
         black_list = [*edge_pairs(black_list, "black_list"), *blocked]
     return starts, black_list
@@ -184,20 +198,54 @@ def _search_plan(scorer: Any, nodes: list, start: Any, black_list: Any) -> tuple
 def _best_climb(scorer: Any, nodes: list, starts: list, lists: tuple, search: tuple):
     """The best parents found by the climbs from each start graph (``lists``: black list,
     white list, ``max_parents``; ``search``: tabu length, restarts, perturbation, most
-    moves, random generator, progress)."""
+    moves, random generator, progress). A start the search works out itself (GES's class, a
+    climb on a weaker penalty) that the lists make cyclic is left out when others remain."""
     best: list[set[int]] = []
     best_total = -np.inf
     for first in starts:
-        parents, limits = _start_graph(scorer, nodes, first, *lists)
+        derived = isinstance(first, tuple)
+        if derived:
+            first = _derived_start(scorer, nodes, first, lists, search)
+        try:
+            parents, limits = _start_graph(scorer, nodes, first, *lists)
+        except ValueError:  # too many parents for max_parents: GES's extension can give them
+            if derived and len(starts) > 1:
+                continue
+            raise
         graph = _Climb(parents, scorer, limits)
         if graph.cyclic():
+            if derived and len(starts) > 1:
+                continue
             msg = "the start graph with the white-listed edges has a cycle"
             raise ValueError(msg)
         found = _climbs(graph, limits, *search)
         total = sum(scorer(v, frozenset(found[v])) for v in range(len(nodes)))
         if not best or total > best_total + _tolerance(best_total):
             best, best_total = found, total
+    if not best:
+        msg = "the start graph with the white-listed edges has a cycle"
+        raise ValueError(msg)
     return best
+
+
+def _derived_start(scorer: Any, nodes: list, spec: tuple, lists: tuple, search: tuple) -> DAG:
+    """A start graph the search works out: ``("ges", kind)``, a DAG of the class greedy
+    equivalence search finds for the score ``kind``, its black-listed edges left out; or
+    ``("climb", kind)``, the climb from the tree for the score ``kind``."""
+    what, kind = spec
+    other = scorer if kind == scorer.kind else scorer.rescored(kind)
+    black_list, white_list, max_parents = lists
+    if what == "ges":
+        parents = equivalence_search(other, max_parents).parents()
+        black = _edge_set(black_list, "black_list", {n: i for i, n in enumerate(nodes)})
+        edges = [(u, v) for v in range(len(nodes)) for u in sorted(parents[v])
+                 if (u, v) not in black]  # fmt: skip
+    else:
+        start, limits = _start_graph(other, nodes, "tree", *lists)
+        tabu_length, _, _, max_iter, _, _ = search
+        found, _ = _climb(_Climb(start, other, limits), tabu_length, max_iter, lambda _: None)
+        edges = [(u, v) for v in range(len(nodes)) for u in sorted(found[v])]
+    return DAG(nodes=nodes, edges=[(nodes[u], nodes[v]) for u, v in edges])
 
 
 def _start_graph(
@@ -258,11 +306,9 @@ def _start_parents(start: Any, nodes: list, pos: dict, white: set) -> list[set[i
     return parents
 
 
-def _climbs(graph: _Climb, limits, tabu_length: int, restarts: int, perturb: int,
-            max_iter: int, rng, progress) -> list[set[int]]:  # fmt: skip
-    """The climb from ``graph``, then ``restarts`` climbs from the best graph perturbed by
-    ``perturb`` random legal moves: the best parents found."""
-    n = len(graph.edges)
+def _ticks(progress: Any) -> Callable[[float], None]:
+    """``tick(score)`` after each move, calling ``progress(moves, score)`` with the moves of
+    every climb of the search counted together."""
     steps = 0
 
     def tick(total: float) -> None:
@@ -270,6 +316,15 @@ def _climbs(graph: _Climb, limits, tabu_length: int, restarts: int, perturb: int
         steps += 1
         if progress is not None:
             progress(steps, total)
+
+    return tick
+
+
+def _climbs(graph: _Climb, limits, tabu_length: int, restarts: int, perturb: int,
+            max_iter: int, rng, tick) -> list[set[int]]:  # fmt: skip
+    """The climb from ``graph``, then ``restarts`` climbs from the best graph perturbed by
+    ``perturb`` random legal moves: the best parents found."""
+    n = len(graph.edges)
 
     best, best_total = _climb(graph, tabu_length, max_iter, tick)
 
@@ -292,13 +347,13 @@ def _climbs(graph: _Climb, limits, tabu_length: int, restarts: int, perturb: int
 
 
 def check_search_options(score: Any, options: Mapping[str, Any], *, tree: bool = False) -> None:
-    """The settings of :func:`learn_structure` (with ``tree``, :func:`learn_tree`) in
+    """The settings of :func:`hill_climb` (with ``tree``, :func:`learn_tree`) in
     ``options`` (the others take their defaults) checked without the data: what the searches
     check first, and what an entry point that reads the data before searching
     (:meth:`BayesianNetwork.learn <bayeskit.networks.BayesianNetwork.learn>` in chunks,
     :func:`bayeskit.dask.learn_structure`) checks before it reads. TypeError naming an
     option the search does not take, ValueError naming a setting and its rule."""
-    search = learn_tree if tree else learn_structure
+    search = learn_tree if tree else hill_climb
     params = inspect.signature(search).parameters
     unknown = [k for k in options if k not in params or k in ("data", "score")]
     if unknown:
@@ -309,11 +364,7 @@ def check_search_options(score: Any, options: Mapping[str, Any], *, tree: bool =
     def get(name: str) -> Any:
         return options.get(name, params[name].default)
 
-    if score not in SCORES:
-        msg = f"score must be one of {SCORES}, got {shown(score)}"
-        raise ValueError(msg)
-    check_real("ess", get("ess"), above=0)
-    check_count("max_distinct_rows", get("max_distinct_rows"), none_ok=True)
+    check_score_settings(score, get("ess"), get("max_distinct_rows"))
     if tree:
         return
     for name in ("tabu_length", "restarts", "perturb"):
@@ -321,34 +372,6 @@ def check_search_options(score: Any, options: Mapping[str, Any], *, tree: bool =
     check_count("max_iter", get("max_iter"), low=1)
     check_count("max_parents", get("max_parents"), none_ok=True)
     check_seed(get("seed"))
-
-
-def family_scorer(data: Any, score: str, ess: float, states: Any, sample_weight: Any,
-                  max_distinct_rows: int | None = None):  # fmt: skip
-    """The family scorer of ``data`` (a DataFrame; data in chunks; data a caller of this
-    package encoded already, :class:`NetworkData`; or a scorer built already) and its
-    nodes."""
-    if isinstance(data, PassScores):
-        return data, list(data.nodes)
-    if isinstance(data, NetworkData):
-        return _FamilyScores(data, score, ess), list(data.nodes)
-    if in_chunks(data):
-        if sample_weight is not None:
-            msg = "sample_weight goes with a DataFrame; chunks carry no weights"
-            raise ValueError(msg)
-        # data in chunks: their distinct rows, or a pass per climbing step when too many
-        nodes, given, rows = distinct_chunk_rows(data, states, max_distinct_rows)
-        if rows is None:
-            passes = ChunkPasses(data, nodes, given)
-            return PassScores(nodes, given, passes, score, ess), list(nodes)
-        return _FamilyScores(NetworkData(nodes, given, *rows), score, ess), list(nodes)
-    names = list(data.columns) if isinstance(data, pd.DataFrame) else []
-    if isinstance(data, pd.DataFrame):  # continuous columns: moments (linear-Gaussian or CLG)
-        scorer = moment_scorer(data, score, ess, states, sample_weight)
-        if scorer is not None:
-            return scorer, names
-    refuse_bge(score)
-    return _FamilyScores(encode_data(names, data, states, sample_weight), score, ess), names
 
 
 def _add_tree(parents: list[set[int]], edges, black, max_parents) -> None:
@@ -408,7 +431,7 @@ def _tree_edges(scorer: _FamilyScores, roots: list[int]) -> list[tuple[int, int]
 
 
 def learn_tree(
-    data: Any,  # a DataFrame, chunks or NetworkData, as learn_structure takes
+    data: Any,  # a DataFrame, chunks or NetworkData, as hill_climb takes
     score: str = "ll",
     *,
     root: Any = None,
@@ -431,7 +454,7 @@ def learn_tree(
     Parameters
     ----------
     data, score, ess, states, sample_weight, max_distinct_rows :
-        As :func:`learn_structure` (data in chunks read in passes: one for the states when
+        As :func:`hill_climb` (data in chunks read in passes: one for the states when
         they are not given, and one for every pair).
     root : node, optional
         Where each tree's edges start; by default each tree's first node in column order.

@@ -18,19 +18,20 @@ row): each incomplete row is replaced by ``n_completions`` rows whose missing va
 from the exact posterior ``P(missing | the row's observed values, G_t, Theta_t)``, each weighted
 ``1 / n_completions`` (times the row's weight). The counts of any family over the completed rows
 are then an unbiased estimate of its expected counts, and the hill climb
-(:func:`~bayeskit.networks.learn_structure`) scores all families from them. This is Monte Carlo
+(:func:`~bayeskit.learning.hill_climb`) scores all families from them. This is Monte Carlo
 structural EM: the expected counts carry the sampling noise of ``n_completions`` draws per row;
 more draws, less noise, proportionally more time.
 
 Friedman's argument (a structure of higher expected score than ``G_t`` scores higher on the
 observed data too) holds for any such structure, not only for one found by climbing from
 ``G_t``. So each iteration climbs twice, from ``G_t`` and from the search's own default start
-(the Chow-Liu forest of the completed rows), and keeps the better on the completed rows (``G_t``'s
-climb on a tie). A climb from ``G_t`` alone stays near ``G_t``, whose mistakes can hold it: an
-edge the wrong way round, or one left out, whose dependence the completions, drawn without the
-edge, weaken. On a random 12-node network with 15% of the values missing (4 samples of 2,000
-rows), the second climb took the learned structures from up to 0.6% below to within 0.1% of the
-BIC that hill climbing reaches on the data before the removal.
+(:func:`~bayeskit.learning.hill_climb`'s ``start="auto"`` on the completed rows), and keeps the
+better on the completed rows (``G_t``'s climb on a tie). A climb from ``G_t`` alone stays near
+``G_t``, whose mistakes can hold it: an edge the wrong way round, or one left out, whose
+dependence the completions, drawn without the edge, weaken. On a random 12-node network with
+15% of the values missing (4 samples of 2,000 rows), the second climb took the learned
+structures from up to 0.6% below to within 0.1% of the BIC that hill climbing reaches on the
+data before the removal.
 
 The completions are drawn exactly, one node at a time: for each node with missing entries, in
 the topological order of ``G_t``, the node's posterior given the row's observed values and the
@@ -70,6 +71,7 @@ from bayeskit.data.validation import check_count, check_real, check_sample_weigh
 from bayeskit.estimate import get_estimator
 from bayeskit.estimate.em import EStep, run_em
 from bayeskit.graphs.dag import DAG, as_dag
+from bayeskit.learning.data_scorers import family_scorer
 from bayeskit.learning.em import encode_observed, fit_network_em
 from bayeskit.learning.learners import STRUCTURE_LEARNERS
 from bayeskit.learning.parameters import (
@@ -77,7 +79,6 @@ from bayeskit.learning.parameters import (
     count_families,
     estimate_cpts,
 )
-from bayeskit.learning.search import family_scorer
 
 __all__ = ["StructuralEMResult", "structural_em_network"]
 
@@ -202,7 +203,7 @@ def structural_em_network(
     e_step = _Completions(codes, weights, n_completions, int(rng.integers(2**63)))
     if start is None:
         kept = NetworkData(tuple(nodes), node_states, e_step.complete, e_step.complete_weights)
-        start = climb(kept, "tree") if len(kept.codes) else DAG(nodes=nodes)
+        start = climb(kept, "auto") if len(kept.codes) else DAG(nodes=nodes)
     dags, scores, same = [start if given is None else given], [], []
 
     def expect(state: tuple[DAG, Any], it: int) -> EStep:
@@ -256,7 +257,7 @@ def _columns_and_start(data: Any, start: Any) -> tuple[list, DAG | None, DAG | N
 def _one_search(climb, start, given, rows, scoring, estimation, network_type, progress):
     """Complete data: the DAG one search finds, its score, its CPTs, as a converged result."""
     (score, ess), (estimator, alpha) = scoring, estimation
-    dag = climb(rows, "tree" if start is None else start)
+    dag = climb(rows, "auto" if start is None else start)
     total = _total_score(dag, rows, score, ess)
     if progress is not None:
         progress(1, total)
@@ -297,7 +298,7 @@ def _better_climb(climb: Callable, rows: NetworkData, current: DAG, kind: str, e
     the better of the two on them (the current DAG's climb on a tie), and its score."""
     found = climb(rows, current)
     total = _total_score(found, rows, kind, ess)
-    other = climb(rows, "tree")
+    other = climb(rows, "auto")
     other_total = _total_score(other, rows, kind, ess)
     if other_total > total + 1e-9 * max(1.0, abs(total)):
         return other, other_total

@@ -27,7 +27,7 @@ from bayeskit.factors import CPD, LinearGaussianCPD
 from bayeskit.factors.gaussian import parent_columns
 from bayeskit.factors.states import state_codes
 from bayeskit.graphs import DAG
-from bayeskit.learning import learn_structure
+from bayeskit.learning import hill_climb
 from bayeskit.networks._hybrid_rules import (
     Distribution,
     check_families,
@@ -328,7 +328,7 @@ class HybridNetwork:
 
     @classmethod
     def learn(cls, data: pd.DataFrame, score: str = "bic", **search: Any) -> HybridNetwork:
-        """Structure and parameters: the DAG of :func:`~bayeskit.learning.learn_structure`
+        """Structure and parameters: the DAG of :func:`~bayeskit.learning.hill_climb`
         (linear-Gaussian family scores for continuous columns, conditional linear Gaussian
         ones with discrete columns too, no continuous parent for a discrete node), then
         :meth:`fit`.
@@ -340,7 +340,7 @@ class HybridNetwork:
         score : {"bic", "aic", "ll"}, default="bic"
             The structure score.
         **search
-            Options of :func:`~bayeskit.learning.learn_structure` (``max_parents``,
+            Options of :func:`~bayeskit.learning.hill_climb` (``max_parents``,
             ``black_list``, ``white_list``, ``tabu_length``, ...).
 
         Returns
@@ -350,7 +350,7 @@ class HybridNetwork:
         Raises
         ------
         ValueError
-            As :func:`~bayeskit.learning.learn_structure` and :meth:`fit`.
+            As :func:`~bayeskit.learning.hill_climb` and :meth:`fit`.
 
         Examples
         --------
@@ -361,7 +361,7 @@ class HybridNetwork:
         >>> HybridNetwork.learn(data).dag.edges
         (('x', 'y'),)
         """
-        dag = learn_structure(data, score, **search)
+        dag = hill_climb(data, score, **search)
         return cls.fit(dag, data)
 
     @classmethod
