@@ -128,6 +128,15 @@ def test_learn_structure_runs_every_learner_by_name(name, asia_rows):
     assert learn_structure(asia_rows, "bic", algorithm=name) == learner.learn(asia_rows, "bic")
 
 
+def test_options_reach_each_learner(asia_rows):
+    states = {c: sorted(asia_rows[c].unique()) for c in asia_rows.columns}
+    options = {"states": states, "max_parents": 1}
+    assert "max_parents" in STRUCTURE_LEARNERS["ges"].options
+    assert learn_structure(asia_rows, algorithm="ges", **options) == ges_dag(asia_rows, **options)
+    found = learn_structure(asia_rows, algorithm="hc", **options)
+    assert max(len(found.parents(v)) for v in found.nodes) <= 1
+
+
 def test_aliases_and_refusals(asia_rows):
     for alias, name in LEARNER_ALIASES.items():
         assert structure_learner(alias) is STRUCTURE_LEARNERS[name]

@@ -45,6 +45,7 @@ from bayeskit.graphs.dag import DAG
 from bayeskit.graphs.pdag import PDAG, cpdag
 from bayeskit.learning._climb import _tolerance
 from bayeskit.learning.clg_scores import CLGScores
+from bayeskit.learning.constraint import forwards_to
 from bayeskit.learning.data_scorers import (
     MAX_DISTINCT_ROWS,
     check_score_settings,
@@ -148,6 +149,9 @@ def ges_dag(data: Any, score: str = "bic", **options: Any) -> DAG:
     (('a', 'b'),)
     """
     return learn_ges(data, score, **options).to_dag()
+
+
+forwards_to(ges_dag, learn_ges)
 
 
 def check_ges_options(score: Any, options: Any) -> None:
