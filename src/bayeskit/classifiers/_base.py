@@ -57,7 +57,8 @@ by models that read numeric matrices instead of tables (the multinomial and Bern
 
 Hooks the interfaces may call (:mod:`bayeskit.io`, :mod:`bayeskit.dask`), and nothing else of a
 model's protected API: ``_check_params()``, ``_transaction()``, ``_forget()``,
-``_has_stats()``, ``_prepare_X(X, reset=)``, ``_infer_schema(X, y, n_classes, w)``,
+``_has_stats()``, ``_refuse_without_rows(what)``, ``_prepare_X(X, reset=)``,
+``_infer_schema(X, y, n_classes, w)``,
 ``_encoded_rows(X, y, w)``, ``_count``, ``_after_count``, ``_fit_distributed(run)``,
 ``_validate_stats(layout)``, ``_reestimate()``, ``_unlabelled_marked()`` and
 ``_missing_by_em()``, and the class attributes and the flag above.
@@ -157,6 +158,19 @@ class BayesClassifier(
         score summed over rows into the statistics: declare ``_scores_rows``); nothing by
         default."""
 
+    def _learn_weights(self, X: Any, enc: Encoded, y: np.ndarray, w: np.ndarray | None) -> None:
+        """What a model fits on the rows once its tables are estimated (discriminative
+        weights); nothing by default."""
+
+    def _refuse_without_rows(self, what: str) -> None:
+        """ValueError when the model's parameters are fitted on rows held in memory
+        (``parameters="discriminative"``) and ``what`` (chunks, Dask, EM) does not give them."""
+        if getattr(self, "parameters", "generative") == "discriminative":
+            msg = (f"parameters='discriminative' fits its weights on the rows in memory, which "
+                   f"{what} does not hold; use fit (or partial_fit), or "
+                   "parameters='generative'")  # fmt: skip
+            raise ValueError(msg)
+
     def _validate_stats(self, layout: Any) -> None:
         """Invariants of ``stats_`` read from a model file that only the model knows, checked
         after the statistics' own ``validate(layout)`` and before estimating: ValueError naming
@@ -218,7 +232,7 @@ class BayesClassifier(
 
     def _forget(self) -> None:
         """Drop what a fit learned, before a new fit."""
-        for attr in ("classes_", "schema_", "stats_"):
+        for attr in ("classes_", "schema_", "stats_", "cell_weights_", "l2_"):
             self.__dict__.pop(attr, None)
 
     # ------------------------------------------------------------------ learning
@@ -275,6 +289,7 @@ class BayesClassifier(
             raise ValueError(msg)
         y_idx = targets.codes_in(classes)
         if (y_idx < 0).any() or self._missing_by_em():
+            self._refuse_without_rows("EM over unlabelled rows or missing values")
             return self._learn_by_em(X, y_idx, classes, sample_weight)
         return self._learn(X, y_idx, classes, sample_weight)
 
@@ -383,7 +398,9 @@ class BayesClassifier(
             return self
         self._after_count(enc, y_idx, w)
         self._counted_alone()  # learned by counting: EM's one iteration
-        return self._reestimate()
+        self._reestimate()
+        self._learn_weights(X, enc, y_idx, w)
+        return self
 
     def _reestimate(self) -> BayesClassifier:
         """Every fitted table from ``stats_`` (and the parameters): the class prior, then the

@@ -40,6 +40,7 @@ class ChunkedFitting:
     _unlabelled_marked: Callable[..., Any]
     _missing_by_em: Callable[..., Any]
     _forget: Callable[..., Any]
+    _refuse_without_rows: Callable[..., Any]
     _has_stats: Callable[..., Any]
     _counted_alone: Callable[..., Any]
     _reestimate: Callable[..., Any]
@@ -120,6 +121,7 @@ class ChunkedFitting:
 
         with self._transaction():
             self._check_params()
+            self._refuse_without_rows("fit_chunks")
             if self._unlabelled_marked() or self._missing_by_em(network_only=True):
                 msg = (
                     "fit_chunks adds counts up chunk by chunk; EM over unlabelled rows "

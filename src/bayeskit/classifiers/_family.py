@@ -34,7 +34,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from bayeskit._compiled import get_num_threads
 from bayeskit.classifiers._base import BayesClassifier
-from bayeskit.classifiers._checks import _check_smoothing, require_categorical
+from bayeskit.classifiers._checks import (
+    _check_choice,
+    _check_number,
+    _check_smoothing,
+    require_categorical,
+)
+from bayeskit.classifiers._discriminative import PARAMETERS, DiscriminativeWeights
 from bayeskit.classifiers._explain import explain_frame, snap_to_zero
 from bayeskit.classifiers._family_helpers import (
     FAMILY_PARAMETERS,
@@ -104,7 +110,7 @@ def check_fit_memory(need: int, what: str, remedy: str) -> None:
         raise MemoryError(msg)
 
 
-class FamilyClassifier(BayesClassifier):
+class FamilyClassifier(DiscriminativeWeights, BayesClassifier):
     """Base class of the discrete structure classifiers (see the module docstring)."""
 
     #: the factors of a model of one structure (set by ``_structure_factors``), which
@@ -181,6 +187,10 @@ class FamilyClassifier(BayesClassifier):
     # ------------------------------------------------------------------ parameters
     def _check_own_params(self) -> None:
         _check_smoothing(self.alpha, self.smoothing)
+        if "parameters" in self._get_param_names():
+            _check_choice("parameters", self.parameters, PARAMETERS)
+            if self.l2 is not None:
+                _check_number("l2", self.l2, low=0)
 
     def _feature_index(self, name: str, value: Any) -> int:
         """The position of the feature ``value`` given as argument ``name``: a column label
@@ -225,7 +235,9 @@ class FamilyClassifier(BayesClassifier):
         self._check_structure(self._d)
         self._check_scores()
         self._explain_factors = None
-        self._tables = FamilyTables(n_classes=len(self.classes_), **self._components())
+        self._generative_tables = FamilyTables(n_classes=len(self.classes_), **self._components())
+        self._tables = self._generative_tables
+        self._apply_weights()
 
     # ------------------------------------------------------------------ tables
     @property

@@ -172,7 +172,8 @@ class SelectiveKDBEnsemble(SelectiveKDB):
     # ------------------------------------------------------------------ members
     def _member(self, stats=None, jitter=None) -> _Member:
         """A SelectiveKDB with this model's parameters, vocabularies and classes."""
-        member = _Member(**{p: getattr(self, p) for p in SelectiveKDB._get_param_names()})
+        shared = [p for p in SelectiveKDB._get_param_names() if p in self._get_param_names()]
+        member = _Member(**{p: getattr(self, p) for p in shared})  # members are generative
         member.schema_ = self.schema_
         state = vars(self)
         for name in ("classes_", "n_features_in_", "feature_names_in_"):

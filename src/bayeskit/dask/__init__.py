@@ -220,6 +220,7 @@ def fit(
         raise ValueError(msg)
     with model._transaction():
         model._check_params()
+        model._refuse_without_rows("a Dask fit")
         model._forget()
         features = [c for c in ddf.columns if c not in (target, sample_weight)]
         parts = ddf.to_delayed()

@@ -317,6 +317,10 @@ def _classifier_fitted(model: Any) -> tuple[dict, dict[str, Any]]:
         "schema": None if schema is None else schema.to_dict(),
         "stats": tree,
     }
+    weights = getattr(model, "cell_weights_", None)
+    if weights is not None:  # discriminative parameters: fitted on rows, not in the counts
+        fitted["weights"] = writer.node(np.asarray(weights, dtype=np.float64), "cell_weights_")
+        fitted["l2"] = None if model.l2_ is None else float(model.l2_)
     return fitted, writer.arrays
 
 

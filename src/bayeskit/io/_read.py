@@ -196,6 +196,7 @@ def read_fitted(model: Any, fitted: Any, arrays: dict[str, np.ndarray], fail) ->
     reader = _TreeReader(arrays, fail)
     try:
         stats = reader.node(fitted.get("stats"), "stats_")
+        weights = reader.node(fitted["weights"], "cell_weights_") if "weights" in fitted else None
     except (TypeError, ValueError) as exc:
         if isinstance(exc, ModelFileError):
             raise
@@ -235,11 +236,32 @@ def read_fitted(model: Any, fitted: Any, arrays: dict[str, np.ndarray], fail) ->
         model._validate_stats(layout)  # what only the model knows (the families it counts)
     except ValueError as exc:
         fail(str(exc), exc)
+    _set_weights(model, weights, fitted.get("l2"), fail)
     try:
         model._reestimate()
     except Exception as exc:  # noqa: BLE001 - whatever the numbers do, the user gets one error
         fail(f"the statistics do not fit a {cls.__name__} ({type(exc).__name__}: {exc})", exc)
+    if weights is not None and len(weights) != model._n_weights():
+        fail(f"fitted.weights holds {len(weights)} numbers; the tables have {model._n_weights()} "
+             "cells and class priors")  # fmt: skip
     return model
+
+
+def _set_weights(model: Any, weights: Any, l2: Any, fail) -> None:
+    """The discriminative weights of a file (checked: a model that takes them, a finite 1-D
+    float array, a penalty that is null or a non-negative number), set before the tables are
+    estimated, which apply them."""
+    if weights is None:
+        return
+    if getattr(model, "parameters", None) != "discriminative":
+        fail("fitted.weights goes with params.parameters = 'discriminative'")
+    if not (isinstance(weights, np.ndarray) and weights.ndim == 1 and weights.dtype.kind == "f"
+            and np.isfinite(weights).all()):  # fmt: skip
+        fail("fitted.weights must be a 1-D array of finite floats")
+    ok = l2 is None or (isinstance(l2, int | float) and not isinstance(l2, bool) and l2 >= 0)
+    if not ok or (l2 is not None and not np.isfinite(l2)):
+        fail(f"fitted.l2 must be null or a non-negative number, got {l2!r}")
+    model.cell_weights_, model.l2_ = weights, l2
 
 
 # --------------------------------------------------------------------------------------------
