@@ -240,6 +240,8 @@ def choose_l2(model: Any, X: Any, y_idx: np.ndarray, sample_weight: np.ndarray |
     labels = model.classes_[y_idx]
     for fold in folds:
         train, held = np.flatnonzero(~fold), np.flatnonzero(fold)
+        if not len(held):  # too few rows of every class to hold any out
+            continue
         w_train = None if sample_weight is None else sample_weight[train]
         w_held = np.ones(len(held)) if sample_weight is None else sample_weight[held]
         part = clone(model).set_params(parameters="generative")
@@ -258,7 +260,7 @@ def choose_l2(model: Any, X: Any, y_idx: np.ndarray, sample_weight: np.ndarray |
             scores = tables.add_to(np.zeros((len(held), tables.n_classes)), held_codes)
             logp = log_softmax(scores + part.log_prior_, axis=1)
             loss[k] -= float(w_held @ logp[np.arange(len(held)), held_y])
-    best = int(np.argmin(loss))
+    best = int(np.argmin(loss))  # nothing held out: all zero, the generative model
     return None if best == 0 else L2_GRID[best - 1]
 
 
