@@ -50,6 +50,11 @@ L2_GRID = (100.0, 10.0, 1.0, 0.1, 0.01)
 #: Up to this many rows ``l2`` is chosen by 5-fold cross-validation, beyond by one held-out
 #: fifth (the rows: what a fold's fits cost).
 CV_ROWS = 10_000
+#: L-BFGS stops when an iteration lowers the objective by less than this share of it. Measured
+#: on connect_4 (KDB, one fold, l2 = 1): 70 iterations at 1e-5 and 200 at 1e-8, for the same
+#: held-out log-loss (0.5307 and 0.5311): the last digits of the training objective do not
+#: carry to new rows.
+FTOL = 1e-5
 #: A log-probability below this (or minus infinity) is not weighted: the cell keeps weight 1.
 _FLOOR = -700.0
 
@@ -165,7 +170,7 @@ def fit_weights(tables: FamilyTables, log_prior: np.ndarray, rows: RowCells, y: 
     ``y``), from ``start`` (all ones by default), by L-BFGS."""
     objective, x0, put = _objective(tables, log_prior, rows, y, sample_weight, l2, start)
     found = minimize(objective, x0, jac=True, method="L-BFGS-B",
-                     options={"maxiter": max_iter, "gtol": 1e-6, "ftol": 1e-8})  # fmt: skip
+                     options={"maxiter": max_iter, "gtol": 1e-6, "ftol": FTOL})  # fmt: skip
     return put(found.x)
 
 
