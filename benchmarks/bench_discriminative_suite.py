@@ -6,9 +6,10 @@ The folds are bench_defaults.py's (stratified 10-fold, shuffled, seed 0, saved u
 ``--work``); scoring as there: accuracy (arg-max class) and log-loss (probabilities clipped at
 1e-15), means over the rows of all folds. The forest and the boosting get numeric columns as
 they are and categorical ones ordinal-coded, as bench_semi_naive_suite.py gives them (the
-boosting is told which columns are categorical). Naive Bayes discriminative is ``KDB(k=0)``
-(naive Bayes as a family model). Means are reported over all sets, and apart over the sets
-with numeric columns (numeric or mixed) and the all-categorical ones. Run::
+boosting is told which columns are categorical). Naive Bayes discriminative is run as
+``KDB(k=0)`` (the same model as ``NaiveBayes(parameters="discriminative")`` up to the
+smoothing: KDB's default is hierarchical). Means are reported over all sets, and apart over
+the sets with numeric columns (numeric or mixed) and the all-categorical ones. Run::
 
     .venv/bin/python benchmarks/bench_discriminative_suite.py --data SUITE --write yes
 """

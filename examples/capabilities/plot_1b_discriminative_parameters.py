@@ -9,7 +9,7 @@ three pieces of evidence. ``parameters="discriminative"`` keeps the counts and t
 and fits a weight for every table cell to the conditional log-likelihood of the training rows
 (Zaidi et al. 2017), starting from the generative model.
 
-Here naive Bayes (``KDB`` with ``k=0``) learns from data where one informative feature is
+Here naive Bayes learns from data where one informative feature is
 copied three times: the generative tables make the posterior overconfident, the weights
 calibrate it.
 """
@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from bayeskit.classifiers import KDB
+from bayeskit.classifiers import NaiveBayes
 
 
 def sample(n: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
@@ -39,8 +39,8 @@ X_test, y_test = sample(4000, 1)
 # %%
 # Generative and discriminative tables
 # ------------------------------------
-generative = KDB(k=0).fit(X, y)
-weighted = KDB(k=0, parameters="discriminative").fit(X, y)
+generative = NaiveBayes().fit(X, y)
+weighted = NaiveBayes(parameters="discriminative").fit(X, y)
 print("penalty chosen by held-out rows:", weighted.l2_)
 
 

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from scipy.optimize import approx_fprime
 
-from bayeskit.classifiers import KDB, TAN, SelectiveKDB
+from bayeskit.classifiers import KDB, TAN, NaiveBayes, SelectiveKDB
 from bayeskit.classifiers import _discriminative as disc
 from bayeskit.io import load, save
 
@@ -54,12 +54,13 @@ def test_the_gradient_is_the_objectives():
     assert np.allclose(objective(theta)[1], numeric, rtol=1e-4, atol=1e-3)
 
 
-def test_discriminative_weights_correct_redundant_evidence():
-    # naive Bayes (KDB with k=0) counts the four copies four times; the weights undo it
+@pytest.mark.parametrize("make", [NaiveBayes, lambda **k: KDB(k=0, **k)])
+def test_discriminative_weights_correct_redundant_evidence(make):
+    # naive Bayes (or KDB with k=0) counts the four copies four times; the weights undo it
     X, y = _redundant(3000, 2)
     test_X, test_y = _redundant(3000, 3)
-    generative = KDB(k=0).fit(X, y)
-    weighted = KDB(k=0, parameters="discriminative").fit(X, y)
+    generative = make().fit(X, y)
+    weighted = make(parameters="discriminative").fit(X, y)
     assert weighted.l2_ is not None  # the held-out rows preferred a weighting
     assert _log_loss(weighted, test_X, test_y) < _log_loss(generative, test_X, test_y) - 0.02
     # the counts and the structure are the generative model's
@@ -116,6 +117,9 @@ def test_refusals():
     chunks = [(X[:100], y[:100]), (X[100:], y[100:])]
     with pytest.raises(ValueError, match="which fit_chunks does not hold"):
         KDB(parameters="discriminative").fit_chunks(chunks, classes=["no", "yes"])
+    numeric = pd.DataFrame({"a": np.random.default_rng(0).random(200)})
+    with pytest.raises(ValueError, match="keeps 1 numeric column"):
+        NaiveBayes(parameters="discriminative", discretize=None).fit(numeric, y)
     holed = np.where(np.arange(200) < 20, "?", y)
     with pytest.raises(ValueError, match="which EM over unlabelled rows"):
         TAN(parameters="discriminative", unlabelled="?").fit(X, holed)

@@ -120,6 +120,11 @@ class DiscriminativeWeights:
         if len(self._generative_tables._comp_ptr) != 2 or self._generative_tables.fallback >= 0:
             msg = f"{type(self).__name__} has no single table set to weigh discriminatively"
             raise ValueError(msg)
+        if enc.values.shape[1]:
+            msg = (f"parameters='discriminative' weighs tables, and {type(self).__name__} keeps "
+                   f"{enc.values.shape[1]} numeric column(s) continuous; bin them "
+                   "(discretize='mdl', the default) or use parameters='generative'")  # fmt: skip
+            raise ValueError(msg)
         held = getattr(self, "cell_weights_", None)
         start = held if held is not None and len(held) == self._n_weights() else None
         l2 = self.l2 if self.l2 is not None else choose_l2(self, X, y, w)
