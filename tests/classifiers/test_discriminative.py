@@ -123,3 +123,8 @@ def test_refusals():
     holed = np.where(np.arange(200) < 20, "?", y)
     with pytest.raises(ValueError, match="which EM over unlabelled rows"):
         TAN(parameters="discriminative", unlabelled="?").fit(X, holed)
+
+
+@pytest.mark.parametrize("model", [NaiveBayes, TAN, KDB, SelectiveKDB])
+def test_each_model_documents_the_options_alike(model):
+    assert disc.DISCRIMINATIVE_DOC in model.__doc__

@@ -104,8 +104,9 @@ class TAN(LearnsFromIncompleteRows, FamilyClassifier):
         ``"generative"``: the tables are the smoothed counts. ``"discriminative"``: each table
         cell and each class prior also gets a weight, fitted to maximise the conditional
         log-likelihood of the training rows (Zaidi et al. 2017), starting from the generative
-        model (all weights 1); the counts and the structure are unchanged. ``fit`` and
-        ``partial_fit`` only (the weights need the rows: not ``fit_chunks``, Dask or EM).
+        model (all weights 1); the counts and the structure are unchanged, and numeric
+        features must be binned. ``fit`` and ``partial_fit`` only (the weights need the rows:
+        not ``fit_chunks``, Dask or EM).
     l2 : float, optional
         The penalty ``l2 / 2 * sum (weight - 1)^2`` that pulls the weights towards the
         generative model. None (default): chosen among 100, 10, 1, 0.1 and 0.01, or no
