@@ -128,3 +128,16 @@ def test_refusals():
 @pytest.mark.parametrize("model", [NaiveBayes, TAN, KDB, SelectiveKDB])
 def test_each_model_documents_the_options_alike(model):
     assert disc.DISCRIMINATIVE_DOC in model.__doc__
+
+
+def test_the_penalty_is_the_most_conservative_within_a_standard_error():
+    rng = np.random.default_rng(0)
+    base = rng.normal(1.0, 1.0, 400)
+    # candidate 2 is best by 0.01, under its paired difference's standard error (about 0.02)
+    loss = np.column_stack([base + rng.normal(0, 0.3, 400), base + 0.3,
+                            base - 0.01 + rng.normal(0, 0.3, 400)])  # fmt: skip
+    loss[:, 0] -= loss[:, 0].mean() - loss[:, 2].mean() - 0.01
+    assert disc._one_standard_error(loss, np.ones(400)) == 0
+    # a clear gain: the best is taken
+    loss[:, 2] -= 0.5
+    assert disc._one_standard_error(loss, np.ones(400)) == 2

@@ -71,7 +71,8 @@ DISCRIMINATIVE_DOC = """    parameters : {"generative", "discriminative"}, defau
         The penalty ``l2 / 2 * sum (weight - 1)^2`` that pulls the weights towards the
         generative model. None (default): chosen among 100, 10, 1, 0.1 and 0.01, or no
         weighting at all, by the conditional log-likelihood of held-out rows (5-fold
-        cross-validation up to 10,000 rows, one held-out fifth beyond).
+        cross-validation up to 10,000 rows, one held-out fifth beyond; the most conservative
+        choice within a standard error of the best).
 """
 
 
@@ -241,21 +242,23 @@ def weighted_tables(tables: FamilyTables, log_prior: np.ndarray,
 
 def choose_l2(model: Any, X: Any, y_idx: np.ndarray, sample_weight: np.ndarray | None,
               seed: int = 0) -> float | None:  # fmt: skip
-    """The penalty of :data:`L2_GRID` (or None: no weighting) whose weights give held-out rows
-    the highest conditional log-likelihood: ``model`` (generative) refitted on each fold's
-    other rows, then weighted with each penalty, largest first."""
+    """The penalty of :data:`L2_GRID` (or None: no weighting) chosen by the conditional
+    log-likelihood of held-out rows: ``model`` (generative) refitted on each fold's other
+    rows, then weighted with each penalty, largest first. The one-standard-error rule
+    (Breiman et al. 1984): the most conservative candidate (no weighting, then the largest
+    penalty) whose held-out loss is within a standard error of the best's, the error of the
+    rows' paired loss differences; on a few hundred rows the best by a hair is often noise."""
     from sklearn.base import clone
 
     n = len(y_idx)
-    folds = _folds(y_idx, 5 if n <= CV_ROWS else 1, seed)
-    loss = np.zeros(len(L2_GRID) + 1)  # the generative model, then each penalty
+    losses, weights_held = [], []  # per held-out row: the loss of each candidate
     labels = model.classes_[y_idx]
-    for fold in folds:
+    for fold in _folds(y_idx, 5 if n <= CV_ROWS else 1, seed):
         train, held = np.flatnonzero(~fold), np.flatnonzero(fold)
         if not len(held):  # too few rows of every class to hold any out
             continue
         w_train = None if sample_weight is None else sample_weight[train]
-        w_held = np.ones(len(held)) if sample_weight is None else sample_weight[held]
+        weights_held.append(np.ones(len(held)) if sample_weight is None else sample_weight[held])
         part = clone(model).set_params(parameters="generative")
         part.fit(_rows(X, train), labels[train], sample_weight=w_train)
         codes = part._encode(part._prepare_X(_rows(X, train), reset=False)).codes
@@ -264,6 +267,7 @@ def choose_l2(model: Any, X: Any, y_idx: np.ndarray, sample_weight: np.ndarray |
         held_y = np.searchsorted(part.classes_, labels[held])
         y_train = np.searchsorted(part.classes_, labels[train])
         weights = np.ones(part._tables.table.size + part._tables.n_classes)
+        fold_loss = np.empty((len(held), len(L2_GRID) + 1))
         for k, l2 in enumerate((None, *L2_GRID)):
             if l2 is not None:
                 weights = fit_weights(part._tables, part.log_prior_, cells, y_train, w_train,
@@ -271,9 +275,28 @@ def choose_l2(model: Any, X: Any, y_idx: np.ndarray, sample_weight: np.ndarray |
             tables = weighted_tables(part._tables, part.log_prior_, weights)
             scores = tables.add_to(np.zeros((len(held), tables.n_classes)), held_codes)
             logp = log_softmax(scores + part.log_prior_, axis=1)
-            loss[k] -= float(w_held @ logp[np.arange(len(held)), held_y])
-    best = int(np.argmin(loss))  # nothing held out: all zero, the generative model
-    return None if best == 0 else L2_GRID[best - 1]
+            fold_loss[:, k] = -logp[np.arange(len(held)), held_y]
+        losses.append(fold_loss)
+    if not losses:  # nothing held out: the generative model
+        return None
+    k = _one_standard_error(np.concatenate(losses), np.concatenate(weights_held))
+    return None if k == 0 else L2_GRID[k - 1]
+
+
+def _one_standard_error(loss: np.ndarray, w: np.ndarray) -> int:
+    """The first column (the most conservative candidate) of ``loss`` (rows x candidates)
+    whose weighted mean is within a standard error of the paired differences of the best
+    column's."""
+    total = w.sum()
+    mean = w @ loss / total
+    best = int(np.argmin(mean))
+    n_eff = total**2 / float(w @ w)
+    for k in range(loss.shape[1]):
+        diff = loss[:, k] - loss[:, best]
+        spread = float(w @ (diff - (mean[k] - mean[best])) ** 2) / total
+        if mean[k] - mean[best] <= np.sqrt(spread / n_eff):
+            return k
+    return best
 
 
 def _folds(y_idx: np.ndarray, k: int, seed: int) -> list[np.ndarray]:

@@ -144,7 +144,8 @@ class NaiveBayes(DiscriminativeWeights, LearnsFromIncompleteRows):
         The penalty ``l2 / 2 * sum (weight - 1)^2`` that pulls the weights towards the
         generative model. None (default): chosen among 100, 10, 1, 0.1 and 0.01, or no
         weighting at all, by the conditional log-likelihood of held-out rows (5-fold
-        cross-validation up to 10,000 rows, one held-out fifth beyond).
+        cross-validation up to 10,000 rows, one held-out fifth beyond; the most conservative
+        choice within a standard error of the best).
 
     Attributes
     ----------
