@@ -5,8 +5,8 @@ held-out rows), in the same run.
 The rows are drawn from a model with chained features (each feature, with probability 0.06, a
 function of the class and of the feature before it, else uniform noise; 4 states each, 2
 classes, seed 0): a weak signal spread over many features (KDB's log-loss about 0.56), so the
-structures have dependencies to find and the weights have work to do. Times are the median of ``--repeats`` runs; predict is
-``predict_proba`` on 100,000 new rows. Run::
+structures have dependencies to find and the weights have work to do. Times are the median
+of ``--repeats`` runs; predict is ``predict_proba`` on 100,000 new rows. Run::
 
     .venv/bin/python benchmarks/bench_discriminative_speed.py --write yes
 """
