@@ -141,3 +141,12 @@ def test_the_penalty_is_the_most_conservative_within_a_standard_error():
     # a clear gain: the best is taken
     loss[:, 2] -= 0.5
     assert disc._one_standard_error(loss, np.ones(400)) == 2
+
+
+@pytest.mark.parametrize("make", [NaiveBayes, TAN])
+def test_a_weighted_model_is_no_network_and_explains_nothing(make):
+    X, y = _redundant(500, 8)
+    weighted = make(parameters="discriminative", l2=1.0).fit(X, y)
+    for method in (weighted.to_network, lambda: weighted.explain(X[:2])):
+        with pytest.raises(AttributeError, match="weighs its tables: .* is not defined"):
+            method()

@@ -98,6 +98,17 @@ class DiscriminativeWeights:
     _generative_tables: FamilyTables
     _tables: FamilyTables
 
+    def _refuse_weighted(self, what: str) -> None:
+        """AttributeError when weights other than 1 are held: ``what`` (a network, the
+        features' evidence) reads the generative tables, which the weighted model does not
+        predict with."""
+        weights = getattr(self, "cell_weights_", None)
+        if weights is not None and not np.all(weights == 1.0):
+            msg = (f"{type(self).__name__} with parameters='discriminative' weighs its tables: "
+                   f"{what} is not defined (the weights are no probabilities); a model with "
+                   "parameters='generative' gives it")  # fmt: skip
+            raise AttributeError(msg)
+
     def _apply_weights(self) -> None:
         """The look-up tables: the generative ones, weighted when weights of their size are
         held."""

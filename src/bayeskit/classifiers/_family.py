@@ -533,6 +533,7 @@ class FamilyClassifier(DiscriminativeWeights, BayesClassifier):
         ['class', 'texture']
         """
         check_is_fitted(self, "stats_")
+        self._refuse_weighted("to_network")
         factors = self._explain_factors
         if factors is None:
             msg = (
@@ -582,6 +583,7 @@ class FamilyClassifier(DiscriminativeWeights, BayesClassifier):
         array([[ 0.   ,  0.   ],
                [-0.834,  0.488]])
         """
+        self._refuse_weighted("explain")
         factors = self._explain_factors
         if factors is None:
             msg = f"{type(self).__name__} averages several structures: explain is not defined"

@@ -315,6 +315,7 @@ class NaiveBayes(DiscriminativeWeights, LearnsFromIncompleteRows):
         (('class', 'a', 'b'), ['class'])
         """
         check_is_fitted(self, "stats_")
+        self._refuse_weighted("to_network")
         from bayeskit.classifiers._export import hybrid_from_naive_bayes, network_from_factors
 
         if any(c.kind != CATEGORICAL for c in self.schema_.columns):
@@ -415,6 +416,7 @@ class NaiveBayes(DiscriminativeWeights, LearnsFromIncompleteRows):
         2    0       b     p      0         0.000
         3    0       b     p      1         0.000
         """
+        self._refuse_weighted("explain")
         fll, observed = self._feature_terms(self._encode_for_predict(X))
         with np.errstate(invalid="ignore"):
             marginal = logsumexp(fll + self.log_prior_, axis=2, keepdims=True)
