@@ -150,3 +150,34 @@ def test_a_weighted_model_is_no_network_and_explains_nothing(make):
     for method in (weighted.to_network, lambda: weighted.explain(X[:2])):
         with pytest.raises(AttributeError, match="weighs its tables: .* is not defined"):
             method()
+
+
+def test_three_classes_gradient_rare_classes_and_weights():
+    rng = np.random.default_rng(9)
+    n = 600
+    y = rng.choice(["a", "b", "c"], n, p=[0.6, 0.395, 0.005])  # "c": a few rows only
+    X = pd.DataFrame({"u": np.where(rng.random(n) < 0.7, y, "a"),
+                      "v": rng.choice(list("pqr"), n)})  # fmt: skip
+    model = KDB(k=1).fit(X, y)
+    cells = disc.row_cells(model._generative_tables, model._encode(X).codes)
+    y_idx = np.searchsorted(model.classes_, y)
+    objective, x0, _ = disc._objective(model._generative_tables, model.log_prior_, cells, y_idx,
+                                       None, 0.3)  # fmt: skip
+    theta = x0 + np.random.default_rng(2).normal(0, 0.2, len(x0))
+    numeric = approx_fprime(theta, lambda t: objective(t)[0], 1e-6)
+    assert np.allclose(objective(theta)[1], numeric, rtol=1e-4, atol=1e-3)
+    # the penalty chosen with a class too rare to hold out, and weights of zero dropped
+    w = rng.integers(0, 3, n).astype(float)
+    fitted = TAN(parameters="discriminative").fit(X, y, sample_weight=w)
+    assert np.allclose(fitted.predict_proba(X).sum(axis=1), 1.0)
+
+
+def test_partial_fit_with_new_categories_refits_from_the_generative_model():
+    X, y = _redundant(600, 10)
+    model = TAN(parameters="discriminative", l2=1.0)
+    model.partial_fit(X[:300], y[:300], classes=["no", "yes"])
+    grown = X[300:].copy()
+    grown.loc[grown.index[:50], "noise"] = "new"  # a category the first chunk did not have
+    model.partial_fit(grown, y[300:])
+    assert len(model.cell_weights_) == model._n_weights()
+    assert np.all(np.isfinite(model.predict_proba(grown)))
