@@ -6,6 +6,7 @@ count tables are counted in one compiled pass over the rows."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -65,6 +66,7 @@ class CountTests:
         self.permutations = permutations
         self.rng = np.random.default_rng(random_state)
         self.n_states = np.array(data.n_states, dtype=np.int64)
+        self._sizes = [int(v) for v in self.n_states]  # as Python ints: products of a few
         self._rows: tuple | None = None  # node-major distinct rows and weights, made once
         self.cache: dict[tuple, float] = {}
         self.n_tests = 0
@@ -99,7 +101,8 @@ class CountTests:
         for x, y, s in batch:
             key = _key(x, y, s)
             if key not in self.cache and key not in todo:
-                cells = int(np.prod(self.n_states[[x, y, *s]]))
+                sizes = self._sizes
+                cells = sizes[x] * sizes[y] * math.prod(sizes[v] for v in s)
                 if self.data.n_rows < self.min_rows_per_cell * cells:
                     self.cache[key] = 0.0  # too few rows to test: taken as dependence
                     continue
@@ -129,7 +132,7 @@ class CountTests:
         rows = (self.data.codes, self.data.weights) if not complete else complete[2]
         for i, table in zip(rest, self._families([todo[i] for i in rest], *rows), strict=True):
             tables[i] = table
-        m_of = [int(np.prod(self.n_states[list(s)])) for _, (_, _, s) in todo]
+        m_of = [math.prod(self._sizes[v] for v in s) for _, (_, _, s) in todo]
         _, _, p = discrete_test(tables, self.method, adjusted_df=self.adjusted_df,
                                 permutations=self.permutations, random_state=self.rng,
                                 strata=m_of)  # fmt: skip
@@ -181,7 +184,7 @@ class CountTests:
         counts = family_counts(codes, list(wanted.values()), self.n_states, weights)
         # the tables lie one after the other, each in C order, in the order of
         # counts.families (FamilyCounts' documented layout)
-        sizes = [int(np.prod(self.n_states[list(f)])) for f in counts.families]
+        sizes = [math.prod(self._sizes[v] for v in f) for f in counts.families]
         offsets = np.concatenate([[0], np.cumsum(sizes)])
         where = {frozenset(f): k for k, f in enumerate(counts.families)}
         tables = []
@@ -192,7 +195,7 @@ class CountTests:
             order = (*s, x, y)
             if stored != order:
                 flat = flat.transpose([stored.index(c) for c in order])
-            m = int(np.prod(self.n_states[list(s)])) if s else 1
+            m = math.prod(self._sizes[v] for v in s)
             tables.append(flat.reshape(m, self.n_states[x], self.n_states[y]))
         return tables
 
