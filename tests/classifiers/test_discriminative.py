@@ -44,7 +44,7 @@ def test_weights_of_one_give_the_generative_model():
 def test_the_gradient_is_the_objectives():
     X, y = _redundant(300, 1)
     model = KDB(k=1).fit(X, y)
-    cells = disc.row_cells(model._generative_tables, model._encode(X).codes)
+    cells = model._generative_tables.cells(model._encode(X).codes)
     y_idx = np.searchsorted(model.classes_, y)
     w = np.random.default_rng(0).uniform(0.5, 2.0, len(y))
     objective, x0, _ = disc._objective(model._generative_tables, model.log_prior_, cells, y_idx,
@@ -159,7 +159,7 @@ def test_three_classes_gradient_rare_classes_and_weights():
     X = pd.DataFrame({"u": np.where(rng.random(n) < 0.7, y, "a"),
                       "v": rng.choice(list("pqr"), n)})  # fmt: skip
     model = KDB(k=1).fit(X, y)
-    cells = disc.row_cells(model._generative_tables, model._encode(X).codes)
+    cells = model._generative_tables.cells(model._encode(X).codes)
     y_idx = np.searchsorted(model.classes_, y)
     objective, x0, _ = disc._objective(model._generative_tables, model.log_prior_, cells, y_idx,
                                        None, 0.3)  # fmt: skip

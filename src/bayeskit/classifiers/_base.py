@@ -163,13 +163,8 @@ class BayesClassifier(
         weights); nothing by default."""
 
     def _refuse_without_rows(self, what: str) -> None:
-        """ValueError when the model's parameters are fitted on rows held in memory
-        (``parameters="discriminative"``) and ``what`` (chunks, Dask, EM) does not give them."""
-        if getattr(self, "parameters", "generative") == "discriminative":
-            msg = (f"parameters='discriminative' fits its weights on the rows in memory, which "
-                   f"{what} does not hold; use fit (or partial_fit), or "
-                   "parameters='generative'")  # fmt: skip
-            raise ValueError(msg)
+        """ValueError when the model fits something on rows held in memory that ``what``
+        (chunks, Dask, EM) does not give it (discriminative weights); nothing by default."""
 
     def _validate_stats(self, layout: Any) -> None:
         """Invariants of ``stats_`` read from a model file that only the model knows, checked

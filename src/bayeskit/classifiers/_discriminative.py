@@ -21,13 +21,13 @@ fallback table (as the look-up does).
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize
 from scipy.special import log_softmax
 
+from bayeskit.classifiers._checks import _check_choice, _check_number
 from bayeskit.data.schema import Encoded
 from bayeskit.stats.conditional import conditional_log_likelihood
 from bayeskit.stats.lookup import FamilyTables
@@ -36,10 +36,8 @@ __all__ = [
     "DISCRIMINATIVE_DOC",
     "L2_GRID",
     "PARAMETERS",
-    "RowCells",
     "choose_l2",
     "fit_weights",
-    "row_cells",
     "weighted_tables",
 ]
 
@@ -76,17 +74,6 @@ DISCRIMINATIVE_DOC = """    parameters : {"generative", "discriminative"}, defau
 """
 
 
-class RowCells:
-    """The table cell each row reads in each family, for every class: ``cells[r, f] + c``.
-
-    ``cells`` has shape ``(n_rows, n_families)``; a family a row does not read points at the
-    dummy cell ``n_cells`` (log value 0, no weight)."""
-
-    def __init__(self, cells: np.ndarray, n_cells: int):
-        self.cells = cells
-        self.n_cells = n_cells
-
-
 class DiscriminativeWeights:
     """What a family model with ``parameters="discriminative"`` adds: the weights of its tables
     (``cell_weights_``), fitted on the rows after the tables are estimated, and applied to
@@ -95,8 +82,24 @@ class DiscriminativeWeights:
     classes_: np.ndarray
     log_prior_: np.ndarray
     l2: Any
+    parameters: str
     _generative_tables: FamilyTables
     _tables: FamilyTables
+
+    def _check_weight_options(self) -> None:
+        """``parameters`` and ``l2``, the options every model with weights takes."""
+        _check_choice("parameters", self.parameters, PARAMETERS)
+        if self.l2 is not None:
+            _check_number("l2", self.l2, low=0)
+
+    def _refuse_without_rows(self, what: str) -> None:
+        """ValueError with ``parameters="discriminative"``, whose weights are fitted on the rows
+        in memory, which ``what`` (chunks, Dask, EM) does not hold."""
+        if self._discriminative:
+            msg = (f"parameters='discriminative' fits its weights on the rows in memory, which "
+                   f"{what} does not hold; use fit (or partial_fit), or "
+                   "parameters='generative'")  # fmt: skip
+            raise ValueError(msg)
 
     def _refuse_weighted(self, what: str) -> None:
         """AttributeError when weights other than 1 are held: ``what`` (a network, the
@@ -131,7 +134,7 @@ class DiscriminativeWeights:
         tables of the same size), ``l2`` chosen first when not given."""
         if not self._discriminative:
             return
-        if len(self._generative_tables._comp_ptr) != 2 or self._generative_tables.fallback >= 0:
+        if not self._generative_tables.single:
             msg = f"{type(self).__name__} has no single table set to weigh discriminatively"
             raise ValueError(msg)
         if enc.values.shape[1]:
@@ -146,54 +149,26 @@ class DiscriminativeWeights:
         if l2 is None:  # the held-out rows preferred the generative model
             self.cell_weights_ = np.ones(self._n_weights())
         else:
-            cells = row_cells(self._generative_tables, enc.codes)
+            cells = self._generative_tables.cells(enc.codes)
             self.cell_weights_ = fit_weights(self._generative_tables, self.log_prior_, cells, y, w,
                                         float(l2), start=start)  # fmt: skip
         self._tables = weighted_tables(self._generative_tables, self.log_prior_, self.cell_weights_)
 
 
-def row_cells(tables: FamilyTables, codes: np.ndarray) -> RowCells:
-    """Where each row of ``codes`` reads each family's table (one component, no gates).
-
-    The packed table holds each family from its offset laid out ``(parent configuration,
-    child, class)``, its fallback ``(child, class)``."""
-    child, fsize, offset, fb, par_ptr, par_cols, par_strides, _ = tables._fams
-    n_classes = tables.n_classes
-    n, size = codes.shape[0], tables.table.size
-    cells = np.full((n, len(child)), size, dtype=np.int64)
-    for f in range(len(child)):
-        x = codes[:, child[f]].astype(np.int64)
-        cols = par_cols[par_ptr[f] : par_ptr[f + 1]]
-        strides = par_strides[par_ptr[f] : par_ptr[f + 1]]
-        config = np.zeros(n, dtype=np.int64)
-        missing_parent = np.zeros(n, dtype=bool)
-        for col, stride in zip(cols, strides, strict=True):
-            p = codes[:, col].astype(np.int64)
-            missing_parent |= p < 0
-            config += np.maximum(p, 0) * stride
-        at = offset[f] + (config * fsize[f] + x) * n_classes
-        if fb[f] >= 0:
-            at = np.where(missing_parent, fb[f] + x * n_classes, at)
-            seen = x >= 0
-        else:
-            seen = (x >= 0) & ~missing_parent
-        cells[seen, f] = at[seen]
-    return RowCells(cells, size)
-
-
-def fit_weights(tables: FamilyTables, log_prior: np.ndarray, rows: RowCells, y: np.ndarray,
+def fit_weights(tables: FamilyTables, log_prior: np.ndarray, cells: np.ndarray, y: np.ndarray,
                 sample_weight: np.ndarray | None, l2: float,
                 start: np.ndarray | None = None, max_iter: int = 200) -> np.ndarray:  # fmt: skip
     """The weights (``n_cells + n_classes``: every table cell, then each class's log prior)
-    that minimise the penalised negative conditional log-likelihood of ``rows`` (classes
+    that minimise the penalised negative conditional log-likelihood of the rows that read
+    ``cells`` (:meth:`FamilyTables.cells <bayeskit.stats.lookup.FamilyTables.cells>`; classes
     ``y``), from ``start`` (all ones by default), by L-BFGS."""
-    objective, x0, put = _objective(tables, log_prior, rows, y, sample_weight, l2, start)
+    objective, x0, put = _objective(tables, log_prior, cells, y, sample_weight, l2, start)
     found = minimize(objective, x0, jac=True, method="L-BFGS-B",
                      options={"maxiter": max_iter, "gtol": 1e-6, "ftol": FTOL})  # fmt: skip
     return put(found.x)
 
 
-def _objective(tables: FamilyTables, log_prior: np.ndarray, rows: RowCells, y: np.ndarray,
+def _objective(tables: FamilyTables, log_prior: np.ndarray, cells: np.ndarray, y: np.ndarray,
                sample_weight: np.ndarray | None, l2: float,
                start: np.ndarray | None = None) -> tuple:  # fmt: skip
     """``objective(theta) -> (loss, gradient)`` over the free weights (the cells the rows
@@ -201,16 +176,16 @@ def _objective(tables: FamilyTables, log_prior: np.ndarray, rows: RowCells, y: n
     ``put(theta)``, the weights of every cell (1 for those not free) and prior. One compiled
     pass over the rows per evaluation (:mod:`bayeskit.stats.conditional`)."""
     n_classes = tables.n_classes
-    size = rows.n_cells
+    size = tables.table.size
     table = np.concatenate([np.maximum(tables.table, _FLOOR), np.zeros(n_classes)])
     read = np.zeros(size + n_classes, dtype=bool)
     for c in range(n_classes):
-        read[rows.cells.ravel() + c] = True
+        read[cells.ravel() + c] = True
     free = np.flatnonzero(read[:size] & (tables.table > _FLOOR))
     prior = np.where(np.isfinite(log_prior), log_prior, 0.0)
     w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, np.float64)
     y = np.ascontiguousarray(y, dtype=np.int64)
-    cells = np.ascontiguousarray(rows.cells, dtype=np.int64)
+    cells = np.ascontiguousarray(cells, dtype=np.int64)
     k = len(free)
     x0 = np.ones(k + n_classes)
     if start is not None:
@@ -238,17 +213,11 @@ def _objective(tables: FamilyTables, log_prior: np.ndarray, rows: RowCells, y: n
 
 def weighted_tables(tables: FamilyTables, log_prior: np.ndarray,
                     weights: np.ndarray) -> FamilyTables:  # fmt: skip
-    """A copy of ``tables`` whose look-up gives the weighted scores less ``log_prior``: each
-    cell times its weight, and ``(v_c - 1) log P(c)`` added to every row as the component's
-    base (the model adds ``log P(c)`` itself)."""
+    """The look-up of the weighted scores less ``log_prior``: each cell times its weight, and
+    ``(v_c - 1) log P(c)`` added to every row (the model adds ``log P(c)`` itself)."""
     size = tables.table.size
-    out = copy.copy(tables)
-    with np.errstate(invalid="ignore"):
-        out.table = np.where(weights[:size] == 1.0, tables.table, tables.table * weights[:size])
     extra = np.where(np.isfinite(log_prior), (weights[size:] - 1.0) * log_prior, 0.0)
-    out.base = tables.base + extra[None, :]
-    out._naive = False  # the naive kernel adds no base
-    return out
+    return tables.scaled(weights[:size], extra)
 
 
 def choose_l2(model: Any, X: Any, y_idx: np.ndarray, sample_weight: np.ndarray | None,
@@ -273,7 +242,7 @@ def choose_l2(model: Any, X: Any, y_idx: np.ndarray, sample_weight: np.ndarray |
         part = clone(model).set_params(parameters="generative")
         part.fit(_rows(X, train), labels[train], sample_weight=w_train)
         codes = part._encode(part._prepare_X(_rows(X, train), reset=False)).codes
-        cells = row_cells(part._tables, codes)
+        cells = part._tables.cells(codes)
         held_codes = part._encode(part._prepare_X(_rows(X, held), reset=False)).codes
         held_y = np.searchsorted(part.classes_, labels[held])
         y_train = np.searchsorted(part.classes_, labels[train])

@@ -35,12 +35,10 @@ from sklearn.utils.validation import check_is_fitted
 from bayeskit._compiled import get_num_threads
 from bayeskit.classifiers._base import BayesClassifier
 from bayeskit.classifiers._checks import (
-    _check_choice,
-    _check_number,
     _check_smoothing,
     require_categorical,
 )
-from bayeskit.classifiers._discriminative import PARAMETERS, DiscriminativeWeights
+from bayeskit.classifiers._discriminative import DiscriminativeWeights
 from bayeskit.classifiers._explain import explain_frame, snap_to_zero
 from bayeskit.classifiers._family_helpers import (
     FAMILY_PARAMETERS,
@@ -187,10 +185,8 @@ class FamilyClassifier(DiscriminativeWeights, BayesClassifier):
     # ------------------------------------------------------------------ parameters
     def _check_own_params(self) -> None:
         _check_smoothing(self.alpha, self.smoothing)
-        if "parameters" in self._get_param_names():
-            _check_choice("parameters", self.parameters, PARAMETERS)
-            if self.l2 is not None:
-                _check_number("l2", self.l2, low=0)
+        if "parameters" in self._get_param_names():  # SelectiveKDBEnsemble takes no weights
+            self._check_weight_options()
 
     def _feature_index(self, name: str, value: Any) -> int:
         """The position of the feature ``value`` given as argument ``name``: a column label

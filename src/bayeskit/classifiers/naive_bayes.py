@@ -10,8 +10,8 @@ import pandas as pd
 from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
-from bayeskit.classifiers._checks import _check_choice, _check_number, _check_smoothing
-from bayeskit.classifiers._discriminative import PARAMETERS, DiscriminativeWeights
+from bayeskit.classifiers._checks import _check_number, _check_smoothing
+from bayeskit.classifiers._discriminative import DiscriminativeWeights
 from bayeskit.classifiers._em import LearnsFromIncompleteRows
 from bayeskit.classifiers._explain import explain_frame, snap_to_zero
 from bayeskit.classifiers._gaussian import (
@@ -220,9 +220,7 @@ class NaiveBayes(DiscriminativeWeights, LearnsFromIncompleteRows):
 
     def _check_own_params(self) -> None:
         _check_smoothing(self.alpha, self.smoothing)
-        _check_choice("parameters", self.parameters, PARAMETERS)
-        if self.l2 is not None:
-            _check_number("l2", self.l2, low=0)
+        self._check_weight_options()
         _check_number("ddof", self.ddof, low=0, integer=True)
         _check_number("var_smoothing", self.var_smoothing, low=0)
 

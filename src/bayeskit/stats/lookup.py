@@ -10,6 +10,7 @@ tables were estimated.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -202,6 +203,48 @@ class FamilyTables:
             codes = np.ascontiguousarray(codes)
             add_family_terms(jll, codes, self.table, *self._structure, self._gates, self.fallback)
         return jll
+
+    @property
+    def single(self) -> bool:
+        """Whether the tables are one component of families, with no fallback component:
+        every row's score is the sum of one cell per family (what :meth:`cells` lists)."""
+        return len(self._comp_ptr) == 2 and self.fallback < 0
+
+    def cells(self, codes: np.ndarray) -> np.ndarray:
+        """Where each row of ``codes`` reads each family of a :attr:`single` component, class
+        0's cell: class ``c`` reads ``table[cells[i, f] + c]``. A family a row reads nothing
+        from (its child missing; or a parent missing and no fallback table) points at
+        ``table.size``. The packed layout is ``(parent configuration, child, class)`` from the
+        family's offset, its fallback ``(child, class)``, as the look-up kernels read it."""
+        child, fsize, offset, fb, par_ptr, par_cols, par_strides, _ = self._fams
+        n = codes.shape[0]
+        out = np.full((n, len(child)), self.table.size, dtype=np.int64)
+        for f in range(len(child)):
+            x = codes[:, child[f]].astype(np.int64)
+            config = np.zeros(n, dtype=np.int64)
+            missing_parent = np.zeros(n, dtype=bool)
+            for k in range(par_ptr[f], par_ptr[f + 1]):
+                p = codes[:, par_cols[k]].astype(np.int64)
+                missing_parent |= p < 0
+                config += np.maximum(p, 0) * par_strides[k]
+            at = offset[f] + (config * fsize[f] + x) * self.n_classes
+            if fb[f] >= 0:
+                at = np.where(missing_parent, fb[f] + x * self.n_classes, at)
+                seen = x >= 0
+            else:
+                seen = (x >= 0) & ~missing_parent
+            out[seen, f] = at[seen]
+        return out
+
+    def scaled(self, weights: np.ndarray, base: np.ndarray) -> FamilyTables:
+        """A copy whose every cell is multiplied by its weight (``weights``, the shape of
+        :attr:`table`) and whose components add ``base`` (``(n_classes,)``) to every row."""
+        out = copy.copy(self)
+        with np.errstate(invalid="ignore"):  # -inf times 1 stays -inf
+            out.table = np.where(weights == 1.0, self.table, self.table * weights)
+        out.base = self.base + np.asarray(base, dtype=np.float64)[None, :]
+        out._naive = False  # the naive kernel adds no base
+        return out
 
     def component_terms(self, codes: np.ndarray) -> np.ndarray:
         """Each component's log-likelihood of each row, shape ``(n_samples, n_components,
