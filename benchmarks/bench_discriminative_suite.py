@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -52,7 +53,13 @@ def contenders(ensemble: bool) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    run_suite(argv, __doc__, TITLE, contenders)
+
+
+def run_suite(argv: list[str] | None, doc: str, title: str, make: Callable) -> None:
+    """Cross-validate ``make(ensemble)``'s contenders on the suite's sets (smallest first) and
+    publish the table under ``title``."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--data", type=Path, help="the suite's folder (or $BAYESKIT_SUITE)")
     ap.add_argument("--work", type=Path, default=DEFAULT_WORK)
     ap.add_argument("--sets", nargs="*", help="data sets by name (default: all)")
@@ -65,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
         entries = [e for e in entries if e["name"] in args.sets]
     entries.sort(key=lambda e: e["rows"] * max(len(e["features"]), 1))
     load_before, began = load_average(), time.perf_counter()
-    fitters = contenders(not args.no_ensemble)
+    fitters = make(not args.no_ensemble)
     results: dict[str, dict[str, tuple[float, float]]] = {}
     kinds: dict[str, str] = {}
     seconds = dict.fromkeys(fitters, 0.0)
@@ -87,7 +94,7 @@ def main(argv: list[str] | None = None) -> None:
                   f"{(time.perf_counter() - began) / 60:.1f} min for {len(results)} of "
                   f"{len(entries)} sets", ""]  # fmt: skip
         if args.write == "yes" or entry is entries[-1]:
-            publish(TITLE, "\n".join([*header, body]), args.write == "yes")
+            publish(title, "\n".join([*header, body]), args.write == "yes")
 
 
 def report(results: dict, kinds: dict, names: list[str], seconds: dict) -> str:

@@ -267,6 +267,8 @@ def test_wrong_shape_is_refused(fitted, tmp_path, name):
                 a = a.ravel()
             else:
                 a = a[None]
+            if a.shape == f.arrays[key].shape:  # dropping from or adding to nothing: no change
+                continue
             f.arrays[key] = a
             _refused(f.write(), "stats_.")
 

@@ -47,7 +47,7 @@ class TabularInput:
         schema = Schema.infer(
             X, categorical_features=self.categorical_features, categories=self.categories
         )
-        method = self.discretize if self._bins_numeric else None
+        method = self._binning()
         if method is None:
             return schema
         if labelled is not None and not labelled.all():
@@ -57,6 +57,10 @@ class TabularInput:
         return schema.discretize(
             X, y, n_classes, method=method, n_bins=self.n_bins, sample_weight=w
         )
+
+    def _binning(self) -> str | None:
+        """How the schema bins numeric columns (None: it keeps them numeric)."""
+        return self.discretize if self._bins_numeric else None
 
     def _grow(self, X: Any, stats):
         """Grow the schema's vocabularies with categories first seen in ``X`` (``partial_fit``)

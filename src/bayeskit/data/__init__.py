@@ -9,6 +9,7 @@ from bayeskit.data.chunks import Chunks, read_chunks
 from bayeskit.data.discretize import (
     Discretizer,
     apply_cuts,
+    bin_labels,
     equal_frequency_cuts,
     equal_width_cuts,
     mdl_cuts,
@@ -25,6 +26,7 @@ __all__ = [
     "Schema",
     "apply_cuts",
     "as_frame",
+    "bin_labels",
     "check_sample_weight",
     "equal_frequency_cuts",
     "equal_width_cuts",

@@ -1,7 +1,9 @@
 """Steps of :class:`bayeskit.data.Schema` kept out of its module, which imports them from
 here: each column's kind and vocabulary as :meth:`~bayeskit.data.Schema.infer` learns them,
 the vocabularies grown by new data (:meth:`~bayeskit.data.Schema.extend`), and the features of
-data selected and ordered as a schema reads them."""
+data selected and ordered as a schema reads them, numeric columns binned at given cut points
+(:meth:`~bayeskit.data.Schema.binned`, :meth:`~bayeskit.data.Schema.bin_encoded`), and the
+columns as a model file's JSON holds them."""
 
 from __future__ import annotations
 
@@ -21,13 +23,22 @@ from bayeskit.data._columns import (
     _warn_numeric_identifier,
 )
 from bayeskit.data._int_codes import integer_vocabularies
-from bayeskit.data.codes import category_key
-from bayeskit.data.encode import _key_index
+from bayeskit.data.codes import category_key, code_dtype
+from bayeskit.data.discretize import apply_cuts, bin_labels
+from bayeskit.data.encode import _interleave, _key_index
 from bayeskit.data.frames import _has_names, _plain, _refuse_temporal, as_frame, column_mismatch
 from bayeskit.data.kinds import CATEGORICAL, NUMERIC, column_kind, number_kind
 from bayeskit.exceptions import SchemaError
 
-__all__ = ["column_kinds", "grown_vocabularies", "select_features"]
+__all__ = [
+    "binned_codes",
+    "binned_columns",
+    "column_kinds",
+    "columns_from_json",
+    "columns_json",
+    "grown_vocabularies",
+    "select_features",
+]
 
 
 def column_kinds(
@@ -172,3 +183,77 @@ def grown_vocabularies(
         remap[pos] = np.array([index[v] for v in old], dtype=np.int64)
         new_columns[schema._index[col.name]] = replace(col, categories=vocab)
     return new_columns, remap
+
+
+def binned_columns(schema: Any, cuts: Sequence[Any]) -> tuple:
+    """``schema``'s columns, the numeric ones binned at ``cuts`` (one array per numeric column):
+    :meth:`bayeskit.data.Schema.binned`."""
+    numeric = schema.numeric
+    if len(cuts) != len(numeric):
+        msg = f"cuts: {len(cuts)} arrays given for {len(numeric)} numeric columns"
+        raise ValueError(msg)
+    binned = {}
+    for c, raw in zip(numeric, cuts, strict=True):
+        at = np.asarray(raw, dtype=np.float64)
+        if at.ndim != 1 or not np.all(np.isfinite(at)) or np.any(np.diff(at) <= 0):
+            msg = f"cuts of column {c.name!r} must be finite and strictly increasing"
+            raise ValueError(msg)
+        labels = tuple(bin_labels(at))
+        binned[c.name] = replace(c, kind=CATEGORICAL, categories=labels, cuts=tuple(at.tolist()))
+    return tuple(binned.get(c.name, c) for c in schema.columns)
+
+
+def binned_codes(schema: Any, enc: Any, binned: Any) -> np.ndarray:
+    """The codes of every column of ``binned`` for rows ``schema`` encoded as ``enc``:
+    :meth:`bayeskit.data.Schema.bin_encoded`."""
+    if binned.names != schema.names or binned.numeric:
+        msg = "binned must have this schema's columns, each categorical"
+        raise ValueError(msg)
+    code_columns, cat, num = [], 0, 0
+    for mine, theirs in zip(schema.columns, binned.columns, strict=True):
+        if mine.kind == CATEGORICAL:
+            code_columns.append(enc.codes[:, cat])
+            cat += 1
+        else:
+            code_columns.append(apply_cuts(enc.values[:, num], np.asarray(theirs.cuts)))
+            num += 1
+    dtype = code_dtype(max((c.n_states for c in binned.columns), default=1))
+    return _interleave(code_columns, enc.n_samples, dtype)
+
+
+def columns_json(columns: Sequence[Any]) -> list[dict]:
+    """The columns as :meth:`bayeskit.data.Schema.to_dict` writes them."""
+    return [
+        {
+            "name": c.name,
+            "kind": c.kind,
+            "categories": _json_list(c.categories),
+            "cuts": None if c.cuts is None else list(c.cuts),
+        }
+        for c in columns
+    ]
+
+
+def columns_from_json(columns: Any, make: Any) -> list:
+    """The columns :func:`columns_json` wrote, each made by ``make(name, kind, categories,
+    cuts)``: :meth:`bayeskit.data.Schema.from_dict`."""
+    cols = []
+    for c in columns:
+        if c["kind"] not in (CATEGORICAL, NUMERIC):
+            msg = f"column {c['name']!r} has unknown kind {c['kind']!r}"
+            raise SchemaError(msg)
+        cats = None if c["categories"] is None else tuple(c["categories"])
+        cuts = c.get("cuts")
+        cuts = None if cuts is None else tuple(float(v) for v in cuts)
+        cols.append(make(str(c["name"]), c["kind"], cats, cuts))
+    return cols
+
+
+def _json_list(cats: tuple | None) -> list | None:
+    if cats is None:
+        return None
+    for v in cats:
+        if not isinstance(v, (str, int, float, bool)):
+            msg = f"category {v!r} of type {type(v).__name__} cannot be saved"
+            raise SchemaError(msg)
+    return list(cats)

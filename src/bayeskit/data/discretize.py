@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numbers
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 from sklearn.exceptions import NotFittedError
@@ -46,6 +47,7 @@ from bayeskit.data.validation import check_sample_weight
 __all__ = [
     "Discretizer",
     "apply_cuts",
+    "bin_labels",
     "equal_frequency_cuts",
     "equal_width_cuts",
     "mdl_cuts",
@@ -247,6 +249,34 @@ def _format_cuts(cuts: np.ndarray) -> list[str]:
         if len(set(text)) == len(text):
             return text
     return [repr(float(c)) for c in cuts]
+
+
+def bin_labels(cuts: Any) -> list[str]:
+    """Readable labels of the right-closed bins that ``cuts`` make, e.g. ``"(-inf, 4.3]"``.
+
+    Parameters
+    ----------
+    cuts : array-like of float
+        Strictly increasing inner cut points (none: one bin).
+
+    Returns
+    -------
+    labels : list of str
+        ``len(cuts) + 1`` labels in code order, each cut written with the fewest significant
+        digits (6 or more) that keep the cuts apart.
+
+    Examples
+    --------
+    >>> bin_labels([5.2, 6.1])
+    ['(-inf, 5.2]', '(5.2, 6.1]', '(6.1, inf)']
+    >>> bin_labels([])
+    ['(-inf, inf)']
+    """
+    text = _format_cuts(np.asarray(cuts, dtype=np.float64))
+    edges = ["-inf", *text]
+    labels = [f"({a}, {b}]" for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    labels.append(f"({edges[-1]}, inf)")
+    return labels
 
 
 class Discretizer:
@@ -459,8 +489,4 @@ class Discretizer:
         if not isinstance(j, numbers.Integral) or not 0 <= j < self.n_features_in_:
             msg = f"j must be a column index in [0, {self.n_features_in_}), got {shown(j)}"
             raise ValueError(msg)
-        text = _format_cuts(self.cuts_[j])
-        edges = ["-inf", *text]
-        labels = [f"({a}, {b}]" for a, b in zip(edges[:-1], edges[1:], strict=True)]
-        labels.append(f"({edges[-1]}, inf)")
-        return labels
+        return bin_labels(self.cuts_[j])

@@ -13,11 +13,12 @@ import pandas as pd
 
 from bayeskit._warnings import warn
 from bayeskit.data.codes import category_key, category_keys
+from bayeskit.data.discretize import apply_cuts
 from bayeskit.data.frames import _is_missing, _is_real_number, _plain
 from bayeskit.data.rows import row_name
 from bayeskit.exceptions import SchemaError, UnknownCategoryWarning
 
-__all__ = ["category_codes"]
+__all__ = ["category_codes", "encode_columns"]
 
 
 _BLOCK_BYTES = 1 << 21
@@ -208,3 +209,29 @@ def _encode_numeric(s: pd.Series, name: str) -> np.ndarray:
         )
         raise SchemaError(msg)
     return v
+
+
+def encode_columns(
+    frame: pd.DataFrame, cats: list, nums: list, handle_unknown: str, dtype: np.dtype
+) -> tuple[np.ndarray, np.ndarray]:
+    """The codes of the categorical columns ``cats`` (binned numeric ones by their cuts) and
+    the values of the numeric columns ``nums`` of ``frame``: what
+    :meth:`bayeskit.data.Schema.encode` returns."""
+    n = frame.shape[0]
+    code_columns = []
+    for col in cats:
+        if col.cuts is not None:
+            values_j = _encode_numeric(frame[col.name], col.name)
+            code_columns.append(apply_cuts(values_j, np.asarray(col.cuts, dtype=np.float64)))
+        else:
+            codes_j = _encode_categorical(
+                frame[col.name], col.name, col.categories or (), handle_unknown
+            )
+            code_columns.append(codes_j)
+    codes = _interleave(code_columns, n, dtype)
+    values = _float64_block(frame, [c.name for c in nums])
+    if values is None:
+        values = np.empty((n, len(nums)), dtype=np.float64)
+        for j, col in enumerate(nums):
+            values[:, j] = _encode_numeric(frame[col.name], col.name)
+    return codes, values

@@ -56,15 +56,21 @@ import numpy as np
 import pandas as pd
 
 from bayeskit.data._int_codes import integer_codes
-from bayeskit.data._schema_steps import column_kinds, grown_vocabularies, select_features
+from bayeskit.data._schema_steps import (
+    binned_codes,
+    binned_columns,
+    column_kinds,
+    columns_from_json,
+    columns_json,
+    grown_vocabularies,
+    select_features,
+)
 from bayeskit.data.codes import code_dtype
-from bayeskit.data.discretize import Discretizer, apply_cuts
+from bayeskit.data.discretize import Discretizer
 from bayeskit.data.encode import (
-    _encode_categorical,
     _encode_numeric,
-    _float64_block,
-    _interleave,
     category_codes,
+    encode_columns,
 )
 from bayeskit.data.frames import (
     _has_names,
@@ -406,23 +412,7 @@ class Schema:
             fast = integer_codes(X, [c.categories or () for c in cats], dtype)
             if fast is not None and (fast[1] == 0 or handle_unknown == "missing"):
                 return Encoded(fast[0], np.empty((n, 0), dtype=np.float64))
-        code_columns = []
-        for col in cats:
-            if col.cuts is not None:
-                values_j = _encode_numeric(frame[col.name], col.name)
-                code_columns.append(apply_cuts(values_j, np.asarray(col.cuts, dtype=np.float64)))
-            else:
-                codes_j = _encode_categorical(
-                    frame[col.name], col.name, col.categories or (), handle_unknown
-                )
-                code_columns.append(codes_j)
-        codes = _interleave(code_columns, n, dtype)
-        values = _float64_block(frame, [c.name for c in nums])
-        if values is None:
-            values = np.empty((n, len(nums)), dtype=np.float64)
-            for j, col in enumerate(nums):
-                values[:, j] = _encode_numeric(frame[col.name], col.name)
-        return Encoded(codes, values)
+        return Encoded(*encode_columns(frame, cats, nums, handle_unknown, dtype))
 
     # ------------------------------------------------------------------ discretization
     def discretize(
@@ -483,13 +473,61 @@ class Schema:
         frame = self._select(X)
         values = np.column_stack([_encode_numeric(frame[c.name], c.name) for c in numeric])
         disc = Discretizer(method, n_bins).fit(values, y, n_classes, sample_weight)
-        binned = {
-            c.name: Column(
-                c.name, CATEGORICAL, tuple(disc.bin_labels(j)), tuple(disc.cuts_[j].tolist())
-            )
-            for j, c in enumerate(numeric)
-        }
-        return replace(self, columns=tuple(binned.get(c.name, c) for c in self.columns))
+        return self.binned(disc.cuts_)
+
+    def binned(self, cuts: Sequence[Any]) -> Schema:
+        """This schema with its numeric columns binned at given cut points.
+
+        Parameters
+        ----------
+        cuts : sequence of array-like of float
+            Strictly increasing inner cut points, an array per numeric column, in order.
+
+        Returns
+        -------
+        schema : Schema
+            The numeric columns categorical, of categories the bins' labels.
+
+        Raises
+        ------
+        ValueError
+            If ``cuts`` are not one finite, strictly increasing array per numeric column.
+
+        Examples
+        --------
+        >>> s = Schema.infer(pd.DataFrame({"x": [1.0, 7.0], "c": ["a", "b"]})).binned([[2.5]])
+        >>> [(c.name, c.kind, c.categories) for c in s.columns]
+        [('x', 'categorical', ('(-inf, 2.5]', '(2.5, inf)')), ('c', 'categorical', ('a', 'b'))]
+        """
+        return replace(self, columns=binned_columns(self, cuts))
+
+    def bin_encoded(self, enc: Encoded, binned: Schema) -> Encoded:
+        """Rows this schema encoded (``enc``), as ``binned`` (this schema, numeric columns
+        binned by :meth:`binned`) encodes them, without reading the data again.
+
+        Parameters
+        ----------
+        enc, binned : Encoded, Schema
+
+        Returns
+        -------
+        encoded : Encoded
+            ``codes`` of every column of ``binned``, in its order; no numeric values.
+
+        Raises
+        ------
+        ValueError
+            If ``binned`` has other columns, or still a numeric one.
+
+        Examples
+        --------
+        >>> X = pd.DataFrame({"x": [1.0, 7.0, None], "c": ["a", "b", "a"]})
+        >>> s = Schema.infer(X)
+        >>> s.bin_encoded(s.encode(X), s.binned([[2.5]])).codes.tolist()
+        [[0, 0], [1, 1], [-1, 0]]
+        """
+        codes = binned_codes(self, enc, binned)
+        return Encoded(codes, np.empty((enc.n_samples, 0), dtype=np.float64))
 
     # ------------------------------------------------------------------ persistence
     def to_dict(self) -> dict:
@@ -517,19 +555,7 @@ class Schema:
         True
         """
         extra = {"inputs": list(self.inputs)} if self.inputs else {}
-        return {
-            "input_names": self.input_names,
-            **extra,
-            "columns": [
-                {
-                    "name": c.name,
-                    "kind": c.kind,
-                    "categories": _json_list(c.categories),
-                    "cuts": None if c.cuts is None else list(c.cuts),
-                }
-                for c in self.columns
-            ],
-        }
+        return {"input_names": self.input_names, **extra, "columns": columns_json(self.columns)}
 
     @classmethod
     def from_dict(cls, d: Mapping) -> Schema:
@@ -558,24 +584,6 @@ class Schema:
         ...     {"name": "x0", "kind": "numeric", "categories": None}]}).columns
         (Column(name='x0', kind='numeric', categories=None, cuts=None),)
         """
-        cols = []
-        for c in d["columns"]:
-            if c["kind"] not in (CATEGORICAL, NUMERIC):
-                msg = f"column {c['name']!r} has unknown kind {c['kind']!r}"
-                raise SchemaError(msg)
-            cats = None if c["categories"] is None else tuple(c["categories"])
-            cuts = c.get("cuts")
-            cuts = None if cuts is None else tuple(float(v) for v in cuts)
-            cols.append(Column(str(c["name"]), c["kind"], cats, cuts))
+        cols = columns_from_json(d["columns"], Column)
         inputs = tuple(str(n) for n in d.get("inputs") or ())
         return cls(tuple(cols), input_names=bool(d["input_names"]), inputs=inputs)
-
-
-def _json_list(cats: tuple | None) -> list | None:
-    if cats is None:
-        return None
-    for v in cats:
-        if not isinstance(v, (str, int, float, bool)):
-            msg = f"category {v!r} of type {type(v).__name__} cannot be saved"
-            raise SchemaError(msg)
-    return list(cats)

@@ -383,6 +383,7 @@ def _layout(schema: Schema | None, n_classes: int, n_features: int) -> Layout:
         len(nums),
         tuple(c.name for c in nums),
         tuple(c.name for c in cats),
+        tuple(i for i, c in enumerate(schema.columns) if c.kind != CATEGORICAL),
     )
 
 

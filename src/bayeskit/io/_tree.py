@@ -137,7 +137,13 @@ class _TreeReader:
                 f"knows (known: {', '.join(sorted(k for k, v in self.types.items() if v))})"
             )
         expected = {f.name for f in dataclasses.fields(cls)}
-        if not isinstance(fields, dict) or set(fields) != expected:
+        # a field added later with a default may be absent (a file an older bayeskit wrote)
+        required = {
+            f.name
+            for f in dataclasses.fields(cls)
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        }
+        if not isinstance(fields, dict) or not required <= set(fields) <= expected:
             got = sorted(fields) if isinstance(fields, dict) else fields
             self.fail(f"{where} ({name}) has fields {got}; expected {sorted(expected)}")
         values = {k: self.node(v, f"{where}.{k}", depth + 1) for k, v in fields.items()}

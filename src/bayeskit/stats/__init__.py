@@ -3,6 +3,7 @@ what is computed from them alone (mutual information, tests of independence)."""
 
 from bayeskit.stats.checks import Layout
 from bayeskit.stats.counts import CategoricalCounts, categorical_counts, class_counts, count_table
+from bayeskit.stats.ensemble_counts import EnsembleCounts
 from bayeskit.stats.families import (
     ExpectedCounts,
     FamilyCounts,
@@ -15,7 +16,7 @@ from bayeskit.stats.independence import discrete_test, fisher_z
 from bayeskit.stats.information import conditional_mutual_information, mutual_information
 from bayeskit.stats.joint import JointCounts, joint_counts
 from bayeskit.stats.mixture import MixtureCounts
-from bayeskit.stats.model_stats import EnsembleCounts, FullStats, KNNStats, NaiveStats, TreeCounts
+from bayeskit.stats.model_stats import FullStats, KNNStats, NaiveStats, TreeCounts
 from bayeskit.stats.moments import (
     GaussianMoments,
     ScatterMoments,

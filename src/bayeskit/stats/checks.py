@@ -41,6 +41,10 @@ class Layout(NamedTuple):
     column_names : tuple of str
         The name of each categorical column, in code order, for messages naming a family
         (empty: the columns are named by position).
+    numeric_positions : tuple of int
+        Where each numeric column stands among all the columns (categorical and numeric, in
+        the schema's order): what statistics of the numeric columns binned need (empty: after
+        the categorical ones).
 
     Examples
     --------
@@ -66,6 +70,54 @@ class Layout(NamedTuple):
     n_numeric: int = 0
     numeric_names: tuple[str, ...] = ()
     column_names: tuple[str, ...] = ()
+    numeric_positions: tuple[int, ...] = ()
+
+    def binned(self, bins: tuple[int, ...]) -> Layout:
+        """The layout of the same data with its numeric columns binned, ``bins[j]`` bins for
+        numeric column ``j``, each at its place among the columns.
+
+        Parameters
+        ----------
+        bins : tuple of int
+            The number of bins of each numeric column.
+
+        Returns
+        -------
+        Layout
+            Every column categorical, in the schema's order.
+
+        Raises
+        ------
+        ValueError
+            If ``bins`` does not have one entry per numeric column.
+
+        Examples
+        --------
+        >>> Layout(2, (3,), ("states",), 1, ("x",), ("c",), (0,)).binned((4,))
+        Layout(n_classes=2, n_states=(4, 3), state_names=("bins of column 'x'", 'states'), \
+n_numeric=0, numeric_names=(), column_names=('x', 'c'), numeric_positions=())
+        """
+        if len(bins) != self.n_numeric:
+            fail("bins", f"{len(bins)} numbers given for {self.n_numeric} numeric columns")
+        total = len(self.n_states) + self.n_numeric
+        at = self.numeric_positions or tuple(range(len(self.n_states), total))
+        where = dict(zip(at, range(self.n_numeric), strict=True))
+        names = self.column_names
+        states, state_names, column_names, cat = [], [], [], 0
+        for p in range(total):
+            if p in where:
+                j = where[p]
+                name = self.numeric_names[j] if j < len(self.numeric_names) else f"numeric {j}"
+                states.append(int(bins[j]))
+                state_names.append(f"bins of column {name!r}")
+                column_names.append(name)
+            else:
+                states.append(self.n_states[cat])
+                state_names.append(self.state_names[cat])
+                column_names.append(names[cat] if names else "")
+                cat += 1
+        return Layout(self.n_classes, tuple(states), tuple(state_names), 0, (),
+                      tuple(column_names) if names else ())  # fmt: skip
 
 
 def fail(where: str, what: str) -> None:

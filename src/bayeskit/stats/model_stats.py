@@ -15,11 +15,11 @@ import numpy as np
 from bayeskit.stats import _model_checks as _checks
 from bayeskit.stats import checks
 from bayeskit.stats.counts import CategoricalCounts
-from bayeskit.stats.families import FamilyCounts, ScoredCounts, WithCounts
+from bayeskit.stats.families import FamilyCounts, WithCounts
 from bayeskit.stats.joint import JointCounts
 from bayeskit.stats.moments import GaussianMoments, ShrinkageMoments
 
-__all__ = ["EnsembleCounts", "FullStats", "KNNStats", "NaiveStats", "TreeCounts"]
+__all__ = ["FullStats", "KNNStats", "NaiveStats", "TreeCounts"]
 
 
 @dataclass(frozen=True)
@@ -466,107 +466,3 @@ class TreeCounts(WithCounts):
         ValueError: stats_.counts.n_states[0]: is 2, expected 3 states
         """
         _checks.validate_tree(self, layout, where)
-
-
-@dataclass(frozen=True)
-class EnsembleCounts:
-    """The statistics of an ensemble of scored family models (selective KDBs), one per
-    member, each counted with its own row weights; member 0 counts the rows as given, so its
-    class counts are the ensemble's. Mergeable member by member.
-
-    Attributes
-    ----------
-    members : tuple of ScoredCounts
-
-    Examples
-    --------
-    A selective KDB ensemble keeps them as ``stats_``, one member per estimator:
-
-    >>> import pandas as pd
-    >>> from bayeskit.classifiers import SelectiveKDBEnsemble
-    >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "wind": ["no", "yes", "no", "no"]})
-    >>> model = SelectiveKDBEnsemble(n_estimators=3)
-    >>> stats = model.fit(X, ["play", "stay", "play", "stay"]).stats_
-    >>> len(stats.members), stats.class_count.tolist()
-    (3, [2.0, 2.0])
-    """
-
-    members: tuple[ScoredCounts, ...]
-
-    @property
-    def class_count(self) -> np.ndarray:
-        return self.members[0].class_count
-
-    @property
-    def n_states(self) -> np.ndarray:
-        return self.members[0].n_states
-
-    def __add__(self, other: EnsembleCounts) -> EnsembleCounts:
-        if not isinstance(other, EnsembleCounts) or len(other.members) != len(self.members):
-            msg = "cannot add ensemble counts of different numbers of members"
-            raise ValueError(msg)
-        return EnsembleCounts(
-            tuple(a + b for a, b in zip(self.members, other.members, strict=True))
-        )
-
-    def regrow(self, remap: dict[int, np.ndarray], n_states: np.ndarray) -> EnsembleCounts:
-        """Each member regrown for grown vocabularies (see :meth:`ScoredCounts.regrow`).
-
-        Parameters
-        ----------
-        remap : dict of int to ndarray of int
-            For each categorical feature whose vocabulary grew, the new code of each old code.
-        n_states : ndarray of int, shape (n_features + 1,)
-            Each feature's number of states after growing, then the number of classes.
-
-        Returns
-        -------
-        EnsembleCounts
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> from bayeskit.classifiers import SelectiveKDBEnsemble
-        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "wind": ["n", "y", "n", "n"]})
-        >>> stats = SelectiveKDBEnsemble(n_estimators=2).fit(X, ["go", "stay", "go", "stay"]).stats_
-        >>> grown = stats.regrow({0: np.array([0, 2])}, np.array([3, 2, 2]))  # a new code 1
-        >>> [member.n_states.tolist() for member in grown.members]
-        [[3, 2, 2], [3, 2, 2]]
-        """
-        return EnsembleCounts(tuple(m.regrow(remap, n_states) for m in self.members))
-
-    def validate(self, layout: checks.Layout, where: str = "stats_") -> None:
-        """Check statistics read from a model file against ``layout``: at least one member,
-        each as :meth:`ScoredCounts.validate`.
-
-        Parameters
-        ----------
-        layout : Layout
-            The classes, vocabulary sizes and numeric columns the statistics must fit.
-        where : str, optional
-            The statistics' path in the model, which starts every error message (default
-            ``"stats_"``).
-
-        Raises
-        ------
-        ValueError
-            If they do not fit, naming the field and the problem.
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> from bayeskit.classifiers import SelectiveKDBEnsemble
-        >>> X = pd.DataFrame({"sky": ["sun", "rain", "sun", "rain"], "wind": ["n", "y", "n", "n"]})
-        >>> stats = SelectiveKDBEnsemble(n_estimators=2).fit(X, ["go", "stay", "go", "stay"]).stats_
-        >>> stats.validate(checks.Layout(2, (2, 2), ("states", "states")))  # fits: no output
-        >>> stats.validate(checks.Layout(2, (3, 2), ("states", "states")))
-        Traceback (most recent call last):
-        ...
-        ValueError: stats_.members[0].counts.n_states[0]: is 2, expected 3 states
-        """
-        if not isinstance(self.members, tuple) or not self.members:
-            checks.fail(f"{where}.members", "expected a non-empty tuple of ScoredCounts")
-        for i, member in enumerate(self.members):
-            if not isinstance(member, ScoredCounts):
-                checks.fail(f"{where}.members[{i}]", "expected ScoredCounts")
-            member.validate(layout, f"{where}.members[{i}]")
