@@ -49,7 +49,8 @@ def test_members_bin_differently_and_hold_their_cut_points(mixed):
     X, y = mixed
     model = SelectiveKDBEnsemble(n_estimators=6, k=2).fit(X, y)
     cuts = model.stats_.cuts
-    assert len(cuts) == 6 and all(len(own) == 3 for own in cuts)  # a, b, noise
+    assert len(cuts) == 6
+    assert all(len(own) == 3 for own in cuts)
     w1 = model._draws(1, len(y), X.shape[1], 0.0)[0]
     expected = Discretizer().fit(X[["a", "b", "noise"]].to_numpy(), y, 2, w1).cuts_
     for held, want in zip(cuts[1], expected, strict=True):
@@ -93,7 +94,8 @@ def test_partial_fit_keeps_the_cuts_and_grows_vocabularies_in_place(mixed):
     assert model.schema_.column("c").categories == ("p", "q", "r", "s")
     for member in model.stats_.members:
         states = member.n_states.tolist()
-        assert states[1] == 4 and states[-1] == 2  # c, at its place among the binned columns
+        assert states[1] == 4
+        assert states[-1] == 2
     np.testing.assert_array_equal(model.class_count_, np.bincount(y, minlength=2))
     proba = model.predict_proba(X)
     assert np.isfinite(proba).all()

@@ -259,7 +259,7 @@ class SelectiveKDBEnsemble(SelectiveKDB):
                 draw, jitter = self._draws(i, enc.n_samples, d, seen)
                 mine = draw if w is None else draw * w
             if held:  # partial_fit: the member's structure, order and bins are chosen
-                cuts = self.stats_.cuts[i] if self.stats_.cuts is not None else None
+                cuts = self._cuts_of(i)
                 member = self._member(held[i], cuts=cuts)
             else:
                 cuts = self._fit_cuts(enc, y, n_classes, mine)
@@ -269,8 +269,8 @@ class SelectiveKDBEnsemble(SelectiveKDB):
             all_cuts.append(cuts)
         if enc.n_samples:  # for the leave-one-out pass of this call only
             self._call_weights = weights
-        cuts_held = None if all_cuts[0] is None else tuple(all_cuts)
-        return EnsembleCounts(tuple(members), cuts_held)
+        cuts_held = tuple(c for c in all_cuts if c is not None)
+        return EnsembleCounts(tuple(members), cuts_held if cuts_held else None)
 
     def _after_count(self, enc: Encoded, y: np.ndarray, w: np.ndarray | None) -> None:
         weights = self.__dict__.pop("_call_weights")
