@@ -68,11 +68,19 @@ def layout(fc: FamilyCounts) -> tuple[dict[Family, int], np.ndarray, list[tuple[
     return index, offsets, shapes_
 
 
+#: The axis order of a table asked for as stored, by its number of axes.
+_IDENTITY = tuple(tuple(range(n)) for n in range(64))
+
+
 def locate(fc: FamilyCounts, family: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     """The index of the counted family with these columns, and the axis order that turns
     its table into the order asked for; KeyError if it was not counted."""
-    family = tuple(int(c) for c in family)
     index = fc._layout[0]
+    if type(family) is tuple:  # the usual call: the family as stored (checked, not assumed)
+        k = index.get(family)
+        if k is not None and fc.families[k] == family:
+            return k, _IDENTITY[len(family)]
+    family = tuple(int(c) for c in family)
     k = index.get(family)
     if k is None:
         k = index.get(tuple(sorted(family)))
