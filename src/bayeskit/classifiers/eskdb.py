@@ -81,7 +81,9 @@ class SelectiveKDBEnsemble(SelectiveKDB):
         Where numeric columns are binned (by ``discretize``): "per-member", each member on
         its own weighted rows, so that members see a column at different cuts and their mean
         is a finer function of it; "shared", once for the ensemble on the rows as given.
-        Categorical data is the same either way.
+        Categorical data is the same either way. On the 11 numeric or mixed sets of the
+        benchmark suite "per-member" took the mean log-loss from 0.2864 to 0.2734 and the
+        accuracy from 0.8858 to 0.8907 (benchmarks/RESULTS.md).
     random_state : int, default=0
         Seed of the members' weights and orders.
     k : int, default=8
