@@ -29,6 +29,7 @@ from bayeskit.classifiers._params import store_parameters
 from bayeskit.classifiers._predict import normalise
 from bayeskit.classifiers.selective_kdb import SelectiveKDB
 from bayeskit.data.discretize import Discretizer
+from bayeskit.data.kinds import CATEGORICAL
 from bayeskit.data.schema import Encoded, Schema
 from bayeskit.stats import EnsembleCounts, FamilyCounts
 
@@ -295,7 +296,7 @@ class SelectiveKDBEnsemble(SelectiveKDB):
         self.schema_, remap = self.schema_.extend(X, self.categories)
         if not remap:
             return stats
-        at = [p for p, c in enumerate(self.schema_.columns) if c.kind == "categorical"]
+        at = [p for p, c in enumerate(self.schema_.columns) if c.kind == CATEGORICAL]
         remap = {at[k]: v for k, v in remap.items()}
         states = [
             [*self.schema_.binned(cuts).n_states.tolist(), len(self.classes_)]
@@ -319,8 +320,8 @@ class SelectiveKDBEnsemble(SelectiveKDB):
                    f"{self.cut_points!r}, discretize={self.discretize!r}")  # fmt: skip
             raise ValueError(msg)
         for i, stats in enumerate(self.stats_.members):
-            own = layout if cuts is None else layout.binned(tuple(c.size + 1 for c in cuts[i]))
             try:
+                own = self.stats_.member_layout(layout, i)
                 self._member(stats, cuts=self._cuts_of(i))._validate_stats(own)
             except ValueError as exc:
                 msg = f"stats_.members[{i}]{str(exc).removeprefix('stats_')}"

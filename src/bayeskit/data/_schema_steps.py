@@ -24,7 +24,7 @@ from bayeskit.data._columns import (
 )
 from bayeskit.data._int_codes import integer_vocabularies
 from bayeskit.data.codes import category_key, code_dtype
-from bayeskit.data.discretize import apply_cuts, bin_labels
+from bayeskit.data.discretize import apply_cuts, bin_labels, cut_problem
 from bayeskit.data.encode import _interleave, _key_index
 from bayeskit.data.frames import _has_names, _plain, _refuse_temporal, as_frame, column_mismatch
 from bayeskit.data.kinds import CATEGORICAL, NUMERIC, column_kind, number_kind
@@ -195,8 +195,9 @@ def binned_columns(schema: Any, cuts: Sequence[Any]) -> tuple:
     binned = {}
     for c, raw in zip(numeric, cuts, strict=True):
         at = np.asarray(raw, dtype=np.float64)
-        if at.ndim != 1 or not np.all(np.isfinite(at)) or np.any(np.diff(at) <= 0):
-            msg = f"cuts of column {c.name!r} must be finite and strictly increasing"
+        problem = cut_problem(at)
+        if problem is not None:
+            msg = f"cuts of column {c.name!r} {problem}"
             raise ValueError(msg)
         labels = tuple(bin_labels(at))
         binned[c.name] = replace(c, kind=CATEGORICAL, categories=labels, cuts=tuple(at.tolist()))

@@ -48,6 +48,7 @@ __all__ = [
     "Discretizer",
     "apply_cuts",
     "bin_labels",
+    "cut_problem",
     "equal_frequency_cuts",
     "equal_width_cuts",
     "mdl_cuts",
@@ -201,6 +202,40 @@ def mdl_cuts(values: np.ndarray, y: np.ndarray, n_classes: int, sample_weight=No
 
 
 # --------------------------------------------------------------------------- apply
+def cut_problem(cuts: np.ndarray, *, finite: bool = True) -> str | None:
+    """What keeps ``cuts`` from being the inner cut points of right-closed bins, worded to
+    follow a name (``"must be finite"``); None when they are: a 1-D float array, strictly
+    increasing, and finite (with ``finite=False``: free of NaN, infinities allowed). Every
+    reader of cut points (a schema, a model file, an ensemble's statistics) asks this one rule
+    and words its own message.
+
+    Parameters
+    ----------
+    cuts : ndarray of float
+        The cut points.
+    finite : bool, default=True
+        Whether infinite cut points are refused too.
+
+    Returns
+    -------
+    problem : str or None
+
+    Examples
+    --------
+    >>> cut_problem(np.array([0.5, 0.2]))
+    'must be strictly increasing'
+    >>> cut_problem(np.array([0.2, np.inf])), cut_problem(np.array([0.2, np.inf]), finite=False)
+    ('must be finite', None)
+    """
+    if cuts.ndim != 1:
+        return "must be 1-D"
+    if np.isnan(cuts).any() or (finite and not np.isfinite(cuts).all()):
+        return "must be finite" if finite else "must be free of NaN"
+    if cuts.size > 1 and np.any(cuts[1:] <= cuts[:-1]):
+        return "must be strictly increasing"
+    return None
+
+
 def apply_cuts(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
     """Bin codes of ``values`` for the right-closed bins given by sorted ``cuts``.
 
@@ -233,7 +268,7 @@ def apply_cuts(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
     """
     v = np.asarray(values, dtype=np.float64)
     c = np.asarray(cuts, dtype=np.float64)
-    if c.ndim != 1 or np.isnan(c).any() or (c.size > 1 and np.any(c[1:] <= c[:-1])):
+    if cut_problem(c, finite=False) is not None:
         msg = f"cuts must be a 1-D strictly increasing array without NaN, got {shown(c)}"
         raise ValueError(msg)
     codes = np.searchsorted(c, v, side="left").astype(np.int64, copy=False)

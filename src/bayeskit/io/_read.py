@@ -16,6 +16,7 @@ import numpy as np
 
 from bayeskit._version import __version__
 from bayeskit.classifiers import MODELS
+from bayeskit.data.discretize import cut_problem
 from bayeskit.data.schema import CATEGORICAL, NUMERIC, Encoded, Schema
 from bayeskit.exceptions import ModelFileError
 from bayeskit.io._format import (
@@ -360,10 +361,9 @@ def _check_cuts(cuts: Any, n_states: int, at: str, fail) -> None:
         arr = np.array(cuts, dtype=np.float64)
     except OverflowError as exc:
         fail(f"{at}.cuts holds a number outside float64", exc)
-    if not np.isfinite(arr).all():
-        fail(f"{at}.cuts must be finite")
-    if arr.size > 1 and np.any(arr[1:] <= arr[:-1]):
-        fail(f"{at}.cuts must be strictly increasing, got {cuts[:10]}")
+    problem = cut_problem(arr)
+    if problem is not None:
+        fail(f"{at}.cuts {problem}, got {cuts[:10]}")
     if n_states != arr.size + 1:
         fail(
             f"{at} has {n_states} categories but {arr.size} cut points; binned columns have "

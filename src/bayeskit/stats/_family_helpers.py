@@ -78,7 +78,7 @@ def locate(fc: FamilyCounts, family: Sequence[int]) -> tuple[int, tuple[int, ...
     index = fc._layout[0]
     if type(family) is tuple:  # the usual call: the family as stored (checked, not assumed)
         k = index.get(family)
-        if k is not None and fc.families[k] == family:
+        if k is not None and fc.families[k] == family and len(family) < len(_IDENTITY):
             return k, _IDENTITY[len(family)]
     family = tuple(int(c) for c in family)
     k = index.get(family)

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from bayeskit.data.discretize import cut_problem
 from bayeskit.stats import checks
 from bayeskit.stats.families import ScoredCounts
 
@@ -145,13 +146,41 @@ class EnsembleCounts:
         """
         if not isinstance(self.members, tuple) or not self.members:
             checks.fail(f"{where}.members", "expected a non-empty tuple of ScoredCounts")
-        layouts = [layout] * len(self.members)
         if self.cuts is not None:
-            layouts = _member_layouts(self.cuts, len(self.members), layout, where)
+            _check_cuts(self.cuts, len(self.members), layout, where)
         for i, member in enumerate(self.members):
             if not isinstance(member, ScoredCounts):
                 checks.fail(f"{where}.members[{i}]", "expected ScoredCounts")
-            member.validate(layouts[i], f"{where}.members[{i}]")
+            member.validate(self.member_layout(layout, i), f"{where}.members[{i}]")
+
+    def member_layout(self, layout: checks.Layout, i: int) -> checks.Layout:
+        """What member ``i``'s counts must fit: ``layout``, its numeric columns binned at the
+        member's cut points where it has its own.
+
+        Parameters
+        ----------
+        layout : Layout
+            The ensemble's (its schema's) layout.
+        i : int
+            The member.
+
+        Returns
+        -------
+        Layout
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from bayeskit.classifiers import SelectiveKDBEnsemble
+        >>> X = pd.DataFrame({"x": [1.0, 2, 8, 9], "c": list("abab")})
+        >>> stats = SelectiveKDBEnsemble(n_estimators=2).fit(X, [0, 0, 1, 1]).stats_
+        >>> layout = checks.Layout(2, (2,), ("states",), 1, ("x",), ("c",), (0,))
+        >>> stats.member_layout(layout, 0).n_states  # x in two bins, then c
+        (2, 2)
+        """
+        if self.cuts is None:
+            return layout
+        return layout.binned(tuple(c.size + 1 for c in self.cuts[i]))
 
 
 def _same_cuts(a: tuple | None, b: tuple | None) -> bool:
@@ -164,23 +193,21 @@ def _same_cuts(a: tuple | None, b: tuple | None) -> bool:
     )
 
 
-def _member_layouts(cuts: Any, n_members: int, layout: checks.Layout, where: str) -> list:
-    """Each member's layout: ``layout``'s columns with the numeric ones binned at the member's
-    cut points (checked: one finite, strictly increasing array per numeric column)."""
+def _check_cuts(cuts: Any, n_members: int, layout: checks.Layout, where: str) -> None:
+    """One finite, strictly increasing float64 array of cut points per numeric column, for
+    each member."""
     if not isinstance(cuts, tuple) or len(cuts) != n_members:
         checks.fail(f"{where}.cuts", f"expected a tuple of {n_members} members' cut points")
-    layouts = []
     for i, own in enumerate(cuts):
         at = f"{where}.cuts[{i}]"
         if not isinstance(own, tuple) or len(own) != layout.n_numeric:
             checks.fail(at, f"expected a tuple of {layout.n_numeric} arrays (numeric columns)")
         for j, c in enumerate(own):
-            ok = isinstance(c, np.ndarray) and c.ndim == 1 and c.dtype == np.float64
+            ok = isinstance(c, np.ndarray) and c.dtype == np.float64
             if not ok or c.size > MAX_CUTS:
                 what = c.dtype if isinstance(c, np.ndarray) else type(c).__name__
                 checks.fail(f"{at}[{j}]", f"expected a 1-D float64 array (dtype) of at most "
                             f"{MAX_CUTS} cut points, got {what}")  # fmt: skip
-            if not np.all(np.isfinite(c)) or np.any(np.diff(c) <= 0):
-                checks.fail(f"{at}[{j}]", "cut points must be finite and strictly increasing")
-        layouts.append(layout.binned(tuple(c.size + 1 for c in own)))
-    return layouts
+            problem = cut_problem(c)
+            if problem is not None:
+                checks.fail(f"{at}[{j}]", f"cut points {problem}")
